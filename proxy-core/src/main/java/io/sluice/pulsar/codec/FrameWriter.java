@@ -1,0 +1,68 @@
+package io.sluice.pulsar.codec;
+
+import com.google.protobuf.CodedOutputStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandError;
+import io.sluice.pulsar.codec.proto.CommandSendError;
+import io.sluice.pulsar.codec.proto.ServerError;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Encodes the few commands Sluice writes itself (errors, rewritten lookups, throttle notices) as
+ * simple frames: {@code [totalSize][commandSize][BaseCommand]}. Frames that pass through the proxy
+ * are never re-encoded.
+ */
+public final class FrameWriter {
+
+    private FrameWriter() {
+    }
+
+    /** A new buffer from {@code alloc} holding {@code command} as a frame; the caller owns it. */
+    public static ByteBuf encode(ByteBufAllocator alloc, BaseCommand command) {
+        int size = command.getSerializedSize();
+        ByteBuf buf = alloc.buffer(8 + size);
+        try {
+            buf.writeInt(4 + size);
+            buf.writeInt(size);
+            CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
+            command.writeTo(out);
+            out.flush();
+            buf.writerIndex(buf.writerIndex() + size);
+            return buf;
+        } catch (IOException e) {
+            buf.release();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /** CommandSendError for one message of one producer. */
+    public static ByteBuf sendError(ByteBufAllocator alloc, long producerId, long sequenceId,
+                                    ServerError error, String message) {
+        return encode(alloc, BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND_ERROR)
+                .setSendError(CommandSendError.newBuilder()
+                        .setProducerId(producerId)
+                        .setSequenceId(sequenceId)
+                        .setError(error)
+                        .setMessage(message))
+                .build());
+    }
+
+    /** CommandError answering the request {@code requestId}. */
+    public static ByteBuf error(ByteBufAllocator alloc, long requestId, ServerError error, String message) {
+        return encode(alloc, BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.ERROR)
+                .setError(CommandError.newBuilder()
+                        .setRequestId(requestId)
+                        .setError(error)
+                        .setMessage(message))
+                .build());
+    }
+}

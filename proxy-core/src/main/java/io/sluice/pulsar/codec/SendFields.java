@@ -1,0 +1,23 @@
+package io.sluice.pulsar.codec;
+
+/**
+ * The fields of a SEND, SEND_RECEIPT or SEND_ERROR that the proxy acts on. A mutable holder that
+ * one handler reuses for every message, so reading a send allocates nothing.
+ */
+public final class SendFields {
+    public long producerId;
+    public long sequenceId;
+    /** For SEND: messages in the batch (protocol default 1). */
+    public int numMessages;
+    /** The last sequence id of a batch, 0 when absent. */
+    public long highestSequenceId;
+    public boolean chunk;
+
+    void clear() {
+        producerId = -1;
+        sequenceId = -1;
+        numMessages = 1;
+        highestSequenceId = 0;
+        chunk = false;
+    }
+}

@@ -1,0 +1,109 @@
+package io.sluice.pulsar.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Frames from the broker: learns the broker's limits from CONNECTED, completes or drops registry
+ * entries on the broker's answers, rewrites lookups in {@link LookupMode#REWRITE}, and forwards
+ * everything to the client unchanged otherwise.
+ */
+final class BrokerHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int CONNECTED = BaseCommand.Type.CONNECTED_VALUE;
+    private static final int PRODUCER_SUCCESS = BaseCommand.Type.PRODUCER_SUCCESS_VALUE;
+    private static final int SUCCESS = BaseCommand.Type.SUCCESS_VALUE;
+    private static final int ERROR = BaseCommand.Type.ERROR_VALUE;
+    private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
+    private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int TOPIC_MIGRATED = BaseCommand.Type.TOPIC_MIGRATED_VALUE;
+    private static final int LOOKUP_RESPONSE = BaseCommand.Type.LOOKUP_RESPONSE_VALUE;
+
+    private final ProxyConnection connection;
+    private final List<ProducerState> replacedProducers = new ArrayList<>();
+    private final List<ConsumerState> replacedConsumers = new ArrayList<>();
+
+    BrokerHandler(ProxyConnection connection) {
+        this.connection = connection;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            int type = FrameReader.type(frame);
+            switch (type) {
+                case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
+                        track(FrameReader.parse(frame));
+                case LOOKUP_RESPONSE -> {
+                    if (connection.settings.lookupMode() == LookupMode.REWRITE) {
+                        frame = LookupRewriter.rewrite(ctx.alloc(), frame);
+                    }
+                }
+                default -> { }
+            }
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+        connection.toClient(frame);
+    }
+
+    private void track(BaseCommand command) {
+        switch (command.getType()) {
+            case CONNECTED -> connection.maxMessageSize(command.getConnected().getMaxMessageSize());
+            case PRODUCER_SUCCESS -> {
+                connection.producers.succeeded(command.getProducerSuccess().getRequestId(), replacedProducers);
+                replacedProducers.clear();
+            }
+            case SUCCESS -> {
+                connection.consumers.succeeded(command.getSuccess().getRequestId(), replacedConsumers);
+                replacedConsumers.clear();
+            }
+            case ERROR -> {
+                connection.producers.failed(command.getError().getRequestId());
+                connection.consumers.failed(command.getError().getRequestId());
+            }
+            case CLOSE_PRODUCER -> connection.producers.closed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER -> connection.consumers.closed(command.getCloseConsumer().getConsumerId());
+            case TOPIC_MIGRATED -> {
+                if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
+                    connection.producers.closed(command.getTopicMigrated().getResourceId());
+                } else {
+                    connection.consumers.closed(command.getTopicMigrated().getResourceId());
+                }
+            }
+            default -> { }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.flushClient();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        connection.brokerWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connection.close();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connection.fail(cause);
+    }
+}

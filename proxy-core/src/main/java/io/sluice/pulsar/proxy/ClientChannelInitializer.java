@@ -1,0 +1,26 @@
+package io.sluice.pulsar.proxy;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.sluice.pulsar.codec.FrameDecoder;
+
+/**
+ * Assembles the pipeline of an accepted client connection. The upstream connection's pipeline is
+ * assembled by {@link ProxyConnection} when the client's CONNECT arrives.
+ */
+public final class ClientChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    private final ProxySettings settings;
+    private final ProxyStats stats;
+
+    public ClientChannelInitializer(ProxySettings settings, ProxyStats stats) {
+        this.settings = settings;
+        this.stats = stats;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ch.pipeline().addLast("frames", new FrameDecoder());
+        ch.pipeline().addLast("client", new ClientHandler(settings, stats));
+    }
+}

@@ -1,0 +1,46 @@
+package io.sluice.pulsar.proxy;
+
+import io.netty.channel.Channel;
+
+/**
+ * Turns a channel's reading on and off for several independent reasons: reading resumes only
+ * when no reason to pause remains. Confined to the channel's event loop.
+ */
+final class ReadGate {
+
+    /** The other side of the proxy cannot take more bytes now. */
+    static final int PEER_UNWRITABLE = 1;
+    /** The connection holds or awaits more sends than the connection limits allow. */
+    static final int CONNECTION_LIMIT = 1 << 1;
+    /** The upstream connection is not established yet. */
+    static final int CONNECTING = 1 << 2;
+
+    private final Channel channel;
+    private int reasons;
+
+    ReadGate(Channel channel) {
+        this.channel = channel;
+    }
+
+    void pause(int reason) {
+        int before = reasons;
+        reasons |= reason;
+        if (before == 0) {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    void resume(int reason) {
+        if ((reasons & reason) == 0) {
+            return;
+        }
+        reasons &= ~reason;
+        if (reasons == 0) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    boolean isPaused(int reason) {
+        return (reasons & reason) != 0;
+    }
+}

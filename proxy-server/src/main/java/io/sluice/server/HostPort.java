@@ -1,0 +1,36 @@
+package io.sluice.server;
+
+/** A {@code host:port} to listen on, as given to {@code --listen} and {@code --admin}. */
+public record HostPort(String host, int port) {
+
+    public HostPort {
+        if (host == null || host.isEmpty()) {
+            throw new IllegalArgumentException("host must not be empty");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range 0-65535");
+        }
+    }
+
+    /** Parses {@code host:port}; port 0 picks a free port. */
+    public static HostPort parse(String text) {
+        int colon = text == null ? -1 : text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            return new HostPort(host, Integer.parseInt(text.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+}

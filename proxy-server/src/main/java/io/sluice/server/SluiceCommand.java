@@ -1,0 +1,118 @@
+package io.sluice.server;
+
+import io.sluice.pulsar.proxy.BrokerAllowList;
+import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.proxy.LookupMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The command line of {@code sluice.jar}. Every option can also come from the environment variable
+ * {@code SLUICE_<NAME>} or the camelCase key of the {@code --config} YAML file (see
+ * {@link ConfigSources}); flags win over environment, environment over file.
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
+        sortOptions = false,
+        description = "A throttling proxy for the Apache Pulsar binary protocol.")
+final class SluiceCommand {
+
+    @Option(names = "--upstream", paramLabel = "URL",
+            description = "Broker service URL, pulsar://host:port (required). Env SLUICE_UPSTREAM.")
+    String upstream;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:6650",
+            description = "Pulsar protocol port for clients (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Option(names = "--admin", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:8080",
+            description = "Admin REST API, /metrics and probes (default: ${DEFAULT-VALUE}).")
+    String admin;
+
+    @Option(names = "--limits-file", paramLabel = "PATH", defaultValue = "./sluice-limits.json",
+            description = "Where limits persist; loaded at start, created if absent (default: ${DEFAULT-VALUE}).")
+    String limitsFile;
+
+    @Option(names = "--admin-token", paramLabel = "TOKEN",
+            description = "When set, /api/v1/** requires 'Authorization: Bearer TOKEN'.")
+    String adminToken;
+
+    @Option(names = "--allowed-brokers", paramLabel = "REGEX",
+            description = "Which host:port a client may name in proxy_to_broker_url (default: the upstream's only).")
+    String allowedBrokers;
+
+    @Option(names = "--config", paramLabel = "PATH",
+            description = "YAML file with the same keys in camelCase (e.g. limitsFile).")
+    String config;
+
+    @Option(names = "--lookup-mode", paramLabel = "MODE", defaultValue = "rewrite",
+            description = "passthrough (sidecar beside the broker) or rewrite (front proxy) (default: ${DEFAULT-VALUE}).")
+    String lookupMode;
+
+    @Option(names = "--metrics-max-topics", paramLabel = "N", defaultValue = "1000",
+            description = "Topics with their own 'topic' metrics label besides limited ones (default: ${DEFAULT-VALUE}).")
+    String metricsMaxTopics;
+
+    @Option(names = "--drain-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "On SIGTERM, how long held sends may take to reach the broker (default: ${DEFAULT-VALUE}).")
+    String drainTimeout;
+
+    /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
+    SluiceConfig toConfig() {
+        if (upstream == null || upstream.isBlank()) {
+            throw new IllegalArgumentException("missing required option --upstream (or SLUICE_UPSTREAM)");
+        }
+        BrokerAddress upstreamAddress = option("--upstream", () -> BrokerAddress.parse(upstream));
+        BrokerAllowList allowList = allowedBrokers == null || allowedBrokers.isBlank()
+                ? BrokerAllowList.only(upstreamAddress)
+                : option("--allowed-brokers", () -> {
+                    try {
+                        return new BrokerAllowList(Pattern.compile(allowedBrokers));
+                    } catch (PatternSyntaxException e) {
+                        throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
+                    }
+                });
+        LookupMode mode = option("--lookup-mode", () -> switch (lookupMode.toLowerCase(Locale.ROOT)) {
+            case "passthrough" -> LookupMode.PASSTHROUGH;
+            case "rewrite" -> LookupMode.REWRITE;
+            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + lookupMode + "'");
+        });
+        int maxTopics = option("--metrics-max-topics", () -> positiveInt(metricsMaxTopics));
+        Duration drain = option("--drain-timeout", () -> Duration.ofSeconds(positiveInt(drainTimeout)));
+        return new SluiceConfig(upstreamAddress,
+                option("--listen", () -> HostPort.parse(listen)),
+                option("--admin", () -> HostPort.parse(admin)),
+                option("--limits-file", () -> Path.of(limitsFile)),
+                adminToken == null || adminToken.isEmpty() ? null : adminToken,
+                allowList, mode, maxTopics, drain);
+    }
+
+    private static int positiveInt(String text) {
+        try {
+            int value = Integer.parseInt(text.trim());
+            if (value <= 0) {
+                throw new IllegalArgumentException("must be a positive integer, got " + text);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("must be a positive integer, got '" + text + "'");
+        }
+    }
+
+    private interface Parse<T> {
+        T get();
+    }
+
+    private static <T> T option(String name, Parse<T> parse) {
+        try {
+            return parse.get();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("invalid " + name + ": " + e.getMessage());
+        }
+    }
+}

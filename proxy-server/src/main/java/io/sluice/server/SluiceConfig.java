@@ -1,0 +1,43 @@
+package io.sluice.server;
+
+import io.sluice.pulsar.proxy.BrokerAllowList;
+import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.proxy.LookupMode;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything Sluice is started with, after flags, environment and config file are merged.
+ *
+ * @param upstream         the broker service URL clients reach by default
+ * @param listen           the Pulsar protocol port for clients
+ * @param admin            the admin REST API, metrics and probes port
+ * @param limitsFile       where limits persist
+ * @param adminToken       bearer token required by {@code /api/v1/**}, or null for none
+ * @param allowedBrokers   which {@code proxy_to_broker_url} values a client may ask for
+ * @param lookupMode       whether lookup answers are rewritten to come back through Sluice
+ * @param metricsMaxTopics how many topics get their own {@code topic} label
+ * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
+ */
+public record SluiceConfig(BrokerAddress upstream,
+                           HostPort listen,
+                           HostPort admin,
+                           Path limitsFile,
+                           String adminToken,
+                           BrokerAllowList allowedBrokers,
+                           LookupMode lookupMode,
+                           int metricsMaxTopics,
+                           Duration drainTimeout) {
+
+    public SluiceConfig {
+        Objects.requireNonNull(upstream, "upstream");
+        Objects.requireNonNull(listen, "listen");
+        Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(limitsFile, "limitsFile");
+        Objects.requireNonNull(allowedBrokers, "allowedBrokers");
+        Objects.requireNonNull(lookupMode, "lookupMode");
+        Objects.requireNonNull(drainTimeout, "drainTimeout");
+    }
+}

@@ -1,0 +1,113 @@
+package io.sluice.server;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+
+/** Entry point of {@code sluice.jar}: parses options, starts Sluice, stops it on SIGTERM or Ctrl-C. */
+public final class SluiceMain {
+
+    /** Exit code for bad options or an unusable configuration, as picocli uses for usage errors. */
+    static final int EXIT_USAGE = 2;
+
+    private SluiceMain() {
+    }
+
+    public static void main(String[] args) {
+        SluiceConfig config;
+        try {
+            config = parse(args, System.getenv(), System.out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("sluice: " + e.getMessage());
+            System.exit(EXIT_USAGE);
+            return;
+        }
+        if (config == null) {
+            return;
+        }
+        run(config);
+    }
+
+    /**
+     * Merges flags, environment and config file into a configuration; returns null when the
+     * arguments only asked for help or the version (printed to {@code out}).
+     *
+     * @throws IllegalArgumentException with a one-line message for any bad option or file
+     */
+    static SluiceConfig parse(String[] args, Map<String, String> env, PrintStream out) {
+        SluiceCommand command = new SluiceCommand();
+        CommandLine cli = new CommandLine(command);
+        Set<String> yamlKeys = new TreeSet<>();
+        for (OptionSpec option : cli.getCommandSpec().options()) {
+            if (option.longestName().startsWith("--") && !option.usageHelp() && !option.versionHelp()
+                    && !option.longestName().equals("--config")) {
+                yamlKeys.add(ConfigSources.yamlKey(option.longestName()));
+            }
+        }
+        String configPath = configPath(args, env);
+        Map<String, String> file = configPath == null ? Map.of() : ConfigSources.readYaml(Path.of(configPath), yamlKeys);
+        cli.setDefaultValueProvider(new ConfigSources(env, file));
+        try {
+            cli.parseArgs(args);
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        if (cli.isUsageHelpRequested()) {
+            cli.usage(out);
+            return null;
+        }
+        if (cli.isVersionHelpRequested()) {
+            cli.printVersionHelp(out);
+            return null;
+        }
+        return command.toConfig();
+    }
+
+    /** The config file named by {@code --config} or {@code SLUICE_CONFIG}, needed before parsing the rest. */
+    private static String configPath(String[] args, Map<String, String> env) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("Missing required parameter for option '--config' (PATH)");
+                }
+                return args[i + 1];
+            }
+            if (args[i].startsWith("--config=")) {
+                return args[i].substring("--config=".length());
+            }
+        }
+        String fromEnv = env.get("SLUICE_CONFIG");
+        return fromEnv == null || fromEnv.isEmpty() ? null : fromEnv;
+    }
+
+    private static void run(SluiceConfig config) {
+        SluiceServer server;
+        try {
+            server = SluiceServer.start(config);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (RuntimeException e) {
+            System.err.println("sluice: cannot start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

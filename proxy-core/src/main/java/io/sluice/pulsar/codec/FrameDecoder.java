@@ -54,16 +54,16 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         int start = in.readerIndex();
         long totalSize = in.getUnsignedInt(start);
         if (totalSize < 4) {
-            throw new MalformedFrameException("bad_length", "frame size " + totalSize + " is smaller than its command size field");
+            throw discard(in, "bad_length", "frame size " + totalSize + " is smaller than its command size field");
         }
         if (totalSize > maxFrameSize) {
-            throw new MalformedFrameException("frame_too_large",
+            throw discard(in, "frame_too_large",
                     "frame size " + totalSize + " exceeds the limit of " + maxFrameSize + " bytes");
         }
         if (in.readableBytes() >= 8) {
             long commandSize = in.getUnsignedInt(start + 4);
             if (commandSize == 0 || commandSize > totalSize - 4) {
-                throw new MalformedFrameException("bad_length",
+                throw discard(in, "bad_length",
                         "command size " + commandSize + " does not fit a frame of " + totalSize + " bytes");
             }
         }
@@ -71,5 +71,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             return;
         }
         out.add(in.readRetainedSlice(4 + (int) totalSize));
+    }
+
+    /** Drops what is buffered: after a framing error nothing later in the stream can be trusted. */
+    private static MalformedFrameException discard(ByteBuf in, String reason, String message) {
+        in.skipBytes(in.readableBytes());
+        return new MalformedFrameException(reason, message);
     }
 }

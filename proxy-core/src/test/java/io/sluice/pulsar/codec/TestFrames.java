@@ -1,0 +1,46 @@
+package io.sluice.pulsar.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandSend;
+import io.sluice.pulsar.codec.proto.CommandSendReceipt;
+
+/** Frames built the way a Pulsar client or broker encodes them, for tests. */
+public final class TestFrames {
+
+    private TestFrames() {
+    }
+
+    /** A SEND frame with a fake checksum, metadata and {@code payloadSize} payload bytes. */
+    public static ByteBuf send(long producerId, long sequenceId, int numMessages, int payloadSize) {
+        BaseCommand command = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(producerId)
+                        .setSequenceId(sequenceId)
+                        .setNumMessages(numMessages))
+                .build();
+        return withPayload(command, payloadSize);
+    }
+
+    public static ByteBuf receipt(long producerId, long sequenceId) {
+        return FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND_RECEIPT)
+                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(producerId).setSequenceId(sequenceId))
+                .build());
+    }
+
+    /** {@code command} followed by {@code payloadSize} bytes, as one frame. */
+    public static ByteBuf withPayload(BaseCommand command, int payloadSize) {
+        byte[] cmd = command.toByteArray();
+        ByteBuf buf = Unpooled.buffer(8 + cmd.length + payloadSize);
+        buf.writeInt(4 + cmd.length + payloadSize);
+        buf.writeInt(cmd.length);
+        buf.writeBytes(cmd);
+        for (int i = 0; i < payloadSize; i++) {
+            buf.writeByte(i);
+        }
+        return buf;
+    }
+}

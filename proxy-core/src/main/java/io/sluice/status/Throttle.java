@@ -1,0 +1,49 @@
+package io.sluice.status;
+
+import java.time.Instant;
+
+/**
+ * One producer or consumer being throttled, from {@link ThrottleLedger#begin} until
+ * {@link ThrottleLedger#end}. Its held counts are written by the connection's event loop only and
+ * read by the admin API from any thread.
+ */
+public final class Throttle {
+
+    final String connection;
+    final Long producerId;
+    final Long consumerId;
+    final String topic;
+    final String scope;
+    final String reason;
+    final String action;
+    final Instant since;
+    private volatile long heldMessages;
+    private volatile long heldBytes;
+
+    Throttle(String connection, Long producerId, Long consumerId, String topic,
+             String scope, String reason, String action, Instant since) {
+        this.connection = connection;
+        this.producerId = producerId;
+        this.consumerId = consumerId;
+        this.topic = topic;
+        this.scope = scope;
+        this.reason = reason;
+        this.action = action;
+        this.since = since;
+    }
+
+    /** Sets what the proxy holds for this client now; single writer (its event loop). */
+    public void holding(long messages, long bytes) {
+        this.heldMessages = messages;
+        this.heldBytes = bytes;
+    }
+
+    public String scope() {
+        return scope;
+    }
+
+    ThrottledClient view() {
+        return new ThrottledClient(connection, producerId, consumerId, topic, scope, reason, action, since,
+                heldMessages, heldBytes);
+    }
+}

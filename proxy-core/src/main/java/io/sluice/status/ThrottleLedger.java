@@ -1,0 +1,73 @@
+package io.sluice.status;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Who is throttled now, how often throttling started, and how long held sends waited: what
+ * {@code /api/v1/throttled} and the throttle metrics report. Thread-safe.
+ */
+public final class ThrottleLedger {
+
+    /** Labels of one throttle-event counter. */
+    public record EventKey(String topic, String scope, String reason, String action) {
+    }
+
+    private final Clock clock;
+    private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
+    private final Map<EventKey, LongAdder> events = new ConcurrentHashMap<>();
+    private final Map<String, DelayHistogram> delays = new ConcurrentHashMap<>();
+
+    public ThrottleLedger(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** A producer (or consumer, with {@code producerId} null) starts being throttled. */
+    public Throttle begin(String connection, Long producerId, Long consumerId, String topic,
+                          String scope, String reason, String action) {
+        Throttle throttle = new Throttle(connection, producerId, consumerId, topic, scope, reason, action, clock.instant());
+        live.add(throttle);
+        events.computeIfAbsent(new EventKey(topic, scope, reason, action), k -> new LongAdder()).increment();
+        return throttle;
+    }
+
+    /** The throttle is over: nothing is held for that client any more. */
+    public void end(Throttle throttle) {
+        live.remove(throttle);
+    }
+
+    /** A held send of a producer throttled at {@code scope} was released after {@code nanos}. */
+    public void delayed(String scope, long nanos) {
+        delays.computeIfAbsent(scope, s -> new DelayHistogram()).observe(nanos);
+    }
+
+    /** The clients throttled now, oldest first. */
+    public List<ThrottledClient> throttled() {
+        List<ThrottledClient> list = new ArrayList<>();
+        for (Throttle t : live) {
+            list.add(t.view());
+        }
+        list.sort(Comparator.comparing(ThrottledClient::since).thenComparing(ThrottledClient::topic));
+        return list;
+    }
+
+    /** Throttle starts since launch, by labels. */
+    public Map<EventKey, Long> events() {
+        Map<EventKey, Long> copy = new TreeMap<>(Comparator.comparing(EventKey::topic)
+                .thenComparing(EventKey::scope).thenComparing(EventKey::reason).thenComparing(EventKey::action));
+        events.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
+    }
+
+    /** Delay distributions by scope. */
+    public Map<String, DelayHistogram> delays() {
+        return new TreeMap<>(delays);
+    }
+}

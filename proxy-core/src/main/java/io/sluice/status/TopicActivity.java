@@ -1,0 +1,49 @@
+package io.sluice.status;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The {@link TopicMeter} of every topic seen recently. A topic nobody has used for the idle time is
+ * forgotten, so a million short-lived topics cost no lasting memory. Producers and consumers keep
+ * a reference to their topic's meter while they live and {@link #meter touch} it again when their
+ * quota path is refreshed, so a meter in use is never dropped.
+ */
+public final class TopicActivity {
+
+    private final Cache<String, TopicMeter> meters;
+    private final Ticker ticker;
+
+    public TopicActivity(Duration idle) {
+        this(idle, Ticker.systemTicker());
+    }
+
+    public TopicActivity(Duration idle, Ticker ticker) {
+        this.ticker = ticker;
+        this.meters = Caffeine.newBuilder().expireAfterAccess(idle).ticker(ticker).build();
+    }
+
+    /** The meter of {@code topic}, created when absent. */
+    public TopicMeter meter(String topic) {
+        return meters.get(topic, t -> new TopicMeter(t, ticker.read()));
+    }
+
+    /** Recomputes every meter's rates; call about once a second from one thread. */
+    public void sample() {
+        long now = ticker.read();
+        meters.asMap().values().forEach(m -> m.sample(now));
+    }
+
+    /** Every live meter, busiest publisher first. */
+    public List<TopicMeter> meters() {
+        List<TopicMeter> all = new ArrayList<>(meters.asMap().values());
+        all.sort(Comparator.comparingLong(TopicMeter::publishMessages).reversed().thenComparing(TopicMeter::topic));
+        return all;
+    }
+}

@@ -1,0 +1,68 @@
+package io.sluice.server.it;
+
+import io.sluice.pulsar.proxy.BrokerAllowList;
+import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.server.HostPort;
+import io.sluice.server.SluiceConfig;
+import io.sluice.server.SluiceServer;
+import io.sluice.testbroker.PulsarBroker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** A Sluice started in the test JVM in front of a real broker, in one of the two deployments. */
+final class RunningSluice implements AutoCloseable {
+
+    final SluiceServer server;
+    final String serviceUrl;
+
+    private RunningSluice(SluiceServer server) {
+        this.server = server;
+        this.serviceUrl = "pulsar://127.0.0.1:" + server.proxyPort();
+    }
+
+    /** Front proxy: any free port, lookups rewritten, only the broker's own address allowed. */
+    static RunningSluice frontProxy(PulsarBroker broker) {
+        BrokerAddress upstream = BrokerAddress.parse(broker.serviceUrl());
+        return start(upstream, 0, LookupMode.REWRITE);
+    }
+
+    /**
+     * Sidecar: listens on the port the broker advertises on its external listener and forwards to
+     * the extra port the broker binds for that listener; lookups pass through.
+     */
+    static RunningSluice sidecar(PulsarBroker broker) {
+        BrokerAddress upstream = new BrokerAddress("127.0.0.1", broker.externalBindPort());
+        return start(upstream, broker.sidecarPort(), LookupMode.PASSTHROUGH);
+    }
+
+    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode) {
+        try {
+            Path dir = Files.createTempDirectory("sluice-it");
+            SluiceConfig config = new SluiceConfig(upstream,
+                    new HostPort("127.0.0.1", port),
+                    new HostPort("127.0.0.1", 0),
+                    dir.resolve("limits.json"),
+                    null,
+                    BrokerAllowList.only(upstream),
+                    mode,
+                    1000,
+                    Duration.ofSeconds(10));
+            return new RunningSluice(SluiceServer.start(config));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -60,12 +60,20 @@ public final class BrokerAllowList {
             return address;
         }
 
+        /**
+         * Parses {@code pulsar://host:port} or a bare {@code host:port}, the form the Java client
+         * puts in {@code proxy_to_broker_url}; null when it is neither.
+         */
         static BrokerAddress parseOrNull(String url) {
             if (url == null) {
                 return null;
             }
+            String text = url.trim();
+            if (!text.contains("://")) {
+                text = "pulsar://" + text;
+            }
             try {
-                URI uri = new URI(url.trim());
+                URI uri = new URI(text);
                 if (!"pulsar".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() <= 0) {
                     return null;
                 }

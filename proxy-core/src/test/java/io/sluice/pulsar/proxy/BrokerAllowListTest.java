@@ -21,6 +21,13 @@ class BrokerAllowListTest {
     }
 
     @Test
+    void theJavaClientsBareHostAndPortFormIsUnderstood() {
+        BrokerAllowList list = BrokerAllowList.only(BrokerAddress.parse("pulsar://10.0.0.1:6650"));
+        assertEquals(new BrokerAddress("10.0.0.1", 6650), list.resolve("10.0.0.1:6650"));
+        assertNull(list.resolve("10.0.0.2:6650"));
+    }
+
+    @Test
     void aPatternMustMatchTheWholeHostAndPort() {
         BrokerAllowList list = new BrokerAllowList(Pattern.compile("broker-\\d+\\.pulsar\\.svc:6650"));
         assertEquals("broker-3.pulsar.svc", list.resolve("pulsar://broker-3.pulsar.svc:6650").host());

@@ -110,6 +110,54 @@ public final class FrameReader {
         }
     }
 
+    /**
+     * The first field (an id such as consumer_id or producer_id) of the command nested under
+     * BaseCommand field {@code type}; -1 when absent.
+     */
+    public static long readFirstId(ByteBuf frame, int type) {
+        Cursor c = nested(frame, type);
+        while (c.pos < c.end) {
+            int tag = (int) c.readVarint();
+            if (tag == 1 << 3) {
+                return c.readVarint();
+            }
+            c.skip(tag & 7);
+        }
+        return -1;
+    }
+
+    /**
+     * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
+     * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
+     */
+    public static int messagesInEntry(ByteBuf frame) {
+        int pos = frame.readerIndex() + 8 + commandSize(frame);
+        int end = frame.writerIndex();
+        if (pos + 2 <= end && frame.getUnsignedShort(pos) == 0x0e02) {
+            if (pos + 6 > end) {
+                throw malformed("truncated broker entry metadata");
+            }
+            pos += 6 + (int) frame.getUnsignedInt(pos + 2);
+        }
+        if (pos + 10 > end || frame.getUnsignedShort(pos) != 0x0e01) {
+            throw malformed("message without metadata");
+        }
+        long metadataSize = frame.getUnsignedInt(pos + 6);
+        pos += 10;
+        if (metadataSize > end - pos) {
+            throw malformed("metadata size " + metadataSize + " out of bounds");
+        }
+        Cursor c = new Cursor(frame, pos, pos + (int) metadataSize);
+        while (c.pos < c.end) {
+            int tag = (int) c.readVarint();
+            if (tag == 11 << 3) {
+                return (int) c.readVarint();
+            }
+            c.skip(tag & 7);
+        }
+        return 1;
+    }
+
     /** A cursor over the body of the BaseCommand field {@code field} (a nested message). */
     private static Cursor nested(ByteBuf frame, int field) {
         int pos = frame.readerIndex() + 8;

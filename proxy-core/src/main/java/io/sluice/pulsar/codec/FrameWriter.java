@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandError;
+import io.sluice.pulsar.codec.proto.CommandFlow;
 import io.sluice.pulsar.codec.proto.CommandSendError;
 import io.sluice.pulsar.codec.proto.ServerError;
 
@@ -52,6 +53,14 @@ public final class FrameWriter {
                         .setSequenceId(sequenceId)
                         .setError(error)
                         .setMessage(message))
+                .build());
+    }
+
+    /** CommandFlow granting the broker {@code permits} more messages for a consumer. */
+    public static ByteBuf flow(ByteBufAllocator alloc, long consumerId, int permits) {
+        return encode(alloc, BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.FLOW)
+                .setFlow(CommandFlow.newBuilder().setConsumerId(consumerId).setMessagePermits(permits))
                 .build());
     }
 

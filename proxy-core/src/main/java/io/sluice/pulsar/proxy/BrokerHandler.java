@@ -27,6 +27,7 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
     private static final int LOOKUP_RESPONSE = BaseCommand.Type.LOOKUP_RESPONSE_VALUE;
     private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
     private static final int SEND_ERROR = BaseCommand.Type.SEND_ERROR_VALUE;
+    private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
 
     private final ProxyConnection connection;
     private final List<ProducerState> replacedProducers = new ArrayList<>();
@@ -46,6 +47,7 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             switch (type) {
+                case MESSAGE -> connection.dispatch.message(frame);
                 case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
                         track(FrameReader.parse(frame));
                 case LOOKUP_RESPONSE -> {
@@ -72,6 +74,7 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
             }
             case SUCCESS -> {
                 connection.consumers.succeeded(command.getSuccess().getRequestId(), replacedConsumers);
+                replacedConsumers.forEach(connection.dispatch::consumerGone);
                 replacedConsumers.clear();
             }
             case ERROR -> {
@@ -79,12 +82,12 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                 connection.consumers.failed(command.getError().getRequestId());
             }
             case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
-            case CLOSE_CONSUMER -> connection.consumers.closed(command.getCloseConsumer().getConsumerId());
+            case CLOSE_CONSUMER -> connection.consumerClosed(command.getCloseConsumer().getConsumerId());
             case TOPIC_MIGRATED -> {
                 if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
                     connection.producerClosed(command.getTopicMigrated().getResourceId());
                 } else {
-                    connection.consumers.closed(command.getTopicMigrated().getResourceId());
+                    connection.consumerClosed(command.getTopicMigrated().getResourceId());
                 }
             }
             default -> { }

@@ -19,6 +19,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
     private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
     private static final int SEND = BaseCommand.Type.SEND_VALUE;
+    private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
 
     private final ProxySettings settings;
     private final ProxyServices services;
@@ -59,6 +60,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 connection.publish.send(frame);
                 return;
             }
+            case FLOW -> {
+                connection.dispatch.flow(frame);
+                return;
+            }
             case CONNECT -> {
                 frame.release();
                 throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
@@ -97,7 +102,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             case SUBSCRIBE -> connection.consumers.requested(command.getSubscribe().getRequestId(),
                     command.getSubscribe().getConsumerId(), command.getSubscribe().getTopic());
             case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
-            case CLOSE_CONSUMER -> connection.consumers.closed(command.getCloseConsumer().getConsumerId());
+            case CLOSE_CONSUMER -> connection.consumerClosed(command.getCloseConsumer().getConsumerId());
             default -> { }
         }
     }

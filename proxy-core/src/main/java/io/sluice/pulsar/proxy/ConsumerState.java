@@ -1,10 +1,26 @@
 package io.sluice.pulsar.proxy;
 
-/** One consumer of a client connection, as the proxy sees it. Confined to the connection's event loop. */
+import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.quota.QuotaPath;
+import io.sluice.status.Throttle;
+import io.sluice.status.TopicMeter;
+
+/**
+ * One consumer of a client connection, as the proxy sees it: its topic, its dispatch quota path
+ * and the FLOW permits Sluice has not yet passed to the broker. Confined to the connection's
+ * event loop.
+ */
 final class ConsumerState {
 
     final long consumerId;
     final String topic;
+
+    QuotaPath path;
+    TopicMeter meter;
+    /** Permits the client granted that the broker has not been given yet. */
+    long withheldPermits;
+    ScheduledFuture<?> timer;
+    Throttle throttle;
 
     ConsumerState(long consumerId, String topic) {
         this.consumerId = consumerId;

@@ -40,6 +40,7 @@ final class ProxyConnection {
     final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(ProducerState::new);
     final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(ConsumerState::new);
     final PublishGate publish;
+    final DispatchGate dispatch;
 
     private Channel broker;
     private ReadGate brokerReads;
@@ -55,6 +56,7 @@ final class ProxyConnection {
         this.stats = services.stats();
         this.clientReads = new ReadGate(client);
         this.publish = new PublishGate(this, services);
+        this.dispatch = new DispatchGate(this, services);
     }
 
     boolean hasBroker() {
@@ -122,6 +124,14 @@ final class ProxyConnection {
         ProducerState producer = producers.closed(id);
         if (producer != null) {
             publish.producerGone(producer);
+        }
+    }
+
+    /** Consumer {@code id} is closed, by either side or by a migration. */
+    void consumerClosed(long id) {
+        ConsumerState consumer = consumers.closed(id);
+        if (consumer != null) {
+            dispatch.consumerGone(consumer);
         }
     }
 
@@ -229,7 +239,7 @@ final class ProxyConnection {
             early.release();
         }
         producers.clear().forEach(publish::producerGone);
-        consumers.clear();
+        consumers.clear().forEach(dispatch::consumerGone);
         stats.connectionClosed();
         closeAfterFlush(client);
         if (broker != null) {

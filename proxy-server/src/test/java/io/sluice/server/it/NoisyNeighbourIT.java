@@ -78,6 +78,8 @@ class NoisyNeighbourIT {
                     a.sendAsync(new byte[100]);
                 }
             }
+            // Measure B in the steady state: A's backlog has left the client and sits in the throttle.
+            Thread.sleep(2_000);
             ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
             List<CompletableFuture<?>> sends = new ArrayList<>();
             long start = System.nanoTime();

@@ -155,20 +155,24 @@ class PublishQuotaIT {
                 .withTopic(topic, limit("{\"publish\":{\"messagesPerSecond\":50}}"))
                 .withConnection(new io.sluice.quota.ConnectionLimits(100_000, maxHeld)));
         int payload = 10 * 1024;
-        try (PulsarClient own = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
-             Producer<byte[]> producer = own.newProducer().topic(topic).enableBatching(false)
-                     .blockIfQueueFull(true).sendTimeout(0, TimeUnit.SECONDS).create();
-             Flood flood = new Flood(producer, payload, 3000)) {
+        PulsarClient own = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
+        try {
+            Producer<byte[]> producer = own.newProducer().topic(topic).enableBatching(false)
+                    .blockIfQueueFull(true).sendTimeout(0, TimeUnit.SECONDS).create();
             long maxSeen = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
-            while (System.nanoTime() < deadline) {
-                maxSeen = Math.max(maxSeen, sluice.server.services().topics().meter(topic).heldBytes());
-                Thread.sleep(1);
+            try (Flood flood = new Flood(producer, payload, 3000)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+                while (System.nanoTime() < deadline) {
+                    maxSeen = Math.max(maxSeen, sluice.server.services().topics().meter(topic).heldBytes());
+                    Thread.sleep(1);
+                }
             }
             System.out.printf("connection limit: maxHeldBytes %d, most held %d%n", maxHeld, maxSeen);
             assertTrue(maxSeen > maxHeld / 2, "the flood did fill the proxy: " + maxSeen);
             assertTrue(maxSeen <= maxHeld + payload + 512, "held " + maxSeen + " > limit + one frame");
         } finally {
+            // The paused connection would take a minute to drain the client's backlog: drop it.
+            own.shutdown();
             sluice.server.limits().update(d -> d.withConnection(io.sluice.quota.ConnectionLimits.DEFAULT));
         }
     }

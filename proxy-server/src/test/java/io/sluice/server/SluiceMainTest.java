@@ -1,0 +1,83 @@
+package io.sluice.server;
+
+import io.sluice.pulsar.proxy.LookupMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SluiceMainTest {
+
+    @TempDir
+    Path dir;
+
+    private final PrintStream out = new PrintStream(new ByteArrayOutputStream());
+
+    @Test
+    void defaultsFollowTheSpec() {
+        SluiceConfig config = SluiceMain.parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out);
+        assertEquals(new HostPort("0.0.0.0", 6650), config.listen());
+        assertEquals(new HostPort("0.0.0.0", 8080), config.admin());
+        assertEquals(Path.of("./sluice-limits.json"), config.limitsFile());
+        assertNull(config.adminToken());
+        assertEquals(LookupMode.REWRITE, config.lookupMode());
+        assertEquals(1000, config.metricsMaxTopics());
+        assertEquals(10, config.drainTimeout().toSeconds());
+        assertEquals("broker", config.allowedBrokers().resolve("pulsar://broker:6650").host());
+        assertNull(config.allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
+    }
+
+    @Test
+    void flagsWinOverEnvironmentAndEnvironmentOverTheConfigFile() throws Exception {
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(yaml, "upstream: pulsar://from-file:6650\nlisten: 127.0.0.1:7001\nadmin: 127.0.0.1:7002\n"
+                + "lookupMode: passthrough\nmetricsMaxTopics: 5\n");
+        Map<String, String> env = Map.of("SLUICE_CONFIG", yaml.toString(),
+                "SLUICE_LISTEN", "127.0.0.1:7101", "SLUICE_ADMIN_TOKEN", "secret");
+        SluiceConfig config = SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202"}, env, out);
+        assertEquals("from-file", config.upstream().host(), "file");
+        assertEquals(7101, config.listen().port(), "env over file");
+        assertEquals(7202, config.admin().port(), "flag over file");
+        assertEquals("secret", config.adminToken(), "env");
+        assertEquals(LookupMode.PASSTHROUGH, config.lookupMode());
+        assertEquals(5, config.metricsMaxTopics());
+    }
+
+    @Test
+    void badOptionsAreOneLineErrorsNamingTheOption() throws Exception {
+        assertMessage("missing required option --upstream", new String[] {}, Map.of());
+        assertMessage("invalid --upstream", new String[] {"--upstream", "http://x:1"}, Map.of());
+        assertMessage("Unknown option: '--bogus'", new String[] {"--upstream", "pulsar://b:1", "--bogus"}, Map.of());
+        assertMessage("invalid --listen", new String[] {"--upstream", "pulsar://b:1", "--listen", "nope"}, Map.of());
+        assertMessage("invalid --lookup-mode", new String[] {"--upstream", "pulsar://b:1", "--lookup-mode", "x"}, Map.of());
+        assertMessage("invalid --allowed-brokers", new String[] {"--upstream", "pulsar://b:1", "--allowed-brokers", "("}, Map.of());
+        assertMessage("invalid --drain-timeout", new String[] {"--upstream", "pulsar://b:1", "--drain-timeout", "-1"}, Map.of());
+        Path yaml = dir.resolve("bad.yaml");
+        Files.writeString(yaml, "upstreem: pulsar://b:1\n");
+        assertMessage("unknown key 'upstreem'", new String[] {"--config", yaml.toString()}, Map.of());
+        assertMessage("cannot read config file", new String[] {"--config", dir.resolve("absent.yaml").toString()}, Map.of());
+    }
+
+    @Test
+    void helpPrintsUsageAndStartsNothing() {
+        ByteArrayOutputStream usage = new ByteArrayOutputStream();
+        assertNull(SluiceMain.parse(new String[] {"--help"}, Map.of(), new PrintStream(usage)));
+        assertTrue(usage.toString().contains("--upstream"));
+    }
+
+    private void assertMessage(String expected, String[] args, Map<String, String> env) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, env, out));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+    }
+}

@@ -1,0 +1,79 @@
+package io.sluice.server.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The executable jar as an operator runs it: exit codes, the error line, the ready line, SIGTERM. */
+class SluiceJarIT {
+
+    @TempDir
+    Path dir;
+
+    private static Process launch(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("sluice.jar")));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).start();
+    }
+
+    private static List<String> lines(java.io.InputStream in) throws Exception {
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList();
+    }
+
+    @Test
+    void aBadOptionIsOneLineOnStderrAndExitCodeTwo() throws Exception {
+        Process process = launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "nowhere");
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue());
+        List<String> stderr = lines(process.getErrorStream());
+        assertEquals(1, stderr.size(), stderr.toString());
+        assertTrue(stderr.get(0).startsWith("sluice: invalid --listen"), stderr.get(0));
+    }
+
+    @Test
+    void anInvalidLimitsFileStopsTheStartWithExitCodeTwo() throws Exception {
+        Path limits = dir.resolve("limits.json");
+        Files.writeString(limits, "{\"tenants\":{\"t\":{\"publish\":{\"messagesPerSecond\":\"fast\"}}}}");
+        Process process = launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:0",
+                "--admin", "127.0.0.1:0", "--limits-file", limits.toString());
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue());
+        List<String> stderr = lines(process.getErrorStream());
+        assertEquals(1, stderr.size(), stderr.toString());
+        assertTrue(stderr.get(0).contains("messagesPerSecond"), stderr.get(0));
+    }
+
+    @Test
+    void sigtermStopsARunningSluiceWithExitCodeZero() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process process = launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:" + port,
+                "--admin", "127.0.0.1:0", "--limits-file", dir.resolve("limits.json").toString());
+        BufferedReader stderr = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+        String line;
+        boolean ready = false;
+        while (!ready && (line = stderr.readLine()) != null) {
+            ready = line.contains("Sluice ready") && line.contains(String.valueOf(port));
+        }
+        assertTrue(ready, "logs one ready line naming its port");
+        assertTrue(Files.exists(dir.resolve("limits.json")), "an absent limits file is created");
+        process.destroy();
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue());
+    }
+}

@@ -1,0 +1,20 @@
+package io.sluice.quota;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** What the proxy does with a message that exceeds a limit (SPEC section 4). */
+public enum OnExceed {
+    /** Hold the message in the proxy and forward it when the buckets allow. */
+    DELAY,
+    /** Answer at once with an error naming the limit; do not forward. */
+    REJECT,
+    /** Ask a capable client to pause; fall back to {@link #DELAY} otherwise. */
+    NOTIFY;
+
+    /** The JSON spelling: {@code delay}, {@code reject} or {@code notify}. */
+    @JsonValue
+    public String jsonName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,84 @@
+package io.sluice.quota;
+
+import java.math.BigDecimal;
+
+/**
+ * Why a message was refused: filled by {@link QuotaPath#tryAcquire} on refusal. Mutable and
+ * reused so the hot path allocates nothing; each instance belongs to one caller (one event loop
+ * or one connection) and is not thread-safe.
+ */
+public final class QuotaDecision {
+
+    private long waitNanos;
+    private Direction direction;
+    private Scope scope;
+    private String scopeName;
+    private Dimension dimension;
+    private double rate;
+    private OnExceed onExceed;
+
+    void refuse(long waitNanos, BucketKey exceeded, OnExceed onExceed) {
+        this.waitNanos = waitNanos;
+        this.direction = exceeded.direction();
+        this.scope = exceeded.scope();
+        this.scopeName = exceeded.name();
+        this.dimension = exceeded.dimension();
+        this.rate = exceeded.rate();
+        this.onExceed = onExceed;
+    }
+
+    /** Nanoseconds until every exceeded scope admits again. */
+    public long waitNanos() {
+        return waitNanos;
+    }
+
+    /** {@link #waitNanos} rounded up to whole milliseconds, so a client retrying after it is not too early. */
+    public long retryAfterMillis() {
+        return (waitNanos + 999_999) / 1_000_000;
+    }
+
+    /** The direction of the refused traffic. */
+    public Direction direction() {
+        return direction;
+    }
+
+    /** The most specific exceeded scope; its limit decides the action. */
+    public Scope scope() {
+        return scope;
+    }
+
+    /** The exceeded scope's name: a topic, {@code tenant/namespace}, a tenant, or {@code proxy}. */
+    public String scopeName() {
+        return scopeName;
+    }
+
+    /** Whether the exceeded scope's message or byte rate is exceeded. */
+    public Dimension dimension() {
+        return dimension;
+    }
+
+    /** The exceeded rate, in {@link #dimension()} per second. */
+    public double rate() {
+        return rate;
+    }
+
+    /** The action the exceeded scope's limit asks for. */
+    public OnExceed onExceed() {
+        return onExceed;
+    }
+
+    /**
+     * The SPEC's reject message: {@code throttled: <scope> <name> exceeds <limit>; retry after <ms> ms},
+     * e.g. {@code throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 12 ms}.
+     */
+    public String rejectMessage() {
+        return "throttled: " + scope.label() + " " + scopeName + " exceeds " + plain(rate) + " " + dimension.rateUnit()
+                + "; retry after " + retryAfterMillis() + " ms";
+    }
+
+    /** {@code 500.0}, {@code 1048576.0}, {@code 0.5}: never exponent notation, which people misread. */
+    private static String plain(double value) {
+        String text = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return text.indexOf('.') < 0 ? text + ".0" : text;
+    }
+}

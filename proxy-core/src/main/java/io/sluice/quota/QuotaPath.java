@@ -1,0 +1,102 @@
+package io.sluice.quota;
+
+/**
+ * The buckets one message on one topic must fit, in one direction, most specific scope first:
+ * the topic (or partition), the partitioned topic, the namespace, the tenant, the proxy. Only
+ * limited rates have a bucket, so a path with no limits is empty and admits at once.
+ *
+ * <p>Made by {@link QuotaEngine#publishPath} or {@link QuotaEngine#dispatchPath}. Immutable and
+ * thread-safe; the buckets are shared with every other path through the same scopes, which is
+ * how a namespace limit covers all its topics and connections. A caller keeps a path per
+ * producer or consumer and resolves it again when {@link #isCurrent} says so.
+ */
+public final class QuotaPath {
+
+    /** Re-resolving at least this often touches the path's buckets in the engine's cache, so buckets in use never expire. */
+    private static final long MAX_AGE_NANOS = 1_000_000_000L;
+
+    private final QuotaEngine engine;
+    private final long version;
+    private final long resolvedAtNanos;
+    private final String topic;
+    // Parallel arrays, most specific first; flat so tryAcquire reads no more than it must.
+    private final TokenBucket[] buckets;
+    private final boolean[] countsBytes;
+    private final BucketKey[] keys;
+    private final OnExceed[] actions;
+
+    QuotaPath(QuotaEngine engine, long version, long resolvedAtNanos, String topic,
+              TokenBucket[] buckets, BucketKey[] keys, OnExceed[] actions) {
+        this.engine = engine;
+        this.version = version;
+        this.resolvedAtNanos = resolvedAtNanos;
+        this.topic = topic;
+        this.buckets = buckets;
+        this.keys = keys;
+        this.actions = actions;
+        this.countsBytes = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            countsBytes[i] = keys[i].dimension() == Dimension.BYTES;
+        }
+    }
+
+    /** The topic this path was resolved for. */
+    public String topic() {
+        return topic;
+    }
+
+    /** True when no scope limits this topic in this direction. */
+    public boolean isUnlimited() {
+        return buckets.length == 0;
+    }
+
+    /**
+     * False when the limits changed since this path was resolved, or it is older than a second:
+     * the caller should then get a new path from the engine.
+     */
+    public boolean isCurrent(long nowNanos) {
+        return engine.version() == version && nowNanos - resolvedAtNanos < MAX_AGE_NANOS;
+    }
+
+    /**
+     * Admits a batch if every scope on the path admits it, and then charges every scope; if any
+     * scope refuses, charges none and fills {@code out}. Lock-free: two threads racing may each
+     * pass the check before either charges, so a bucket can go one batch per thread further
+     * negative than a single caller would take it.
+     *
+     * @param out filled only when the batch is refused
+     * @return whether the batch was admitted
+     */
+    public boolean tryAcquire(long nowNanos, int messages, long bytes, QuotaDecision out) {
+        TokenBucket[] path = buckets;
+        for (int i = 0; i < path.length; i++) {
+            if (!path[i].admits(nowNanos)) {
+                out.refuse(waitNanos(nowNanos), keys[i], actions[i]);
+                return false;
+            }
+        }
+        for (int i = 0; i < path.length; i++) {
+            path[i].charge(nowNanos, countsBytes[i] ? bytes : messages);
+        }
+        return true;
+    }
+
+    /** Charges every scope whatever the balance, for traffic that is already through (such as dispatched bytes). */
+    public void charge(long nowNanos, int messages, long bytes) {
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i].charge(nowNanos, countsBytes[i] ? bytes : messages);
+        }
+    }
+
+    /**
+     * Nanoseconds until every scope on the path admits; 0 if they all admit now. The size of the
+     * next batch does not matter: any batch is admitted once the balances are positive.
+     */
+    public long waitNanos(long nowNanos) {
+        long wait = 0;
+        for (TokenBucket bucket : buckets) {
+            wait = Math.max(wait, bucket.waitNanos(nowNanos));
+        }
+        return wait;
+    }
+}

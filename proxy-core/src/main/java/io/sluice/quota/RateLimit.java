@@ -1,0 +1,46 @@
+package io.sluice.quota;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * Rates for one direction (publish or dispatch) of one scope. A {@code null} rate is unlimited.
+ * {@code burstSeconds} sizes the buckets: capacity = rate x burstSeconds.
+ *
+ * @param messagesPerSecond messages per second, or {@code null} for unlimited
+ * @param bytesPerSecond payload bytes per second, or {@code null} for unlimited
+ * @param burstSeconds bucket size in seconds of rate, 0.01 to 60; {@code null} means 1.0
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double burstSeconds) {
+
+    /** Larger rates are taken for typing mistakes: no proxy moves a trillion messages a second. */
+    public static final double MAX_RATE = 1e12;
+    public static final double DEFAULT_BURST_SECONDS = 1.0;
+    public static final double MIN_BURST_SECONDS = 0.01;
+    public static final double MAX_BURST_SECONDS = 60.0;
+
+    /** @throws InvalidLimitsException naming the offending field */
+    public RateLimit {
+        requireRate("messagesPerSecond", messagesPerSecond);
+        requireRate("bytesPerSecond", bytesPerSecond);
+        if (burstSeconds == null) {
+            burstSeconds = DEFAULT_BURST_SECONDS;
+        } else if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
+            throw new InvalidLimitsException("burstSeconds",
+                    "must be between 0.01 and 60, got " + InvalidLimitsException.show(burstSeconds));
+        }
+    }
+
+    private static void requireRate(String field, Double rate) {
+        if (rate == null) {
+            return;
+        }
+        // Written so that NaN fails too.
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            throw new InvalidLimitsException(field, "must be a positive finite number, got " + InvalidLimitsException.show(rate));
+        }
+        if (rate > MAX_RATE) {
+            throw new InvalidLimitsException(field, "must be at most 1e12, got " + InvalidLimitsException.show(rate));
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.sluice.quota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class TokenBucketTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private final FakeClock clock = new FakeClock();
+
+    @Test
+    void aFreshBucketHoldsItsCapacity() {
+        TokenBucket bucket = new TokenBucket(100, 2.0, clock.nanoTime());
+        assertEquals(200.0, bucket.capacity(), 1e-9);
+        assertEquals(200.0, bucket.balance(clock.nanoTime()), 1e-9);
+        int admitted = 0;
+        while (bucket.tryAcquire(clock.nanoTime(), 1)) {
+            admitted++;
+        }
+        assertEquals(200, admitted);
+        assertEquals(0.0, bucket.balance(clock.nanoTime()), 1e-9);
+    }
+
+    @Test
+    void anIdleBucketRefillsOnlyToItsCapacity() {
+        TokenBucket bucket = new TokenBucket(10, 1.0, clock.nanoTime());
+        clock.advance(3600 * SECOND);
+        assertEquals(10.0, bucket.balance(clock.nanoTime()), 1e-9);
+    }
+
+    @Test
+    void aBatchLargerThanTheBucketDrivesItNegative() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 1));
+        assertTrue(bucket.tryAcquire(now, 500), "admitted while the balance is positive");
+        assertEquals(-401.0, bucket.balance(now), 1e-6);
+        assertFalse(bucket.tryAcquire(now, 1));
+        assertFalse(bucket.admits(now));
+
+        // The debt is repaid at the rate: 401 units at 100/s take 4.01 s, then one more nanosecond.
+        long wait = bucket.waitNanos(now);
+        assertEquals(4_010_000_001L, wait);
+        assertFalse(bucket.admits(now + wait - 1));
+        assertTrue(bucket.admits(now + wait));
+        assertTrue(bucket.tryAcquire(now + wait, 1));
+    }
+
+    @Test
+    void waitIsZeroWhenItAdmits() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        assertEquals(0, bucket.waitNanos(clock.nanoTime()));
+    }
+
+    @Test
+    void chargeTakesUnitsWhateverTheBalance() {
+        TokenBucket bucket = new TokenBucket(10, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        bucket.charge(now, 30);
+        bucket.charge(now, 30);
+        assertEquals(-50.0, bucket.balance(now), 1e-9);
+        bucket.charge(now, 0);
+        assertEquals(-50.0, bucket.balance(now), 1e-9);
+        assertEquals(5 * SECOND + 1, bucket.waitNanos(now));
+    }
+
+    /** A producer that sends as fast as it is let over a simulated 10 s gets the rate, plus the burst once. */
+    @ParameterizedTest
+    @CsvSource({
+        "1000,     1.0,  1",
+        "333.3,    1.0,  1",
+        "3,        1.0,  1",
+        "1048576,  1.0,  1000",
+        "1048576,  0.01, 65536",
+        "7777777,  2.5,  1234",
+        "1e9,      1.0,  100",
+    })
+    void rateIsAccurateOverTenSeconds(double rate, double burstSeconds, long batch) {
+        TokenBucket bucket = new TokenBucket(rate, burstSeconds, clock.nanoTime());
+        long start = clock.nanoTime();
+        long step = 100_000; // the producer retries every 100 us
+        long admitted = 0;
+        for (long now = start; now - start < 10 * SECOND; now += step) {
+            while (bucket.tryAcquire(now, batch)) {
+                admitted += batch;
+            }
+        }
+        double expected = rate * 10 + rate * burstSeconds;
+        assertEquals(expected, admitted, Math.max(expected * 0.005, batch), "admitted over 10 s");
+    }
+
+    @Test
+    void manySmallChargesDoNotAccumulateRoundingError() {
+        // 1e9 / 3e6 = 333.33 ns per unit: a truncated per-unit cost would admit 0.1 % too many.
+        TokenBucket bucket = new TokenBucket(3_000_000, 1.0, clock.nanoTime());
+        long start = clock.nanoTime();
+        long admitted = 0;
+        for (long now = start; now - start < SECOND; now += 1_000) {
+            while (bucket.tryAcquire(now, 1)) {
+                admitted++;
+            }
+        }
+        assertEquals(6_000_000, admitted, 6_000_000 * 0.0002);
+    }
+
+    @Test
+    void hugeChargesOnSlowBucketsDoNotOverflow() {
+        TokenBucket bucket = new TokenBucket(1e-9, 60, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, Long.MAX_VALUE));
+        assertFalse(bucket.admits(now));
+        assertTrue(bucket.waitNanos(now) > 0);
+        assertTrue(bucket.balance(now) < 0);
+    }
+
+    @Test
+    void worksAcrossTheNanoTimeWrap() {
+        long nearWrap = Long.MAX_VALUE - SECOND / 2;
+        TokenBucket bucket = new TokenBucket(10, 1.0, nearWrap);
+        for (int i = 0; i < 10; i++) {
+            assertTrue(bucket.tryAcquire(nearWrap, 1));
+        }
+        assertFalse(bucket.tryAcquire(nearWrap, 1));
+        long afterWrap = nearWrap + SECOND; // overflows to a negative number
+        assertTrue(afterWrap < 0);
+        assertEquals(10.0, bucket.balance(afterWrap), 1e-9);
+    }
+
+    @Test
+    void refusesNonsenseRates() {
+        assertThrows(IllegalArgumentException.class, () -> new TokenBucket(0, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new TokenBucket(Double.NaN, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new TokenBucket(1, Double.POSITIVE_INFINITY, 0));
+        assertEquals(5.0, new TokenBucket(5, 1, 0).rate());
+    }
+}

@@ -1,9 +1,12 @@
 package io.sluice.server;
 
+import io.sluice.quota.InvalidLimitsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
+import sun.misc.Signal;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -91,6 +94,14 @@ public final class SluiceMain {
         SluiceServer server;
         try {
             server = SluiceServer.start(config);
+        } catch (InvalidLimitsException e) {
+            System.err.println("sluice: invalid limits file " + config.limitsFile() + ": " + e.getMessage());
+            System.exit(EXIT_USAGE);
+            return;
+        } catch (IOException e) {
+            System.err.println("sluice: cannot use limits file " + config.limitsFile() + ": " + e);
+            System.exit(EXIT_USAGE);
+            return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -99,15 +110,17 @@ public final class SluiceMain {
             System.exit(1);
             return;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "sluice-shutdown"));
+        CountDownLatch stop = new CountDownLatch(1);
+        // SIGTERM and Ctrl-C drain and exit 0, as a Kubernetes pod stop expects; a JVM shutdown
+        // hook alone would exit 143.
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
         try {
-            stopped.await();
+            stop.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        server.drainAndClose();
+        System.exit(0);
     }
 }

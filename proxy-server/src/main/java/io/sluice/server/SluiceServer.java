@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -12,22 +13,37 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.pulsar.proxy.ClientChannelInitializer;
+import io.sluice.pulsar.proxy.ProxyServices;
 import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsDocument;
+import io.sluice.quota.LimitsStore;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import io.sluice.status.TopicMeter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running Sluice: the client-facing Pulsar port and the event loops behind it. Wiring only; the
- * protocol work happens in proxy-core.
+ * A running Sluice: the client-facing Pulsar port, the event loops behind it, the limits store
+ * and the proxy-wide services. Wiring only; the protocol work happens in proxy-core.
  */
 public final class SluiceServer implements AutoCloseable {
 
@@ -36,22 +52,44 @@ public final class SluiceServer implements AutoCloseable {
     /** Pulsar clients send 5 MiB frames; a larger high mark avoids toggling reads on every big message. */
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(1 << 20, 8 << 20);
 
+    /** Idle topics' meters and buckets are forgotten after this long. */
+    private static final Duration TOPIC_IDLE_EXPIRY = Duration.ofMinutes(10);
+
     private final SluiceConfig config;
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
-    private final ProxyStats stats = new ProxyStats();
+    private final ScheduledExecutorService sampler;
+    private final ChannelGroup clients = new DefaultChannelGroup("sluice-clients", GlobalEventExecutor.INSTANCE);
+    private final ProxyServices services;
+    private final LimitsStore limits;
+    private volatile boolean draining;
     private Channel proxyChannel;
 
-    private SluiceServer(SluiceConfig config) {
+    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
         this.config = config;
+        this.limits = limits;
+        this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
+                new ThrottleLedger(Clock.systemUTC()), new ProxyStats());
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
+        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sluice-sampler");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
-    /** Binds the proxy port and returns once Sluice accepts connections. */
-    public static SluiceServer start(SluiceConfig config) throws InterruptedException {
-        SluiceServer server = new SluiceServer(config);
+    /**
+     * Loads the limits, binds the proxy port and returns once Sluice accepts connections.
+     *
+     * @throws io.sluice.quota.InvalidLimitsException when the limits file is not valid
+     * @throws IOException when the limits file cannot be read or created
+     */
+    public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
+        QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
+        LimitsStore limits = LimitsStore.open(config.limitsFile(), quotas);
+        SluiceServer server = new SluiceServer(config, quotas, limits);
         try {
             server.bind();
         } catch (InterruptedException | RuntimeException e) {
@@ -67,18 +105,26 @@ public final class SluiceServer implements AutoCloseable {
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
         ProxySettings settings = new ProxySettings(config.upstream(), config.allowedBrokers(),
                 config.lookupMode(), 10_000, socketType);
+        ClientChannelInitializer proxyPipeline = new ClientChannelInitializer(settings, services);
         proxyChannel = new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(serverType)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .childHandler(new ClientChannelInitializer(settings, stats))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        clients.add(ch);
+                        ch.pipeline().addLast(proxyPipeline);
+                    }
+                })
                 .bind(config.listen().host(), config.listen().port())
                 .sync()
                 .channel();
-        log.info("Sluice ready: Pulsar protocol on {}, upstream {}, lookup mode {}",
-                hostPort(proxyChannel), config.upstream(), config.lookupMode().name().toLowerCase());
+        sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
+        log.info("Sluice ready: Pulsar protocol on {}, upstream {}, lookup mode {}, limits from {}",
+                hostPort(proxyChannel), config.upstream(), config.lookupMode().name().toLowerCase(), limits.file());
     }
 
     /** The port clients connect to (useful when started on port 0). */
@@ -87,18 +133,68 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     public ProxyStats stats() {
-        return stats;
+        return services.stats();
+    }
+
+    public ProxyServices services() {
+        return services;
+    }
+
+    public LimitsStore limits() {
+        return limits;
     }
 
     public SluiceConfig config() {
         return config;
     }
 
-    @Override
-    public void close() {
+    /** True from the start of a drain on: readiness probes must fail so no new clients come. */
+    public boolean isDraining() {
+        return draining;
+    }
+
+    /**
+     * The SIGTERM path: stops accepting, lets held sends reach the broker for up to the drain
+     * timeout, then closes every connection. Clients reconnect elsewhere and resend whatever the
+     * broker did not acknowledge.
+     */
+    public void drainAndClose() {
+        draining = true;
         if (proxyChannel != null) {
             proxyChannel.close().syncUninterruptibly();
         }
+        long deadline = System.nanoTime() + config.drainTimeout().toNanos();
+        long held;
+        while ((held = heldMessages()) > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (held > 0) {
+            log.warn("Drain timeout: closing with {} held messages; their clients will resend them", held);
+        }
+        close();
+    }
+
+    private long heldMessages() {
+        long held = 0;
+        for (TopicMeter meter : services.topics().meters()) {
+            held += meter.heldMessages();
+        }
+        return held;
+    }
+
+    @Override
+    public void close() {
+        draining = true;
+        if (proxyChannel != null) {
+            proxyChannel.close().syncUninterruptibly();
+        }
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        sampler.shutdownNow();
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -25,6 +25,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     public static final int FRAME_PADDING = 10 * 1024;
 
     private int maxFrameSize;
+    private boolean paused;
 
     public FrameDecoder() {
         this(DEFAULT_MAX_MESSAGE_SIZE);
@@ -46,9 +47,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return maxFrameSize;
     }
 
+    /**
+     * Stops emitting frames; bytes already received stay buffered. With reading paused as well,
+     * this bounds what a flooding client can push past the proxy's limits to one frame.
+     */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Emits frames again, from the next bytes that arrive or an empty buffer fired to wake it. */
+    public void resume() {
+        paused = false;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (in.readableBytes() < 4) {
+        if (paused || in.readableBytes() < 4) {
             return;
         }
         int start = in.readerIndex();

@@ -25,6 +25,8 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
     private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
     private static final int TOPIC_MIGRATED = BaseCommand.Type.TOPIC_MIGRATED_VALUE;
     private static final int LOOKUP_RESPONSE = BaseCommand.Type.LOOKUP_RESPONSE_VALUE;
+    private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
+    private static final int SEND_ERROR = BaseCommand.Type.SEND_ERROR_VALUE;
 
     private final ProxyConnection connection;
     private final List<ProducerState> replacedProducers = new ArrayList<>();
@@ -39,6 +41,10 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
         ByteBuf frame = (ByteBuf) msg;
         try {
             int type = FrameReader.type(frame);
+            if (type == SEND_RECEIPT || type == SEND_ERROR) {
+                connection.publish.answer(frame, type);
+                return;
+            }
             switch (type) {
                 case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
                         track(FrameReader.parse(frame));
@@ -61,6 +67,7 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
             case CONNECTED -> connection.maxMessageSize(command.getConnected().getMaxMessageSize());
             case PRODUCER_SUCCESS -> {
                 connection.producers.succeeded(command.getProducerSuccess().getRequestId(), replacedProducers);
+                replacedProducers.forEach(connection.publish::producerGone);
                 replacedProducers.clear();
             }
             case SUCCESS -> {
@@ -71,11 +78,11 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                 connection.producers.failed(command.getError().getRequestId());
                 connection.consumers.failed(command.getError().getRequestId());
             }
-            case CLOSE_PRODUCER -> connection.producers.closed(command.getCloseProducer().getProducerId());
+            case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER -> connection.consumers.closed(command.getCloseConsumer().getConsumerId());
             case TOPIC_MIGRATED -> {
                 if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
-                    connection.producers.closed(command.getTopicMigrated().getResourceId());
+                    connection.producerClosed(command.getTopicMigrated().getResourceId());
                 } else {
                     connection.consumers.closed(command.getTopicMigrated().getResourceId());
                 }

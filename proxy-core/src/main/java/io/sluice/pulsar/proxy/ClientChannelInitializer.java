@@ -11,16 +11,16 @@ import io.sluice.pulsar.codec.FrameDecoder;
 public final class ClientChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final ProxySettings settings;
-    private final ProxyStats stats;
+    private final ProxyServices services;
 
-    public ClientChannelInitializer(ProxySettings settings, ProxyStats stats) {
+    public ClientChannelInitializer(ProxySettings settings, ProxyServices services) {
         this.settings = settings;
-        this.stats = stats;
+        this.services = services;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         ch.pipeline().addLast("frames", new FrameDecoder());
-        ch.pipeline().addLast("client", new ClientHandler(settings, stats));
+        ch.pipeline().addLast("client", new ClientHandler(settings, services));
     }
 }

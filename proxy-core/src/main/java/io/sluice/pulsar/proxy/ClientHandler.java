@@ -18,20 +18,21 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final int SUBSCRIBE = BaseCommand.Type.SUBSCRIBE_VALUE;
     private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
     private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int SEND = BaseCommand.Type.SEND_VALUE;
 
     private final ProxySettings settings;
-    private final ProxyStats stats;
+    private final ProxyServices services;
     private ProxyConnection connection;
 
-    ClientHandler(ProxySettings settings, ProxyStats stats) {
+    ClientHandler(ProxySettings settings, ProxyServices services) {
         this.settings = settings;
-        this.stats = stats;
+        this.services = services;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        connection = new ProxyConnection(ctx.channel(), settings, stats);
-        stats.connectionOpened();
+        connection = new ProxyConnection(ctx.channel(), settings, services);
+        services.stats().connectionOpened();
         ctx.fireChannelActive();
     }
 
@@ -54,6 +55,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         switch (type) {
+            case SEND -> {
+                connection.publish.send(frame);
+                return;
+            }
             case CONNECT -> {
                 frame.release();
                 throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
@@ -91,7 +96,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     command.getProducer().getProducerId(), command.getProducer().getTopic());
             case SUBSCRIBE -> connection.consumers.requested(command.getSubscribe().getRequestId(),
                     command.getSubscribe().getConsumerId(), command.getSubscribe().getTopic());
-            case CLOSE_PRODUCER -> connection.producers.closed(command.getCloseProducer().getProducerId());
+            case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER -> connection.consumers.closed(command.getCloseConsumer().getConsumerId());
             default -> { }
         }

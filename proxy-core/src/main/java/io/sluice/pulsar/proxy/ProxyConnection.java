@@ -39,6 +39,7 @@ final class ProxyConnection {
     final ReadGate clientReads;
     final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(ProducerState::new);
     final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(ConsumerState::new);
+    final PublishGate publish;
 
     private Channel broker;
     private ReadGate brokerReads;
@@ -48,11 +49,12 @@ final class ProxyConnection {
     private boolean flushClient;
     private final ArrayDeque<ByteBuf> beforeConnected = new ArrayDeque<>();
 
-    ProxyConnection(Channel client, ProxySettings settings, ProxyStats stats) {
+    ProxyConnection(Channel client, ProxySettings settings, ProxyServices services) {
         this.client = client;
         this.settings = settings;
-        this.stats = stats;
+        this.stats = services.stats();
         this.clientReads = new ReadGate(client);
+        this.publish = new PublishGate(this, services);
     }
 
     boolean hasBroker() {
@@ -115,6 +117,14 @@ final class ProxyConnection {
         brokerReads = new ReadGate(broker);
     }
 
+    /** Producer {@code id} is closed, by either side or by a migration. */
+    void producerClosed(long id) {
+        ProducerState producer = producers.closed(id);
+        if (producer != null) {
+            publish.producerGone(producer);
+        }
+    }
+
     /** Forwards a frame to the broker; takes ownership. Flushed at the end of the read batch. */
     void toBroker(ByteBuf frame) {
         if (!brokerConnected) {
@@ -173,6 +183,32 @@ final class ProxyConnection {
         }
     }
 
+    /**
+     * Stops taking frames from the client: the socket is not read and frames already buffered
+     * stay undecoded, so nothing more reaches the gate until {@link #resumeClientReads}.
+     */
+    void pauseClientReads() {
+        if (!clientReads.isPaused(ReadGate.CONNECTION_LIMIT)) {
+            clientReads.pause(ReadGate.CONNECTION_LIMIT);
+            client.pipeline().get(FrameDecoder.class).pause();
+        }
+    }
+
+    /** Takes frames from the client again, starting with those it buffered while paused. */
+    void resumeClientReads() {
+        if (clientReads.isPaused(ReadGate.CONNECTION_LIMIT)) {
+            clientReads.resume(ReadGate.CONNECTION_LIMIT);
+            client.pipeline().get(FrameDecoder.class).resume();
+            // Decode what is buffered from a fresh task, not from inside the broker's read.
+            client.eventLoop().execute(() -> {
+                if (!closed) {
+                    client.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+                    client.pipeline().fireChannelReadComplete();
+                }
+            });
+        }
+    }
+
     /** Applies the broker's max message size to the frames accepted from both sides. */
     void maxMessageSize(int size) {
         if (size <= 0) {
@@ -192,7 +228,7 @@ final class ProxyConnection {
         while ((early = beforeConnected.poll()) != null) {
             early.release();
         }
-        producers.clear();
+        producers.clear().forEach(publish::producerGone);
         consumers.clear();
         stats.connectionClosed();
         closeAfterFlush(client);

@@ -1,0 +1,97 @@
+package io.sluice.quota;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LimitsStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
+
+    private static Limit publish(double messagesPerSecond) {
+        return LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anAbsentFileIsCreatedEmpty() throws Exception {
+        Path file = dir.resolve("sub/limits.json");
+        LimitsStore store = LimitsStore.open(file, engine);
+        assertTrue(Files.exists(file));
+        assertEquals(LimitsDocument.empty(), store.current());
+        assertEquals(LimitsDocument.empty(), LimitsJson.parseDocument(Files.readAllBytes(file)));
+    }
+
+    @Test
+    void aChangeIsPersistedAndInForceAndSurvivesReopening() throws Exception {
+        Path file = dir.resolve("limits.json");
+        LimitsStore store = LimitsStore.open(file, engine);
+        long version = engine.version();
+        store.update(d -> d.withTopic("persistent://t/n/x", publish(500)));
+        assertTrue(engine.version() > version, "published to the engine");
+        assertEquals(publish(500), engine.limits().topics().get("persistent://t/n/x"));
+
+        QuotaEngine restarted = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
+        LimitsStore.open(file, restarted);
+        assertEquals(publish(500), restarted.limits().topics().get("persistent://t/n/x"));
+    }
+
+    @Test
+    void anInvalidFileAtStartIsAnErrorNamingTheFieldNeverEmptyLimits() throws Exception {
+        Path file = dir.resolve("limits.json");
+        Files.writeString(file, "{\"topics\":{\"persistent://t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
+        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> LimitsStore.open(file, engine));
+        assertTrue(e.getMessage().contains("messagesPerSecond"), e.getMessage());
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    @Test
+    void concurrentChangesAreSerialisedAndNoneIsLost() throws Exception {
+        Path file = dir.resolve("limits.json");
+        LimitsStore store = LimitsStore.open(file, engine);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String topic = "persistent://t/n/topic-" + i;
+            futures.add(pool.submit(() -> store.update(d -> d.withTopic(topic, publish(100)))));
+        }
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        LimitsDocument onDisk = LimitsJson.parseDocument(Files.readAllBytes(file));
+        assertEquals(40, onDisk.topics().size());
+        assertEquals(onDisk, store.current());
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "no temp files left behind");
+        }
+    }
+
+    @Test
+    void reloadPicksUpAnEditedFileAndRejectsABrokenOneWithoutChangingAnything() throws Exception {
+        Path file = dir.resolve("limits.json");
+        LimitsStore store = LimitsStore.open(file, engine);
+        Files.write(file, LimitsJson.write(LimitsDocument.empty().withNamespace("t/n", publish(600))));
+        store.reload();
+        assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
+
+        Files.writeString(file, "{not json");
+        assertThrows(InvalidLimitsException.class, store::reload);
+        assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
+    }
+}

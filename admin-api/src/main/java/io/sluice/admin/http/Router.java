@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.sluice.quota.InvalidLimitsException;
@@ -49,10 +50,18 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         Call call = new Call(request.method(), request.uri(), request.headers().copy(), ByteBufUtil.getBytes(request.content()));
+        HttpVersion version = request.protocolVersion();
         CompletableFuture<Void> previous = ctx.channel().attr(LATEST).get();
         CompletableFuture<Void> answered = (previous == null ? CompletableFuture.<Void>completedFuture(null) : previous)
                 .thenApplyAsync(ignored -> respond(call), handlers)
-                .thenAccept(response -> ctx.writeAndFlush(response.toHttp(request.protocolVersion())));
+                .thenAccept(response -> ctx.writeAndFlush(response.toHttp(version)))
+                .exceptionally(failure -> {
+                    // Only when the server is closing (handlers refused) or a handler threw an Error;
+                    // later requests would wait for an answer that never comes, so end the connection.
+                    log.debug("Admin request {} {} got no answer", call.method(), call.uri(), failure);
+                    ctx.close();
+                    return null;
+                });
         ctx.channel().attr(LATEST).set(answered);
     }
 

@@ -1,0 +1,53 @@
+package io.sluice.admin;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.sluice.admin.http.BearerTokenCheck;
+import io.sluice.admin.http.BodySizeLimit;
+import io.sluice.admin.http.MalformedRequestReply;
+import io.sluice.admin.http.Router;
+
+/**
+ * The pipeline of one admin connection:
+ * <pre>
+ * HttpServerCodec -> HttpServerKeepAliveHandler -> BodySizeLimit (413)
+ *   -> MalformedRequestReply (400) -> BearerTokenCheck (401, when a token is set) -> Router
+ * </pre>
+ * Every handler runs on the connection's event loop (the router hands the route handlers to
+ * their own threads). Every connection joins {@code connections}, so the server can close them
+ * before stopping its threads.
+ */
+final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    private final ChannelGroup connections;
+    private final int maxBodyBytes;
+    private final MalformedRequestReply malformed = new MalformedRequestReply();
+    private final BearerTokenCheck tokenCheck;
+    private final Router router;
+
+    /** @param tokenCheck the token check, or {@code null} when the API is open */
+    AdminChannelInitializer(ChannelGroup connections, int maxBodyBytes, BearerTokenCheck tokenCheck, Router router) {
+        this.connections = connections;
+        this.maxBodyBytes = maxBodyBytes;
+        this.tokenCheck = tokenCheck;
+        this.router = router;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        connections.add(channel);
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("http", new HttpServerCodec());
+        pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
+        pipeline.addLast("body-limit", new BodySizeLimit(maxBodyBytes));
+        pipeline.addLast("malformed", malformed);
+        if (tokenCheck != null) {
+            pipeline.addLast("token", tokenCheck);
+        }
+        pipeline.addLast("router", router);
+    }
+}

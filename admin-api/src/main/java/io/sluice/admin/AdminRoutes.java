@@ -1,0 +1,74 @@
+package io.sluice.admin;
+
+import static io.netty.handler.codec.http.HttpMethod.DELETE;
+import static io.netty.handler.codec.http.HttpMethod.GET;
+import static io.netty.handler.codec.http.HttpMethod.PUT;
+
+import io.sluice.admin.http.RouteTable;
+import io.sluice.admin.limits.ConnectionLimitsResource;
+import io.sluice.admin.limits.LimitScope;
+import io.sluice.admin.limits.LimitsDocumentResource;
+import io.sluice.admin.limits.ScopeLimitResource;
+import io.sluice.admin.metrics.MetricsResource;
+import io.sluice.admin.openapi.OpenApiResource;
+import io.sluice.admin.probe.ProbeResource;
+import io.sluice.admin.status.ThrottledResource;
+import io.sluice.admin.status.TopicsResource;
+import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsStore;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The one route table of the admin server (SPEC section 3). {@code openapi.json} describes
+ * exactly these routes; {@code OpenApiDocumentTest} fails when the two disagree.
+ */
+final class AdminRoutes {
+
+    private AdminRoutes() {
+    }
+
+    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
+                            BooleanSupplier ready, int metricsMaxTopics) {
+        LimitsDocumentResource document = new LimitsDocumentResource(limits);
+        ScopeLimitResource topics = new ScopeLimitResource(limits, LimitScope.TOPIC);
+        ScopeLimitResource namespaces = new ScopeLimitResource(limits, LimitScope.NAMESPACE);
+        ScopeLimitResource tenants = new ScopeLimitResource(limits, LimitScope.TENANT);
+        ScopeLimitResource proxy = new ScopeLimitResource(limits, LimitScope.PROXY);
+        ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
+        ThrottledResource throttled = new ThrottledResource(ledger);
+        TopicsResource topicFigures = new TopicsResource(activity);
+        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, metricsMaxTopics);
+        ProbeResource probes = new ProbeResource(ready);
+        OpenApiResource openApi = new OpenApiResource();
+
+        String topic = "/api/v1/limits/topics/{domain}/{tenant}/{namespace}/{topic}";
+        String namespace = "/api/v1/limits/namespaces/{tenant}/{namespace}";
+        String tenant = "/api/v1/limits/tenants/{tenant}";
+        return RouteTable.builder()
+                .add(GET, "/api/v1/limits", document::get)
+                .add(PUT, "/api/v1/limits", document::put)
+                .add(GET, topic, topics::get)
+                .add(PUT, topic, topics::put)
+                .add(DELETE, topic, topics::delete)
+                .add(GET, namespace, namespaces::get)
+                .add(PUT, namespace, namespaces::put)
+                .add(DELETE, namespace, namespaces::delete)
+                .add(GET, tenant, tenants::get)
+                .add(PUT, tenant, tenants::put)
+                .add(DELETE, tenant, tenants::delete)
+                .add(GET, "/api/v1/limits/proxy", proxy::get)
+                .add(PUT, "/api/v1/limits/proxy", proxy::put)
+                .add(DELETE, "/api/v1/limits/proxy", proxy::delete)
+                .add(GET, "/api/v1/limits/connection", connection::get)
+                .add(PUT, "/api/v1/limits/connection", connection::put)
+                .add(GET, "/api/v1/throttled", throttled::get)
+                .add(GET, "/api/v1/topics", topicFigures::get)
+                .add(GET, "/api/v1/openapi.json", openApi::get)
+                .add(GET, "/metrics", metrics::get)
+                .add(GET, "/healthz", probes::health)
+                .add(GET, "/readyz", probes::ready)
+                .build();
+    }
+}

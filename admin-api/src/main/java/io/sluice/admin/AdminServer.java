@@ -1,0 +1,242 @@
+package io.sluice.admin;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.admin.http.BearerTokenCheck;
+import io.sluice.admin.http.RouteTable;
+import io.sluice.admin.http.Router;
+import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsStore;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin HTTP server (SPEC section 3): the limits API, live status, {@code /metrics},
+ * {@code /healthz} and {@code /readyz}, on Netty's HTTP codec.
+ *
+ * <p>It runs on threads of its own and never on the proxy's event loops: one I/O event loop, and
+ * two threads for the route handlers, because a limits change waits for an fsync and must stall
+ * neither Pulsar traffic nor the probes on other admin connections. All threads are daemons;
+ * {@link #close()} stops them.
+ *
+ * <pre>{@code
+ * AdminServer admin = AdminServer.builder()
+ *         .bind("0.0.0.0", 8080)
+ *         .adminToken(token)              // optional
+ *         .limits(store).throttleLedger(ledger).topicActivity(activity).proxyStats(stats)
+ *         .ready(() -> proxyListening && upstreamReachable)
+ *         .metricsMaxTopics(1000)
+ *         .build();
+ * admin.start();
+ * }</pre>
+ */
+public final class AdminServer implements AutoCloseable {
+
+    /** Larger request bodies are answered 413. */
+    public static final int MAX_BODY_BYTES = 1024 * 1024;
+
+    private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+    private static final int HANDLER_THREADS = 2;
+    private static final long STOP_TIMEOUT_MILLIS = 2000;
+
+    private final String host;
+    private final int port;
+    private final RouteTable routes;
+    private final BearerTokenCheck tokenCheck;
+    private EventLoopGroup ioLoop;
+    private ExecutorService handlers;
+    private ChannelGroup connections;
+    private Channel serverChannel;
+
+    private AdminServer(Builder builder) {
+        this.host = builder.host;
+        this.port = builder.port;
+        this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
+        this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
+                builder.proxyStats, builder.ready, builder.metricsMaxTopics);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds the port and returns once the server accepts connections.
+     *
+     * @throws IOException when the address cannot be bound
+     * @throws IllegalStateException when already started
+     */
+    public synchronized void start() throws IOException {
+        if (ioLoop != null) {
+            throw new IllegalStateException("the admin server is already started");
+        }
+        ioLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-admin-io", true), NioIoHandler.newFactory());
+        handlers = Executors.newFixedThreadPool(HANDLER_THREADS, new DefaultThreadFactory("sluice-admin", true));
+        connections = new DefaultChannelGroup("sluice-admin-connections", GlobalEventExecutor.INSTANCE);
+        Router router = new Router(routes, handlers);
+        ChannelFuture bind = new ServerBootstrap()
+                .group(ioLoop)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, tokenCheck, router))
+                .bind(host, port)
+                .awaitUninterruptibly();
+        if (!bind.isSuccess()) {
+            close();
+            throw new IOException("cannot listen for the admin API on " + host + ":" + port + ": " + bind.cause().getMessage(),
+                    bind.cause());
+        }
+        serverChannel = bind.channel();
+        log.info("Admin API on {}{}", serverChannel.localAddress(), tokenCheck == null ? " (no admin token)" : "");
+    }
+
+    /** The address the server listens on; with port 0 the port chosen by the system. */
+    public synchronized InetSocketAddress address() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("the admin server is not started");
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** The port the server listens on; see {@link #address()}. */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** The routes this server answers, for tests that check the OpenAPI document against them. */
+    RouteTable routes() {
+        return routes;
+    }
+
+    /**
+     * Stops listening, closes every admin connection, lets running handlers finish (a limits
+     * change in progress is completed, not torn) and stops the server's threads. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+            serverChannel = null;
+        }
+        if (ioLoop == null) {
+            return;
+        }
+        connections.close().awaitUninterruptibly();
+        handlers.shutdown();
+        try {
+            if (!handlers.awaitTermination(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
+                log.warn("Admin handlers still running after {} ms; stopping anyway", STOP_TIMEOUT_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ioLoop.shutdownGracefully(0, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+        ioLoop = null;
+        handlers = null;
+        connections = null;
+    }
+
+    /** Settings and sources of an {@link AdminServer}; every source is required. */
+    public static final class Builder {
+
+        private String host = "0.0.0.0";
+        private int port = 8080;
+        private String adminToken;
+        private LimitsStore limits;
+        private ThrottleLedger throttleLedger;
+        private TopicActivity topicActivity;
+        private ProxyStats proxyStats;
+        private BooleanSupplier ready;
+        private int metricsMaxTopics = 1000;
+
+        private Builder() {
+        }
+
+        /** Where to listen; port 0 picks a free port (see {@link AdminServer#port()}). Default {@code 0.0.0.0:8080}. */
+        public Builder bind(String host, int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
+            }
+            this.host = Objects.requireNonNull(host, "host");
+            this.port = port;
+            return this;
+        }
+
+        /** The bearer token every {@code /api/v1/**} request must carry; {@code null} (the default) for none. */
+        public Builder adminToken(String token) {
+            if (token != null && token.isBlank()) {
+                throw new IllegalArgumentException("the admin token must not be blank; leave it unset for none");
+            }
+            this.adminToken = token;
+            return this;
+        }
+
+        /** Where limits are read, changed and persisted. */
+        public Builder limits(LimitsStore store) {
+            this.limits = store;
+            return this;
+        }
+
+        /** Who is throttled, throttle counts and delays. */
+        public Builder throttleLedger(ThrottleLedger ledger) {
+            this.throttleLedger = ledger;
+            return this;
+        }
+
+        /** Per-topic traffic. */
+        public Builder topicActivity(TopicActivity activity) {
+            this.topicActivity = activity;
+            return this;
+        }
+
+        /** Connection counters. */
+        public Builder proxyStats(ProxyStats stats) {
+            this.proxyStats = stats;
+            return this;
+        }
+
+        /** What {@code /readyz} reports: true when the proxy can take clients. */
+        public Builder ready(BooleanSupplier ready) {
+            this.ready = ready;
+            return this;
+        }
+
+        /** How many topics without a limit get their own {@code topic} label (default 1000); see SPEC section 7. */
+        public Builder metricsMaxTopics(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + max);
+            }
+            this.metricsMaxTopics = max;
+            return this;
+        }
+
+        /** @throws NullPointerException when a source is missing */
+        public AdminServer build() {
+            Objects.requireNonNull(limits, "limits");
+            Objects.requireNonNull(throttleLedger, "throttleLedger");
+            Objects.requireNonNull(topicActivity, "topicActivity");
+            Objects.requireNonNull(proxyStats, "proxyStats");
+            Objects.requireNonNull(ready, "ready");
+            return new AdminServer(this);
+        }
+    }
+}

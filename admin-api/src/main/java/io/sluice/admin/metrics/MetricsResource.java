@@ -1,0 +1,49 @@
+package io.sluice.admin.metrics;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.admin.http.ApiRequest;
+import io.sluice.admin.http.ApiResponse;
+import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsStore;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+
+/** {@code GET /metrics}: a scrape of the server's own registry in the Prometheus text format. */
+public final class MetricsResource {
+
+    private final PrometheusRegistry registry;
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+
+    public MetricsResource(PrometheusRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * A registry with Sluice's metrics (SPEC section 7), the JVM's, and Netty's buffer memory.
+     *
+     * @param maxTopics how many topics without a limit get their own {@code topic} label
+     */
+    public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
+                                           ProxyStats stats, int maxTopics) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
+        registry.register(new ThrottleDelayCollector(ledger));
+        registry.register(new ProxyStatsCollector(stats));
+        registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
+        JvmMetrics.builder().register(registry);
+        return new MetricsResource(registry);
+    }
+
+    public ApiResponse get(ApiRequest request) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 * 1024);
+        writer.write(out, registry.scrape());
+        return new ApiResponse(HttpResponseStatus.OK, writer.getContentType(), out.toByteArray(), Map.of());
+    }
+}

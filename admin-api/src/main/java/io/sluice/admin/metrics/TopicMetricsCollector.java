@@ -1,0 +1,114 @@
+package io.sluice.admin.metrics;
+
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.sluice.quota.LimitsStore;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.ThrottleLedger.EventKey;
+import io.sluice.status.TopicActivity;
+import io.sluice.status.TopicMeter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * Every family with a {@code topic} label, collected together so that one {@link TopicLabels}
+ * choice per scrape applies to all of them and their {@value TopicLabels#OTHER} sums agree. The
+ * {@value TopicLabels#OTHER} series is always written, so each traffic family exists from the
+ * first scrape on.
+ */
+public final class TopicMetricsCollector implements MultiCollector {
+
+    private final LimitsStore limits;
+    private final TopicActivity activity;
+    private final ThrottleLedger ledger;
+    private final int maxTopics;
+
+    /** @param maxTopics how many topics without a limit get their own label */
+    public TopicMetricsCollector(LimitsStore limits, TopicActivity activity, ThrottleLedger ledger, int maxTopics) {
+        if (maxTopics < 0) {
+            throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + maxTopics);
+        }
+        this.limits = limits;
+        this.activity = activity;
+        this.ledger = ledger;
+        this.maxTopics = maxTopics;
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        List<TopicMeter> meters = activity.meters();
+        TopicLabels labels = TopicLabels.select(limits.current(), meters, maxTopics);
+        Map<String, Totals> totals = new TreeMap<>();
+        totals.put(TopicLabels.OTHER, new Totals());
+        for (TopicMeter meter : meters) {
+            totals.computeIfAbsent(labels.label(meter.topic()), label -> new Totals()).add(meter);
+        }
+        Map<EventKey, Long> events = new LinkedHashMap<>();
+        ledger.events().forEach((key, count) -> events.merge(
+                new EventKey(labels.label(key.topic()), key.scope(), key.reason(), key.action()), count, Long::sum));
+
+        return MetricSnapshots.of(
+                counter("sluice_publish_messages", "Messages sent to the broker by producers, by topic", totals, t -> t.publishMessages),
+                counter("sluice_publish_bytes", "Payload bytes sent to the broker by producers, by topic", totals, t -> t.publishBytes),
+                counter("sluice_dispatch_messages", "Messages the broker dispatched to consumers, by topic", totals, t -> t.dispatchMessages),
+                counter("sluice_dispatch_bytes", "Payload bytes the broker dispatched to consumers, by topic", totals, t -> t.dispatchBytes),
+                gauge("sluice_held_messages", "Sends held in the proxy now, by topic", totals, t -> t.heldMessages),
+                gauge("sluice_held_bytes", "Bytes of sends held in the proxy now, by topic", totals, t -> t.heldBytes),
+                throttleEvents(events));
+    }
+
+    private static CounterSnapshot counter(String name, String help, Map<String, Totals> totals, ToLongFunction<Totals> value) {
+        CounterSnapshot.Builder family = CounterSnapshot.builder().name(name).help(help);
+        totals.forEach((topic, t) -> family.dataPoint(CounterDataPointSnapshot.builder()
+                .labels(Labels.of("topic", topic)).value(value.applyAsLong(t)).build()));
+        return family.build();
+    }
+
+    private static GaugeSnapshot gauge(String name, String help, Map<String, Totals> totals, ToLongFunction<Totals> value) {
+        GaugeSnapshot.Builder family = GaugeSnapshot.builder().name(name).help(help);
+        totals.forEach((topic, t) -> family.dataPoint(GaugeDataPointSnapshot.builder()
+                .labels(Labels.of("topic", topic)).value(value.applyAsLong(t)).build()));
+        return family.build();
+    }
+
+    private static CounterSnapshot throttleEvents(Map<EventKey, Long> events) {
+        CounterSnapshot.Builder family = CounterSnapshot.builder().name("sluice_throttle_events")
+                .help("Times a producer or consumer started being throttled, by topic, exceeded scope, reason and action");
+        events.forEach((key, count) -> family.dataPoint(CounterDataPointSnapshot.builder()
+                .labels(Labels.of("topic", key.topic(), "scope", text(key.scope()), "reason", text(key.reason()),
+                        "action", text(key.action())))
+                .value(count).build()));
+        return family.build();
+    }
+
+    private static String text(String labelValue) {
+        return labelValue == null ? "" : labelValue;
+    }
+
+    /** The sums of the topics under one label value. */
+    private static final class Totals {
+        long publishMessages;
+        long publishBytes;
+        long dispatchMessages;
+        long dispatchBytes;
+        long heldMessages;
+        long heldBytes;
+
+        void add(TopicMeter meter) {
+            publishMessages += meter.publishMessages();
+            publishBytes += meter.publishBytes();
+            dispatchMessages += meter.dispatchMessages();
+            dispatchBytes += meter.dispatchBytes();
+            heldMessages += meter.heldMessages();
+            heldBytes += meter.heldBytes();
+        }
+    }
+}

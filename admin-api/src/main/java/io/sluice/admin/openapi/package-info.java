@@ -1,0 +1,2 @@
+/** The OpenAPI 3 description of the admin API, served at {@code /api/v1/openapi.json}. */
+package io.sluice.admin.openapi;

@@ -1,0 +1,2 @@
+/** Kubernetes-style probes: {@code /healthz} (liveness) and {@code /readyz} (readiness). */
+package io.sluice.admin.probe;

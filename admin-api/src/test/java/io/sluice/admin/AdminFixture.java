@@ -1,0 +1,136 @@
+package io.sluice.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsDocument;
+import io.sluice.quota.LimitsStore;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A real admin server on a free port over a real limits store (in a test's temporary directory)
+ * and a real quota engine, with an HTTP/1.1 client to talk to it.
+ */
+final class AdminFixture implements AutoCloseable {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final Path limitsFile;
+    final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
+    final LimitsStore store;
+    final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
+    final TopicActivity activity = new TopicActivity(Duration.ofMinutes(10));
+    final ProxyStats stats = new ProxyStats();
+    final AtomicBoolean ready = new AtomicBoolean(true);
+    final AdminServer server;
+    final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final String token;
+
+    private AdminFixture(Path dir, String token, int metricsMaxTopics) throws IOException {
+        this.limitsFile = dir.resolve("sluice-limits.json");
+        this.store = LimitsStore.open(limitsFile, engine);
+        this.token = token;
+        this.server = AdminServer.builder()
+                .bind("127.0.0.1", 0)
+                .adminToken(token)
+                .limits(store)
+                .throttleLedger(ledger)
+                .topicActivity(activity)
+                .proxyStats(stats)
+                .ready(ready::get)
+                .metricsMaxTopics(metricsMaxTopics)
+                .build();
+        server.start();
+    }
+
+    static AdminFixture start(Path dir) throws IOException {
+        return new AdminFixture(dir, null, 1000);
+    }
+
+    static AdminFixture withToken(Path dir, String token) throws IOException {
+        return new AdminFixture(dir, token, 1000);
+    }
+
+    static AdminFixture withMetricsMaxTopics(Path dir, int max) throws IOException {
+        return new AdminFixture(dir, null, max);
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    /** A request to {@code path}, with the fixture's token when it has one. */
+    HttpRequest.Builder request(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        return builder;
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(request(path).GET().build());
+    }
+
+    HttpResponse<String> put(String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    HttpResponse<String> delete(String path) {
+        return send(request(path).DELETE().build());
+    }
+
+    byte[] fileBytes() throws IOException {
+        return Files.readAllBytes(limitsFile);
+    }
+
+    /** A response body as a JSON tree. */
+    static JsonNode json(HttpResponse<String> response) {
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + response.body(), e);
+        }
+    }
+
+    /** The message of an error response, checking its shape is exactly {@code {"error": "..."}}. */
+    static String error(HttpResponse<String> response) {
+        JsonNode body = json(response);
+        if (body.size() != 1 || !body.path("error").isTextual()) {
+            throw new AssertionError("not an error body: " + response.body());
+        }
+        return body.get("error").asText();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

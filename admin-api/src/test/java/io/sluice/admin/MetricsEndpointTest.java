@@ -1,0 +1,164 @@
+package io.sluice.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.sluice.admin.PrometheusText.Family;
+import io.sluice.admin.PrometheusText.Sample;
+import io.sluice.pulsar.proxy.ProxyStatsEvents;
+import io.sluice.status.DelayHistogram;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(LeakWatch.class)
+class MetricsEndpointTest {
+
+    private static final String NS = "persistent://public/default/";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFreshProxyExposesValidTextWithEveryUnlabelledAndTopicFamily() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            HttpResponse<String> response = admin.get("/metrics");
+
+            assertEquals(200, response.statusCode());
+            assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElseThrow());
+            Map<String, Family> families = PrometheusText.parse(response.body());
+            for (String counter : List.of("sluice_publish_messages_total", "sluice_publish_bytes_total",
+                    "sluice_dispatch_messages_total", "sluice_dispatch_bytes_total", "sluice_upstream_connect_failures_total")) {
+                assertEquals("counter", families.get(counter).type(), counter);
+            }
+            for (String gauge : List.of("sluice_held_messages", "sluice_held_bytes", "sluice_connections",
+                    "sluice_netty_direct_memory_bytes", "sluice_netty_heap_memory_bytes", "jvm_memory_used_bytes")) {
+                assertEquals("gauge", families.get(gauge).type(), gauge);
+            }
+            assertEquals(Map.of("topic", "_other"), families.get("sluice_publish_messages_total").samples().get(0).labels());
+            assertEquals(0, value(families, "sluice_connections", Map.of()));
+        }
+    }
+
+    @Test
+    void figuresComeFromTheCoreAtScrapeTime() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            admin.activity.meter(NS + "orders").published(7, 700);
+            admin.activity.meter(NS + "orders").dispatched(5, 500);
+            admin.activity.meter(NS + "orders").held(2, 200);
+            admin.ledger.begin("c1", 1L, null, NS + "orders", "topic", "publish messagesPerSecond 5.0", "delay");
+            admin.ledger.begin("c2", 2L, null, NS + "orders", "topic", "publish messagesPerSecond 5.0", "delay");
+            admin.ledger.delayed("topic", 3_000_000);
+            admin.ledger.delayed("topic", 70_000_000_000L);
+            admin.ledger.delayed("namespace", 1_000);
+            ProxyStatsEvents.connectionOpened(admin.stats);
+            ProxyStatsEvents.upstreamConnectFailed(admin.stats);
+            ProxyStatsEvents.protocolError(admin.stats, "frame too large");
+            ProxyStatsEvents.protocolError(admin.stats, "odd \"reason\"\nwith a newline\\");
+
+            Map<String, Family> families = scrape(admin);
+
+            Map<String, String> orders = Map.of("topic", NS + "orders");
+            assertEquals(7, value(families, "sluice_publish_messages_total", orders));
+            assertEquals(700, value(families, "sluice_publish_bytes_total", orders));
+            assertEquals(5, value(families, "sluice_dispatch_messages_total", orders));
+            assertEquals(500, value(families, "sluice_dispatch_bytes_total", orders));
+            assertEquals(2, value(families, "sluice_held_messages", orders));
+            assertEquals(200, value(families, "sluice_held_bytes", orders));
+            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("topic", NS + "orders", "scope", "topic",
+                    "reason", "publish messagesPerSecond 5.0", "action", "delay")));
+            assertEquals(1, value(families, "sluice_connections", Map.of()));
+            assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of()));
+            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("reason", "frame too large")));
+            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("reason", "odd \\\"reason\\\"\\nwith a newline\\\\")));
+
+            Family delays = families.get("sluice_throttle_delay_seconds");
+            assertEquals("histogram", delays.type());
+            List<Sample> topicBuckets = delays.samples().stream()
+                    .filter(s -> s.name().endsWith("_bucket") && "topic".equals(s.label("scope"))).toList();
+            assertEquals(DelayHistogram.BOUNDS.length + 1, topicBuckets.size());
+            assertEquals("0.001", topicBuckets.get(0).label("le"));
+            assertEquals(0, topicBuckets.get(0).value());
+            assertEquals(1, topicBuckets.get(1).value(), "3 ms is in the 5 ms bucket");
+            assertEquals(1, topicBuckets.get(DelayHistogram.BOUNDS.length - 1).value(), "70 s is over the 60 s bucket");
+            assertEquals("+Inf", topicBuckets.get(DelayHistogram.BOUNDS.length).label("le"));
+            assertEquals(2, topicBuckets.get(DelayHistogram.BOUNDS.length).value());
+            assertEquals(70.003, value(families, "sluice_throttle_delay_seconds_sum", Map.of("scope", "topic")), 1e-9);
+            assertEquals(1, value(families, "sluice_throttle_delay_seconds_count", Map.of("scope", "namespace")));
+
+            admin.activity.meter(NS + "orders").published(1, 1);
+            assertEquals(8, value(scrape(admin), "sluice_publish_messages_total", orders));
+        }
+    }
+
+    @Test
+    void topicLabelsAreLimitedTopicsAndTheBusiestOthersTheRestIsOther() throws IOException {
+        try (AdminFixture admin = AdminFixture.withMetricsMaxTopics(dir, 2)) {
+            admin.put("/api/v1/limits/topics/persistent/public/default/limited", "{\"publish\": {\"messagesPerSecond\": 1}}");
+            admin.put("/api/v1/limits/topics/persistent/public/default/parted", "{\"publish\": {\"messagesPerSecond\": 1}}");
+            admin.activity.meter(NS + "limited").published(1, 10);
+            admin.activity.meter(NS + "parted-partition-0").published(2, 20);
+            admin.activity.meter(NS + "busiest").published(500, 5000);
+            admin.activity.meter(NS + "busy").published(400, 4000);
+            admin.activity.meter(NS + "quiet").published(30, 300);
+            admin.activity.meter(NS + "quieter").published(20, 200);
+            admin.activity.meter(NS + "quieter").held(3, 30);
+            admin.ledger.begin("c", 1L, null, NS + "quiet", "namespace", "publish bytesPerSecond 1.0", "reject");
+            admin.ledger.begin("c", 2L, null, NS + "quieter", "namespace", "publish bytesPerSecond 1.0", "reject");
+
+            Map<String, Family> families = scrape(admin);
+
+            Map<String, Double> published = byTopic(families.get("sluice_publish_messages_total"));
+            assertEquals(Map.of(NS + "limited", 1.0, NS + "parted-partition-0", 2.0, NS + "busiest", 500.0, NS + "busy", 400.0,
+                    "_other", 50.0), published);
+            assertEquals(Set.copyOf(published.keySet()), byTopic(families.get("sluice_held_bytes")).keySet());
+            assertEquals(30, byTopic(families.get("sluice_held_bytes")).get("_other"));
+            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("topic", "_other", "scope", "namespace",
+                    "reason", "publish bytesPerSecond 1.0", "action", "reject")));
+        }
+    }
+
+    @Test
+    void theTextParserRejectsWhatTheFormatForbids() {
+        assertThrows(AssertionError.class, () -> PrometheusText.parse("a 1\n"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na{b=\"c} 1\n"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na 1\na 2\n"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na one\n"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na 1"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse(
+                "# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n"));
+        assertThrows(AssertionError.class, () -> PrometheusText.parse(
+                "# HELP a x\n# TYPE a gauge\n# HELP b x\n# TYPE b gauge\na{x=\"1\"} 1\nb 1\na{x=\"2\"} 1\n"));
+        assertEquals(1, PrometheusText.parse("# HELP a x\n# TYPE a gauge\na{x=\"1\",} 1 1700000000000\n").size());
+    }
+
+    private static Map<String, Family> scrape(AdminFixture admin) {
+        HttpResponse<String> response = admin.get("/metrics");
+        assertEquals(200, response.statusCode());
+        return PrometheusText.parse(response.body());
+    }
+
+    private static Map<String, Double> byTopic(Family family) {
+        return family.samples().stream().collect(Collectors.toMap(s -> s.label("topic"), Sample::value, Double::sum, TreeMap::new));
+    }
+
+    private static double value(Map<String, Family> families, String sample, Map<String, String> labels) {
+        for (Family family : families.values()) {
+            for (Sample s : family.samples()) {
+                if (s.name().equals(sample) && s.labels().equals(labels)) {
+                    return s.value();
+                }
+            }
+        }
+        return fail("no sample " + sample + labels);
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.admin.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.quota.Limit;
+import io.sluice.quota.LimitsDocument;
+import io.sluice.quota.RateLimit;
+import io.sluice.status.TopicActivity;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class TopicLabelsTest {
+
+    private static final String NS = "persistent://t/n/";
+    private static final Limit LIMIT = new Limit(new RateLimit(1.0, null, null), null, null);
+
+    @Test
+    void limitedTopicsAndTheirPartitionsAlwaysKeepTheirName() {
+        LimitsDocument limits = LimitsDocument.empty().withTopic(NS + "limited", LIMIT);
+        TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
+        activity.meter(NS + "busy").published(10, 10);
+
+        TopicLabels labels = TopicLabels.select(limits, activity.meters(), 0);
+
+        assertEquals(NS + "limited", labels.label(NS + "limited"));
+        assertEquals(NS + "limited-partition-4", labels.label(NS + "limited-partition-4"));
+        assertEquals(TopicLabels.OTHER, labels.label(NS + "busy"));
+        assertEquals(TopicLabels.OTHER, labels.label("not a topic name"));
+    }
+
+    @Test
+    void theBusiestTopicsWithoutALimitGetTheirNameUpToTheMaximum() {
+        LimitsDocument limits = LimitsDocument.empty().withTopic(NS + "limited", LIMIT);
+        TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
+        activity.meter(NS + "limited").published(1000, 1);
+        activity.meter(NS + "first").published(300, 1);
+        activity.meter(NS + "second").published(200, 1);
+        activity.meter(NS + "third").published(100, 1);
+
+        TopicLabels labels = TopicLabels.select(limits, activity.meters(), 2);
+
+        assertEquals(NS + "first", labels.label(NS + "first"));
+        assertEquals(NS + "second", labels.label(NS + "second"));
+        assertEquals(TopicLabels.OTHER, labels.label(NS + "third"));
+        assertEquals(TopicLabels.OTHER, labels.label(NS + "never-seen"));
+    }
+}

@@ -20,6 +20,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.admin.AdminServer;
 import io.sluice.pulsar.proxy.ClientChannelInitializer;
 import io.sluice.pulsar.proxy.ProxyServices;
 import io.sluice.pulsar.proxy.ProxySettings;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -63,7 +65,9 @@ public final class SluiceServer implements AutoCloseable {
     private final ProxyServices services;
     private final LimitsStore limits;
     private volatile boolean draining;
+    private volatile boolean upstreamReachable;
     private Channel proxyChannel;
+    private AdminServer admin;
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
         this.config = config;
@@ -92,14 +96,14 @@ public final class SluiceServer implements AutoCloseable {
         SluiceServer server = new SluiceServer(config, quotas, limits);
         try {
             server.bind();
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | IOException | RuntimeException e) {
             server.close();
             throw e;
         }
         return server;
     }
 
-    private void bind() throws InterruptedException {
+    private void bind() throws InterruptedException, IOException {
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
@@ -122,9 +126,43 @@ public final class SluiceServer implements AutoCloseable {
                 .bind(config.listen().host(), config.listen().port())
                 .sync()
                 .channel();
+        checkUpstream();
         sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
-        log.info("Sluice ready: Pulsar protocol on {}, upstream {}, lookup mode {}, limits from {}",
-                hostPort(proxyChannel), config.upstream(), config.lookupMode().name().toLowerCase(), limits.file());
+        sampler.scheduleWithFixedDelay(this::checkUpstream, 2, 2, TimeUnit.SECONDS);
+        admin = AdminServer.builder()
+                .bind(config.admin().host(), config.admin().port())
+                .adminToken(config.adminToken())
+                .limits(limits)
+                .throttleLedger(services.throttles())
+                .topicActivity(services.topics())
+                .proxyStats(services.stats())
+                .ready(this::isReady)
+                .metricsMaxTopics(config.metricsMaxTopics())
+                .build();
+        admin.start();
+        log.info("Sluice ready: Pulsar protocol on {}, admin on {}:{}, upstream {}, lookup mode {}, limits from {}",
+                hostPort(proxyChannel), admin.address().getHostString(), admin.port(), config.upstream(),
+                config.lookupMode().name().toLowerCase(), limits.file());
+    }
+
+    /** Ready for traffic: listening, the upstream broker answers, and not draining. */
+    public boolean isReady() {
+        return !draining && proxyChannel != null && proxyChannel.isActive() && upstreamReachable;
+    }
+
+    /** Whether the upstream broker accepts TCP connections; runs on the sampler thread, never on an event loop. */
+    private void checkUpstream() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(config.upstream().host(), config.upstream().port()), 1_000);
+            upstreamReachable = true;
+        } catch (IOException e) {
+            upstreamReachable = false;
+        }
+    }
+
+    /** The admin API's port (useful when started on port 0). */
+    public int adminPort() {
+        return admin.port();
     }
 
     /** The port clients connect to (useful when started on port 0). */
@@ -194,6 +232,9 @@ public final class SluiceServer implements AutoCloseable {
             proxyChannel.close().syncUninterruptibly();
         }
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (admin != null) {
+            admin.close();
+        }
         sampler.shutdownNow();
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -123,8 +123,7 @@ final class DispatchGate {
 
     private void beginThrottle(ConsumerState consumer) {
         if (consumer.throttle == null) {
-            String reason = "dispatch " + decision.dimension().name().toLowerCase() + " " + decision.rate() + " "
-                    + decision.dimension().rateUnit();
+            String reason = ThrottleReasons.of(decision);
             consumer.throttle = services.throttles().begin(String.valueOf(connection.client.remoteAddress()), null,
                     consumer.consumerId, consumer.topic, decision.scope().label(), reason, "delay");
             consumer.meter.throttled();

@@ -254,8 +254,7 @@ final class PublishGate {
         if (producer.throttle != null) {
             return;
         }
-        String reason = decision.direction().name().toLowerCase() + " " + decision.dimension().name().toLowerCase()
-                + " " + decision.rate() + " " + decision.dimension().rateUnit();
+        String reason = ThrottleReasons.of(decision);
         producer.throttle = services.throttles().begin(String.valueOf(connection.client.remoteAddress()),
                 producer.producerId, null, producer.topic, decision.scope().label(), reason,
                 decision.onExceed().jsonName());

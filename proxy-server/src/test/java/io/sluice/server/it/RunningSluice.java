@@ -40,13 +40,25 @@ final class RunningSluice implements AutoCloseable {
         return start(upstream, broker.sidecarPort(), LookupMode.PASSTHROUGH);
     }
 
+    /** A front proxy keeping its limits in {@code limitsFile}, as a restarted Sluice would. */
+    static RunningSluice frontProxy(PulsarBroker broker, Path limitsFile) {
+        return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE, limitsFile);
+    }
+
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode) {
         try {
-            Path dir = Files.createTempDirectory("sluice-it");
+            return start(upstream, port, mode, Files.createTempDirectory("sluice-it").resolve("limits.json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
+        try {
             SluiceConfig config = new SluiceConfig(upstream,
                     new HostPort("127.0.0.1", port),
                     new HostPort("127.0.0.1", 0),
-                    dir.resolve("limits.json"),
+                    limitsFile,
                     null,
                     BrokerAllowList.only(upstream),
                     mode,
@@ -59,6 +71,11 @@ final class RunningSluice implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Base URL of the admin API. */
+    String adminUrl() {
+        return "http://127.0.0.1:" + server.adminPort();
     }
 
     @Override

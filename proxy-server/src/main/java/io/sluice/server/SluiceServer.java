@@ -22,6 +22,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.admin.AdminServer;
 import io.sluice.pulsar.proxy.ClientChannelInitializer;
+import io.sluice.pulsar.proxy.Drain;
 import io.sluice.pulsar.proxy.ProxyServices;
 import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.pulsar.proxy.ProxyStats;
@@ -192,18 +193,19 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /**
-     * The SIGTERM path: stops accepting, lets held sends reach the broker for up to the drain
-     * timeout, then closes every connection. Clients reconnect elsewhere and resend whatever the
-     * broker did not acknowledge.
+     * The SIGTERM path: stops accepting, asks every connection to drain (no new commands; held
+     * sends go on to the broker and their receipts back to the client), waits up to the drain
+     * timeout for them to close, then closes the rest. Clients reconnect elsewhere and resend only
+     * what the broker never acknowledged.
      */
     public void drainAndClose() {
         draining = true;
         if (proxyChannel != null) {
             proxyChannel.close().syncUninterruptibly();
         }
+        clients.forEach(Drain::request);
         long deadline = System.nanoTime() + config.drainTimeout().toNanos();
-        long held;
-        while ((held = heldMessages()) > 0 && System.nanoTime() < deadline) {
+        while (!clients.isEmpty() && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -211,8 +213,9 @@ public final class SluiceServer implements AutoCloseable {
                 break;
             }
         }
-        if (held > 0) {
-            log.warn("Drain timeout: closing with {} held messages; their clients will resend them", held);
+        if (!clients.isEmpty()) {
+            log.warn("Drain timeout: closing {} connections with {} held messages; their clients will resend them",
+                    clients.size(), heldMessages());
         }
         close();
     }

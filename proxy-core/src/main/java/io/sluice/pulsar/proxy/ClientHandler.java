@@ -108,6 +108,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == Drain.REQUEST) {
+            connection.drain();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         connection.flushBroker();
         ctx.fireChannelReadComplete();

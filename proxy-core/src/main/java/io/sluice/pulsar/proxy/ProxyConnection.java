@@ -46,6 +46,7 @@ final class ProxyConnection {
     private ReadGate brokerReads;
     private boolean brokerConnected;
     private boolean closed;
+    private boolean draining;
     private boolean flushBroker;
     private boolean flushClient;
     private final ArrayDeque<ByteBuf> beforeConnected = new ArrayDeque<>();
@@ -117,6 +118,21 @@ final class ProxyConnection {
             clientReads.resume(ReadGate.CONNECTING);
         }).channel();
         brokerReads = new ReadGate(broker);
+    }
+
+    /** Stops taking commands from the client and closes once nothing of it is held or unanswered. */
+    void drain() {
+        draining = true;
+        clientReads.pause(ReadGate.DRAINING);
+        client.pipeline().get(FrameDecoder.class).pause();
+        closeIfDrained();
+    }
+
+    /** While draining, closes the connection once the publish gate has nothing left in flight. */
+    void closeIfDrained() {
+        if (draining && !closed && publish.isIdle()) {
+            close();
+        }
     }
 
     /** Producer {@code id} is closed, by either side or by a migration. */
@@ -208,6 +224,9 @@ final class ProxyConnection {
     void resumeClientReads() {
         if (clientReads.isPaused(ReadGate.CONNECTION_LIMIT)) {
             clientReads.resume(ReadGate.CONNECTION_LIMIT);
+            if (draining) {
+                return;
+            }
             client.pipeline().get(FrameDecoder.class).resume();
             // Decode what is buffered from a fresh task, not from inside the broker's read.
             client.eventLoop().execute(() -> {

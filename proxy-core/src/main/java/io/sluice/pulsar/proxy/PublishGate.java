@@ -103,6 +103,12 @@ final class PublishGate {
         pendingSends--;
         deliverDueRejections(producer);
         checkConnectionLimits();
+        connection.closeIfDrained();
+    }
+
+    /** Nothing held and no send waiting for the broker's answer. */
+    boolean isIdle() {
+        return pendingSends == 0 && heldMessages == 0;
     }
 
     /** A producer closed or was replaced: drop what it holds; the client never got receipts for it. */

@@ -14,6 +14,8 @@ final class ReadGate {
     static final int CONNECTION_LIMIT = 1 << 1;
     /** The upstream connection is not established yet. */
     static final int CONNECTING = 1 << 2;
+    /** Sluice is shutting down: no new commands are taken from the client. */
+    static final int DRAINING = 1 << 3;
 
     private final Channel channel;
     private int reasons;

@@ -42,7 +42,12 @@ final class RunningSluice implements AutoCloseable {
 
     /** A front proxy keeping its limits in {@code limitsFile}, as a restarted Sluice would. */
     static RunningSluice frontProxy(PulsarBroker broker, Path limitsFile) {
-        return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE, limitsFile);
+        return frontProxy(broker, 0, limitsFile);
+    }
+
+    /** A front proxy on a given port, to take over from one that stopped there. */
+    static RunningSluice frontProxy(PulsarBroker broker, int port, Path limitsFile) {
+        return start(BrokerAddress.parse(broker.serviceUrl()), port, LookupMode.REWRITE, limitsFile);
     }
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode) {

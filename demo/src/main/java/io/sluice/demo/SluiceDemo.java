@@ -1,0 +1,141 @@
+package io.sluice.demo;
+
+import io.sluice.pulsar.proxy.BrokerAllowList;
+import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.server.HostPort;
+import io.sluice.server.SluiceConfig;
+import io.sluice.server.SluiceServer;
+import io.sluice.status.TopicMeter;
+import io.sluice.testbroker.PulsarBroker;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sluice at work in one command: a real Pulsar broker, Sluice in front of it with
+ * {@code persistent://public/default/slow} limited to 100 msg/s over the REST API, and two producers
+ * sharing one client connection, one per topic, with their rates printed every second. Afterwards
+ * everything keeps running for the reader to try; Ctrl-C stops it all.
+ */
+public final class SluiceDemo {
+
+    private static final String SLOW = "persistent://public/default/slow";
+    private static final String FAST = "persistent://public/default/fast";
+    private static final int SECONDS = 30;
+
+    private SluiceDemo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.out.println("Starting a Pulsar 4.0.7 broker (child JVM, about 10 s)...");
+        PulsarBroker broker = PulsarBroker.builder().start();
+        Path dir = Files.createTempDirectory("sluice-demo");
+        SluiceConfig config = new SluiceConfig(BrokerAddress.parse(broker.serviceUrl()),
+                new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
+                dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
+                LookupMode.REWRITE, 1000, Duration.ofSeconds(10));
+        SluiceServer sluice = SluiceServer.start(config);
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("\nStopping Sluice and the broker...");
+            sluice.close();
+            broker.close();
+            stop.countDown();
+        }, "demo-stop"));
+
+        String pulsarUrl = "pulsar://127.0.0.1:" + sluice.proxyPort();
+        String adminUrl = "http://127.0.0.1:" + sluice.adminPort();
+        limitSlowTopic(adminUrl);
+
+        try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsarUrl).build()) {
+            Producer<byte[]> slow = client.newProducer().topic(SLOW).enableBatching(false).blockIfQueueFull(true).create();
+            Producer<byte[]> fast = client.newProducer().topic(FAST).enableBatching(false).blockIfQueueFull(true).create();
+            Thread slowFlood = flood(slow);
+            Thread fastFlood = flood(fast);
+            TopicMeter slowMeter = sluice.services().topics().meter(SLOW);
+            TopicMeter fastMeter = sluice.services().topics().meter(FAST);
+            System.out.printf("Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
+                    SLOW, FAST);
+            long slowBefore = 0;
+            long fastBefore = 0;
+            for (int second = 1; second <= SECONDS; second++) {
+                Thread.sleep(1_000);
+                long slowNow = slowMeter.publishMessages();
+                long fastNow = fastMeter.publishMessages();
+                System.out.printf("\r[%2d s] slow: %5d msg/s (held in Sluice: %5d)   fast: %6d msg/s   ",
+                        second, slowNow - slowBefore, slowMeter.heldMessages(), fastNow - fastBefore);
+                System.out.flush();
+                slowBefore = slowNow;
+                fastBefore = fastNow;
+            }
+            slowFlood.interrupt();
+            fastFlood.interrupt();
+            slowFlood.join();
+            fastFlood.join();
+        }
+        System.out.printf("%n%nSluice keeps running. Try it:%n"
+                        + "  pulsar-client --url %s produce %s -m hello -n 500      (paced at 100 msg/s)%n"
+                        + "  curl %s/api/v1/throttled%n"
+                        + "  curl %s/api/v1/limits%n"
+                        + "  curl -X PUT %s/api/v1/limits/topics/persistent/public/default/slow \\%n"
+                        + "       -H 'Content-Type: application/json' -d '{\"publish\":{\"messagesPerSecond\":20}}'%n"
+                        + "  curl %s/metrics | grep sluice_%n"
+                        + "The broker itself is at %s. Press Ctrl-C to stop everything.%n",
+                pulsarUrl, SLOW, adminUrl, adminUrl, adminUrl, adminUrl, broker.serviceUrl());
+        stop.await();
+    }
+
+    private static void limitSlowTopic(String adminUrl) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(adminUrl + "/api/v1/limits/topics/persistent/public/default/slow"))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\":{\"messagesPerSecond\":100}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("setting the demo limit failed: " + response.body());
+        }
+        System.out.println("PUT " + adminUrl + "/api/v1/limits/topics/persistent/public/default/slow -> " + response.body());
+    }
+
+    /** Sends as fast as the client allows, with at most 500 sends outstanding. */
+    private static Thread flood(Producer<byte[]> producer) {
+        Semaphore window = new Semaphore(500);
+        Thread thread = new Thread(() -> {
+            byte[] payload = new byte[256];
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    window.acquire();
+                    producer.sendAsync(payload).whenComplete((id, error) -> window.release());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "flood-" + producer.getTopic());
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /** The preferred port when it is free, so the printed commands are the usual ones; else any. */
+    private static int portOr(int preferred) {
+        try (ServerSocket socket = new ServerSocket(preferred)) {
+            return preferred;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.sluice.server.it;
+
+import io.sluice.quota.LimitsDocument;
+import io.sluice.quota.LimitsJson;
+import io.sluice.testbroker.PulsarBroker;
+import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.MessageId;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.Reader;
+import org.apache.pulsar.client.api.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * SIGTERM while Sluice holds a backlog: the process drains and exits 0, every message the client
+ * saw acknowledged is in the topic exactly once, and the rest is resent through a new Sluice.
+ */
+class GracefulDrainIT {
+
+    private static final PulsarBroker broker = PulsarBroker.shared();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigtermDrainsHeldSendsAndTheClientResendsTheRestThroughANewSluice() throws Exception {
+        String topic = "persistent://public/default/drain-" + System.nanoTime();
+        Path limits = dir.resolve("limits.json");
+        Files.write(limits, LimitsJson.write(LimitsDocument.empty().withTopic(topic,
+                PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process sluice = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", System.getProperty("sluice.jar"), "--upstream", broker.serviceUrl(),
+                "--listen", "127.0.0.1:" + port, "--admin", "127.0.0.1:0", "--limits-file", limits.toString(),
+                "--drain-timeout", "3").redirectErrorStream(true).start();
+        BufferedReader log = new BufferedReader(new InputStreamReader(sluice.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        while ((line = log.readLine()) != null && !line.contains("Sluice ready")) {
+            // wait for the ready line
+        }
+        Thread drainLog = new Thread(() -> log.lines().forEach(l -> System.out.println("[sluice] " + l)));
+        drainLog.setDaemon(true);
+        drainLog.start();
+
+        Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
+        int total = 400;
+        try (PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + port)
+                .operationTimeout(30, TimeUnit.SECONDS).build()) {
+            Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).enableBatching(false)
+                    .sendTimeout(0, TimeUnit.SECONDS).blockIfQueueFull(true).create();
+            List<CompletableFuture<?>> sends = new ArrayList<>();
+            for (int i = 0; i < total; i++) {
+                int seq = i;
+                sends.add(producer.sendAsync("m-" + seq).thenRun(() -> acknowledged.add(seq)));
+            }
+            Thread.sleep(1_000);
+            int beforeTerm = acknowledged.size();
+            sluice.destroy();
+            assertTrue(sluice.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, sluice.exitValue(), "SIGTERM exits 0");
+            int afterDrain = acknowledged.size();
+            System.out.printf("drain: %d acknowledged before SIGTERM, %d when the old Sluice exited%n", beforeTerm, afterDrain);
+            assertTrue(afterDrain > beforeTerm + 50, "held sends went on to the broker during the drain");
+            assertTrue(afterDrain < total, "the backlog outlasted the drain timeout, so some sends must be resent");
+
+            try (RunningSluice replacement = RunningSluice.frontProxy(broker, port, limits)) {
+                CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                producer.close();
+            }
+        }
+        assertEquals(total, acknowledged.size(), "every send was acknowledged in the end");
+        Map<Integer, Integer> copies = new HashMap<>();
+        try (PulsarClient direct = PulsarClient.builder().serviceUrl(broker.serviceUrl()).build();
+             Reader<String> reader = direct.newReader(Schema.STRING).topic(topic).startMessageId(MessageId.earliest).create()) {
+            while (reader.hasMessageAvailable()) {
+                Message<String> message = reader.readNext(10, TimeUnit.SECONDS);
+                copies.merge(Integer.parseInt(message.getValue().substring(2)), 1, Integer::sum);
+            }
+        }
+        for (int seq = 0; seq < total; seq++) {
+            assertEquals(1, copies.getOrDefault(seq, 0), "message " + seq + " stored exactly once");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package io.sluice.demo;
 
+import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
@@ -46,7 +47,7 @@ public final class SluiceDemo {
         SluiceConfig config = new SluiceConfig(BrokerAddress.parse(broker.serviceUrl()),
                 new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
                 dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
-                LookupMode.REWRITE, 1000, Duration.ofSeconds(10));
+                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), AdmissionSettings.DEFAULTS);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

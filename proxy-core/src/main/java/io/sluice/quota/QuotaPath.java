@@ -50,6 +50,16 @@ public final class QuotaPath {
         return buckets.length == 0;
     }
 
+    /** True when some scope limits bytes, which a caller may only learn after the fact (as for dispatch). */
+    public boolean limitsBytes() {
+        for (boolean bytes : countsBytes) {
+            if (bytes) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * False when the limits changed since this path was resolved, or it is older than a second:
      * the caller should then get a new path from the engine.

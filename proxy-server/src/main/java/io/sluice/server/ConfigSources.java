@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.admission.AdmissionJson;
+import io.sluice.admission.AdmissionSettings;
+import io.sluice.admission.InvalidAdmissionSettingsException;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -22,6 +25,9 @@ import java.util.Set;
  * ({@code limitsFile: ...}), then the option's built-in default. Flags win over both.
  */
 final class ConfigSources implements IDefaultValueProvider {
+
+    /** The config file key holding admission control settings (a map, not a single value). */
+    static final String ADMISSION_KEY = "admission";
 
     private final Map<String, String> env;
     private final Map<String, String> file;
@@ -65,11 +71,17 @@ final class ConfigSources implements IDefaultValueProvider {
         return file.get(yamlKey(longName));
     }
 
+    /** What a config file holds: option values by YAML key, and the admission control settings. */
+    record ConfigFile(Map<String, String> options, AdmissionSettings admission) {
+        static final ConfigFile NONE = new ConfigFile(Map.of(), AdmissionSettings.DEFAULTS);
+    }
+
     /**
-     * Reads a flat YAML map of option keys to scalar values. Unknown keys are an error, so a typo
-     * in a config file does not silently fall back to a default.
+     * Reads a YAML map of option keys to scalar values, plus an optional {@code admission} map
+     * (the body of {@code PUT /api/v1/admission}). Unknown keys are an error, so a typo in a
+     * config file does not silently fall back to a default.
      */
-    static Map<String, String> readYaml(Path path, Set<String> knownKeys) {
+    static ConfigFile readYaml(Path path, Set<String> knownKeys) {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(path));
@@ -80,17 +92,26 @@ final class ConfigSources implements IDefaultValueProvider {
             throw new IllegalArgumentException("cannot read config file " + path + ": " + e);
         }
         Map<String, String> values = new LinkedHashMap<>();
+        AdmissionSettings admission = AdmissionSettings.DEFAULTS;
         if (root == null || root.isMissingNode() || root.isNull()) {
-            return values;
+            return new ConfigFile(values, admission);
         }
         if (!root.isObject()) {
             throw new IllegalArgumentException("config file " + path + " must be a map of option keys to values");
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
+            if (entry.getKey().equals(ADMISSION_KEY)) {
+                try {
+                    admission = AdmissionJson.parseSettings(entry.getValue(), AdmissionSettings.DEFAULTS);
+                } catch (InvalidAdmissionSettingsException e) {
+                    throw new IllegalArgumentException("config file " + path + ": admission." + e.getMessage());
+                }
+                continue;
+            }
             if (!knownKeys.contains(entry.getKey())) {
                 throw new IllegalArgumentException("config file " + path + ": unknown key '" + entry.getKey()
-                        + "' (known: " + String.join(", ", knownKeys) + ")");
+                        + "' (known: " + String.join(", ", knownKeys) + ", " + ADMISSION_KEY + ")");
             }
             if (!entry.getValue().isValueNode()) {
                 throw new IllegalArgumentException("config file " + path + ": '" + entry.getKey() + "' must be a single value");
@@ -99,6 +120,6 @@ final class ConfigSources implements IDefaultValueProvider {
                 values.put(entry.getKey(), entry.getValue().asText());
             }
         }
-        return values;
+        return new ConfigFile(values, admission);
     }
 }

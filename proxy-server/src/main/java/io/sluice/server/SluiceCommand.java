@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
@@ -63,7 +64,7 @@ final class SluiceCommand {
     String drainTimeout;
 
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
-    SluiceConfig toConfig() {
+    SluiceConfig toConfig(AdmissionSettings admission) {
         if (upstream == null || upstream.isBlank()) {
             throw new IllegalArgumentException("missing required option --upstream (or SLUICE_UPSTREAM)");
         }
@@ -89,7 +90,7 @@ final class SluiceCommand {
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain);
+                allowList, mode, maxTopics, drain, admission);
     }
 
     private static int positiveInt(String text) {

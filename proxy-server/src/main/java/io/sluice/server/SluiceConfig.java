@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * @param lookupMode       whether lookup answers are rewritten to come back through Sluice
  * @param metricsMaxTopics how many topics get their own {@code topic} label
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
+ * @param admission        admission control settings at start (changed live through the API)
  */
 public record SluiceConfig(BrokerAddress upstream,
                            HostPort listen,
@@ -29,7 +31,8 @@ public record SluiceConfig(BrokerAddress upstream,
                            BrokerAllowList allowedBrokers,
                            LookupMode lookupMode,
                            int metricsMaxTopics,
-                           Duration drainTimeout) {
+                           Duration drainTimeout,
+                           AdmissionSettings admission) {
 
     public SluiceConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -39,5 +42,6 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(allowedBrokers, "allowedBrokers");
         Objects.requireNonNull(lookupMode, "lookupMode");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(admission, "admission");
     }
 }

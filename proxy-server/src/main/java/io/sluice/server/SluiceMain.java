@@ -55,8 +55,9 @@ public final class SluiceMain {
             }
         }
         String configPath = configPath(args, env);
-        Map<String, String> file = configPath == null ? Map.of() : ConfigSources.readYaml(Path.of(configPath), yamlKeys);
-        cli.setDefaultValueProvider(new ConfigSources(env, file));
+        ConfigSources.ConfigFile file = configPath == null
+                ? ConfigSources.ConfigFile.NONE : ConfigSources.readYaml(Path.of(configPath), yamlKeys);
+        cli.setDefaultValueProvider(new ConfigSources(env, file.options()));
         try {
             cli.parseArgs(args);
         } catch (ParameterException e) {
@@ -70,7 +71,7 @@ public final class SluiceMain {
             cli.printVersionHelp(out);
             return null;
         }
-        return command.toConfig();
+        return command.toConfig(file.admission());
     }
 
     /** The config file named by {@code --config} or {@code SLUICE_CONFIG}, needed before parsing the rest. */
@@ -91,6 +92,11 @@ public final class SluiceMain {
     }
 
     private static void run(SluiceConfig config) {
+        CountDownLatch stop = new CountDownLatch(1);
+        // SIGTERM and Ctrl-C drain and exit 0, as a Kubernetes pod stop expects; a JVM shutdown
+        // hook alone would exit 143. Installed before starting, so an early signal is not lost.
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
         SluiceServer server;
         try {
             server = SluiceServer.start(config);
@@ -110,11 +116,6 @@ public final class SluiceMain {
             System.exit(1);
             return;
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        // SIGTERM and Ctrl-C drain and exit 0, as a Kubernetes pod stop expects; a JVM shutdown
-        // hook alone would exit 143.
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
         try {
             stop.await();
         } catch (InterruptedException e) {

@@ -20,7 +20,18 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.PlatformDependent;
 import io.sluice.admin.AdminServer;
+import io.sluice.admission.AdmissionController;
+import io.sluice.admission.AdmissionSampler;
+import io.sluice.admission.DirectMemoryUsage;
+import io.sluice.admission.EventLoopLag;
+import io.sluice.admission.HeapUsage;
+import io.sluice.admission.LatencyWindow;
+import io.sluice.admission.ProcessCpu;
+import io.sluice.admission.Signal;
+import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.pulsar.proxy.ClientChannelInitializer;
 import io.sluice.pulsar.proxy.Drain;
 import io.sluice.pulsar.proxy.ProxyServices;
@@ -40,6 +51,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +77,8 @@ public final class SluiceServer implements AutoCloseable {
     private final ChannelGroup clients = new DefaultChannelGroup("sluice-clients", GlobalEventExecutor.INSTANCE);
     private final ProxyServices services;
     private final LimitsStore limits;
+    private final EventLoopLag eventLoopLag = new EventLoopLag();
+    private AdmissionSampler admissionSampler;
     private volatile boolean draining;
     private volatile boolean upstreamReachable;
     private Channel proxyChannel;
@@ -73,11 +87,22 @@ public final class SluiceServer implements AutoCloseable {
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
         this.config = config;
         this.limits = limits;
-        this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
-                new ThrottleLedger(Clock.systemUTC()), new ProxyStats());
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
+        LatencyWindow upstreamLatency = new LatencyWindow();
+        UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
+        AdmissionController admission = new AdmissionController(config.admission(), Map.of(
+                Signal.CPU, new ProcessCpu(),
+                Signal.HEAP, new HeapUsage(),
+                // Netty allocates outside the JDK's direct-buffer accounting: read its own counter.
+                Signal.DIRECT_MEMORY, new DirectMemoryUsage(PlatformDependent::usedDirectMemory,
+                        PlatformDependent.maxDirectMemory()),
+                Signal.EVENT_LOOP_LAG, eventLoopLag,
+                Signal.UPSTREAM_LATENCY_P99, upstreamLatency,
+                Signal.UPSTREAM_CONNECT_FAILURES, connectFailures));
+        this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
+                new ThrottleLedger(Clock.systemUTC()), new ProxyStats(), admission, upstreamLatency, connectFailures);
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-sampler");
             t.setDaemon(true);
@@ -128,6 +153,8 @@ public final class SluiceServer implements AutoCloseable {
                 .sync()
                 .channel();
         checkUpstream();
+        probeEventLoops();
+        admissionSampler = AdmissionSampler.start(services.admission());
         sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
         sampler.scheduleWithFixedDelay(this::checkUpstream, 2, 2, TimeUnit.SECONDS);
         admin = AdminServer.builder()
@@ -139,11 +166,23 @@ public final class SluiceServer implements AutoCloseable {
                 .proxyStats(services.stats())
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
+                .admission(services.admission())
                 .build();
         admin.start();
         log.info("Sluice ready: Pulsar protocol on {}, admin on {}:{}, upstream {}, lookup mode {}, limits from {}",
                 hostPort(proxyChannel), admin.address().getHostString(), admin.port(), config.upstream(),
                 config.lookupMode().name().toLowerCase(), limits.file());
+    }
+
+    /** Each worker loop ticks a probe; a late tick is event-loop lag, an admission signal. */
+    private void probeEventLoops() {
+        long period = eventLoopLag.probePeriod().toNanos();
+        for (EventExecutor loop : workers) {
+            loop.execute(() -> {
+                EventLoopLag.Probe probe = eventLoopLag.register(System.nanoTime());
+                loop.scheduleWithFixedDelay(() -> probe.tick(System.nanoTime()), period, period, TimeUnit.NANOSECONDS);
+            });
+        }
     }
 
     /** Ready for traffic: listening, the upstream broker answers, and not draining. */
@@ -239,6 +278,9 @@ public final class SluiceServer implements AutoCloseable {
             admin.close();
         }
         sampler.shutdownNow();
+        if (admissionSampler != null) {
+            admissionSampler.close();
+        }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

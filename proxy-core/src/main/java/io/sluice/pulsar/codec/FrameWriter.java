@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandError;
 import io.sluice.pulsar.codec.proto.CommandFlow;
+import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse;
 import io.sluice.pulsar.codec.proto.CommandSendError;
 import io.sluice.pulsar.codec.proto.ServerError;
 
@@ -61,6 +62,18 @@ public final class FrameWriter {
         return encode(alloc, BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.FLOW)
                 .setFlow(CommandFlow.newBuilder().setConsumerId(consumerId).setMessagePermits(permits))
+                .build());
+    }
+
+    /** A failed LookupTopicResponse answering the request {@code requestId}. */
+    public static ByteBuf lookupFailed(ByteBufAllocator alloc, long requestId, ServerError error, String message) {
+        return encode(alloc, BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.LOOKUP_RESPONSE)
+                .setLookupTopicResponse(CommandLookupTopicResponse.newBuilder()
+                        .setRequestId(requestId)
+                        .setResponse(CommandLookupTopicResponse.LookupType.Failed)
+                        .setError(error)
+                        .setMessage(message))
                 .build());
     }
 

@@ -3,7 +3,11 @@ package io.sluice.pulsar.proxy;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.admission.AdmissionDecision;
+import io.sluice.admission.RequestType;
 import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.codec.MalformedFrameException;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 
@@ -20,6 +24,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
     private static final int SEND = BaseCommand.Type.SEND_VALUE;
     private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
+    private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
 
     private final ProxySettings settings;
     private final ProxyServices services;
@@ -68,13 +73,41 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 frame.release();
                 throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
             }
-            case PRODUCER, SUBSCRIBE, CLOSE_PRODUCER, CLOSE_CONSUMER -> track(frame);
+            case LOOKUP -> {
+                if (!admitLookup(frame)) {
+                    return;
+                }
+            }
+            case PRODUCER, SUBSCRIBE, CLOSE_PRODUCER, CLOSE_CONSUMER -> {
+                if (!track(frame)) {
+                    return;
+                }
+            }
             default -> { }
         }
         connection.toBroker(frame);
     }
 
+    /** Admission control for a lookup: false (and the frame released, the client answered) when refused. */
+    private boolean admitLookup(ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(RequestType.LOOKUP);
+        if (decision.admitted()) {
+            return true;
+        }
+        long requestId = parseOrRelease(frame).getLookupTopic().getRequestId();
+        frame.release();
+        connection.toClient(FrameWriter.lookupFailed(connection.client.alloc(), requestId,
+                ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
+    }
+
     private void connect(ByteBuf frame) {
+        AdmissionDecision admission = services.admission().admit(RequestType.CONNECT);
+        if (!admission.admitted()) {
+            frame.release();
+            connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
+            return;
+        }
         String proxyToBrokerUrl;
         try {
             BaseCommand command = FrameReader.parse(frame);
@@ -87,23 +120,55 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         connection.connectUpstream(frame, proxyToBrokerUrl);
     }
 
-    /** Updates the registries from a client command; the frame itself is forwarded by the caller. */
-    private void track(ByteBuf frame) {
-        BaseCommand command;
-        try {
-            command = FrameReader.parse(frame);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
+    /**
+     * Updates the registries from a client command, after admission control for new producers and
+     * consumers. Returns whether the caller should forward the frame; when not, the frame is
+     * released and the client has its answer.
+     */
+    private boolean track(ByteBuf frame) {
+        BaseCommand command = parseOrRelease(frame);
         switch (command.getType()) {
-            case PRODUCER -> connection.producers.requested(command.getProducer().getRequestId(),
-                    command.getProducer().getProducerId(), command.getProducer().getTopic());
-            case SUBSCRIBE -> connection.consumers.requested(command.getSubscribe().getRequestId(),
-                    command.getSubscribe().getConsumerId(), command.getSubscribe().getTopic());
+            case PRODUCER -> {
+                long requestId = command.getProducer().getRequestId();
+                if (!admit(RequestType.PRODUCER, requestId, frame)) {
+                    return false;
+                }
+                connection.producers.requested(requestId,
+                        command.getProducer().getProducerId(), command.getProducer().getTopic());
+            }
+            case SUBSCRIBE -> {
+                long requestId = command.getSubscribe().getRequestId();
+                if (!admit(RequestType.SUBSCRIBE, requestId, frame)) {
+                    return false;
+                }
+                connection.consumers.requested(requestId,
+                        command.getSubscribe().getConsumerId(), command.getSubscribe().getTopic());
+            }
             case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER -> connection.consumerClosed(command.getCloseConsumer().getConsumerId());
             default -> { }
+        }
+        return true;
+    }
+
+    /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */
+    private boolean admit(RequestType type, long requestId, ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            return true;
+        }
+        frame.release();
+        connection.toClient(FrameWriter.error(connection.client.alloc(), requestId,
+                ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
+    }
+
+    private static BaseCommand parseOrRelease(ByteBuf frame) {
+        try {
+            return FrameReader.parse(frame);
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
         }
     }
 
@@ -119,6 +184,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         connection.flushBroker();
+        // Sluice's own answers (refusals, rejections) written while reading the client.
+        connection.flushClient();
         ctx.fireChannelReadComplete();
     }
 

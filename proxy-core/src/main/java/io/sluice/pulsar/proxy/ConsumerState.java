@@ -19,6 +19,8 @@ final class ConsumerState {
     TopicMeter meter;
     /** Permits the client granted that the broker has not been given yet. */
     long withheldPermits;
+    /** Permits given to the broker for which no message has come back yet. */
+    long outstandingPermits;
     ScheduledFuture<?> timer;
     Throttle throttle;
 

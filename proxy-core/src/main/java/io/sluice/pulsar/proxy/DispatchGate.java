@@ -66,9 +66,14 @@ final class DispatchGate {
         long now = System.nanoTime();
         QuotaPath path = path(consumer, now);
         long bytes = FrameReader.payloadSize(frame);
-        consumer.meter.dispatched(FrameReader.messagesInEntry(frame), bytes);
+        int messages = FrameReader.messagesInEntry(frame);
+        consumer.meter.dispatched(messages, bytes);
+        consumer.outstandingPermits = Math.max(0, consumer.outstandingPermits - messages);
         if (!path.isUnlimited()) {
             path.charge(now, 0, bytes);
+            if (consumer.withheldPermits > 0 && consumer.timer == null) {
+                release(consumer);
+            }
         }
     }
 
@@ -101,7 +106,10 @@ final class DispatchGate {
         long now = System.nanoTime();
         QuotaPath path = path(consumer, now);
         int granted = 0;
-        while (consumer.withheldPermits > 0) {
+        // Bytes are only known when messages come back, so with a byte limit one step at a time is
+        // out with the broker; the next waits until its bytes are charged.
+        boolean oneStepOut = path.limitsBytes();
+        while (consumer.withheldPermits > 0 && !(oneStepOut && consumer.outstandingPermits + granted >= STEP)) {
             int step = (int) Math.min(consumer.withheldPermits, path.isUnlimited() ? Integer.MAX_VALUE : STEP);
             if (!path.isUnlimited() && !path.tryAcquire(now, step, 0, decision)) {
                 beginThrottle(consumer);
@@ -116,6 +124,7 @@ final class DispatchGate {
             endThrottle(consumer);
         }
         if (granted > 0) {
+            consumer.outstandingPermits += granted;
             connection.toBroker(FrameWriter.flow(connection.client.alloc(), consumer.consumerId, granted));
             connection.flushBroker();
         }

@@ -37,6 +37,8 @@ final class ProducerState {
     /** Sends forwarded to the broker, and broker answers (receipts or errors) seen, since creation. */
     long forwarded;
     long answered;
+    /** When each unanswered forwarded send left, for the upstream latency signal. */
+    final SendTimes sendTimes = new SendTimes();
     final ArrayDeque<PendingRejection> rejections = new ArrayDeque<>();
     Throttle throttle;
     /** For a rejecting producer: when its throttle is over unless it is refused again. */

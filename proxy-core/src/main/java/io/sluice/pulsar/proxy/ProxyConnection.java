@@ -36,6 +36,7 @@ final class ProxyConnection {
     final Channel client;
     final ProxySettings settings;
     final ProxyStats stats;
+    final ProxyServices services;
     final ReadGate clientReads;
     final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(ProducerState::new);
     final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(ConsumerState::new);
@@ -55,6 +56,7 @@ final class ProxyConnection {
         this.client = client;
         this.settings = settings;
         this.stats = services.stats();
+        this.services = services;
         this.clientReads = new ReadGate(client);
         this.publish = new PublishGate(this, services);
         this.dispatch = new DispatchGate(this, services);
@@ -100,6 +102,7 @@ final class ProxyConnection {
             if (!f.isSuccess()) {
                 connectFrame.release();
                 stats.upstreamConnectFailed();
+                services.connectFailures().record();
                 log.warn("Upstream {} unreachable for {}: {}", address, client.remoteAddress(), f.cause().toString());
                 refuse(ServerError.ServiceNotReady, "Sluice cannot reach broker " + address + ": " + f.cause().getMessage());
                 return;
@@ -281,7 +284,7 @@ final class ProxyConnection {
     }
 
     /** Answers the client's CONNECT with an error and closes. */
-    private void refuse(ServerError error, String message) {
+    void refuse(ServerError error, String message) {
         ByteBuf frame = FrameWriter.error(client.alloc(), CONNECTION_REQUEST_ID, error, message);
         client.writeAndFlush(frame);
         close();

@@ -77,7 +77,7 @@ final class PublishGate {
         QuotaPath path = path(producer, now);
         if (path.isUnlimited() || path.tryAcquire(now, messages, bytes, decision)) {
             endRejectThrottle(producer, now);
-            forward(producer, frame, messages, bytes);
+            forward(producer, frame, messages, bytes, now);
             return;
         }
         if (decision.onExceed() == OnExceed.REJECT) {
@@ -101,6 +101,11 @@ final class PublishGate {
         }
         producer.answered++;
         pendingSends--;
+        long sentAt = producer.sendTimes.poll();
+        if (sentAt != Long.MIN_VALUE) {
+            long now = System.nanoTime();
+            services.upstreamLatency().record(now - sentAt, now);
+        }
         deliverDueRejections(producer);
         checkConnectionLimits();
         connection.closeIfDrained();
@@ -151,8 +156,9 @@ final class PublishGate {
         return path;
     }
 
-    private void forward(ProducerState producer, ByteBuf frame, int messages, long bytes) {
+    private void forward(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
         producer.forwarded++;
+        producer.sendTimes.add(now);
         producer.meter.published(messages, bytes);
         connection.toBroker(frame);
     }
@@ -203,7 +209,7 @@ final class PublishGate {
             unhold(producer, head);
             services.throttles().delayed(producer.throttle == null ? "topic" : producer.throttle.scope(),
                     now - head.heldAtNanos());
-            forward(producer, head.frame(), head.messages(), head.bytes());
+            forward(producer, head.frame(), head.messages(), head.bytes(), now);
         }
         if (!producer.held.isEmpty()) {
             producer.throttle.holding(producer.held.size(), producer.heldBytes);

@@ -63,8 +63,9 @@ class AdminTrafficIT {
             for (int i = 0; i < 120; i++) {
                 producer.sendAsync(new byte[10]);
             }
-            String throttled = await(sluice, "/api/v1/throttled", body -> body.contains(topic));
-            assertTrue(throttled.contains("\"scope\":\"topic\"") && throttled.contains("\"action\":\"delay\""), throttled);
+            String throttled = await(sluice, "/api/v1/throttled", body -> body.contains(topic)).replaceAll("\\s", "");
+            assertTrue(throttled.contains("\"scope\":\"topic\"") && throttled.contains("\"action\":\"delay\"")
+                    && throttled.contains("\"reason\":\"publish_messages\""), throttled);
             String metrics = get(sluice, "/metrics").body();
             assertTrue(metrics.lines().anyMatch(line -> line.startsWith("sluice_throttle_events_total{")
                     && line.contains("topic=\"" + topic + "\"") && line.contains("scope=\"topic\"")

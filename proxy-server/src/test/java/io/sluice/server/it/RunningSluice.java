@@ -1,5 +1,6 @@
 package io.sluice.server.it;
 
+import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
@@ -58,7 +59,22 @@ final class RunningSluice implements AutoCloseable {
         }
     }
 
+    /** A front proxy with admission control set up as given. */
+    static RunningSluice frontProxy(PulsarBroker broker, AdmissionSettings admission) {
+        try {
+            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"), admission);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
+        return start(upstream, port, mode, limitsFile, AdmissionSettings.DEFAULTS);
+    }
+
+    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
+                                       AdmissionSettings admission) {
         try {
             SluiceConfig config = new SluiceConfig(upstream,
                     new HostPort("127.0.0.1", port),
@@ -68,7 +84,8 @@ final class RunningSluice implements AutoCloseable {
                     BrokerAllowList.only(upstream),
                     mode,
                     1000,
-                    Duration.ofSeconds(10));
+                    Duration.ofSeconds(10),
+                    admission);
             return new RunningSluice(SluiceServer.start(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

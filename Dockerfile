@@ -20,8 +20,8 @@ FROM eclipse-temurin:17-jre
 
 # A fixed numeric UID, so Kubernetes' runAsNonRoot can check it without reading /etc/passwd
 # and volume ownership (fsGroup) is predictable.
-RUN groupadd --system --gid 10001 sluice \
- && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/sluice --no-create-home \
+RUN groupadd --gid 10001 sluice \
+ && useradd --uid 10001 --gid 10001 --home-dir /var/lib/sluice --no-create-home \
       --shell /usr/sbin/nologin sluice \
  && mkdir -p /opt/sluice /var/lib/sluice \
  && chown 10001:10001 /var/lib/sluice

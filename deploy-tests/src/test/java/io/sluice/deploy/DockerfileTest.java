@@ -83,6 +83,8 @@ class DockerfileTest {
         assertEquals(defaults, exposed);
 
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());
+        assertTrue(env.containsKey("SLUICE_LISTEN") && env.containsKey("SLUICE_ADMIN"),
+                "the image states its listen addresses: " + env.keySet());
         assertEquals(options.defaultPort("--listen"), SluiceOptions.portOf(env.get("SLUICE_LISTEN")));
         assertEquals(options.defaultPort("--admin"), SluiceOptions.portOf(env.get("SLUICE_ADMIN")));
         assertTrue(env.get("SLUICE_LISTEN").startsWith("0.0.0.0:") && env.get("SLUICE_ADMIN").startsWith("0.0.0.0:"),

@@ -137,7 +137,7 @@ final class Chart {
 
     static Map<String, String> stringMap(JsonNode node) {
         Map<String, String> map = new java.util.LinkedHashMap<>();
-        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        node.properties().forEach(e -> map.put(e.getKey(), e.getValue().asText()));
         return map;
     }
 }

@@ -1,0 +1,59 @@
+package io.sluice.deploy;
+
+import com.marcnuri.helm.LintResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code helm lint --strict} passes in both modes; a chart that does not lint fails the build. */
+class ChartLintTest {
+
+    @Test
+    void chartLintsWithItsDefaults() {
+        assertClean(Chart.lint(Repo.chart()), "sidecar (default values)");
+    }
+
+    @Test
+    void chartLintsInProxyMode(@TempDir Path copy) throws IOException {
+        // helm lint reads only the chart's own values.yaml, so lint a copy whose defaults say proxy.
+        copyTree(Repo.chart(), copy);
+        Path values = copy.resolve("values.yaml");
+        String original = Files.readString(values);
+        String proxy = original
+                .replaceFirst("(?m)^mode: sidecar$", "mode: proxy")
+                .replaceFirst("(?m)^upstream: \"\"$", "upstream: \"pulsar://pulsar-broker:6650\"");
+        assertNotEquals(original, proxy);
+        assertTrue(proxy.contains("mode: proxy") && proxy.contains("upstream: \"pulsar://"), "both defaults replaced");
+        Files.writeString(values, proxy);
+        assertClean(Chart.lint(copy), "proxy");
+    }
+
+    private static void assertClean(LintResult result, String what) {
+        List<String> problems = result.getMessages().stream()
+                .filter(m -> m.contains("[ERROR]") || m.contains("[WARNING]")).toList();
+        assertFalse(result.isFailed(), what + ": helm lint failed: " + result.getMessages());
+        assertTrue(problems.isEmpty(), what + ": " + problems);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : paths.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.deploy;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Values that cannot work fail at install time with a message, not in a crash-looping pod. */
+class ChartValuesTest {
+
+    @Test
+    void unknownModeIsRefused() {
+        assertRefused("mode: gateway\n", "mode");
+    }
+
+    @Test
+    void proxyModeNeedsAnUpstream() {
+        assertRefused("mode: proxy\n", "upstream");
+    }
+
+    @Test
+    void upstreamMustBeAPulsarUrl() {
+        assertRefused("mode: proxy\nupstream: http://pulsar-broker:8080\n", "pulsar://");
+    }
+
+    @Test
+    void gracePeriodNotLongerThanTheDrainIsRefused() {
+        assertRefused("drainTimeoutSeconds: 30\nterminationGracePeriodSeconds: 30\n", "terminationGracePeriodSeconds");
+    }
+
+    @Test
+    void gracePeriodFollowsTheDrainTimeout() {
+        int grace = Chart.template("drainTimeoutSeconds: 120\n").configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                .path("spec").path("template").path("spec").path("terminationGracePeriodSeconds").asInt();
+        assertEquals(140, grace);
+    }
+
+    private static void assertRefused(String values, String messagePart) {
+        RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
+        assertTrue(refused.getMessage() != null && refused.getMessage().contains(messagePart),
+                "message should name " + messagePart + ": " + refused.getMessage());
+    }
+}

@@ -1,0 +1,220 @@
+package io.sluice.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.deploy.Dockerfile.Instruction;
+import io.sluice.deploy.Dockerfile.Stage;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathFactory;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The Dockerfile agrees with the build (jar path), the command line (env names, ports) and the chart (user). */
+class DockerfileTest {
+
+    private final Dockerfile dockerfile = Dockerfile.load();
+    private final SluiceOptions options = SluiceOptions.load();
+
+    @Test
+    void buildsInOneStageAndRunsOnAJre17InAnother() {
+        assertTrue(dockerfile.stages().size() >= 2, "multi-stage build expected");
+        Stage runtime = dockerfile.finalStage();
+        assertTrue(runtime.image().contains("17") && runtime.image().contains("jre"),
+                "runtime stage should be a Java 17 JRE, is " + runtime.image());
+        Stage build = buildStage();
+        assertTrue(build.image().contains("maven") && build.image().contains("17"),
+                "build stage should be Maven with JDK 17, is " + build.image());
+        String mvn = dockerfile.in(build, "RUN").stream().map(Instruction::arguments)
+                .filter(run -> run.contains("mvn ")).findFirst()
+                .orElseThrow(() -> new AssertionError("the build stage runs no mvn"));
+        for (String part : List.of("package", "-DskipTests", "-pl proxy-server", "-am")) {
+            assertTrue(mvn.contains(part), "mvn command lacks " + part + ": " + mvn);
+        }
+    }
+
+    @Test
+    void copiesTheJarTheBuildProducesAndRunsIt() throws Exception {
+        String jar = "proxy-server/target/" + proxyServerFinalName() + ".jar";
+        assertEquals("proxy-server/target/sluice.jar", jar, "README and SPEC name this jar");
+
+        Stage build = buildStage();
+        Instruction copy = jarCopy();
+        List<String> words = Dockerfile.words(copy.arguments());
+        List<String> paths = words.stream().filter(w -> !w.startsWith("--")).toList();
+        assertEquals(2, paths.size(), "COPY --from=... <jar> <destination>: " + copy.arguments());
+        String workdir = dockerfile.workdir(build);
+        String source = paths.get(0).startsWith("/") ? paths.get(0) : workdir + "/" + paths.get(0);
+        assertEquals(workdir.replaceAll("/$", "") + "/" + jar, source, "the jar copied out of the build stage");
+
+        List<String> entrypoint = entrypoint();
+        int dashJar = entrypoint.indexOf("-jar");
+        assertTrue(dashJar > 0 && dashJar + 1 < entrypoint.size(), "ENTRYPOINT runs java -jar: " + entrypoint);
+        assertEquals(paths.get(1), entrypoint.get(dashJar + 1), "ENTRYPOINT runs the copied jar");
+    }
+
+    @Test
+    void entrypointIsExecFormSoJavaReceivesSigterm() {
+        List<String> entrypoint = entrypoint();
+        assertTrue(entrypoint.get(0).equals("java") || entrypoint.get(0).endsWith("/java"),
+                "java must be PID 1, not a shell: " + entrypoint);
+        assertTrue(dockerfile.in(dockerfile.finalStage(), "CMD").stream()
+                        .allMatch(cmd -> cmd.arguments().startsWith("[")),
+                "CMD, if any, must be exec form too");
+    }
+
+    @Test
+    void exposesTheDefaultPulsarAndAdminPorts() {
+        Set<Integer> exposed = exposedPorts();
+        Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--admin"));
+        assertEquals(Set.of(6650, 8080), defaults, "SPEC section 1 defaults");
+        assertEquals(defaults, exposed);
+
+        Map<String, String> env = dockerfile.env(dockerfile.finalStage());
+        assertTrue(env.containsKey("SLUICE_LISTEN") && env.containsKey("SLUICE_ADMIN"),
+                "the image states its listen addresses: " + env.keySet());
+        assertEquals(options.defaultPort("--listen"), SluiceOptions.portOf(env.get("SLUICE_LISTEN")));
+        assertEquals(options.defaultPort("--admin"), SluiceOptions.portOf(env.get("SLUICE_ADMIN")));
+        assertTrue(env.get("SLUICE_LISTEN").startsWith("0.0.0.0:") && env.get("SLUICE_ADMIN").startsWith("0.0.0.0:"),
+                "inside a container Sluice must listen on every interface");
+    }
+
+    @Test
+    void everySluiceEnvironmentVariableIsARealOption() {
+        Set<String> valid = options.envNames();
+        Map<String, String> env = dockerfile.env(dockerfile.finalStage());
+        List<String> sluiceNames = env.keySet().stream().filter(n -> n.startsWith("SLUICE_")).toList();
+        assertFalse(sluiceNames.isEmpty(), "the image configures Sluice by SLUICE_* variables");
+        for (String name : sluiceNames) {
+            assertTrue(valid.contains(name), name + " is not an option's variable; valid: " + valid);
+        }
+        assertTrue(sluiceNames.containsAll(List.of("SLUICE_LISTEN", "SLUICE_ADMIN", "SLUICE_LIMITS_FILE")));
+    }
+
+    @Test
+    void limitsFileIsOnAVolume() {
+        String limitsFile = dockerfile.env(dockerfile.finalStage()).get("SLUICE_LIMITS_FILE");
+        assertEquals("/var/lib/sluice/limits.json", limitsFile);
+        String directory = limitsFile.substring(0, limitsFile.lastIndexOf('/'));
+        List<String> volumes = new ArrayList<>();
+        for (Instruction volume : dockerfile.in(dockerfile.finalStage(), "VOLUME")) {
+            String arguments = volume.arguments();
+            if (arguments.startsWith("[")) {
+                readJsonArray(arguments).forEach(v -> volumes.add(v.asText()));
+            } else {
+                volumes.addAll(Dockerfile.words(arguments));
+            }
+        }
+        assertTrue(volumes.contains(directory), "VOLUME " + directory + " expected, have " + volumes);
+        String runs = String.join("\n", dockerfile.in(dockerfile.finalStage(), "RUN").stream().map(Instruction::arguments).toList());
+        assertTrue(runs.contains("chown") && runs.contains(directory), "the volume directory must belong to the user");
+    }
+
+    @Test
+    void runsAsAFixedNonRootUser() {
+        String user = dockerfile.user(dockerfile.finalStage());
+        assertNotNull(user, "the runtime stage must set USER");
+        assertFalse(user.equals("root") || user.equals("0"), "USER must not be root: " + user);
+        assertTrue(user.matches("\\d+"), "a numeric UID lets Kubernetes' runAsNonRoot verify it: " + user);
+        assertEquals(ChartDefaults.runAsUser(), Integer.parseInt(user), "the chart's runAsUser and the image's USER");
+    }
+
+    @Test
+    void dockerignoreKeepsBuildOutputOutButEveryModulePomIn() throws Exception {
+        List<String> ignored = Repo.read(".dockerignore").lines().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertTrue(ignored.contains(".git"), ".git excluded");
+        assertTrue(ignored.contains("**/target") || ignored.contains("*/target"), "target directories excluded");
+        // Maven reads every module of the root pom even with -pl, so none may be left out.
+        for (String module : rootPomModules()) {
+            for (String pattern : ignored) {
+                String bare = pattern.replaceAll("^/|/$", "");
+                assertFalse(bare.equals(module) || bare.equals(module + "/**") || bare.equals(module + "/pom.xml"),
+                        ".dockerignore excludes module " + module + " by " + pattern);
+            }
+        }
+    }
+
+    private Stage buildStage() {
+        Instruction copy = jarCopy();
+        String from = Dockerfile.words(copy.arguments()).stream().filter(w -> w.startsWith("--from="))
+                .findFirst().orElseThrow().substring("--from=".length());
+        return dockerfile.stage(from);
+    }
+
+    private Instruction jarCopy() {
+        List<Instruction> copies = dockerfile.in(dockerfile.finalStage(), "COPY").stream()
+                .filter(c -> c.arguments().contains("--from=") && c.arguments().contains(".jar")).toList();
+        assertEquals(1, copies.size(), "one COPY --from of the jar into the runtime stage");
+        return copies.get(0);
+    }
+
+    private List<String> entrypoint() {
+        List<Instruction> entrypoints = dockerfile.in(dockerfile.finalStage(), "ENTRYPOINT");
+        assertFalse(entrypoints.isEmpty(), "the runtime stage needs an ENTRYPOINT");
+        String arguments = entrypoints.get(entrypoints.size() - 1).arguments();
+        assertTrue(arguments.startsWith("["), "ENTRYPOINT must be exec form (a JSON array): " + arguments);
+        List<String> words = new ArrayList<>();
+        readJsonArray(arguments).forEach(n -> words.add(n.asText()));
+        return words;
+    }
+
+    private static JsonNode readJsonArray(String text) {
+        try {
+            JsonNode node = Chart.JSON.readTree(text);
+            if (!node.isArray()) {
+                fail("not a JSON array: " + text);
+            }
+            return node;
+        } catch (Exception e) {
+            throw new AssertionError("not a JSON array: " + text, e);
+        }
+    }
+
+    private Set<Integer> exposedPorts() {
+        Set<Integer> ports = new TreeSet<>();
+        for (Instruction expose : dockerfile.in(dockerfile.finalStage(), "EXPOSE")) {
+            for (String port : Dockerfile.words(expose.arguments())) {
+                ports.add(Integer.parseInt(port.replaceFirst("/tcp$", "")));
+            }
+        }
+        return ports;
+    }
+
+    private static String proxyServerFinalName() throws Exception {
+        Document pom = xml(Repo.read("proxy-server/pom.xml"));
+        String finalName = XPathFactory.newInstance().newXPath().evaluate("/project/build/finalName", pom).strip();
+        assertFalse(finalName.isEmpty(), "proxy-server/pom.xml sets build/finalName");
+        return finalName;
+    }
+
+    private static List<String> rootPomModules() throws Exception {
+        Document pom = xml(Repo.read("pom.xml"));
+        org.w3c.dom.NodeList modules = (org.w3c.dom.NodeList) XPathFactory.newInstance().newXPath()
+                .evaluate("/project/modules/module", pom, javax.xml.xpath.XPathConstants.NODESET);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < modules.getLength(); i++) {
+            names.add(modules.item(i).getTextContent().strip());
+        }
+        assertTrue(names.contains("proxy-server"), "root pom modules: " + names);
+        return names;
+    }
+
+    private static Document xml(String text) throws Exception {
+        // Not namespace aware, so plain XPath names match the POM's elements.
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+    }
+}

@@ -1,0 +1,42 @@
+package io.sluice.deploy;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The option reader that the Dockerfile and chart checks rely on finds what SPEC section 1 documents. */
+class SluiceOptionsTest {
+
+    @Test
+    void readsEveryDocumentedOptionFromSluiceCommand() {
+        SluiceOptions options = SluiceOptions.load();
+        Set<String> documented = Set.of("SLUICE_UPSTREAM", "SLUICE_LISTEN", "SLUICE_ADMIN", "SLUICE_LIMITS_FILE",
+                "SLUICE_ADMIN_TOKEN", "SLUICE_ALLOWED_BROKERS", "SLUICE_CONFIG", "SLUICE_LOOKUP_MODE",
+                "SLUICE_METRICS_MAX_TOPICS", "SLUICE_DRAIN_TIMEOUT");
+        assertTrue(options.envNames().containsAll(documented), "found " + options.envNames());
+        assertEquals("0.0.0.0:6650", options.defaultValue("--listen"));
+        assertEquals("0.0.0.0:8080", options.defaultValue("--admin"));
+        assertEquals("10", options.defaultValue("--drain-timeout"));
+        assertNull(options.defaultValue("--upstream"));
+    }
+
+    @Test
+    void parsesNameArraysDefaultsAndParenthesesInDescriptions() {
+        String source = """
+                @Option(names = {"-l", "--listen-address"}, defaultValue = "0.0.0.0:1",
+                        description = "where (host:port) to listen; see \\"docs\\" (default: ${DEFAULT-VALUE}).")
+                String listen;
+                @Option(names = "--x-y", description = "no default (really)")
+                String xy;
+                """;
+        SluiceOptions options = SluiceOptions.parse(source);
+        assertEquals(Set.of("--listen-address", "--x-y"), options.longNames());
+        assertEquals("0.0.0.0:1", options.defaultValue("--listen-address"));
+        assertNull(options.defaultValue("--x-y"));
+        assertEquals(Set.of("SLUICE_LISTEN_ADDRESS", "SLUICE_X_Y"), options.envNames());
+    }
+}

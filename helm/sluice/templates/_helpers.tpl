@@ -1,0 +1,249 @@
+{{/*
+Names
+*/}}
+{{- define "sluice.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Fully qualified name: the release name when it already contains the chart name, so
+`helm install sluice ./helm/sluice` names things "sluice-..." and not "sluice-sluice-...".
+Truncated to leave room for the longest suffix ("-sidecar-patch").
+*/}}
+{{- define "sluice.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 48 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 48 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 48 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "sluice.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels every object of the release carries.
+*/}}
+{{- define "sluice.labels" -}}
+helm.sh/chart: {{ include "sluice.chart" . }}
+{{ include "sluice.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: {{ .Values.mode }}
+{{- end }}
+
+{{/*
+The subset that selects pods; it must never change across upgrades (Deployment selectors are immutable).
+*/}}
+{{- define "sluice.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "sluice.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "sluice.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/*
+Checks the values once, so a bad combination fails `helm install` with a message instead of
+rendering something that crash-loops.
+*/}}
+{{- define "sluice.validate" -}}
+{{- if not (has .Values.mode (list "sidecar" "proxy")) }}
+{{- fail (printf "mode must be sidecar or proxy, got %q" (toString .Values.mode)) }}
+{{- end }}
+{{- if eq .Values.mode "proxy" }}
+{{- if not .Values.upstream }}
+{{- fail "mode=proxy needs upstream, the broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650" }}
+{{- end }}
+{{- if not (hasPrefix "pulsar://" .Values.upstream) }}
+{{- fail (printf "upstream must be a pulsar://host:port URL, got %q" .Values.upstream) }}
+{{- end }}
+{{- end }}
+{{- if lt (int .Values.drainTimeoutSeconds) 1 }}
+{{- fail "drainTimeoutSeconds must be a positive number of seconds" }}
+{{- end }}
+{{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
+{{- end }}
+
+{{/*
+Kubernetes sends SIGKILL when the grace period ends; Sluice needs the whole drain timeout plus
+time to close connections and exit, so the grace period is always longer than the drain.
+*/}}
+{{- define "sluice.terminationGracePeriodSeconds" -}}
+{{- $drain := int .Values.drainTimeoutSeconds }}
+{{- if .Values.terminationGracePeriodSeconds }}
+{{- $grace := int .Values.terminationGracePeriodSeconds }}
+{{- if le $grace $drain }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must be greater than drainTimeoutSeconds (%d)" $grace $drain) }}
+{{- end }}
+{{- $grace }}
+{{- else }}
+{{- add $drain 20 }}
+{{- end }}
+{{- end }}
+
+{{/*
+Mode-dependent settings: the sidecar listens on the broker's advertised external port and
+forwards to the broker's private loopback listener; the front proxy forwards to the broker
+service and rewrites lookups.
+*/}}
+{{- define "sluice.listenPort" -}}
+{{- if eq .Values.mode "sidecar" }}{{ int .Values.sidecar.port }}{{ else }}{{ int .Values.port }}{{ end }}
+{{- end }}
+
+{{- define "sluice.adminPort" -}}
+{{- if eq .Values.mode "sidecar" }}{{ int .Values.sidecar.adminPort }}{{ else }}{{ int .Values.adminPort }}{{ end }}
+{{- end }}
+
+{{- define "sluice.upstream" -}}
+{{- if eq .Values.mode "sidecar" }}{{ printf "pulsar://127.0.0.1:%d" (int .Values.sidecar.brokerBindPort) }}{{ else }}{{ .Values.upstream }}{{ end }}
+{{- end }}
+
+{{- define "sluice.lookupMode" -}}
+{{- if eq .Values.mode "sidecar" }}passthrough{{ else }}rewrite{{ end }}
+{{- end }}
+
+{{/*
+Broker pod labels for the sidecar Service. The default lives here, not in values.yaml, because
+Helm merges a user's map into a default map, and a selector must be replaceable.
+*/}}
+{{- define "sluice.brokerPodSelector" -}}
+{{- toYaml (.Values.sidecar.brokerPodSelector | default (dict "app" "pulsar" "component" "broker")) }}
+{{- end }}
+
+{{- define "sluice.limitsConfigMapName" -}}
+{{- printf "%s-limits" (include "sluice.fullname" .) }}
+{{- end }}
+
+{{- define "sluice.secretName" -}}
+{{- if .Values.existingSecret }}{{ .Values.existingSecret }}{{ else }}{{ printf "%s-admin-token" (include "sluice.fullname" .) }}{{ end }}
+{{- end }}
+
+{{- define "sluice.secretKey" -}}
+{{- if .Values.existingSecret }}{{ .Values.existingSecretKey }}{{ else }}admin-token{{ end }}
+{{- end }}
+
+{{/*
+prometheus.io annotations, understood by the usual Prometheus kubernetes_sd scrape configs.
+*/}}
+{{- define "sluice.scrapeAnnotations" -}}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ include "sluice.adminPort" . | quote }}
+prometheus.io/path: /metrics
+{{- end }}
+
+{{/*
+The init container: seeds the writable limits file from the ConfigMap, once. The file must be
+writable because every PUT/DELETE on the REST API persists to it; a file that already exists
+(a container restart, or a persistent volume) is kept.
+*/}}
+{{- define "sluice.initContainer" -}}
+- name: sluice-limits-seed
+  image: {{ include "sluice.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  command:
+    - /bin/sh
+    - -c
+    - '[ -e /var/lib/sluice/limits.json ] || cp /etc/sluice/limits.json /var/lib/sluice/limits.json'
+  resources:
+    {{- toYaml .Values.resources | nindent 4 }}
+  securityContext:
+    {{- toYaml .Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: sluice-limits
+      mountPath: /etc/sluice
+      readOnly: true
+    - name: sluice-data
+      mountPath: /var/lib/sluice
+{{- end }}
+
+{{/*
+The Sluice container, configured only through SLUICE_* environment variables (one per option).
+*/}}
+{{- define "sluice.container" -}}
+{{- $adminPort := include "sluice.adminPort" . | int -}}
+- name: sluice
+  image: {{ include "sluice.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  env:
+    - name: SLUICE_UPSTREAM
+      value: {{ include "sluice.upstream" . | quote }}
+    - name: SLUICE_LISTEN
+      value: {{ printf "0.0.0.0:%s" (include "sluice.listenPort" .) | quote }}
+    - name: SLUICE_ADMIN
+      value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
+    - name: SLUICE_LOOKUP_MODE
+      value: {{ include "sluice.lookupMode" . | quote }}
+    {{- if and (eq .Values.mode "proxy") .Values.allowedBrokers }}
+    - name: SLUICE_ALLOWED_BROKERS
+      value: {{ .Values.allowedBrokers | quote }}
+    {{- end }}
+    - name: SLUICE_LIMITS_FILE
+      value: /var/lib/sluice/limits.json
+    - name: SLUICE_ADMIN_TOKEN
+      valueFrom:
+        secretKeyRef:
+          name: {{ include "sluice.secretName" . }}
+          key: {{ include "sluice.secretKey" . }}
+    - name: SLUICE_METRICS_MAX_TOPICS
+      value: {{ int .Values.metricsMaxTopics | toString | quote }}
+    - name: SLUICE_DRAIN_TIMEOUT
+      value: {{ int .Values.drainTimeoutSeconds | toString | quote }}
+    - name: JAVA_TOOL_OPTIONS
+      value: {{ .Values.jvmOptions | quote }}
+    {{- with .Values.extraEnv }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  ports:
+    - name: sluice-pulsar
+      containerPort: {{ include "sluice.listenPort" . }}
+      protocol: TCP
+    - name: sluice-admin
+      containerPort: {{ $adminPort }}
+      protocol: TCP
+  livenessProbe:
+    httpGet:
+      path: /healthz
+      port: {{ $adminPort }}
+    {{- toYaml .Values.probes.liveness | nindent 4 }}
+  readinessProbe:
+    httpGet:
+      path: /readyz
+      port: {{ $adminPort }}
+    {{- toYaml .Values.probes.readiness | nindent 4 }}
+  resources:
+    {{- toYaml .Values.resources | nindent 4 }}
+  securityContext:
+    {{- toYaml .Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: sluice-data
+      mountPath: /var/lib/sluice
+    - name: sluice-tmp
+      mountPath: /tmp
+{{- end }}
+
+{{/*
+Volumes: the limits ConfigMap (read-only seed), the writable limits directory and /tmp (the
+JVM's scratch space; the root filesystem is read-only).
+*/}}
+{{- define "sluice.volumes" -}}
+- name: sluice-limits
+  configMap:
+    name: {{ include "sluice.limitsConfigMapName" . }}
+- name: sluice-data
+  {{- if and (eq .Values.mode "proxy") .Values.persistence.existingClaim }}
+  persistentVolumeClaim:
+    claimName: {{ .Values.persistence.existingClaim }}
+  {{- else }}
+  emptyDir: {}
+  {{- end }}
+- name: sluice-tmp
+  emptyDir: {}
+{{- end }}

@@ -4,6 +4,7 @@ import static io.netty.handler.codec.http.HttpMethod.DELETE;
 import static io.netty.handler.codec.http.HttpMethod.GET;
 import static io.netty.handler.codec.http.HttpMethod.PUT;
 
+import io.sluice.admin.admission.AdmissionResource;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.limits.ConnectionLimitsResource;
 import io.sluice.admin.limits.LimitScope;
@@ -14,6 +15,7 @@ import io.sluice.admin.openapi.OpenApiResource;
 import io.sluice.admin.probe.ProbeResource;
 import io.sluice.admin.status.ThrottledResource;
 import io.sluice.admin.status.TopicsResource;
+import io.sluice.admission.AdmissionController;
 import io.sluice.pulsar.proxy.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
@@ -22,15 +24,17 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The one route table of the admin server (SPEC section 3). {@code openapi.json} describes
- * exactly these routes; {@code OpenApiDocumentTest} fails when the two disagree.
+ * exactly these routes as they are with admission control; {@code OpenApiDocumentTest} fails when
+ * the two disagree. Without admission control, {@code /api/v1/admission} is not a route (404).
  */
 final class AdminRoutes {
 
     private AdminRoutes() {
     }
 
+    /** @param admission admission control, or {@code null} when the proxy runs without it */
     static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
-                            BooleanSupplier ready, int metricsMaxTopics) {
+                            AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ScopeLimitResource topics = new ScopeLimitResource(limits, LimitScope.TOPIC);
         ScopeLimitResource namespaces = new ScopeLimitResource(limits, LimitScope.NAMESPACE);
@@ -39,14 +43,14 @@ final class AdminRoutes {
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
-        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, metricsMaxTopics);
+        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource();
 
         String topic = "/api/v1/limits/topics/{domain}/{tenant}/{namespace}/{topic}";
         String namespace = "/api/v1/limits/namespaces/{tenant}/{namespace}";
         String tenant = "/api/v1/limits/tenants/{tenant}";
-        return RouteTable.builder()
+        RouteTable.Builder table = RouteTable.builder()
                 .add(GET, "/api/v1/limits", document::get)
                 .add(PUT, "/api/v1/limits", document::put)
                 .add(GET, topic, topics::get)
@@ -68,7 +72,12 @@ final class AdminRoutes {
                 .add(GET, "/api/v1/openapi.json", openApi::get)
                 .add(GET, "/metrics", metrics::get)
                 .add(GET, "/healthz", probes::health)
-                .add(GET, "/readyz", probes::ready)
-                .build();
+                .add(GET, "/readyz", probes::ready);
+        if (admission != null) {
+            AdmissionResource admissionControl = new AdmissionResource(admission);
+            table.add(GET, "/api/v1/admission", admissionControl::get)
+                    .add(PUT, "/api/v1/admission", admissionControl::put);
+        }
+        return table.build();
     }
 }

@@ -15,6 +15,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
+import io.sluice.admission.AdmissionController;
 import io.sluice.pulsar.proxy.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
@@ -30,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server (SPEC section 3): the limits API, live status, {@code /metrics},
- * {@code /healthz} and {@code /readyz}, on Netty's HTTP codec.
+ * The admin HTTP server (SPEC section 3): the limits API, live status, admission control (when
+ * the proxy has it), {@code /metrics}, {@code /healthz} and {@code /readyz}, on Netty's HTTP codec.
  *
  * <p>It runs on threads of its own and never on the proxy's event loops: one I/O event loop, and
  * two threads for the route handlers, because a limits change waits for an fsync and must stall
@@ -43,6 +44,7 @@ import org.slf4j.LoggerFactory;
  *         .bind("0.0.0.0", 8080)
  *         .adminToken(token)              // optional
  *         .limits(store).throttleLedger(ledger).topicActivity(activity).proxyStats(stats)
+ *         .admission(controller)          // optional
  *         .ready(() -> proxyListening && upstreamReachable)
  *         .metricsMaxTopics(1000)
  *         .build();
@@ -72,7 +74,7 @@ public final class AdminServer implements AutoCloseable {
         this.port = builder.port;
         this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
         this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
-                builder.proxyStats, builder.ready, builder.metricsMaxTopics);
+                builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics);
     }
 
     public static Builder builder() {
@@ -155,7 +157,7 @@ public final class AdminServer implements AutoCloseable {
         connections = null;
     }
 
-    /** Settings and sources of an {@link AdminServer}; every source is required. */
+    /** Settings and sources of an {@link AdminServer}; every source but admission control is required. */
     public static final class Builder {
 
         private String host = "0.0.0.0";
@@ -165,6 +167,7 @@ public final class AdminServer implements AutoCloseable {
         private ThrottleLedger throttleLedger;
         private TopicActivity topicActivity;
         private ProxyStats proxyStats;
+        private AdmissionController admission;
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
 
@@ -211,6 +214,16 @@ public final class AdminServer implements AutoCloseable {
         /** Connection counters. */
         public Builder proxyStats(ProxyStats stats) {
             this.proxyStats = stats;
+            return this;
+        }
+
+        /**
+         * Admission control, for {@code GET PUT /api/v1/admission} and the {@code sluice_admission_*}
+         * metrics; {@code null} (the default) when the proxy runs without it, and then
+         * {@code /api/v1/admission} answers 404.
+         */
+        public Builder admission(AdmissionController controller) {
+            this.admission = controller;
             return this;
         }
 

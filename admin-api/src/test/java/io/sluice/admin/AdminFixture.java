@@ -2,6 +2,7 @@ package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.admission.AdmissionController;
 import io.sluice.pulsar.proxy.ProxyStats;
 import io.sluice.quota.LimitsDocument;
 import io.sluice.quota.LimitsStore;
@@ -23,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A real admin server on a free port over a real limits store (in a test's temporary directory)
- * and a real quota engine, with an HTTP/1.1 client to talk to it.
+ * and a real quota engine, with an HTTP/1.1 client to talk to it. Admission control is only
+ * there when a test passes a controller.
  */
 final class AdminFixture implements AutoCloseable {
 
@@ -41,7 +43,7 @@ final class AdminFixture implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String token;
 
-    private AdminFixture(Path dir, String token, int metricsMaxTopics) throws IOException {
+    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission) throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
         this.store = LimitsStore.open(limitsFile, engine);
         this.token = token;
@@ -52,6 +54,7 @@ final class AdminFixture implements AutoCloseable {
                 .throttleLedger(ledger)
                 .topicActivity(activity)
                 .proxyStats(stats)
+                .admission(admission)
                 .ready(ready::get)
                 .metricsMaxTopics(metricsMaxTopics)
                 .build();
@@ -59,15 +62,20 @@ final class AdminFixture implements AutoCloseable {
     }
 
     static AdminFixture start(Path dir) throws IOException {
-        return new AdminFixture(dir, null, 1000);
+        return new AdminFixture(dir, null, 1000, null);
     }
 
     static AdminFixture withToken(Path dir, String token) throws IOException {
-        return new AdminFixture(dir, token, 1000);
+        return new AdminFixture(dir, token, 1000, null);
     }
 
     static AdminFixture withMetricsMaxTopics(Path dir, int max) throws IOException {
-        return new AdminFixture(dir, null, max);
+        return new AdminFixture(dir, null, max, null);
+    }
+
+    /** @param token the admin token, or {@code null} for none */
+    static AdminFixture withAdmission(Path dir, String token, AdmissionController admission) throws IOException {
+        return new AdminFixture(dir, token, 1000, admission);
     }
 
     URI uri(String path) {

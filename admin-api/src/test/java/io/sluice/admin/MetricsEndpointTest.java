@@ -2,15 +2,19 @@ package io.sluice.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.admin.PrometheusText.Family;
 import io.sluice.admin.PrometheusText.Sample;
+import io.sluice.admission.AdmissionMode;
+import io.sluice.admission.RequestType;
 import io.sluice.pulsar.proxy.ProxyStatsEvents;
 import io.sluice.status.DelayHistogram;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,6 +50,48 @@ class MetricsEndpointTest {
             }
             assertEquals(Map.of("topic", "_other"), families.get("sluice_publish_messages_total").samples().get(0).labels());
             assertEquals(0, value(families, "sluice_connections", Map.of()));
+            assertTrue(families.keySet().stream().noneMatch(name -> name.startsWith("sluice_admission")),
+                    "without admission control there are no admission families");
+        }
+    }
+
+    @Test
+    void admissionFamiliesShowBreakerStatesRejectionsByModeAndKnownSignals() throws IOException {
+        AdmissionHarness admission = new AdmissionHarness(AdmissionMode.ENFORCED);
+        try (AdminFixture admin = AdminFixture.withAdmission(dir, null, admission.controller)) {
+            admission.overload();
+            admission.controller.admit(RequestType.PRODUCER);
+            admission.controller.admit(RequestType.PRODUCER);
+            assertEquals(200, admin.put("/api/v1/admission", "{\"mode\": \"monitor_only\"}").statusCode());
+            admission.controller.admit(RequestType.SUBSCRIBE);
+
+            Map<String, Family> families = scrape(admin);
+
+            Family states = families.get("sluice_admission_state");
+            assertEquals("gauge", states.type());
+            assertTrue(states.help().contains("0 closed, 1 half-open, 2 open"), states.help());
+            for (String type : List.of("connect", "lookup", "producer", "subscribe")) {
+                assertEquals(2, value(families, "sluice_admission_state", Map.of("type", type)), type);
+            }
+            Family rejections = families.get("sluice_admission_rejections_total");
+            assertEquals("counter", rejections.type());
+            Map<Map<String, String>, Double> counts = rejections.samples().stream()
+                    .collect(Collectors.toMap(Sample::labels, Sample::value));
+            assertEquals(8, counts.size(), "every type in both modes, zeros included");
+            assertEquals(2, counts.get(Map.of("type", "producer", "mode", "enforced")));
+            assertEquals(1, counts.get(Map.of("type", "subscribe", "mode", "monitor_only")));
+            assertEquals(3, counts.values().stream().mapToDouble(Double::doubleValue).sum());
+            Family signals = families.get("sluice_admission_signal");
+            assertEquals("gauge", signals.type());
+            assertTrue(signals.help().contains("event_loop_lag (milliseconds)"), signals.help());
+            assertEquals(0.95, value(families, "sluice_admission_signal", Map.of("signal", "cpu")));
+            assertEquals(0.5, value(families, "sluice_admission_signal", Map.of("signal", "heap")));
+            assertEquals(2, signals.samples().size(), "signals without a value are left out");
+
+            admission.recover();
+            assertEquals(1, value(scrape(admin), "sluice_admission_state", Map.of("type", "connect")), "half-open");
+            admission.sampleAfter(Duration.ofSeconds(1));
+            assertEquals(0, value(scrape(admin), "sluice_admission_state", Map.of("type", "connect")), "closed");
         }
     }
 

@@ -7,6 +7,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
+import io.sluice.admission.AdmissionController;
 import io.sluice.pulsar.proxy.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
@@ -28,14 +29,19 @@ public final class MetricsResource {
     /**
      * A registry with Sluice's metrics (SPEC section 7), the JVM's, and Netty's buffer memory.
      *
+     * @param admission admission control, or {@code null} when the proxy runs without it (then
+     *        there are no {@code sluice_admission_*} families)
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      */
     public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
-                                           ProxyStats stats, int maxTopics) {
+                                           ProxyStats stats, AdmissionController admission, int maxTopics) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new ThrottleDelayCollector(ledger));
         registry.register(new ProxyStatsCollector(stats));
+        if (admission != null) {
+            registry.register(new AdmissionCollector(admission));
+        }
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);
         return new MetricsResource(registry);

@@ -11,8 +11,11 @@ import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.apache.pulsar.client.api.SubscriptionType;
 import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,19 +37,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What any client must see through Sluice, whichever the deployment: exactly what it would see
  * connected to the broker directly. Subclasses start Sluice in one deployment mode.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class TransparentProxyContract {
 
     static final PulsarBroker broker = PulsarBroker.shared();
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    private RunningSluice sluice;
 
-    /** The service URL clients use: Sluice's. */
-    abstract String serviceUrl();
+    /** Starts Sluice in the deployment under test, in front of {@link #broker}. */
+    abstract RunningSluice start();
 
+    /** A short name of the deployment, for topic names. */
     abstract String mode();
 
+    @BeforeAll
+    void startSluice() {
+        sluice = start();
+    }
+
+    @AfterAll
+    void stopSluice() {
+        sluice.close();
+    }
+
+    /** The service URL clients use: Sluice's. */
+    String serviceUrl() {
+        return sluice.serviceUrl;
+    }
+
     /** Client connections Sluice has accepted so far: proof that traffic did not bypass it. */
-    abstract long acceptedConnections();
+    long acceptedConnections() {
+        return sluice.server.stats().acceptedConnections();
+    }
 
     PulsarClient client() throws PulsarClientException {
         PulsarClient client = PulsarClient.builder()

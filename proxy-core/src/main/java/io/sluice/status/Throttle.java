@@ -42,6 +42,14 @@ public final class Throttle {
         return scope;
     }
 
+    public String reason() {
+        return reason;
+    }
+
+    public String action() {
+        return action;
+    }
+
     ThrottledClient view() {
         return new ThrottledClient(connection, producerId, consumerId, topic, scope, reason, action, since,
                 heldMessages, heldBytes);

@@ -8,6 +8,8 @@ import io.sluice.pulsar.codec.proto.CommandError;
 import io.sluice.pulsar.codec.proto.CommandFlow;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse;
 import io.sluice.pulsar.codec.proto.CommandSendError;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.ServerError;
 
 import java.io.IOException;
@@ -85,6 +87,22 @@ public final class FrameWriter {
                         .setRequestId(requestId)
                         .setError(error)
                         .setMessage(message))
+                .build());
+    }
+
+    /**
+     * CommandThrottleProducer (Sluice's extension, BaseCommand type 200) asking a client that
+     * advertised {@code supports_throttle_producer_commands} to pause a producer.
+     */
+    public static ByteBuf throttleProducer(ByteBufAllocator alloc, long requestId, long producerId,
+                                           ThrottlingReason reason, long pauseForMillis) {
+        return encode(alloc, BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.THROTTLE_PRODUCER)
+                .setThrottleProducer(CommandThrottleProducer.newBuilder()
+                        .setRequestId(requestId)
+                        .setProducerId(producerId)
+                        .setThrottlingReason(reason)
+                        .setPauseForMillis(pauseForMillis))
                 .build());
     }
 }

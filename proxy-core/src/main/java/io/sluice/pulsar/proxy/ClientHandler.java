@@ -10,10 +10,12 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.codec.MalformedFrameException;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
 
 /**
- * Frames from the client: opens the upstream connection on CONNECT, keeps the producer and
- * consumer registries, and forwards every frame it does not consume to the broker unchanged.
+ * Frames from the client: opens the upstream connection on CONNECT (noting whether the client
+ * takes throttle notices), keeps the producer and consumer registries, consumes the receipts of
+ * throttle notices, and forwards every other frame to the broker unchanged.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
 
@@ -25,6 +27,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final int SEND = BaseCommand.Type.SEND_VALUE;
     private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
     private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
+    private static final int THROTTLE_PRODUCER_RECEIPT = BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT_VALUE;
 
     private final ProxySettings settings;
     private final ProxyServices services;
@@ -69,6 +72,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 connection.dispatch.flow(frame);
                 return;
             }
+            case THROTTLE_PRODUCER_RECEIPT -> {
+                // Sluice's own extension: the broker does not know the command.
+                connection.notices.receipt(frame);
+                return;
+            }
             case CONNECT -> {
                 frame.release();
                 throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
@@ -101,6 +109,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         return false;
     }
 
+    /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
     private void connect(ByteBuf frame) {
         AdmissionDecision admission = services.admission().admit(RequestType.CONNECT);
         if (!admission.admitted()) {
@@ -108,16 +117,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
             return;
         }
-        String proxyToBrokerUrl;
+        CommandConnect connect;
         try {
-            BaseCommand command = FrameReader.parse(frame);
-            proxyToBrokerUrl = command.getConnect().hasProxyToBrokerUrl()
-                    ? command.getConnect().getProxyToBrokerUrl() : null;
+            connect = FrameReader.parse(frame).getConnect();
         } catch (RuntimeException e) {
             frame.release();
             throw e;
         }
-        connection.connectUpstream(frame, proxyToBrokerUrl);
+        connection.notices.clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        connection.connectUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
     /**
@@ -184,7 +192,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         connection.flushBroker();
-        // Sluice's own answers (refusals, rejections) written while reading the client.
+        // Sluice's own answers (refusals, rejections, throttle notices) written while reading the client.
         connection.flushClient();
         ctx.fireChannelReadComplete();
     }

@@ -9,8 +9,9 @@ import io.sluice.status.TopicMeter;
 import java.util.ArrayDeque;
 
 /**
- * One producer of a client connection, as the proxy sees it: its topic, its quota path, and the
- * sends it holds for it. Confined to the connection's event loop.
+ * One producer of a client connection, as the proxy sees it: its topic, its quota path, the
+ * sends it holds for it and where it stands with throttle notices. Confined to the connection's
+ * event loop.
  *
  * <p>Buffer ownership: every frame in {@link #held} is owned by this producer until
  * {@link PublishGate} forwards it (ownership passes to the broker channel) or drops it when the
@@ -24,6 +25,21 @@ final class ProducerState {
 
     /** A rejection that must reach the client after the receipts of {@code afterForwarded} sends. */
     record PendingRejection(long sequenceId, String message, long afterForwarded) {
+    }
+
+    /** Where a producer of a client that takes throttle notices stands in a {@code notify} throttle. */
+    enum NoticeState {
+        /** Not notified: its sends pass the quota check. */
+        NONE,
+        /** Told to pause; its receipt is due. Sends that were in flight meanwhile are forwarded and charged. */
+        AWAITING_RECEIPT,
+        /** The client confirmed the pause: it sends nothing more for this producer until the pause is over. */
+        RELYING,
+        /**
+         * The receipt did not come in time, or the client sent during the pause it confirmed:
+         * {@code notify} acts as {@code delay} until the throttle ends.
+         */
+        MISSED
     }
 
     final long producerId;
@@ -41,8 +57,13 @@ final class ProducerState {
     final SendTimes sendTimes = new SendTimes();
     final ArrayDeque<PendingRejection> rejections = new ArrayDeque<>();
     Throttle throttle;
-    /** For a rejecting producer: when its throttle is over unless it is refused again. */
+    /** For a rejecting or notified producer: when its throttle is over unless it is refused again. */
     long throttleEndsAtNanos;
+    NoticeState notice = NoticeState.NONE;
+    /** The ThrottleProducer request awaiting its receipt, while {@link NoticeState#AWAITING_RECEIPT}. */
+    long noticeRequestId;
+    /** When the pause the client was told about is over. */
+    long pauseEndsAtNanos;
 
     ProducerState(long producerId, String topic) {
         this.producerId = producerId;
@@ -51,5 +72,10 @@ final class ProducerState {
 
     long unanswered() {
         return forwarded - answered;
+    }
+
+    /** Whether the client confirmed a pause that is not over yet. */
+    boolean pausing(long nowNanos) {
+        return notice == NoticeState.RELYING && nowNanos - pauseEndsAtNanos < 0;
     }
 }

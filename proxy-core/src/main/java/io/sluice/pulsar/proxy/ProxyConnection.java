@@ -40,6 +40,7 @@ final class ProxyConnection {
     final ReadGate clientReads;
     final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(ProducerState::new);
     final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(ConsumerState::new);
+    final ThrottleNotices notices;
     final PublishGate publish;
     final DispatchGate dispatch;
 
@@ -58,6 +59,7 @@ final class ProxyConnection {
         this.stats = services.stats();
         this.services = services;
         this.clientReads = new ReadGate(client);
+        this.notices = new ThrottleNotices(this, settings.throttleReceiptWindow().toNanos());
         this.publish = new PublishGate(this, services);
         this.dispatch = new DispatchGate(this, services);
     }
@@ -215,12 +217,16 @@ final class ProxyConnection {
     /**
      * Stops taking frames from the client: the socket is not read and frames already buffered
      * stay undecoded, so nothing more reaches the gate until {@link #resumeClientReads}.
+     *
+     * @return whether reading was going on until now
      */
-    void pauseClientReads() {
-        if (!clientReads.isPaused(ReadGate.CONNECTION_LIMIT)) {
-            clientReads.pause(ReadGate.CONNECTION_LIMIT);
-            client.pipeline().get(FrameDecoder.class).pause();
+    boolean pauseClientReads() {
+        if (clientReads.isPaused(ReadGate.CONNECTION_LIMIT)) {
+            return false;
         }
+        clientReads.pause(ReadGate.CONNECTION_LIMIT);
+        client.pipeline().get(FrameDecoder.class).pause();
+        return true;
     }
 
     /** Takes frames from the client again, starting with those it buffered while paused. */

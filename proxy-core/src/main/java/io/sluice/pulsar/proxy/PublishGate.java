@@ -5,14 +5,17 @@ import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.proxy.ProducerState.HeldSend;
+import io.sluice.pulsar.proxy.ProducerState.NoticeState;
 import io.sluice.pulsar.proxy.ProducerState.PendingRejection;
 import io.sluice.quota.ConnectionLimits;
 import io.sluice.quota.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
+import io.sluice.status.Throttle;
 
 import java.util.concurrent.TimeUnit;
 
@@ -27,22 +30,33 @@ import java.util.concurrent.TimeUnit;
  * sends because the stock client accepts an error only for its oldest pending message. Once a
  * producer holds anything, its later sends queue behind it, so order is kept.
  *
+ * <p>{@code notify}, for a client that takes throttle notices ({@link ThrottleNotices}): the send
+ * that finds the buckets empty is forwarded and charged, and the client is told to pause that
+ * producer for as long as the buckets need to recover. Until its receipt arrives, the producer's
+ * sends are forwarded unchecked and charged: they were in flight before the client saw the notice,
+ * and they lengthen its next pause. A receipt that does not come within the receipt window turns
+ * the throttle into a {@code delay} until it ends, and so does a send that arrives after the
+ * receipt but before the pause is over: TCP keeps order, so the client wrote it after it promised
+ * to pause. For any other client {@code notify} is {@code delay}.
+ *
  * <p>Connection limits: while the sends without a broker answer exceed {@code maxPendingSends}
  * or the held bytes exceed {@code maxHeldBytes}, the connection is not read; reading resumes
- * when both are under half.
+ * when both are under half. A client that takes notices is told, for each of its producers.
  *
  * <p>Confined to the connection's event loop.
  */
 final class PublishGate {
 
-    /** Longest a held producer waits before its quota is looked at again (picks up limit changes). */
     private static final int SEND_TYPE = BaseCommand.Type.SEND_VALUE;
 
+    /** Longest a held producer waits before its quota is looked at again (picks up limit changes). */
     private static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final ProxyConnection connection;
     private final ProxyServices services;
     private final QuotaEngine quotas;
+    private final long receiptWindowNanos;
     private final SendFields fields = new SendFields();
     private final QuotaDecision decision = new QuotaDecision();
 
@@ -55,6 +69,7 @@ final class PublishGate {
         this.connection = connection;
         this.services = services;
         this.quotas = services.quotas();
+        this.receiptWindowNanos = connection.settings.throttleReceiptWindow().toNanos();
     }
 
     /** A SEND from the client; takes ownership of {@code frame}. */
@@ -75,8 +90,20 @@ final class PublishGate {
         }
         long now = System.nanoTime();
         QuotaPath path = path(producer, now);
+        if (producer.notice == NoticeState.AWAITING_RECEIPT) {
+            // Written before the client saw the notice.
+            path.charge(now, messages, bytes);
+            forward(producer, frame, messages, bytes, now);
+            return;
+        }
+        if (producer.pausing(now)) {
+            // Written after the client confirmed the pause: it does not keep its word, so hold its sends.
+            fallBackToDelay(producer, now);
+            hold(producer, frame, messages, bytes, now);
+            return;
+        }
         if (path.isUnlimited() || path.tryAcquire(now, messages, bytes, decision)) {
-            endRejectThrottle(producer, now);
+            endThrottleIfOver(producer, now);
             forward(producer, frame, messages, bytes, now);
             return;
         }
@@ -85,8 +112,15 @@ final class PublishGate {
             frame.release();
             return;
         }
-        // DELAY, and NOTIFY for clients that cannot be notified: hold it.
-        beginThrottle(producer, now);
+        if (decision.onExceed() == OnExceed.NOTIFY && connection.notices.clientSupportsNotices()
+                && producer.notice != NoticeState.MISSED) {
+            path.charge(now, messages, bytes);
+            notifyPause(producer, path, now);
+            forward(producer, frame, messages, bytes, now);
+            return;
+        }
+        // DELAY, and NOTIFY for clients that cannot be notified or missed a receipt: hold it.
+        beginThrottle(producer, now, OnExceed.DELAY);
         hold(producer, frame, messages, bytes, now);
         schedule(producer, decision.waitNanos());
     }
@@ -116,11 +150,30 @@ final class PublishGate {
         return pendingSends == 0 && heldMessages == 0;
     }
 
+    /** The client confirmed notice {@code requestId} in time: rely on it to pause. */
+    void noticeAnswered(ProducerState producer, long requestId) {
+        if (!awaits(producer, requestId)) {
+            return;
+        }
+        producer.notice = NoticeState.RELYING;
+        schedule(producer, producer.throttleEndsAtNanos - System.nanoTime());
+    }
+
+    /** No receipt for notice {@code requestId} within the receipt window: hold the producer's sends from now on. */
+    void noticeMissed(ProducerState producer, long requestId) {
+        if (awaits(producer, requestId)) {
+            fallBackToDelay(producer, System.nanoTime());
+        }
+    }
+
     /** A producer closed or was replaced: drop what it holds; the client never got receipts for it. */
     void producerGone(ProducerState producer) {
         if (producer.timer != null) {
             producer.timer.cancel(false);
             producer.timer = null;
+        }
+        if (producer.notice == NoticeState.AWAITING_RECEIPT) {
+            connection.notices.forget(producer.noticeRequestId);
         }
         HeldSend send;
         while ((send = producer.held.poll()) != null) {
@@ -161,6 +214,35 @@ final class PublishGate {
         producer.sendTimes.add(now);
         producer.meter.published(messages, bytes);
         connection.toBroker(frame);
+    }
+
+    /**
+     * Tells the client to pause {@code producer} until every bucket on {@code path} admits again;
+     * the send that found them empty is already charged.
+     */
+    private void notifyPause(ProducerState producer, QuotaPath path, long now) {
+        long pauseMillis = (path.waitNanos(now) + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI;
+        beginThrottle(producer, now, OnExceed.NOTIFY);
+        producer.notice = NoticeState.AWAITING_RECEIPT;
+        producer.noticeRequestId = connection.notices.quotaExceeded(producer,
+                ThrottleNoticeReasons.of(decision.scope()), pauseMillis);
+        producer.pauseEndsAtNanos = now + pauseMillis * NANOS_PER_MILLI;
+        // One receipt window past the pause, so that a producer notified again right after it stays one throttle.
+        producer.throttleEndsAtNanos = producer.pauseEndsAtNanos + receiptWindowNanos;
+    }
+
+    /** The client cannot be relied on for this throttle: it continues as a {@code delay}. */
+    private void fallBackToDelay(ProducerState producer, long now) {
+        producer.notice = NoticeState.MISSED;
+        relabelThrottle(producer, OnExceed.DELAY);
+        // The delay lasts at least until what the client sent meanwhile is paid for.
+        producer.throttleEndsAtNanos = now + path(producer, now).waitNanos(now);
+        schedule(producer, producer.throttleEndsAtNanos - now);
+    }
+
+    private boolean awaits(ProducerState producer, long requestId) {
+        return connection.producers.get(producer.producerId) == producer
+                && producer.notice == NoticeState.AWAITING_RECEIPT && producer.noticeRequestId == requestId;
     }
 
     private void hold(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
@@ -213,6 +295,9 @@ final class PublishGate {
         }
         if (!producer.held.isEmpty()) {
             producer.throttle.holding(producer.held.size(), producer.heldBytes);
+        } else if (producer.notice == NoticeState.AWAITING_RECEIPT) {
+            // The receipt, or its absence, decides what comes next and schedules it.
+            producer.throttle.holding(0, 0);
         } else if (producer.rejections.isEmpty() && now - producer.throttleEndsAtNanos >= 0) {
             endThrottle(producer);
         } else if (producer.throttle != null) {
@@ -220,6 +305,7 @@ final class PublishGate {
             schedule(producer, producer.throttleEndsAtNanos - now);
         }
         connection.flushBroker();
+        connection.flushClient();
         checkConnectionLimits();
     }
 
@@ -237,7 +323,7 @@ final class PublishGate {
     }
 
     private void reject(ProducerState producer, long sequenceId, long now) {
-        beginThrottle(producer, now);
+        beginThrottle(producer, now, OnExceed.REJECT);
         producer.throttleEndsAtNanos = now + decision.waitNanos();
         String message = decision.rejectMessage();
         schedule(producer, decision.waitNanos());
@@ -262,22 +348,41 @@ final class PublishGate {
                 ServerError.NotAllowedError, message));
     }
 
-    private void beginThrottle(ProducerState producer, long now) {
+    /**
+     * Records that the producer is throttled, at the scope {@link #decision} names, with the action
+     * the proxy takes (for {@code notify} that depends on the client). A running throttle goes on
+     * unless the action changed.
+     */
+    private void beginThrottle(ProducerState producer, long now, OnExceed action) {
         if (producer.throttle != null) {
-            return;
+            if (producer.throttle.action().equals(action.jsonName())) {
+                return;
+            }
+            services.throttles().end(producer.throttle);
         }
-        String reason = ThrottleReasons.of(decision);
         producer.throttle = services.throttles().begin(String.valueOf(connection.client.remoteAddress()),
-                producer.producerId, null, producer.topic, decision.scope().label(), reason,
-                decision.onExceed().jsonName());
+                producer.producerId, null, producer.topic, decision.scope().label(), ThrottleReasons.of(decision),
+                action.jsonName());
         path(producer, now);
         producer.meter.throttled();
     }
 
-    /** A rejecting producer's throttle ends with its first admitted send after the retry time. */
-    private void endRejectThrottle(ProducerState producer, long now) {
+    /** The running throttle goes on with another action, for the same scope and reason. */
+    private void relabelThrottle(ProducerState producer, OnExceed action) {
+        Throttle old = producer.throttle;
+        services.throttles().end(old);
+        producer.throttle = services.throttles().begin(String.valueOf(connection.client.remoteAddress()),
+                producer.producerId, null, producer.topic, old.scope(), old.reason(), action.jsonName());
+        producer.meter.throttled();
+    }
+
+    /**
+     * Ends a throttle that is over: nothing held or rejected, no receipt awaited, and past the
+     * retry time of a rejection or the pause (plus a receipt window) of a notice.
+     */
+    private void endThrottleIfOver(ProducerState producer, long now) {
         if (producer.throttle != null && producer.held.isEmpty() && producer.rejections.isEmpty()
-                && now - producer.throttleEndsAtNanos >= 0) {
+                && producer.notice != NoticeState.AWAITING_RECEIPT && now - producer.throttleEndsAtNanos >= 0) {
             endThrottle(producer);
         }
     }
@@ -287,12 +392,17 @@ final class PublishGate {
             services.throttles().end(producer.throttle);
             producer.throttle = null;
         }
+        producer.notice = NoticeState.NONE;
     }
 
     private void checkConnectionLimits() {
         ConnectionLimits limits = quotas.limits().connection();
-        if (pendingSends > limits.maxPendingSends() || heldBytes > limits.maxHeldBytes()) {
-            connection.pauseClientReads();
+        boolean tooManyPending = pendingSends > limits.maxPendingSends();
+        if (tooManyPending || heldBytes > limits.maxHeldBytes()) {
+            if (connection.pauseClientReads()) {
+                connection.notices.connectionLimitExceeded(tooManyPending
+                        ? ThrottlingReason.ConnectionPendingMessagesBreach : ThrottlingReason.MessageBufferSizeBreach);
+            }
         } else if (pendingSends <= limits.maxPendingSends() / 2 && heldBytes <= limits.maxHeldBytes() / 2) {
             connection.resumeClientReads();
         }

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultChannelId;
+import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.socket.DefaultSocketChannelConfig;
 import io.netty.channel.socket.ServerSocketChannel;
@@ -33,8 +34,9 @@ public class EmbeddedSocketChannel extends EmbeddedChannel implements SocketChan
     private static final ThreadLocal<List<EmbeddedSocketChannel>> BOOTSTRAPPED = ThreadLocal.withInitial(ArrayList::new);
 
     private final SocketChannelConfig config;
+    private ManualEventLoop manual;
 
-    /** Unregistered, for a {@code Bootstrap} to register on its event loop. */
+    /** Unregistered: for a {@code Bootstrap}, or to register on a {@link ManualEventLoop}. */
     public EmbeddedSocketChannel() {
         super(DefaultChannelId.newInstance(), false, false);
         config = new DefaultSocketChannelConfig(this, new OptionlessSocket());
@@ -53,6 +55,20 @@ public class EmbeddedSocketChannel extends EmbeddedChannel implements SocketChan
         super(DefaultChannelId.newInstance(), false, false, handlers);
         config = new DefaultSocketChannelConfig(this, new OptionlessSocket());
         register();
+    }
+
+    /**
+     * Registers on its own embedded loop but hands {@code manual} to everyone who asks for its
+     * event loop, so the handlers' tasks, timers and bootstraps all run on {@code manual}.
+     */
+    void runOn(ManualEventLoop manual) throws Exception {
+        this.manual = manual;
+        register();
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return manual != null ? manual : super.eventLoop();
     }
 
     @Override

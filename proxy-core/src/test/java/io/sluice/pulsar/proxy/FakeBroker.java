@@ -37,6 +37,10 @@ final class FakeBroker {
         ByteBuf frame;
         while ((frame = upstream.readOutbound()) != null) {
             read++;
+            if (!frame.isReadable()) {
+                frame.release(); // the empty flush the proxy writes before closing
+                continue;
+            }
             ByteBuf reply;
             try {
                 reply = replyTo(FrameReader.parse(frame));

@@ -218,7 +218,7 @@ class FloodsAndHostilePeersIT {
             List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
             for (int i = 0; i < ADMIN_BURST; i++) {
                 window.acquire();
-                String path = i % 2 == 0 ? "/api/v1/limits" : "/metrics";
+                String path = i % 2 == 0 ? "/api/v1/limits" : "/healthz";
                 burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path))
                                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString())
                         .whenComplete((r, e) -> window.release()));

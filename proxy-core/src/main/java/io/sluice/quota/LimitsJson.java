@@ -106,8 +106,9 @@ public final class LimitsJson {
             }
             return value;
         } catch (IOException e) {
-            // Reading a byte array does no I/O.
-            throw new UncheckedIOException(e);
+            // Reading a byte array does no I/O: this is text Jackson cannot decode (it guessed UTF-32
+            // from zero bytes, say), a client's mistake like any other malformed JSON.
+            throw new InvalidLimitsException("", "unreadable JSON text: " + firstLine(e.getMessage()), e);
         }
     }
 

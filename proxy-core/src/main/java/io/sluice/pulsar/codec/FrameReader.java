@@ -36,8 +36,9 @@ public final class FrameReader {
     }
 
     /**
-     * The BaseCommand type number. Encoders write field 1 first, so this usually reads two bytes;
-     * otherwise it scans the command's top-level fields.
+     * The BaseCommand type number. A command that gives its type twice is malformed: the broker
+     * acts on the last one, so routing on any single one would let a client smuggle one command
+     * (a SEND past its quota) inside another.
      */
     public static int type(ByteBuf frame) {
         int pos = frame.readerIndex() + 8;
@@ -45,18 +46,25 @@ public final class FrameReader {
         if (end > frame.writerIndex()) {
             throw malformed("command extends past the frame");
         }
-        if (pos + 1 < end && frame.getByte(pos) == 0x08 && frame.getByte(pos + 1) >= 0) {
-            return frame.getByte(pos + 1);
-        }
         Cursor c = new Cursor(frame, pos, end);
+        boolean found = false;
+        int type = 0;
         while (c.pos < end) {
             int tag = (int) c.readVarint();
-            if (tag >>> 3 == 1 && (tag & 7) == WIRE_VARINT) {
-                return (int) c.readVarint();
+            if (tag == (1 << 3 | WIRE_VARINT)) {
+                if (found) {
+                    throw malformed("command gives its type twice");
+                }
+                found = true;
+                type = (int) c.readVarint();
+            } else {
+                c.skip(tag & 7);
             }
-            c.skip(tag & 7);
         }
-        throw malformed("command has no type");
+        if (!found) {
+            throw malformed("command has no type");
+        }
+        return type;
     }
 
     /** Parses the whole command part; for control commands only. */
@@ -137,7 +145,11 @@ public final class FrameReader {
             if (pos + 6 > end) {
                 throw malformed("truncated broker entry metadata");
             }
-            pos += 6 + (int) frame.getUnsignedInt(pos + 2);
+            long entryMetadataSize = frame.getUnsignedInt(pos + 2);
+            if (entryMetadataSize > end - pos - 6) {
+                throw malformed("broker entry metadata size " + entryMetadataSize + " out of bounds");
+            }
+            pos += 6 + (int) entryMetadataSize;
         }
         if (pos + 10 > end || frame.getUnsignedShort(pos) != 0x0e01) {
             throw malformed("message without metadata");
@@ -158,25 +170,39 @@ public final class FrameReader {
         return 1;
     }
 
-    /** A cursor over the body of the BaseCommand field {@code field} (a nested message). */
+    /**
+     * A cursor over the body of the BaseCommand field {@code field} (a nested message). The field
+     * must occur once: the broker reads only the last occurrence, so a second one would make it
+     * act on other ids than those Sluice accounted for.
+     */
     private static Cursor nested(ByteBuf frame, int field) {
         int pos = frame.readerIndex() + 8;
         int end = pos + commandSize(frame);
         Cursor c = new Cursor(frame, pos, end);
         int wanted = field << 3 | WIRE_LENGTH_DELIMITED;
+        int bodyStart = -1;
+        int bodyEnd = -1;
         while (c.pos < end) {
             int tag = (int) c.readVarint();
             if (tag == wanted) {
-                int len = (int) c.readVarint();
-                if (len < 0 || c.pos + len > end) {
+                if (bodyStart >= 0) {
+                    throw malformed("command repeats field " + field);
+                }
+                long len = c.readVarint();
+                if (len < 0 || len > end - c.pos) {
                     throw malformed("nested command length " + len + " out of bounds");
                 }
-                c.end = c.pos + len;
-                return c;
+                bodyStart = c.pos;
+                bodyEnd = c.pos + (int) len;
+                c.pos = bodyEnd;
+            } else {
+                c.skip(tag & 7);
             }
-            c.skip(tag & 7);
         }
-        throw malformed("command lacks field " + field);
+        if (bodyStart < 0) {
+            throw malformed("command lacks field " + field);
+        }
+        return new Cursor(frame, bodyStart, bodyEnd);
     }
 
     private static MalformedFrameException malformed(String message) {
@@ -190,7 +216,7 @@ public final class FrameReader {
     private static final class Cursor {
         private final ByteBuf buf;
         private int pos;
-        private int end;
+        private final int end;
 
         Cursor(ByteBuf buf, int pos, int end) {
             this.buf = buf;

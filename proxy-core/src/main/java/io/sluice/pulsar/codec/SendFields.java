@@ -13,6 +13,15 @@ public final class SendFields {
     public long highestSequenceId;
     public boolean chunk;
 
+    /**
+     * The sequence id a client matches a receipt or SendError against: a batch's last one. The
+     * Java client fails a pending batch only for an error naming its highest sequence id and
+     * ignores any other, leaving that batch pending for ever.
+     */
+    public long lastSequenceId() {
+        return Math.max(sequenceId, highestSequenceId);
+    }
+
     void clear() {
         producerId = -1;
         sequenceId = -1;

@@ -108,7 +108,7 @@ final class PublishGate {
             return;
         }
         if (decision.onExceed() == OnExceed.REJECT) {
-            reject(producer, fields.sequenceId, now);
+            reject(producer, fields.lastSequenceId(), now);
             frame.release();
             return;
         }
@@ -311,7 +311,7 @@ final class PublishGate {
 
     private long sequenceIdOf(ByteBuf frame) {
         FrameReader.readSend(frame, fields);
-        return fields.sequenceId;
+        return fields.lastSequenceId();
     }
 
     private void schedule(ProducerState producer, long waitNanos) {

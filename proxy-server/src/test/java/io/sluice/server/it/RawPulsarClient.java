@@ -1,0 +1,131 @@
+package io.sluice.server.it;
+
+import com.google.protobuf.CodedOutputStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.CommandProducer;
+import io.sluice.pulsar.codec.proto.CommandSend;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+
+/**
+ * The Pulsar protocol spoken by hand over a plain socket, for peers no stock client would be:
+ * one that never reads, one that stalls mid-frame, one that declares absurd sizes.
+ */
+final class RawPulsarClient implements AutoCloseable {
+
+    final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+
+    RawPulsarClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        out = socket.getOutputStream();
+        in = new DataInputStream(socket.getInputStream());
+    }
+
+    /** Sends CONNECT and returns the broker's answer (CONNECTED, or ERROR). */
+    BaseCommand connect() throws IOException {
+        write(connectFrame());
+        return readCommand();
+    }
+
+    /** A CONNECT frame as a protocol-21 client without authentication sends it. */
+    static byte[] connectFrame() {
+        return command(BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
+                .setConnect(CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
+    }
+
+    /** Creates producer {@code producerId} on {@code topic}; returns the answer. */
+    BaseCommand producer(long producerId, String topic) throws IOException {
+        write(command(BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
+                .setProducer(CommandProducer.newBuilder().setTopic(topic).setProducerId(producerId).setRequestId(1))));
+        return readCommand();
+    }
+
+    /** A SEND frame of one message, without checksum (the broker verifies none then). */
+    static byte[] send(long producerId, long sequenceId, byte[] payload) throws IOException {
+        BaseCommand command = BaseCommand.newBuilder().setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder().setProducerId(producerId).setSequenceId(sequenceId).setNumMessages(1))
+                .build();
+        byte[] cmd = command.toByteArray();
+        byte[] metadata = metadata(sequenceId);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        int total = 4 + cmd.length + 4 + metadata.length + payload.length;
+        writeInt(frame, total);
+        writeInt(frame, cmd.length);
+        frame.write(cmd);
+        writeInt(frame, metadata.length);
+        frame.write(metadata);
+        frame.write(payload);
+        return frame.toByteArray();
+    }
+
+    /** MessageMetadata's required fields: producer_name (1), sequence_id (2), publish_time (3). */
+    private static byte[] metadata(long sequenceId) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        out.writeString(1, "raw-it");
+        out.writeUInt64(2, sequenceId);
+        out.writeUInt64(3, System.currentTimeMillis());
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    void write(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    BaseCommand readCommand() throws IOException {
+        int total = in.readInt();
+        int commandSize = in.readInt();
+        byte[] command = new byte[commandSize];
+        in.readFully(command);
+        in.skipNBytes(total - 4 - commandSize);
+        return BaseCommand.parseFrom(command);
+    }
+
+    /** True once the other side has closed the connection (read returns end of stream). */
+    boolean closedByPeer() throws IOException {
+        try {
+            while (true) {
+                if (in.read() < 0) {
+                    return true;
+                }
+            }
+        } catch (java.net.SocketException e) {
+            return true; // reset
+        }
+    }
+
+    private static byte[] command(BaseCommand.Builder command) {
+        ByteBuf frame = FrameWriter.encode(ByteBufAllocator.DEFAULT, command.build());
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private static void writeInt(ByteArrayOutputStream out, int value) {
+        out.write(value >>> 24);
+        out.write(value >>> 16);
+        out.write(value >>> 8);
+        out.write(value);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

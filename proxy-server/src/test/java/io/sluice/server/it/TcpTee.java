@@ -1,0 +1,95 @@
+package io.sluice.server.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A recording TCP relay: forwards every accepted connection to {@code host:port} and keeps each
+ * direction's bytes, so a test can see exactly what a real client and broker say to each other.
+ */
+final class TcpTee implements AutoCloseable {
+
+    /** The bytes of one relayed connection, each direction in order. */
+    static final class Recording {
+        final ByteArrayOutputStream fromClient = new ByteArrayOutputStream();
+        final ByteArrayOutputStream fromServer = new ByteArrayOutputStream();
+
+        synchronized byte[] clientBytes() {
+            return fromClient.toByteArray();
+        }
+
+        synchronized byte[] serverBytes() {
+            return fromServer.toByteArray();
+        }
+    }
+
+    private final ServerSocket server;
+    private final String host;
+    private final int port;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    final List<Recording> recordings = new CopyOnWriteArrayList<>();
+
+    TcpTee(String host, int port) throws IOException {
+        this.host = host;
+        this.port = port;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "tee-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket(host, port);
+                sockets.add(client);
+                sockets.add(upstream);
+                Recording recording = new Recording();
+                recordings.add(recording);
+                pump(client, upstream, recording, recording.fromClient);
+                pump(upstream, client, recording, recording.fromServer);
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private static void pump(Socket from, Socket to, Recording lock, ByteArrayOutputStream record) {
+        Thread thread = new Thread(() -> {
+            byte[] buffer = new byte[8192];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) > 0) {
+                    synchronized (lock) {
+                        record.write(buffer, 0, n);
+                    }
+                    out.write(buffer, 0, n);
+                }
+            } catch (IOException e) {
+                // One side closed: the relay of this connection is over.
+            }
+        }, "tee-pump");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+    }
+}

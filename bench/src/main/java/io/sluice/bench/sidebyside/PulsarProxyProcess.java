@@ -63,7 +63,7 @@ final class PulsarProxyProcess implements AutoCloseable {
                     "advertisedAddress=127.0.0.1",
                     "servicePort=" + ports[0],
                     "webServicePort=" + ports[1],
-                    "") );
+                    ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -31,7 +32,7 @@ final class SluiceProcess implements AutoCloseable {
     /** Starts {@code sluice.jar} with {@code jvmOptions} and returns once it logs that it is ready. */
     static SluiceProcess start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir) {
         int[] ports = ChildJvm.freePorts(2);
-        List<String> args = new java.util.ArrayList<>(jvmOptions);
+        List<String> args = new ArrayList<>(jvmOptions);
         args.addAll(List.of("-jar", sluiceJar.toString(),
                 "--upstream", brokerUrl,
                 "--listen", "127.0.0.1:" + ports[0],

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: a real Pulsar 4.0.7 broker, Sluice (proxy-server/target/sluice.jar) and
+# Apache Pulsar's own proxy, each its own process, driven with identical loads. Results and charts go
+# to docs/bench/ (results.md, *.png). Sizes are system properties in BENCH_OPTS, for example
+#   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
+# --no-build skips the Maven build (use the jars already built).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ "${1:-}" != "--no-build" ]]; then
+  mvn -B -q install -DskipTests -pl bench -am
+fi
+# shellcheck disable=SC2086  # BENCH_OPTS is a list of options
+exec java ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
+  io.sluice.bench.sidebyside.SideBySide

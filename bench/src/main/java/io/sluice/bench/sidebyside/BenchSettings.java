@@ -1,0 +1,47 @@
+package io.sluice.bench.sidebyside;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The suite's sizes and paths, from system properties ({@code -Dbench.rounds=3} ...) so that one
+ * command runs the full suite and the smoke test runs the same code with tiny sizes.
+ *
+ * @param rounds           how many times each contender runs each passthrough workload (A B C A B C ...)
+ * @param warmupSeconds    unmeasured load before each measured run
+ * @param measureSeconds   each measured passthrough run
+ * @param accuracySeconds  each flood of a rate-limited topic
+ * @param isolationSeconds how long topic B is paced in the noisy-neighbour scenario
+ * @param accuracyRates    the limits the accuracy scenario configures, msg/s
+ * @param pulsarProxy      whether Apache Pulsar's proxy is a contender
+ * @param outputDir        where results.md and the PNG charts go
+ * @param sluiceJar        Sluice's executable jar
+ * @param pulsarProxyJar   the pulsar-proxy jar copied by the bench build
+ * @param proxyJvmOptions  JVM options given to both proxies alike
+ */
+record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
+                     double isolationSeconds, List<Integer> accuracyRates, boolean pulsarProxy, Path outputDir,
+                     Path sluiceJar, Path pulsarProxyJar, List<String> proxyJvmOptions) {
+
+    static BenchSettings fromSystemProperties() {
+        return new BenchSettings(
+                Integer.getInteger("bench.rounds", 3),
+                number("bench.warmupSeconds", 3),
+                number("bench.measureSeconds", 8),
+                number("bench.accuracySeconds", 12),
+                number("bench.isolationSeconds", 10),
+                Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000").split(","))
+                        .map(String::trim).map(Integer::valueOf).toList(),
+                Boolean.parseBoolean(System.getProperty("bench.pulsarProxy", "true")),
+                Path.of(System.getProperty("bench.output", "docs/bench")).toAbsolutePath(),
+                Path.of(System.getProperty("sluice.jar", "proxy-server/target/sluice.jar")).toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar")).toAbsolutePath(),
+                List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split(" ")));
+    }
+
+    private static double number(String key, double fallback) {
+        String value = System.getProperty(key);
+        return value == null ? fallback : Double.parseDouble(value);
+    }
+}

@@ -1,0 +1,54 @@
+package io.sluice.bench.sidebyside;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The suite's PNG charts, drawn with XChart. */
+final class Charts {
+
+    private Charts() {
+    }
+
+    /** Latency CDFs, one series per contender: latency (ms, log scale) against the share of sends. */
+    static void latencyCdf(String title, Map<String, double[][]> cdfByContender, Path png) {
+        XYChart chart = new XYChartBuilder().width(900).height(550).title(title)
+                .xAxisTitle("send latency (ms, log scale)").yAxisTitle("share of sends at or below").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        cdfByContender.forEach((name, xy) -> line(chart, name, xy[0], xy[1]));
+        save(chart, png);
+    }
+
+    /** Achieved rate over time, one series per contender, with the configured rate as a line. */
+    static void rateOverTime(String title, double configured, Map<String, double[][]> seriesByContender, Path png) {
+        XYChart chart = new XYChartBuilder().width(900).height(550).title(title)
+                .xAxisTitle("seconds since the flood started").yAxisTitle("acknowledged msg/s (0.25 s slots)").build();
+        double end = 0;
+        for (Map.Entry<String, double[][]> series : seriesByContender.entrySet()) {
+            double[][] xy = series.getValue();
+            line(chart, series.getKey(), xy[0], xy[1]);
+            end = Math.max(end, xy[0].length == 0 ? 0 : xy[0][xy[0].length - 1]);
+        }
+        line(chart, "configured", new double[] {0, end}, new double[] {configured, configured});
+        save(chart, png);
+    }
+
+    private static void line(XYChart chart, String name, double[] x, double[] y) {
+        XYSeries series = chart.addSeries(name, x, y);
+        series.setMarker(SeriesMarkers.NONE);
+    }
+
+    private static void save(XYChart chart, Path png) {
+        try {
+            BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + png, e);
+        }
+    }
+}

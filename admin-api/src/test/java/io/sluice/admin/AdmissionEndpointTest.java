@@ -13,6 +13,7 @@ import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.RequestType;
 import io.sluice.admission.Signal;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,7 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code GET PUT /api/v1/admission} over a real controller on fake signals. */
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class AdmissionEndpointTest {
 
     private static final String PATH = "/api/v1/admission";

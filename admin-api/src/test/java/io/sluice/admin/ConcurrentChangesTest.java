@@ -9,6 +9,7 @@ import io.sluice.quota.LimitsStore;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.RateLimit;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class ConcurrentChangesTest {
 
     private static final int CHANGES = 20;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.LeakCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** HTTP behaviour a stock client does not exercise, checked on a raw socket. */
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class HttpWireTest {
 
     @TempDir

@@ -15,6 +15,7 @@ import io.sluice.quota.NanoClock;
 import io.sluice.quota.OnExceed;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.RateLimit;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class LimitsEndpointsTest {
 
     private static final String LIMIT = """

@@ -11,6 +11,7 @@ import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.RequestType;
 import io.sluice.pulsar.proxy.ProxyStatsEvents;
 import io.sluice.status.DelayHistogram;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class MetricsEndpointTest {
 
     private static final String NS = "persistent://public/default/";

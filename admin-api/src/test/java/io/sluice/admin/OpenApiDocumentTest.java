@@ -8,6 +8,7 @@ import io.sluice.admin.http.Route;
 import io.sluice.admin.openapi.OpenApiResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The OpenAPI document and the route table describe the same API. */
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class OpenApiDocumentTest {
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");

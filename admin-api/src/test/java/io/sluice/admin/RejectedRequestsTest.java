@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.quota.LimitsDocument;
+import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every error status of SPEC section 3, and that a rejected request changes neither the file nor the engine. */
-@ExtendWith(LeakWatch.class)
+@ExtendWith(LeakCheck.class)
 class RejectedRequestsTest {
 
     private static final String TOPIC = "/api/v1/limits/topics/persistent/public/default/orders";

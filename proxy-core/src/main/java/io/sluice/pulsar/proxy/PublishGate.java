@@ -280,8 +280,9 @@ final class PublishGate {
                     // The limit turned to reject while this send was held: reject it in order.
                     producer.held.poll();
                     unhold(producer, head);
+                    long sequenceId = sequenceIdOf(head.frame());
                     head.frame().release();
-                    reject(producer, sequenceIdOf(head.frame()), now);
+                    reject(producer, sequenceId, now);
                     continue;
                 }
                 schedule(producer, decision.waitNanos());

@@ -26,7 +26,7 @@ class NoisyNeighbourIT {
 
     private static final PulsarBroker broker = PulsarBroker.shared();
     private static final int B_RATE = 200;
-    private static final int SECONDS = 10;
+    private static final int SECONDS = 6;
 
     /** What topic B experienced: sends completed out of sent, and latency percentiles in ms. */
     record Outcome(int sent, int completed, double p50, double p99) {

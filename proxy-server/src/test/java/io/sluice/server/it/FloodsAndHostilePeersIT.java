@@ -151,7 +151,8 @@ class FloodsAndHostilePeersIT {
         long peakHeld = 0;
         try (RawPulsarClient flooder = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, flooder.connect().getType());
-            assertEquals(BaseCommand.Type.PRODUCER_SUCCESS, flooder.producer(1, topic).getType());
+            BaseCommand created = flooder.producer(1, topic);
+            assertEquals(BaseCommand.Type.PRODUCER_SUCCESS, created.getType(), created::toString);
             Thread writer = new Thread(() -> {
                 byte[] payload = new byte[1024];
                 try {

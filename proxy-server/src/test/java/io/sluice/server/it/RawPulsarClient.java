@@ -45,11 +45,29 @@ final class RawPulsarClient implements AutoCloseable {
                 .setConnect(CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
     }
 
-    /** Creates producer {@code producerId} on {@code topic}; returns the answer. */
+    /**
+     * Creates producer {@code producerId} on {@code topic}; returns the last answer. Like a real
+     * client it retries an ERROR (the broker refuses while the topic's bundle is still loading,
+     * since this client skips the lookup that would have loaded it).
+     */
     BaseCommand producer(long producerId, String topic) throws IOException {
-        write(command(BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
-                .setProducer(CommandProducer.newBuilder().setTopic(topic).setProducerId(producerId).setRequestId(1))));
-        return readCommand();
+        BaseCommand answer = null;
+        for (int requestId = 1; requestId <= 20; requestId++) {
+            write(command(BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
+                    .setProducer(CommandProducer.newBuilder().setTopic(topic).setProducerId(producerId)
+                            .setRequestId(requestId))));
+            answer = readCommand();
+            if (answer.getType() != BaseCommand.Type.ERROR) {
+                return answer;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return answer;
+            }
+        }
+        return answer;
     }
 
     /** A SEND frame of one message, without checksum (the broker verifies none then). */

@@ -37,7 +37,7 @@ final class ProducerState {
         RELYING,
         /**
          * The receipt did not come in time, or the client sent during the pause it confirmed:
-         * {@code notify} acts as {@code delay} until the throttle ends.
+         * {@code notify} acts as {@code delay} for this producer from now on.
          */
         MISSED
     }

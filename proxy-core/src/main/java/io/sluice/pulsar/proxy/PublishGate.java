@@ -35,9 +35,10 @@ import java.util.concurrent.TimeUnit;
  * producer for as long as the buckets need to recover. Until its receipt arrives, the producer's
  * sends are forwarded unchecked and charged: they were in flight before the client saw the notice,
  * and they lengthen its next pause. A receipt that does not come within the receipt window turns
- * the throttle into a {@code delay} until it ends, and so does a send that arrives after the
- * receipt but before the pause is over: TCP keeps order, so the client wrote it after it promised
- * to pause. For any other client {@code notify} is {@code delay}.
+ * {@code notify} into {@code delay} for that producer for good, and so does a send that arrives
+ * after the receipt but before the pause is over: TCP keeps order, so the client wrote it after it
+ * promised to pause. Trusting such a producer again would give it another receipt window of
+ * unchecked sends each time. For any other client {@code notify} is {@code delay}.
  *
  * <p>Connection limits: while the sends without a broker answer exceed {@code maxPendingSends}
  * or the held bytes exceed {@code maxHeldBytes}, the connection is not read; reading resumes
@@ -231,7 +232,7 @@ final class PublishGate {
         producer.throttleEndsAtNanos = producer.pauseEndsAtNanos + receiptWindowNanos;
     }
 
-    /** The client cannot be relied on for this throttle: it continues as a {@code delay}. */
+    /** The client cannot be relied on for this producer: the throttle, and any later one, is a {@code delay}. */
     private void fallBackToDelay(ProducerState producer, long now) {
         producer.notice = NoticeState.MISSED;
         relabelThrottle(producer, OnExceed.DELAY);
@@ -393,7 +394,9 @@ final class PublishGate {
             services.throttles().end(producer.throttle);
             producer.throttle = null;
         }
-        producer.notice = NoticeState.NONE;
+        if (producer.notice != NoticeState.MISSED) {
+            producer.notice = NoticeState.NONE;
+        }
     }
 
     private void checkConnectionLimits() {

@@ -6,10 +6,13 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
+import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+@ExtendWith(LeakCheck.class)
 class FrameWriterTest {
 
     @Test

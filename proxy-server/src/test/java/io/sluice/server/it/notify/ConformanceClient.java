@@ -45,8 +45,9 @@ import java.util.function.LongFunction;
  * {@code pause_for_millis} and answers with the receipt at once), or misbehaves in one of two ways
  * (see {@link NoticeHandling}).
  *
- * <p>Everything it saw is recorded for the test: notices, extension commands, and problems (send
- * errors, receipts out of order, a connection closed by the other side).
+ * <p>Everything it saw is recorded for the test: notices, extension commands, problems (send
+ * errors, receipts out of order, a connection closed by the other side), and how long its event
+ * loop was ever kept from running, which is how late it can have answered a notice.
  */
 public final class ConformanceClient implements AutoCloseable {
 
@@ -63,6 +64,7 @@ public final class ConformanceClient implements AutoCloseable {
     private static final int PROTOCOL_VERSION = 21;
     private static final long TIMEOUT_SECONDS = 30;
     private static final int PONG_FIELD = 19;
+    private static final long PROBE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final NoticeHandling handling;
@@ -73,6 +75,8 @@ public final class ConformanceClient implements AutoCloseable {
     private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
     private final AtomicInteger extensionCommands = new AtomicInteger();
     private final AtomicLong nextId = new AtomicLong();
+    private final AtomicLong longestStallNanos = new AtomicLong();
+    private long lastProbeNanos;
     private volatile boolean closing;
     private Channel channel;
 
@@ -115,6 +119,15 @@ public final class ConformanceClient implements AutoCloseable {
                         .setFeatureFlags(FeatureFlags.newBuilder().setSupportsThrottleProducerCommands(advertisesNotices)))
                 .build()));
         connected.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        lastProbeNanos = System.nanoTime();
+        channel.eventLoop().scheduleAtFixedRate(this::probe, PROBE_NANOS, PROBE_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Measures how much later than due the event loop ran this task: a stall of the client. */
+    private void probe() {
+        long now = System.nanoTime();
+        longestStallNanos.accumulateAndGet(now - lastProbeNanos - PROBE_NANOS, Math::max);
+        lastProbeNanos = now;
     }
 
     /**
@@ -177,6 +190,11 @@ public final class ConformanceClient implements AutoCloseable {
     /** Frames received whose type is one of Sluice's extension commands (200 and up). */
     public int extensionCommands() {
         return extensionCommands.get();
+    }
+
+    /** The longest the client's event loop was kept from running, in milliseconds. */
+    public long longestStallMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(longestStallNanos.get());
     }
 
     /** What went wrong so far: send errors, receipts out of order, a lost connection. */

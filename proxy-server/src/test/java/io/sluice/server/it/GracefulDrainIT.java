@@ -65,6 +65,7 @@ class GracefulDrainIT {
         drainLog.start();
 
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
+        Set<Integer> acknowledgedByOldSluice;
         int total = 400;
         try (PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + port)
                 .operationTimeout(30, TimeUnit.SECONDS).build()) {
@@ -81,6 +82,7 @@ class GracefulDrainIT {
             assertTrue(sluice.waitFor(30, TimeUnit.SECONDS));
             assertEquals(0, sluice.exitValue(), "SIGTERM exits 0");
             int afterDrain = acknowledged.size();
+            acknowledgedByOldSluice = Set.copyOf(acknowledged);
             System.out.printf("drain: %d acknowledged before SIGTERM, %d when the old Sluice exited%n", beforeTerm, afterDrain);
             assertTrue(afterDrain > beforeTerm + 50, "held sends went on to the broker during the drain");
             assertTrue(afterDrain < total, "the backlog outlasted the drain timeout, so some sends must be resent");
@@ -99,8 +101,20 @@ class GracefulDrainIT {
                 copies.merge(Integer.parseInt(message.getValue().substring(2)), 1, Integer::sum);
             }
         }
+        // What the old Sluice acknowledged is stored exactly once. A send it had forwarded when the
+        // drain timeout closed the connection may be stored and then resent (Pulsar without
+        // deduplication allows that), so the rest is stored at least once.
+        int duplicates = 0;
         for (int seq = 0; seq < total; seq++) {
-            assertEquals(1, copies.getOrDefault(seq, 0), "message " + seq + " stored exactly once");
+            int stored = copies.getOrDefault(seq, 0);
+            if (acknowledgedByOldSluice.contains(seq)) {
+                assertEquals(1, stored, "message " + seq + ", acknowledged before the drain ended, stored exactly once");
+            } else {
+                assertTrue(stored >= 1, "message " + seq + " resent and stored");
+                duplicates += stored - 1;
+            }
         }
+        System.out.printf("drain: %d resent messages stored twice (forwarded, then cut off by the drain timeout)%n",
+                duplicates);
     }
 }

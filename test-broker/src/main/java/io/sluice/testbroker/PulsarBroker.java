@@ -343,6 +343,10 @@ public final class PulsarBroker implements AutoCloseable {
         c.put("brokerShutdownTimeoutMs", "3000");
         c.put("allowAutoTopicCreationType", "non-partitioned");
         c.put("journalSyncData", "false");
+        // Tests read topics back to prove nothing acknowledged was lost. Without retention a
+        // topic with no subscription loses its closed ledgers once a restart rolls them over.
+        c.put("defaultRetentionTimeInMinutes", "-1");
+        c.put("defaultRetentionSizeInMB", "-1");
         // Without it every synchronous send waits for the bookie's 2 ms group-commit timer,
         // which would hide the cost of a proxy in latency measurements.
         c.put("journalFlushWhenQueueEmpty", "true");

@@ -176,6 +176,16 @@ public final class FrameReader {
      * act on other ids than those Sluice accounted for.
      */
     private static Cursor nested(ByteBuf frame, int field) {
+        long body = nestedBody(frame, field);
+        return new Cursor(frame, (int) (body >>> 32), (int) body);
+    }
+
+    /**
+     * Start and end of the body of field {@code field}, packed as {@code start << 32 | end}: a
+     * cursor returned from here would escape and be allocated for every frame, one made by the
+     * caller from two ints is not.
+     */
+    private static long nestedBody(ByteBuf frame, int field) {
         int pos = frame.readerIndex() + 8;
         int end = pos + commandSize(frame);
         Cursor c = new Cursor(frame, pos, end);
@@ -202,7 +212,7 @@ public final class FrameReader {
         if (bodyStart < 0) {
             throw malformed("command lacks field " + field);
         }
-        return new Cursor(frame, bodyStart, bodyEnd);
+        return (long) bodyStart << 32 | bodyEnd;
     }
 
     private static MalformedFrameException malformed(String message) {

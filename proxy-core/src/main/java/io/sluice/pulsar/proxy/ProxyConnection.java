@@ -44,13 +44,13 @@ final class ProxyConnection {
     final PublishGate publish;
     final DispatchGate dispatch;
 
+    private final OutboundFrames clientOut;
     private Channel broker;
+    private OutboundFrames brokerOut;
     private ReadGate brokerReads;
     private boolean brokerConnected;
     private boolean closed;
     private boolean draining;
-    private boolean flushBroker;
-    private boolean flushClient;
     private final ArrayDeque<ByteBuf> beforeConnected = new ArrayDeque<>();
 
     ProxyConnection(Channel client, ProxySettings settings, ProxyServices services) {
@@ -59,6 +59,7 @@ final class ProxyConnection {
         this.stats = services.stats();
         this.services = services;
         this.clientReads = new ReadGate(client);
+        this.clientOut = new OutboundFrames(client);
         this.notices = new ThrottleNotices(this, settings.throttleReceiptWindow().toNanos());
         this.publish = new PublishGate(this, services);
         this.dispatch = new DispatchGate(this, services);
@@ -122,6 +123,7 @@ final class ProxyConnection {
             f.channel().flush();
             clientReads.resume(ReadGate.CONNECTING);
         }).channel();
+        brokerOut = new OutboundFrames(broker);
         brokerReads = new ReadGate(broker);
     }
 
@@ -169,28 +171,30 @@ final class ProxyConnection {
             beforeConnected.add(frame);
             return;
         }
-        broker.write(frame, broker.voidPromise());
-        flushBroker = true;
+        if (closed) {
+            broker.write(frame, broker.voidPromise());
+        } else {
+            brokerOut.add(frame);
+        }
     }
 
     /** Forwards a frame to the client; takes ownership. Flushed at the end of the read batch. */
     void toClient(ByteBuf frame) {
-        client.write(frame, client.voidPromise());
-        flushClient = true;
+        if (closed) {
+            client.write(frame, client.voidPromise());
+        } else {
+            clientOut.add(frame);
+        }
     }
 
     void flushBroker() {
-        if (flushBroker) {
-            flushBroker = false;
-            broker.flush();
+        if (brokerOut != null) {
+            brokerOut.flush();
         }
     }
 
     void flushClient() {
-        if (flushClient) {
-            flushClient = false;
-            client.flush();
-        }
+        clientOut.flush();
     }
 
     /** The client can take more bytes again, or cannot: read from the broker accordingly. */
@@ -261,6 +265,9 @@ final class ProxyConnection {
         if (closed) {
             return;
         }
+        // What was forwarded so far goes out before anything written while closing.
+        flushClient();
+        flushBroker();
         closed = true;
         ByteBuf early;
         while ((early = beforeConnected.poll()) != null) {
@@ -292,7 +299,7 @@ final class ProxyConnection {
     /** Answers the client's CONNECT with an error and closes. */
     void refuse(ServerError error, String message) {
         ByteBuf frame = FrameWriter.error(client.alloc(), CONNECTION_REQUEST_ID, error, message);
-        client.writeAndFlush(frame);
+        toClient(frame);
         close();
     }
 

@@ -1,0 +1,174 @@
+package io.sluice.bench;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.admission.AdmissionController;
+import io.sluice.admission.AdmissionSettings;
+import io.sluice.admission.LatencyWindow;
+import io.sluice.admission.UpstreamConnectFailures;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.CommandConnected;
+import io.sluice.pulsar.codec.proto.CommandProducer;
+import io.sluice.pulsar.codec.proto.CommandProducerSuccess;
+import io.sluice.pulsar.codec.proto.CommandSendReceipt;
+import io.sluice.pulsar.proxy.BrokerAllowList;
+import io.sluice.pulsar.proxy.ClientChannelInitializer;
+import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.proxy.ProxyServices;
+import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.quota.LimitsJson;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
+import io.sluice.testing.EmbeddedSocketChannel;
+import io.sluice.testing.ManualEventLoop;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The proxy's whole per-message path in memory: a read of {@code sendsPerRead} SEND frames goes
+ * through the client pipeline of {@link ClientChannelInitializer} (frame decoder, client handler,
+ * publish gate, the write to the upstream channel), and a read of as many SEND_RECEIPTs comes back
+ * through the broker pipeline to the client. One operation is that round; divide by
+ * {@code sendsPerRead} for the cost per message. Sockets are left out (in-memory channels on a
+ * manual event loop), so this is the proxy's own CPU per message, which the side-by-side suite can
+ * only see mixed with the kernel's and the JVM's.
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar ProxyPath -f 1 -wi 3 -w 2s -i 5 -r 2s}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class ProxyPathBenchmark {
+
+    private static final String TOPIC = "persistent://public/default/bench";
+    private static final long PRODUCER_ID = 7;
+
+    /** How many SENDs arrive in one read (1: a synchronous client; 100: a client with many in flight). */
+    @Param({"1", "100"})
+    int sendsPerRead;
+
+    /** {@code none}: no limit applies; {@code topic}: a topic limit that never throttles is checked for every send. */
+    @Param({"none", "topic"})
+    String limit;
+
+    private final ManualEventLoop loop = new ManualEventLoop();
+    private EmbeddedSocketChannel client;
+    private EmbeddedChannel upstream;
+    private ByteBuf sends;
+    private ByteBuf receipts;
+
+    @Setup(Level.Trial)
+    public void connectAndCreateProducer() throws Exception {
+        String limits = limit.equals("topic")
+                ? "{\"topics\": {\"" + TOPIC + "\": {\"publish\": {\"messagesPerSecond\": 1e12}}}}"
+                : "{}";
+        ProxyServices services = new ProxyServices(
+                new QuotaEngine(LimitsJson.parseDocument(limits.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM),
+                new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), new ProxyStats(),
+                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
+                new UpstreamConnectFailures());
+        ProxySettings settings = new ProxySettings(new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
+                new BrokerAllowList(Pattern.compile(".*")), LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class);
+        client = new EmbeddedSocketChannel();
+        client.pipeline().addLast(new ClientChannelInitializer(settings, services));
+        loop.register(client);
+        loop.runTasks();
+        EmbeddedSocketChannel.takeBootstrapped();
+
+        client.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
+                .setConnect(CommandConnect.newBuilder().setClientVersion("bench").setProtocolVersion(21)).build()));
+        loop.runTasks();
+        List<EmbeddedSocketChannel> upstreams = EmbeddedSocketChannel.takeBootstrapped();
+        if (upstreams.size() != 1) {
+            throw new IllegalStateException("expected one upstream channel, got " + upstreams.size());
+        }
+        upstream = upstreams.get(0);
+        expect(drain(upstream), 1, "CONNECT forwarded");
+        upstream.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECTED)
+                .setConnected(CommandConnected.newBuilder().setServerVersion("bench").setProtocolVersion(21)
+                        .setMaxMessageSize(5 * 1024 * 1024)).build()));
+        expect(drain(client), 1, "CONNECTED relayed");
+
+        client.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
+                .setProducer(CommandProducer.newBuilder().setTopic(TOPIC).setProducerId(PRODUCER_ID).setRequestId(1)).build()));
+        expect(drain(upstream), 1, "PRODUCER forwarded");
+        upstream.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER_SUCCESS)
+                .setProducerSuccess(CommandProducerSuccess.newBuilder().setRequestId(1).setProducerName("p")).build()));
+        expect(drain(client), 1, "PRODUCER_SUCCESS relayed");
+
+        sends = Unpooled.directBuffer();
+        receipts = Unpooled.directBuffer();
+        ByteBuf send = SendDecodeBenchmark.sendFrame(1024);
+        ByteBuf receipt = FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.SEND_RECEIPT)
+                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(PRODUCER_ID).setSequenceId(123_456)).build());
+        for (int i = 0; i < sendsPerRead; i++) {
+            sends.writeBytes(send, send.readerIndex(), send.readableBytes());
+            receipts.writeBytes(receipt, receipt.readerIndex(), receipt.readableBytes());
+        }
+        send.release();
+        receipt.release();
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        sends.release();
+        receipts.release();
+        client.close();
+        loop.runTasks();
+        client.finishAndReleaseAll();
+        upstream.finishAndReleaseAll();
+    }
+
+    /** SENDs in, forwarded upstream; receipts back, forwarded to the client. Returns the frames moved. */
+    @Benchmark
+    public int sendsAndReceipts() {
+        client.writeInbound(sends.retainedDuplicate());
+        int forwarded = drain(upstream);
+        upstream.writeInbound(receipts.retainedDuplicate());
+        int answered = drain(client);
+        if (answered == 0) {
+            throw new IllegalStateException("no receipt reached the client");
+        }
+        return forwarded + answered;
+    }
+
+    /** Reads and releases what {@code channel} wrote, as its socket would; returns how many buffers. */
+    private static int drain(EmbeddedChannel channel) {
+        int count = 0;
+        Object out;
+        while ((out = channel.readOutbound()) != null) {
+            count++;
+            ReferenceCountUtil.release(out);
+        }
+        return count;
+    }
+
+    private static void expect(int actual, int expected, String what) {
+        if (actual != expected) {
+            throw new IllegalStateException(what + ": expected " + expected + " frame(s), got " + actual);
+        }
+    }
+}

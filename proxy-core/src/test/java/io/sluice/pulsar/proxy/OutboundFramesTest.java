@@ -1,0 +1,91 @@
+package io.sluice.pulsar.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** Frames forwarded unchanged from one read leave as one write of the same bytes, in order. */
+@ExtendWith(LeakCheck.class)
+class OutboundFramesTest {
+
+    private final EmbeddedChannel channel = new EmbeddedChannel();
+    private final OutboundFrames out = new OutboundFrames(channel);
+    private ByteBuf read;
+
+    @AfterEach
+    void release() {
+        if (read != null) {
+            read.release();
+        }
+        channel.finishAndReleaseAll();
+    }
+
+    @ParameterizedTest(name = "direct = {0}")
+    @ValueSource(booleans = {true, false})
+    void adjacentSlicesOfOneReadGoOutAsOneWriteOfTheSameBytes(boolean direct) {
+        read = read(direct, "aaaa", "bbb", "cc");
+        out.add(read.retainedSlice(0, 4));
+        out.add(read.retainedSlice(4, 3));
+        out.add(read.retainedSlice(7, 2));
+        out.flush();
+
+        assertEquals(List.of("aaaabbbcc"), written());
+        assertEquals(1, read.refCnt(), "the joined slices hold no reference once written");
+    }
+
+    @Test
+    void aGapOrAnotherBufferStartsANewRunAndKeepsTheOrder() {
+        read = read(true, "aaaa", "XX", "bbb", "cc");
+        ByteBuf own = Unpooled.copiedBuffer("own", StandardCharsets.US_ASCII);
+        out.add(read.retainedSlice(0, 4));
+        out.add(read.retainedSlice(6, 3)); // skips "XX", held back by the proxy
+        out.add(own);
+        out.add(read.retainedSlice(9, 2));
+        out.add(read.retainedSlice(4, 2)); // before the run's start: not a continuation
+        out.flush();
+
+        assertEquals(List.of("aaaa", "bbb", "own", "cc", "XX"), written());
+    }
+
+    @Test
+    void nothingIsWrittenOrFlushedBeforeFlush() {
+        read = read(true, "aaaa", "bbb");
+        out.add(read.retainedSlice(0, 4));
+        out.add(read.retainedSlice(4, 3));
+        assertNull(channel.readOutbound());
+
+        out.flush();
+        assertEquals(List.of("aaaabbb"), written());
+        out.flush();
+        assertEquals(List.of(), written(), "a second flush writes nothing");
+    }
+
+    private static ByteBuf read(boolean direct, String... frames) {
+        String all = String.join("", frames);
+        ByteBuf buf = direct ? Unpooled.directBuffer(all.length()) : Unpooled.buffer(all.length());
+        return buf.writeBytes(all.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private List<String> written() {
+        List<String> writes = new ArrayList<>();
+        ByteBuf buf;
+        while ((buf = channel.readOutbound()) != null) {
+            writes.add(buf.toString(StandardCharsets.US_ASCII));
+            buf.release();
+        }
+        return writes;
+    }
+}

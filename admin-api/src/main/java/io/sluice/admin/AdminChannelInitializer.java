@@ -9,12 +9,14 @@ import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.BodySizeLimit;
 import io.sluice.admin.http.MalformedRequestReply;
+import io.sluice.admin.http.NextRequestTimeout;
 import io.sluice.admin.http.Router;
+import java.time.Duration;
 
 /**
  * The pipeline of one admin connection:
  * <pre>
- * HttpServerCodec -> HttpServerKeepAliveHandler -> BodySizeLimit (413)
+ * HttpServerCodec -> HttpServerKeepAliveHandler -> BodySizeLimit (413) -> NextRequestTimeout
  *   -> MalformedRequestReply (400) -> BearerTokenCheck (401, when a token is set) -> Router
  * </pre>
  * Every handler runs on the connection's event loop (the router hands the route handlers to
@@ -25,14 +27,21 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final ChannelGroup connections;
     private final int maxBodyBytes;
+    private final Duration idleTimeout;
     private final MalformedRequestReply malformed = new MalformedRequestReply();
     private final BearerTokenCheck tokenCheck;
     private final Router router;
 
-    /** @param tokenCheck the token check, or {@code null} when the API is open */
-    AdminChannelInitializer(ChannelGroup connections, int maxBodyBytes, BearerTokenCheck tokenCheck, Router router) {
+    /**
+     * @param idleTimeout how long a connection may take to deliver a complete request after opening
+     *                    or after its previous answer
+     * @param tokenCheck  the token check, or {@code null} when the API is open
+     */
+    AdminChannelInitializer(ChannelGroup connections, int maxBodyBytes, Duration idleTimeout, BearerTokenCheck tokenCheck,
+                            Router router) {
         this.connections = connections;
         this.maxBodyBytes = maxBodyBytes;
+        this.idleTimeout = idleTimeout;
         this.tokenCheck = tokenCheck;
         this.router = router;
     }
@@ -44,6 +53,7 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
         pipeline.addLast("http", new HttpServerCodec());
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         pipeline.addLast("body-limit", new BodySizeLimit(maxBodyBytes));
+        pipeline.addLast("idle-timeout", new NextRequestTimeout(idleTimeout));
         pipeline.addLast("malformed", malformed);
         if (tokenCheck != null) {
             pipeline.addLast("token", tokenCheck);

@@ -22,6 +22,7 @@ import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
  *         .admission(controller)          // optional
  *         .ready(() -> proxyListening && upstreamReachable)
  *         .metricsMaxTopics(1000)
+ *         .idleTimeout(Duration.ofSeconds(30))  // optional
  *         .build();
  * admin.start();
  * }</pre>
@@ -56,12 +58,21 @@ public final class AdminServer implements AutoCloseable {
     /** Larger request bodies are answered 413. */
     public static final int MAX_BODY_BYTES = 1024 * 1024;
 
+    /**
+     * How long a connection may take to deliver a complete request, after opening or after its
+     * previous answer, unless the builder says otherwise. Far more than any real client needs (a
+     * probe or a curl sends its request at once), small enough that slow or idle connections cannot
+     * pile up.
+     */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
     private static final int HANDLER_THREADS = 2;
     private static final long STOP_TIMEOUT_MILLIS = 2000;
 
     private final String host;
     private final int port;
+    private final Duration idleTimeout;
     private final RouteTable routes;
     private final BearerTokenCheck tokenCheck;
     private EventLoopGroup ioLoop;
@@ -72,6 +83,7 @@ public final class AdminServer implements AutoCloseable {
     private AdminServer(Builder builder) {
         this.host = builder.host;
         this.port = builder.port;
+        this.idleTimeout = builder.idleTimeout;
         this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
         this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
                 builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics);
@@ -99,7 +111,7 @@ public final class AdminServer implements AutoCloseable {
                 .group(ioLoop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, tokenCheck, router))
+                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router))
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bind.isSuccess()) {
@@ -170,6 +182,7 @@ public final class AdminServer implements AutoCloseable {
         private AdmissionController admission;
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
 
         private Builder() {
         }
@@ -239,6 +252,19 @@ public final class AdminServer implements AutoCloseable {
                 throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + max);
             }
             this.metricsMaxTopics = max;
+            return this;
+        }
+
+        /**
+         * How long a connection may take to deliver a complete request after opening or after its
+         * previous answer before it is closed, however steadily its bytes trickle in; default
+         * {@link #DEFAULT_IDLE_TIMEOUT}.
+         */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("idleTimeout must be positive, got " + timeout);
+            }
+            this.idleTimeout = timeout;
             return this;
         }
 

@@ -43,7 +43,8 @@ final class AdminFixture implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String token;
 
-    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission) throws IOException {
+    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
+            throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
         this.store = LimitsStore.open(limitsFile, engine);
         this.token = token;
@@ -57,25 +58,30 @@ final class AdminFixture implements AutoCloseable {
                 .admission(admission)
                 .ready(ready::get)
                 .metricsMaxTopics(metricsMaxTopics)
+                .idleTimeout(idleTimeout)
                 .build();
         server.start();
     }
 
     static AdminFixture start(Path dir) throws IOException {
-        return new AdminFixture(dir, null, 1000, null);
+        return new AdminFixture(dir, null, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT);
     }
 
     static AdminFixture withToken(Path dir, String token) throws IOException {
-        return new AdminFixture(dir, token, 1000, null);
+        return new AdminFixture(dir, token, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT);
     }
 
     static AdminFixture withMetricsMaxTopics(Path dir, int max) throws IOException {
-        return new AdminFixture(dir, null, max, null);
+        return new AdminFixture(dir, null, max, null, AdminServer.DEFAULT_IDLE_TIMEOUT);
+    }
+
+    static AdminFixture withIdleTimeout(Path dir, Duration timeout) throws IOException {
+        return new AdminFixture(dir, null, 1000, null, timeout);
     }
 
     /** @param token the admin token, or {@code null} for none */
     static AdminFixture withAdmission(Path dir, String token, AdmissionController admission) throws IOException {
-        return new AdminFixture(dir, token, 1000, admission);
+        return new AdminFixture(dir, token, 1000, admission, AdminServer.DEFAULT_IDLE_TIMEOUT);
     }
 
     URI uri(String path) {

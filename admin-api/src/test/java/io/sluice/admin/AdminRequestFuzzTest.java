@@ -91,7 +91,8 @@ class AdminRequestFuzzTest {
         byte[] fileBefore = Files.readAllBytes(store.file());
 
         EmbeddedSocketChannel channel = new EmbeddedSocketChannel(new AdminChannelInitializer(
-                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), AdminServer.MAX_BODY_BYTES, null, router));
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), AdminServer.MAX_BODY_BYTES, AdminServer.DEFAULT_IDLE_TIMEOUT,
+                null, router));
         channel.writeInbound(Unpooled.wrappedBuffer(request));
         channel.runPendingTasks();
         String answers = drain(channel);

@@ -1,9 +1,11 @@
 package io.sluice.demo;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -47,7 +49,8 @@ public final class SluiceDemo {
         SluiceConfig config = new SluiceConfig(BrokerAddress.parse(broker.serviceUrl()),
                 new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
                 dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
-                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), AdmissionSettings.DEFAULTS);
+                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -53,6 +53,11 @@ public final class ManualEventLoop extends AbstractScheduledEventExecutor implem
         } while (!tasks.isEmpty());
     }
 
+    /** Whether a timer is still waiting to run; a cancelled timer is gone at once. */
+    public boolean hasTimers() {
+        return nextScheduledTaskDeadlineNanos() != -1;
+    }
+
     @Override
     public void execute(Runnable task) {
         tasks.add(task);

@@ -63,6 +63,16 @@ final class SluiceCommand {
             description = "On SIGTERM, how long held sends may take to reach the broker (default: ${DEFAULT-VALUE}).")
     String drainTimeout;
 
+    @Option(names = "--handshake-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Closes a client connection that has not completed the Pulsar handshake (CONNECT to the"
+                    + " broker's CONNECTED) this long after connecting (default: ${DEFAULT-VALUE}).")
+    String handshakeTimeout;
+
+    @Option(names = "--admin-idle-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Closes an admin connection that has not sent a complete request this long after opening"
+                    + " or after its last answer (default: ${DEFAULT-VALUE}).")
+    String adminIdleTimeout;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
         if (upstream == null || upstream.isBlank()) {
@@ -84,13 +94,19 @@ final class SluiceCommand {
             default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + lookupMode + "'");
         });
         int maxTopics = option("--metrics-max-topics", () -> positiveInt(metricsMaxTopics));
-        Duration drain = option("--drain-timeout", () -> Duration.ofSeconds(positiveInt(drainTimeout)));
+        Duration drain = option("--drain-timeout", () -> seconds(drainTimeout));
+        Duration handshake = option("--handshake-timeout", () -> seconds(handshakeTimeout));
+        Duration adminIdle = option("--admin-idle-timeout", () -> seconds(adminIdleTimeout));
         return new SluiceConfig(upstreamAddress,
                 option("--listen", () -> HostPort.parse(listen)),
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, admission);
+                allowList, mode, maxTopics, drain, handshake, adminIdle, admission);
+    }
+
+    private static Duration seconds(String text) {
+        return Duration.ofSeconds(positiveInt(text));
     }
 
     private static int positiveInt(String text) {

@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param lookupMode       whether lookup answers are rewritten to come back through Sluice
  * @param metricsMaxTopics how many topics get their own {@code topic} label
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
+ * @param handshakeTimeout how long a client connection may take to complete the Pulsar handshake
+ * @param adminIdleTimeout how long an admin connection may take to send a complete request after
+ *                         opening or after its previous answer
  * @param admission        admission control settings at start (changed live through the API)
  */
 public record SluiceConfig(BrokerAddress upstream,
@@ -32,6 +35,8 @@ public record SluiceConfig(BrokerAddress upstream,
                            LookupMode lookupMode,
                            int metricsMaxTopics,
                            Duration drainTimeout,
+                           Duration handshakeTimeout,
+                           Duration adminIdleTimeout,
                            AdmissionSettings admission) {
 
     public SluiceConfig {
@@ -42,6 +47,8 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(allowedBrokers, "allowedBrokers");
         Objects.requireNonNull(lookupMode, "lookupMode");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
+        Objects.requireNonNull(adminIdleTimeout, "adminIdleTimeout");
         Objects.requireNonNull(admission, "admission");
     }
 }

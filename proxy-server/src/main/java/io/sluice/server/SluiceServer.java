@@ -134,7 +134,8 @@ public final class SluiceServer implements AutoCloseable {
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
         ProxySettings settings = new ProxySettings(config.upstream(), config.allowedBrokers(),
-                config.lookupMode(), 10_000, socketType);
+                config.lookupMode(), 10_000, socketType, ProxySettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
+                config.handshakeTimeout());
         ClientChannelInitializer proxyPipeline = new ClientChannelInitializer(settings, services);
         proxyChannel = new ServerBootstrap()
                 .group(acceptors, workers)
@@ -166,6 +167,7 @@ public final class SluiceServer implements AutoCloseable {
                 .proxyStats(services.stats())
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
+                .idleTimeout(config.adminIdleTimeout())
                 .admission(services.admission())
                 .build();
         admin.start();

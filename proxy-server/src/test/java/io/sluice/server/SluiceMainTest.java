@@ -1,6 +1,8 @@
 package io.sluice.server;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.proxy.ProxySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,6 +36,8 @@ class SluiceMainTest {
         assertEquals(LookupMode.REWRITE, config.lookupMode());
         assertEquals(1000, config.metricsMaxTopics());
         assertEquals(10, config.drainTimeout().toSeconds());
+        assertEquals(ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT, config.handshakeTimeout());
+        assertEquals(AdminServer.DEFAULT_IDLE_TIMEOUT, config.adminIdleTimeout());
         assertEquals("broker", config.allowedBrokers().resolve("pulsar://broker:6650").host());
         assertNull(config.allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
     }
@@ -41,16 +46,28 @@ class SluiceMainTest {
     void flagsWinOverEnvironmentAndEnvironmentOverTheConfigFile() throws Exception {
         Path yaml = dir.resolve("sluice.yaml");
         Files.writeString(yaml, "upstream: pulsar://from-file:6650\nlisten: 127.0.0.1:7001\nadmin: 127.0.0.1:7002\n"
-                + "lookupMode: passthrough\nmetricsMaxTopics: 5\n");
+                + "lookupMode: passthrough\nmetricsMaxTopics: 5\nhandshakeTimeout: 7\nadminIdleTimeout: 8\n");
         Map<String, String> env = Map.of("SLUICE_CONFIG", yaml.toString(),
-                "SLUICE_LISTEN", "127.0.0.1:7101", "SLUICE_ADMIN_TOKEN", "secret");
-        SluiceConfig config = SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202"}, env, out);
+                "SLUICE_LISTEN", "127.0.0.1:7101", "SLUICE_ADMIN_TOKEN", "secret", "SLUICE_ADMIN_IDLE_TIMEOUT", "9");
+        SluiceConfig config = SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"},
+                env, out);
         assertEquals("from-file", config.upstream().host(), "file");
         assertEquals(7101, config.listen().port(), "env over file");
         assertEquals(7202, config.admin().port(), "flag over file");
         assertEquals("secret", config.adminToken(), "env");
         assertEquals(LookupMode.PASSTHROUGH, config.lookupMode());
         assertEquals(5, config.metricsMaxTopics());
+        assertEquals(Duration.ofSeconds(3), config.handshakeTimeout(), "flag over file");
+        assertEquals(Duration.ofSeconds(9), config.adminIdleTimeout(), "env over file");
+    }
+
+    @Test
+    void timeoutsComeFromTheConfigFileWhenNothingElseSetsThem() throws Exception {
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(yaml, "upstream: pulsar://b:1\nhandshakeTimeout: 7\nadminIdleTimeout: 8\n");
+        SluiceConfig config = SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
+        assertEquals(Duration.ofSeconds(7), config.handshakeTimeout());
+        assertEquals(Duration.ofSeconds(8), config.adminIdleTimeout());
     }
 
     @Test
@@ -62,6 +79,14 @@ class SluiceMainTest {
         assertMessage("invalid --lookup-mode", new String[] {"--upstream", "pulsar://b:1", "--lookup-mode", "x"}, Map.of());
         assertMessage("invalid --allowed-brokers", new String[] {"--upstream", "pulsar://b:1", "--allowed-brokers", "("}, Map.of());
         assertMessage("invalid --drain-timeout", new String[] {"--upstream", "pulsar://b:1", "--drain-timeout", "-1"}, Map.of());
+        assertMessage("invalid --handshake-timeout: must be a positive integer, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "0"}, Map.of());
+        assertMessage("invalid --handshake-timeout: must be a positive integer, got '1.5'",
+                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "1.5"}, Map.of());
+        assertMessage("invalid --admin-idle-timeout: must be a positive integer, got -3",
+                new String[] {"--upstream", "pulsar://b:1"}, Map.of("SLUICE_ADMIN_IDLE_TIMEOUT", "-3"));
+        assertMessage("invalid --admin-idle-timeout: must be a positive integer, got 'soon'",
+                new String[] {"--upstream", "pulsar://b:1", "--admin-idle-timeout", "soon"}, Map.of());
         Path yaml = dir.resolve("bad.yaml");
         Files.writeString(yaml, "upstreem: pulsar://b:1\n");
         assertMessage("unknown key 'upstreem'", new String[] {"--config", yaml.toString()}, Map.of());

@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Frames from the broker: learns the broker's limits from CONNECTED, completes or drops registry
+ * Frames from the broker: learns the broker's limits from CONNECTED (which also completes the
+ * handshake, ending its timeout), completes or drops registry
  * entries on the broker's answers, rewrites lookups in {@link LookupMode#REWRITE}, and forwards
  * everything to the client unchanged otherwise.
  */
@@ -66,7 +67,10 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
 
     private void track(BaseCommand command) {
         switch (command.getType()) {
-            case CONNECTED -> connection.maxMessageSize(command.getConnected().getMaxMessageSize());
+            case CONNECTED -> {
+                connection.maxMessageSize(command.getConnected().getMaxMessageSize());
+                connection.handshakeCompleted();
+            }
             case PRODUCER_SUCCESS -> {
                 connection.producers.succeeded(command.getProducerSuccess().getRequestId(), replacedProducers);
                 replacedProducers.forEach(connection.publish::producerGone);

@@ -5,8 +5,12 @@ import io.netty.channel.socket.SocketChannel;
 import io.sluice.pulsar.codec.FrameDecoder;
 
 /**
- * Assembles the pipeline of an accepted client connection. The upstream connection's pipeline is
- * assembled by {@link ProxyConnection} when the client's CONNECT arrives.
+ * Assembles the pipeline of an accepted client connection:
+ * <pre>
+ * FrameDecoder -> HandshakeTimeout (until the broker's CONNECTED) -> ClientHandler
+ * </pre>
+ * The upstream connection's pipeline is assembled by {@link ProxyConnection} when the client's
+ * CONNECT arrives.
  */
 public final class ClientChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -21,6 +25,7 @@ public final class ClientChannelInitializer extends ChannelInitializer<SocketCha
     @Override
     protected void initChannel(SocketChannel ch) {
         ch.pipeline().addLast("frames", new FrameDecoder());
+        ch.pipeline().addLast("handshake-timeout", new HandshakeTimeout(settings.handshakeTimeout(), services.stats()));
         ch.pipeline().addLast("client", new ClientHandler(settings, services));
     }
 }

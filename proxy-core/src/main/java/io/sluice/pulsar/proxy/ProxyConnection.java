@@ -251,6 +251,11 @@ final class ProxyConnection {
         }
     }
 
+    /** The broker's CONNECTED is on its way to the client: the handshake timeout no longer applies. */
+    void handshakeCompleted() {
+        client.pipeline().fireUserEventTriggered(HandshakeTimeout.COMPLETED);
+    }
+
     /** Applies the broker's max message size to the frames accepted from both sides. */
     void maxMessageSize(int size) {
         if (size <= 0) {

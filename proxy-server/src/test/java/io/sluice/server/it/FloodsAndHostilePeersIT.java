@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -36,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link SteadyNeighbour} keeps producing and consuming through the same Sluice. Each test checks
  * that Sluice stays up, the neighbour keeps its round trips, and the test JVM's memory (Sluice's
  * included) stays under {@link #HEAP_BOUND} heap and {@link #DIRECT_BOUND} direct memory.
+ * Peers that stall are the business of the handshake and admin idle timeouts, so their tests run
+ * against a second Sluice whose timeouts are {@link #SHORT_TIMEOUT}.
  * The last figures are in docs/RELIABILITY.md.
  */
 class FloodsAndHostilePeersIT {
@@ -51,9 +55,16 @@ class FloodsAndHostilePeersIT {
     static final int ADMIN_BURST = 1_000;
     /** Connection limits for the flooding client: small, so that pausing happens within a second. */
     static final long MAX_HELD_BYTES = 1L << 20;
+    /** The handshake and admin idle timeouts of {@link #strict}: short, to keep the test short. */
+    static final Duration SHORT_TIMEOUT = Duration.ofSeconds(2);
+    /** How long a stalled connection may stay open before the test decides Sluice never closes it. */
+    static final long CLOSE_DEADLINE_SECONDS = 30;
 
     private static final PulsarBroker broker = PulsarBroker.shared();
+    /** Default timeouts (30 s): connections that never send a byte stay open while the test looks at them. */
     private static RunningSluice sluice;
+    /** Handshake and admin idle timeouts of {@link #SHORT_TIMEOUT}. */
+    private static RunningSluice strict;
     private static final Map<String, String> figures = new TreeMap<>();
     private SteadyNeighbour neighbour;
     private MemoryWatch memory;
@@ -61,23 +72,30 @@ class FloodsAndHostilePeersIT {
     @BeforeAll
     static void startSluice() {
         sluice = RunningSluice.frontProxy(broker);
+        strict = RunningSluice.frontProxy(broker, SHORT_TIMEOUT, SHORT_TIMEOUT);
     }
 
     @AfterAll
     static void stopSluice() {
         sluice.close();
+        strict.close();
         figures.forEach((name, value) -> System.out.println("[reliability] " + name + ": " + value));
     }
 
     @BeforeEach
-    void startNeighbour() throws Exception {
+    void watchMemory() {
         memory = new MemoryWatch();
-        neighbour = new SteadyNeighbour(sluice.serviceUrl);
+    }
+
+    /** Starts the well-behaved client every test watches, through the Sluice the test is about. */
+    private void startNeighbour(RunningSluice through) throws Exception {
+        neighbour = new SteadyNeighbour(through.serviceUrl);
         neighbour.awaitRoundTrips(0, 5);
     }
 
     @AfterEach
     void checkNeighbourAndMemory() throws Exception {
+        assertNotNull(neighbour, "the test started no neighbour");
         long before = neighbour.roundTrips.get();
         neighbour.awaitRoundTrips(before, 5);
         neighbour.close();
@@ -89,6 +107,7 @@ class FloodsAndHostilePeersIT {
 
     @Test
     void twoThousandIdleConnectionsCostLittleAndChangeNothingForOthers() throws Exception {
+        startNeighbour(sluice);
         long directBefore = MemoryWatch.directNow();
         long openBefore = sluice.server.stats().openConnections();
         List<Socket> idle = new ArrayList<>();
@@ -112,27 +131,38 @@ class FloodsAndHostilePeersIT {
     }
 
     @Test
-    void halfFramesThatStallAndA2GiBLengthHurtOnlyTheirOwnConnections() throws Exception {
-        List<Socket> stalled = new ArrayList<>();
-        try (RawPulsarClient probe = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, probe.connect().getType());
-            // After a real handshake: a frame header declaring 2 GiB - 1 bytes closes the connection at once.
-            probe.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0, 0, 8});
-            assertTrue(probe.closedByPeer(), "a 2 GiB frame closes its connection");
-        }
+    void halfFramesThatStallAreClosedByTheHandshakeTimeoutAndA2GiBLengthAtOnce() throws Exception {
+        startNeighbour(strict);
+        long timeoutsBefore = handshakeTimeouts();
         byte[] connect = RawPulsarClient.connectFrame();
+        List<Socket> stalled = new ArrayList<>();
+        long start = System.nanoTime();
         try {
             for (int i = 0; i < STALLED_CONNECTIONS; i++) {
-                Socket socket = new Socket("127.0.0.1", sluice.server.proxyPort());
+                Socket socket = new Socket("127.0.0.1", strict.server.proxyPort());
+                socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(CLOSE_DEADLINE_SECONDS));
                 OutputStream out = socket.getOutputStream();
                 out.write(connect, 0, connect.length / 2);
                 out.flush();
                 stalled.add(socket);
             }
+            try (RawPulsarClient probe = new RawPulsarClient(strict.server.proxyPort())) {
+                assertEquals(BaseCommand.Type.CONNECTED, probe.connect().getType(), "a new client's handshake");
+                // After a real handshake: a frame header declaring 2 GiB - 1 bytes closes the connection at once.
+                probe.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0, 0, 8});
+                assertTrue(probe.closedByPeer(), "a 2 GiB frame closes its connection");
+            }
             long since = neighbour.roundTrips.get();
+            for (Socket socket : stalled) {
+                assertTrue(closedBySluice(socket), "a stalled connection is still open");
+            }
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             neighbour.awaitRoundTrips(since, 20);
-            figures.put("stalled half frames", STALLED_CONNECTIONS + " connections stalled mid-frame, held open by Sluice"
-                    + " (no handshake timeout); neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms");
+            assertEquals(timeoutsBefore + STALLED_CONNECTIONS, handshakeTimeouts(), "connections closed for handshake_timeout");
+            assertTrue(millis >= SHORT_TIMEOUT.toMillis(), "closed after " + millis + " ms, before the timeout");
+            figures.put("stalled half frames", STALLED_CONNECTIONS + " connections stalled mid-frame, all closed by the "
+                    + SHORT_TIMEOUT.toSeconds() + " s handshake timeout " + millis + " ms after the first was opened; "
+                    + "neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms; " + memory.summary());
         } finally {
             for (Socket socket : stalled) {
                 socket.close();
@@ -142,6 +172,7 @@ class FloodsAndHostilePeersIT {
 
     @Test
     void aClientThatNeverReadsItsReceiptsIsPausedAndHoldsNoMoreThanItsLimits() throws Exception {
+        startNeighbour(sluice);
         String topic = "persistent://public/default/never-reads-" + System.nanoTime();
         sluice.server.limits().replace(LimitsJson.parseDocument(("""
                 {"topics": {"%s": {"publish": {"messagesPerSecond": 50}}},
@@ -195,32 +226,42 @@ class FloodsAndHostilePeersIT {
     }
 
     @Test
-    void slowlorisAdminClientsDoNotStopTheAdminApiNorABurstOfRequests() throws Exception {
+    void slowlorisAdminClientsAreCutOffAndStopNeitherTheAdminApiNorABurstOfRequests() throws Exception {
+        startNeighbour(strict);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         List<Socket> slow = new ArrayList<>();
         byte[] partial = "GET /healthz HTTP/1.1\r\nHost: sluice\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+        long start = System.nanoTime();
         try {
             for (int i = 0; i < SLOWLORIS_CONNECTIONS; i++) {
-                slow.add(new Socket("127.0.0.1", sluice.server.adminPort()));
+                slow.add(new Socket("127.0.0.1", strict.server.adminPort()));
             }
-            // Headers one byte at a time across all slow connections, interleaved with real requests.
-            for (int b = 0; b < partial.length; b++) {
-                for (Socket socket : slow) {
-                    socket.getOutputStream().write(partial[b]);
-                    socket.getOutputStream().flush();
-                }
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/healthz"))
+            // Headers that never end, one byte at a time on every slow connection, interleaved with real
+            // requests, until Sluice has closed them all: a write fails once the connection is gone.
+            List<Socket> open = new ArrayList<>(slow);
+            long healthChecks = 0;
+            long deadline = start + TimeUnit.SECONDS.toNanos(CLOSE_DEADLINE_SECONDS);
+            for (int b = 0; !open.isEmpty(); b++) {
+                assertTrue(System.nanoTime() < deadline, open.size() + " slow connections still open");
+                byte next = b < partial.length ? partial[b] : (byte) 'z';
+                open.removeIf(socket -> !writeByte(socket, next));
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(strict.adminUrl() + "/healthz"))
                         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, health.statusCode());
+                healthChecks++;
+                Thread.sleep(100);
             }
-            long start = System.nanoTime();
+            long cutOffMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(cutOffMillis >= SHORT_TIMEOUT.toMillis(), "cut off after " + cutOffMillis + " ms, before the timeout");
+
+            long burstStart = System.nanoTime();
             Semaphore window = new Semaphore(32);
             List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
             for (int i = 0; i < ADMIN_BURST; i++) {
                 window.acquire();
                 String path = i % 2 == 0 ? "/api/v1/limits" : "/healthz";
-                burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path))
+                burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(strict.adminUrl() + path))
                                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString())
                         .whenComplete((r, e) -> window.release()));
             }
@@ -230,15 +271,41 @@ class FloodsAndHostilePeersIT {
                     ok++;
                 }
             }
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            figures.put("admin slowloris and burst", SLOWLORIS_CONNECTIONS + " slow header senders held open; burst of "
-                    + ADMIN_BURST + " requests: " + ok + " answered 200 in " + millis + " ms; " + memory.summary());
+            long burstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - burstStart);
+            figures.put("admin slowloris and burst", SLOWLORIS_CONNECTIONS + " slow header senders (a byte every 100 ms)"
+                    + " all cut off by the " + SHORT_TIMEOUT.toSeconds() + " s idle timeout within " + cutOffMillis
+                    + " ms, " + healthChecks + " /healthz meanwhile answered 200; burst of " + ADMIN_BURST + " requests: "
+                    + ok + " answered 200 in " + burstMillis + " ms; " + memory.summary());
             assertEquals(ADMIN_BURST, ok);
         } finally {
             for (Socket socket : slow) {
                 socket.close();
             }
         }
+    }
+
+    /** Writes one byte; false once the connection is gone (the peer closed it and answered the last byte with a reset). */
+    private static boolean writeByte(Socket socket, byte b) {
+        try {
+            socket.getOutputStream().write(b);
+            socket.getOutputStream().flush();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** True once Sluice has closed the connection: end of stream or reset, before the read timeout. */
+    private static boolean closedBySluice(Socket socket) throws IOException {
+        try {
+            return socket.getInputStream().read() < 0;
+        } catch (SocketException e) {
+            return true;
+        }
+    }
+
+    private static long handshakeTimeouts() {
+        return strict.server.stats().protocolErrors().getOrDefault("handshake_timeout", 0L);
     }
 
     private static long heldBytes(String topic) {

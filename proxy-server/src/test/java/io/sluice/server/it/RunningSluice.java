@@ -1,9 +1,11 @@
 package io.sluice.server.it;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.proxy.BrokerAllowList;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -69,12 +71,29 @@ final class RunningSluice implements AutoCloseable {
         }
     }
 
+    /** A front proxy that closes connections without a handshake, and idle admin connections, after the given times. */
+    static RunningSluice frontProxy(PulsarBroker broker, Duration handshakeTimeout, Duration adminIdleTimeout) {
+        try {
+            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"), AdmissionSettings.DEFAULTS,
+                    handshakeTimeout, adminIdleTimeout);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
         return start(upstream, port, mode, limitsFile, AdmissionSettings.DEFAULTS);
     }
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
                                        AdmissionSettings admission) {
+        return start(upstream, port, mode, limitsFile, admission, ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                AdminServer.DEFAULT_IDLE_TIMEOUT);
+    }
+
+    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
+                                       AdmissionSettings admission, Duration handshakeTimeout, Duration adminIdleTimeout) {
         try {
             SluiceConfig config = new SluiceConfig(upstream,
                     new HostPort("127.0.0.1", port),
@@ -85,6 +104,8 @@ final class RunningSluice implements AutoCloseable {
                     mode,
                     1000,
                     Duration.ofSeconds(10),
+                    handshakeTimeout,
+                    adminIdleTimeout,
                     admission);
             return new RunningSluice(SluiceServer.start(config));
         } catch (IOException e) {

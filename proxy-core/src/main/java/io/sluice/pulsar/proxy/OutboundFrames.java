@@ -33,8 +33,10 @@ final class OutboundFrames {
 
     /** Queues {@code frame} to be written; takes ownership. */
     void add(ByteBuf frame) {
-        ByteBuf frameParent = root(frame);
-        int index = frameParent == frame ? -1 : indexIn(frameParent, frame);
+        ByteBuf frameParent = frame.unwrap();
+        // Only a plain slice of a plain buffer. A frame the leak detector wraps has to be released
+        // through its wrapper, which records the release; a slice of the buffer under it would not.
+        int index = frameParent == null || frameParent.unwrap() != null ? -1 : indexIn(frameParent, frame);
         if (first != null && parent != null && frameParent == parent && index == runStart + runLength) {
             // The run's first frame keeps the parent alive, so this slice can go.
             runLength += frame.readableBytes();
@@ -72,15 +74,6 @@ final class OutboundFrames {
         joined = false;
         channel.write(run, channel.voidPromise());
         unflushed = true;
-    }
-
-    /** The buffer under every slice and wrapper (a leak detector's, say) of {@code buf}. */
-    private static ByteBuf root(ByteBuf buf) {
-        ByteBuf root = buf;
-        for (ByteBuf under = buf.unwrap(); under != null; under = under.unwrap()) {
-            root = under;
-        }
-        return root;
     }
 
     /**

@@ -22,7 +22,7 @@ import org.apache.pulsar.shade.io.netty.util.HashedWheelTimer;
  * it, as many small applications would connect: the load of the connections scenario.
  *
  * <p>A {@code PulsarClient} built the ordinary way starts its own event loop, timer and executors,
- * about five threads each, which for 1,000 clients would swamp the load generator. These are built
+ * several threads per client, which for 1,000 clients would swamp the load generator. These are built
  * with {@link PulsarClientImpl}'s builder instead, sharing one event loop group, timer and set of
  * executors; each client still has its own connection pool, lookup service and producer (and,
  * in Pulsar 4.0, its own idle lookup thread, which the builder cannot share), so the broker or

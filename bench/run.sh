@@ -4,6 +4,7 @@
 # to docs/bench/ (results.md, *.png). Sizes are system properties in BENCH_OPTS, for example
 #   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
 # --no-build skips the Maven build (use the jars already built).
+# The connections scenario needs `ulimit -Hn` of at least 9 per connection plus 1024 (10024 for 1,000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--no-build" ]]; then

@@ -17,7 +17,7 @@ final class AccuracyScenario {
      * 100 B messages, not batched: with batches of hundreds of messages both limiters admit in
      * lumps, and a 10 s window at 100 msg/s sees a few lumps only.
      */
-    private static final Workload FLOOD = new Workload("flood", 100, false, 2000);
+    private static final Workload FLOOD = new Workload(100, false, 2000, 1, false);
     /** The first seconds carry the bucket's initial burst; the steady rate is read after them. */
     private static final double SETTLE_SECONDS = 2;
 

@@ -8,20 +8,26 @@ import java.util.List;
  * The suite's sizes and paths, from system properties ({@code -Dbench.rounds=3} ...) so that one
  * command runs the full suite and the smoke test runs the same code with tiny sizes.
  *
- * @param rounds           how many times each contender runs each passthrough workload (A B C A B C ...)
- * @param warmupSeconds    unmeasured load before each measured run
- * @param measureSeconds   each measured passthrough run
- * @param accuracySeconds  each flood of a rate-limited topic
- * @param isolationSeconds how long topic B is paced in the noisy-neighbour scenario
- * @param accuracyRates    the limits the accuracy scenario configures, msg/s
- * @param pulsarProxy      whether Apache Pulsar's proxy is a contender
- * @param outputDir        where results.md and the PNG charts go
- * @param sluiceJar        Sluice's executable jar
- * @param pulsarProxyJar   the pulsar-proxy jar copied by the bench build
- * @param proxyJvmOptions  JVM options given to both proxies alike
+ * @param rounds             how many times each contender runs each passthrough, producers and
+ *                           end-to-end workload (A B C A B C ...)
+ * @param warmupSeconds      unmeasured load before each measured run
+ * @param measureSeconds     each measured run of a passthrough, producers or end-to-end workload
+ * @param accuracySeconds    each flood of a rate-limited topic
+ * @param isolationSeconds   how long topic B is paced in the noisy-neighbour scenario
+ * @param accuracyRates      the limits the accuracy scenario configures, msg/s
+ * @param producers          how many producers share one connection in the producers scenario
+ * @param connections        how many clients, each with one connection and one producer, the
+ *                           connections scenario opens
+ * @param connectionsSeconds each measured run of the connections scenario
+ * @param pulsarProxy        whether Apache Pulsar's proxy is a contender
+ * @param outputDir          where results.md and the PNG charts go
+ * @param sluiceJar          Sluice's executable jar
+ * @param pulsarProxyJar     the pulsar-proxy jar copied by the bench build
+ * @param proxyJvmOptions    JVM options given to both proxies alike
  */
 record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
-                     double isolationSeconds, List<Integer> accuracyRates, boolean pulsarProxy, Path outputDir,
+                     double isolationSeconds, List<Integer> accuracyRates, int producers, int connections,
+                     double connectionsSeconds, boolean pulsarProxy, Path outputDir,
                      Path sluiceJar, Path pulsarProxyJar, List<String> proxyJvmOptions) {
 
     static BenchSettings fromSystemProperties() {
@@ -33,6 +39,9 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 number("bench.isolationSeconds", 10),
                 Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000").split(","))
                         .map(String::trim).map(Integer::valueOf).toList(),
+                Integer.getInteger("bench.producers", 16),
+                Integer.getInteger("bench.connections", 1000),
+                number("bench.connectionsSeconds", 10),
                 Boolean.parseBoolean(System.getProperty("bench.pulsarProxy", "true")),
                 Path.of(System.getProperty("bench.output", "docs/bench")).toAbsolutePath(),
                 Path.of(System.getProperty("sluice.jar", "proxy-server/target/sluice.jar")).toAbsolutePath(),

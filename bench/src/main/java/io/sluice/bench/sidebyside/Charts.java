@@ -16,10 +16,14 @@ final class Charts {
     private Charts() {
     }
 
-    /** Latency CDFs, one series per contender: latency (ms, log scale) against the share of sends. */
-    static void latencyCdf(String title, Map<String, double[][]> cdfByContender, Path png) {
+    /**
+     * Latency CDFs, one series per contender: latency (ms, log scale) against the share of messages.
+     *
+     * @param latency what was timed, for the x axis: "send latency", "publish-to-receive latency"
+     */
+    static void latencyCdf(String title, String latency, Map<String, double[][]> cdfByContender, Path png) {
         XYChart chart = new XYChartBuilder().width(900).height(550).title(title)
-                .xAxisTitle("send latency (ms, log scale)").yAxisTitle("share of sends at or below").build();
+                .xAxisTitle(latency + " (ms, log scale)").yAxisTitle("share of messages at or below").build();
         chart.getStyler().setXAxisLogarithmic(true);
         cdfByContender.forEach((name, xy) -> line(chart, name, xy[0], xy[1]));
         save(chart, png);

@@ -1,8 +1,7 @@
 package io.sluice.bench.sidebyside;
 
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,8 +78,7 @@ final class IsolationScenario {
         String topicA = "persistent://public/default/noisy-a-" + System.nanoTime();
         String topicB = "persistent://public/default/quiet-b-" + System.nanoTime();
         mode.limiter().limit(topicA);
-        PulsarClient client = PulsarClient.builder().serviceUrl(mode.serviceUrl())
-                .operationTimeout(30, TimeUnit.SECONDS).build();
+        PulsarClient client = PulsarClients.connect(mode.serviceUrl());
         AtomicBoolean stop = new AtomicBoolean();
         Thread flooder = null;
         try {
@@ -99,27 +97,12 @@ final class IsolationScenario {
             Sleep.millis(2000);
             long aBefore = aAcknowledged.get();
             LatencySamples latencies = new LatencySamples();
-            List<CompletableFuture<?>> sends = new ArrayList<>();
-            int total = (int) (B_RATE * seconds);
             long start = System.nanoTime();
-            for (int i = 0; i < total; i++) {
-                long due = start + i * (1_000_000_000L / B_RATE);
-                long wait = due - System.nanoTime();
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                }
-                long sentAt = System.nanoTime();
-                sends.add(b.sendAsync(new byte[PAYLOAD_BYTES]).thenRun(() -> latencies.add(System.nanoTime() - sentAt)));
-            }
+            PacedSends sends = PacedSends.send(List.of(b), B_RATE, seconds, PAYLOAD_BYTES, latencies);
             double aRate = (aAcknowledged.get() - aBefore) / ((System.nanoTime() - start) / 1e9);
-            for (CompletableFuture<?> send : sends) {
-                try {
-                    send.get(10, TimeUnit.SECONDS);
-                } catch (Exception timedOutOrFailed) {
-                    // Counted as not completed.
-                }
-            }
-            return new Outcome(total, latencies.count(), latencies.percentileMillis(0.50),
+            // B's send timeout (5 s) ends every send well within this.
+            long completed = sends.awaitCompleted(Duration.ofSeconds(10));
+            return new Outcome(sends.sent(), (int) completed, latencies.percentileMillis(0.50),
                     latencies.percentileMillis(0.99), aRate);
         } finally {
             stop.set(true);

@@ -4,15 +4,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * What a process has cost so far, read from Linux's {@code /proc}: CPU time (user plus system,
- * all threads) and resident memory now.
+ * all threads), and resident memory and open files now.
  *
  * @param cpuSeconds {@code utime + stime} of {@code /proc/PID/stat}, in seconds
  * @param rssBytes   {@code VmRSS} of {@code /proc/PID/status}
+ * @param openFiles  entries of {@code /proc/PID/fd}: sockets, jars, logs
  */
-record ProcessCost(double cpuSeconds, long rssBytes) {
+record ProcessCost(double cpuSeconds, long rssBytes, long openFiles) {
 
     /** USER_HZ; 100 on every Linux this runs on (sysconf(_SC_CLK_TCK) is not reachable from Java). */
     private static final double CLOCK_TICKS_PER_SECOND = 100.0;
@@ -29,7 +31,11 @@ record ProcessCost(double cpuSeconds, long rssBytes) {
                     rssKib = Long.parseLong(line.replaceAll("[^0-9]", ""));
                 }
             }
-            return new ProcessCost(ticks / CLOCK_TICKS_PER_SECOND, rssKib * 1024);
+            long openFiles;
+            try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+                openFiles = fds.count();
+            }
+            return new ProcessCost(ticks / CLOCK_TICKS_PER_SECOND, rssKib * 1024, openFiles);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read /proc for pid " + pid, e);
         }

@@ -1,12 +1,36 @@
 package io.sluice.bench.sidebyside;
 
 /**
- * What one producer sends: message size, client-side batching, and how many sends it keeps in
- * flight (1 is a synchronous send loop, which measures latency; more measures throughput).
+ * What a run's producers send: message size, client-side batching, how many sends each producer
+ * keeps in flight (1 is a synchronous send loop, which measures latency; more measures
+ * throughput), how many producers share the run's one client connection, and whether a consumer
+ * receives every message to time it from publish to receipt.
  */
-record Workload(String name, int payloadBytes, boolean batching, int inFlight) {
+record Workload(int payloadBytes, boolean batching, int inFlight, int producers, boolean consumer) {
 
-    static final Workload SYNC_1KIB = new Workload("1 KiB, no batching, 1 in flight", 1024, false, 1);
-    static final Workload ASYNC_1KIB = new Workload("1 KiB, no batching, 1000 in flight", 1024, false, 1000);
-    static final Workload BATCHED_100B = new Workload("100 B, batching, 1000 in flight", 100, true, 1000);
+    static final Workload SYNC_1KIB = new Workload(1024, false, 1, 1, false);
+    static final Workload ASYNC_1KIB = new Workload(1024, false, 1000, 1, false);
+    static final Workload BATCHED_100B = new Workload(100, true, 1000, 1, false);
+
+    /**
+     * This workload's sends split over {@code count} producers on one client, each to its own
+     * topic: the same number in flight in all (rounded down to a multiple of {@code count}), so
+     * that the difference from one producer is the multiplexing, not a deeper queue.
+     */
+    Workload splitOver(int count) {
+        return new Workload(payloadBytes, batching, Math.max(1, inFlight / count), count, consumer);
+    }
+
+    /** This workload with a consumer, on a client of its own, receiving every message. */
+    Workload withConsumer() {
+        return new Workload(payloadBytes, batching, inFlight, producers, true);
+    }
+
+    /** As tables, charts and file names show it, e.g. "16 producers, 1 KiB, no batching, 62 in flight each". */
+    String name() {
+        String size = payloadBytes % 1024 == 0 ? payloadBytes / 1024 + " KiB" : payloadBytes + " B";
+        return (producers > 1 ? producers + " producers, " : "") + size + ", "
+                + (batching ? "batching" : "no batching") + ", " + inFlight + " in flight"
+                + (producers > 1 ? " each" : "") + (consumer ? ", to a consumer" : "");
+    }
 }

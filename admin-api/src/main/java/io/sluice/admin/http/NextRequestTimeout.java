@@ -1,13 +1,11 @@
 package io.sluice.admin.http;
 
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.deadline.DeadlineHandler;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,29 +22,14 @@ import org.slf4j.LoggerFactory;
  * handlers behind it going out. A request the aggregator refuses itself (413) never reaches it and
  * so never stops the clock.
  */
-public final class NextRequestTimeout extends ChannelDuplexHandler {
+public final class NextRequestTimeout extends DeadlineHandler {
 
     private static final Logger log = LoggerFactory.getLogger(NextRequestTimeout.class);
 
-    private final Duration timeout;
-    private ScheduledFuture<?> timer;
     private int unanswered;
 
     public NextRequestTimeout(Duration timeout) {
-        this.timeout = timeout;
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        if (ctx.channel().isActive()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        start(ctx);
-        ctx.fireChannelActive();
+        super(timeout);
     }
 
     @Override
@@ -67,27 +50,9 @@ public final class NextRequestTimeout extends ChannelDuplexHandler {
     }
 
     @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        stop();
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (timer == null) {
-            timer = ctx.executor().schedule(() -> expire(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void stop() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
-
-    private void expire(ChannelHandlerContext ctx) {
-        timer = null;
+    protected void expired(ChannelHandlerContext ctx) {
         log.debug("Closing admin connection {}: no complete request within {} ms", ctx.channel().remoteAddress(),
-                timeout.toMillis());
+                timeout().toMillis());
         ctx.close();
     }
 }

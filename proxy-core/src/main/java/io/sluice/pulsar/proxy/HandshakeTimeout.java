@@ -1,13 +1,11 @@
 package io.sluice.pulsar.proxy;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.deadline.DeadlineHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Closes a client connection whose Pulsar handshake does not complete in time: from accept to the
@@ -24,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Sits after the frame decoder, so it also knows whether the client's CONNECT arrived and can
  * tell a silent client from a slow broker in its log line.
  */
-final class HandshakeTimeout extends ChannelInboundHandlerAdapter {
+final class HandshakeTimeout extends DeadlineHandler {
 
     /** The user event that ends the handshake. */
     static final Object COMPLETED = new Object();
@@ -34,27 +32,12 @@ final class HandshakeTimeout extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(HandshakeTimeout.class);
 
-    private final Duration timeout;
     private final ProxyStats stats;
-    private ScheduledFuture<?> timer;
     private boolean connectReceived;
 
     HandshakeTimeout(Duration timeout, ProxyStats stats) {
-        this.timeout = timeout;
+        super(timeout);
         this.stats = stats;
-    }
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        if (ctx.channel().isActive()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        start(ctx);
-        ctx.fireChannelActive();
     }
 
     @Override
@@ -72,25 +55,11 @@ final class HandshakeTimeout extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Called when the handshake completes and when the channel closes: either way the timer must go. */
     @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (timer == null) {
-            timer = ctx.executor().schedule(() -> expire(ctx), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void expire(ChannelHandlerContext ctx) {
+    protected void expired(ChannelHandlerContext ctx) {
         stats.protocolError(REASON);
         log.warn("Closing connection from {}: no Pulsar handshake within {} ms, {} ({})", ctx.channel().remoteAddress(),
-                timeout.toMillis(), connectReceived ? "the broker has not answered CONNECT" : "no CONNECT from the client",
+                timeout().toMillis(), connectReceived ? "the broker has not answered CONNECT" : "no CONNECT from the client",
                 REASON);
         ctx.close();
     }

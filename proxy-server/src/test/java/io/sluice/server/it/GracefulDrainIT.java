@@ -12,10 +12,6 @@ import org.apache.pulsar.client.api.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,28 +43,14 @@ class GracefulDrainIT {
         Path limits = dir.resolve("limits.json");
         Files.write(limits, LimitsJson.write(LimitsDocument.empty().withTopic(topic,
                 PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        Process sluice = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", System.getProperty("sluice.jar"), "--upstream", broker.serviceUrl(),
-                "--listen", "127.0.0.1:" + port, "--admin", "127.0.0.1:0", "--limits-file", limits.toString(),
-                "--drain-timeout", "3").redirectErrorStream(true).start();
-        BufferedReader log = new BufferedReader(new InputStreamReader(sluice.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        while ((line = log.readLine()) != null && !line.contains("Sluice ready")) {
-            // wait for the ready line
-        }
-        Thread drainLog = new Thread(() -> log.lines().forEach(l -> System.out.println("[sluice] " + l)));
-        drainLog.setDaemon(true);
-        drainLog.start();
-
+        int port = FreePort.onLoopback();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;
         int total = 400;
-        try (PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + port)
-                .operationTimeout(30, TimeUnit.SECONDS).build()) {
+        try (SluiceProcess sluice = SluiceProcess.start("--upstream", broker.serviceUrl(), "--listen", "127.0.0.1:" + port,
+                "--admin", "127.0.0.1:0", "--limits-file", limits.toString(), "--drain-timeout", "3");
+             PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + port)
+                     .operationTimeout(30, TimeUnit.SECONDS).build()) {
             Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).enableBatching(false)
                     .sendTimeout(0, TimeUnit.SECONDS).blockIfQueueFull(true).create();
             List<CompletableFuture<?>> sends = new ArrayList<>();
@@ -78,9 +60,8 @@ class GracefulDrainIT {
             }
             Thread.sleep(1_000);
             int beforeTerm = acknowledged.size();
-            sluice.destroy();
-            assertTrue(sluice.waitFor(30, TimeUnit.SECONDS));
-            assertEquals(0, sluice.exitValue(), "SIGTERM exits 0");
+            sluice.terminate();
+            assertEquals(0, sluice.awaitExit(30), "SIGTERM exits 0");
             int afterDrain = acknowledged.size();
             acknowledgedByOldSluice = Set.copyOf(acknowledged);
             System.out.printf("drain: %d acknowledged before SIGTERM, %d when the old Sluice exited%n", beforeTerm, afterDrain);

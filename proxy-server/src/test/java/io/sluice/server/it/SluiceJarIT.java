@@ -5,11 +5,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -23,10 +21,7 @@ class SluiceJarIT {
     Path dir;
 
     private static Process launch(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("sluice.jar")));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).start();
+        return new ProcessBuilder(SluiceProcess.command(args)).start();
     }
 
     private static List<String> lines(java.io.InputStream in) throws Exception {
@@ -58,22 +53,13 @@ class SluiceJarIT {
 
     @Test
     void sigtermStopsARunningSluiceWithExitCodeZero() throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
+        int port = FreePort.onLoopback();
+        try (SluiceProcess sluice = SluiceProcess.start("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:" + port,
+                "--admin", "127.0.0.1:0", "--limits-file", dir.resolve("limits.json").toString())) {
+            assertTrue(sluice.readyLine().contains(String.valueOf(port)), "logs one ready line naming its port: " + sluice.readyLine());
+            assertTrue(Files.exists(dir.resolve("limits.json")), "an absent limits file is created");
+            sluice.terminate();
+            assertEquals(0, sluice.awaitExit(30));
         }
-        Process process = launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:" + port,
-                "--admin", "127.0.0.1:0", "--limits-file", dir.resolve("limits.json").toString());
-        BufferedReader stderr = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
-        String line;
-        boolean ready = false;
-        while (!ready && (line = stderr.readLine()) != null) {
-            ready = line.contains("Sluice ready") && line.contains(String.valueOf(port));
-        }
-        assertTrue(ready, "logs one ready line naming its port");
-        assertTrue(Files.exists(dir.resolve("limits.json")), "an absent limits file is created");
-        process.destroy();
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue());
     }
 }

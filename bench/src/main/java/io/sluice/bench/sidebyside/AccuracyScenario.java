@@ -5,11 +5,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.common.policies.data.PublishRate;
+import org.apache.pulsar.common.policies.data.TopicStats;
 
 /**
  * Scenario (c): one producer floods a topic limited to R msg/s, once through Sluice (limit set
  * over its REST API) and once directly against the broker's own topic publish-rate policy; the
- * achieved rate over time is compared with R.
+ * achieved rate over time is compared with R. Then the same for one bytes/s limit, with the bytes
+ * counted as the broker stores them (its topic stats), for both enforcers alike.
  */
 final class AccuracyScenario {
 
@@ -29,6 +31,8 @@ final class AccuracyScenario {
         double seconds = settings.accuracySeconds();
         MarkdownTable table = new MarkdownTable("limit msg/s", "enforced by", "first 1 s msg/s",
                 "steady msg/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)", "steady error %", "failed sends");
+        MarkdownTable bytesTable = new MarkdownTable("limit B/s", "enforced by", "B per message stored",
+                "steady B/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)", "steady error %", "failed sends");
         try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
             for (int rate : settings.accuracyRates()) {
                 Map<String, double[][]> series = new LinkedHashMap<>();
@@ -50,9 +54,25 @@ final class AccuracyScenario {
                 String png = "accuracy-" + rate + ".png";
                 Charts.rateOverTime("Achieved rate, limit " + rate + " msg/s", rate, series, settings.outputDir().resolve(png));
             }
+
+            long limit = settings.accuracyBytesPerSecond();
+            String sluiceTopic = "persistent://public/default/accuracy-bytes-sluice-" + System.nanoTime();
+            sluice.putTopicLimit(sluiceTopic, "{\"publish\":{\"bytesPerSecond\":" + limit + "}}");
+            PublishRun.Result viaSluice = PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds);
+            bytesRow(bytesTable, limit, "Sluice (delay)", viaSluice, seconds, storedBytesPerMessage(admin, sluiceTopic));
+
+            String brokerTopic = "persistent://public/default/accuracy-bytes-broker-" + System.nanoTime();
+            admin.topics().createNonPartitionedTopic(brokerTopic);
+            admin.topicPolicies().setPublishRate(brokerTopic, new PublishRate(-1, limit));
+            awaitPolicy(admin, brokerTopic);
+            PublishRun.Result viaBroker = PublishRun.run(brokerUrl, brokerTopic, FLOOD, seconds);
+            bytesRow(bytesTable, limit, "broker publish-rate policy", viaBroker, seconds,
+                    storedBytesPerMessage(admin, brokerTopic));
         }
         report.heading("Accuracy: one producer floods a limited topic (" + MarkdownTable.num(seconds, 0) + " s)");
         report.table(table);
+        report.text("Under a bytes/s limit (bytes as the broker stores them: its topic's bytes in over messages in):");
+        report.table(bytesTable);
         for (int rate : settings.accuracyRates()) {
             report.text("![rate over time, limit " + rate + "](bench/accuracy-" + rate + ".png)");
         }
@@ -63,6 +83,20 @@ final class AccuracyScenario {
         table.row(rate, enforcer, MarkdownTable.num(result.timeline().rate(0, 1), 0), MarkdownTable.num(steady, 1),
                 MarkdownTable.num(100 * (steady - rate) / rate, 2), result.failed());
         System.out.printf("  accuracy %d msg/s via %s: steady %.1f msg/s%n", rate, enforcer, steady);
+    }
+
+    private static void bytesRow(MarkdownTable table, long limit, String enforcer, PublishRun.Result result,
+                                 double seconds, double bytesPerMessage) {
+        double steady = result.timeline().rate(SETTLE_SECONDS, seconds) * bytesPerMessage;
+        table.row(limit, enforcer, MarkdownTable.num(bytesPerMessage, 1), MarkdownTable.num(steady, 0),
+                MarkdownTable.num(100 * (steady - limit) / limit, 2), result.failed());
+        System.out.printf("  accuracy %d B/s via %s: steady %.0f B/s%n", limit, enforcer, steady);
+    }
+
+    /** Every message of a flood has the same size: the broker's byte count over its message count is that size. */
+    private static double storedBytesPerMessage(PulsarAdmin admin, String topic) throws Exception {
+        TopicStats stats = admin.topics().getStats(topic);
+        return (double) stats.getBytesInCounter() / stats.getMsgInCounter();
     }
 
     /** Topic policies travel through a system topic; wait until the broker reports this one. */

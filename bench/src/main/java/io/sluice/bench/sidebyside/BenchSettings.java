@@ -15,6 +15,7 @@ import java.util.List;
  * @param accuracySeconds    each flood of a rate-limited topic
  * @param isolationSeconds   how long topic B is paced in the noisy-neighbour scenario
  * @param accuracyRates      the limits the accuracy scenario configures, msg/s
+ * @param accuracyBytesPerSecond the bytes/s limit the accuracy scenario configures once
  * @param producers          how many producers share one connection in the producers scenario
  * @param connections        how many clients, each with one connection and one producer, the
  *                           connections scenario opens
@@ -26,7 +27,7 @@ import java.util.List;
  * @param proxyJvmOptions    JVM options given to both proxies alike
  */
 record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
-                     double isolationSeconds, List<Integer> accuracyRates, int producers, int connections,
+                     double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
                      double connectionsSeconds, boolean pulsarProxy, Path outputDir,
                      Path sluiceJar, Path pulsarProxyJar, List<String> proxyJvmOptions) {
 
@@ -39,6 +40,7 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 number("bench.isolationSeconds", 10),
                 Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000").split(","))
                         .map(String::trim).map(Integer::valueOf).toList(),
+                Long.getLong("bench.accuracyBytesPerSecond", 1_000_000),
                 Integer.getInteger("bench.producers", 16),
                 Integer.getInteger("bench.connections", 1000),
                 number("bench.connectionsSeconds", 10),

@@ -23,7 +23,7 @@ class SideBySideSmokeTest {
     void everyScenarioRunsAndWritesItsTablesAndCharts() throws Exception {
         System.setProperty("java.awt.headless", "true");
         // 3 producers on one connection, 20 connections of one producer each.
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 3, 20, 1, false, output,
+        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, false, output,
                 Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(), List.of("-Xmx256m"));
 
@@ -39,6 +39,7 @@ class SideBySideSmokeTest {
         assertTrue(markdown.contains("| Sluice delay, A flooded |"), markdown);
         assertTrue(Files.exists(output.resolve("results.md")));
         assertTrue(Files.size(output.resolve("accuracy-1000.png")) > 0);
+        assertTrue(markdown.contains("| 100000 | Sluice (delay) |"), markdown);
         assertTrue(Files.size(output.resolve("latency-cdf-1-kib-no-batching-1-in-flight.png")) > 0);
         assertTrue(Files.size(output.resolve("e2e-latency-cdf-1-kib-no-batching-1-in-flight-to-a-consumer.png")) > 0);
     }

@@ -69,6 +69,12 @@ rendering something that crash-loops.
 {{- if lt (int .Values.drainTimeoutSeconds) 1 }}
 {{- fail "drainTimeoutSeconds must be a positive number of seconds" }}
 {{- end }}
+{{- if lt (int .Values.handshakeTimeoutSeconds) 1 }}
+{{- fail "handshakeTimeoutSeconds must be a positive number of seconds" }}
+{{- end }}
+{{- if lt (int .Values.adminIdleTimeoutSeconds) 1 }}
+{{- fail "adminIdleTimeoutSeconds must be a positive number of seconds" }}
+{{- end }}
 {{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
 {{- end }}
 
@@ -196,6 +202,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.metricsMaxTopics | toString | quote }}
     - name: SLUICE_DRAIN_TIMEOUT
       value: {{ int .Values.drainTimeoutSeconds | toString | quote }}
+    - name: SLUICE_HANDSHAKE_TIMEOUT
+      value: {{ int .Values.handshakeTimeoutSeconds | toString | quote }}
+    - name: SLUICE_ADMIN_IDLE_TIMEOUT
+      value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
     - name: JAVA_TOOL_OPTIONS
       value: {{ .Values.jvmOptions | quote }}
     {{- with .Values.extraEnv }}

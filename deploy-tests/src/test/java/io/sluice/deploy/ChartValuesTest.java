@@ -30,6 +30,12 @@ class ChartValuesTest {
     }
 
     @Test
+    void timeoutsForStalledPeersMustBePositive() {
+        assertRefused("handshakeTimeoutSeconds: 0\n", "handshakeTimeoutSeconds");
+        assertRefused("adminIdleTimeoutSeconds: 0\n", "adminIdleTimeoutSeconds");
+    }
+
+    @Test
     void gracePeriodFollowsTheDrainTimeout() {
         int grace = Chart.template("drainTimeoutSeconds: 120\n").configMapYaml("sluice-sidecar-patch", "patch.yaml")
                 .path("spec").path("template").path("spec").path("terminationGracePeriodSeconds").asInt();

@@ -45,6 +45,9 @@ final class PodChecks {
         assertEquals(expected.lookupMode(), value(env, "SLUICE_LOOKUP_MODE"));
         assertEquals(LIMITS_FILE, value(env, "SLUICE_LIMITS_FILE"));
         assertEquals(String.valueOf(expected.drainSeconds()), value(env, "SLUICE_DRAIN_TIMEOUT"));
+        // Stalled peers are cut off (chart defaults, the same as the CLI's).
+        assertEquals("30", value(env, "SLUICE_HANDSHAKE_TIMEOUT"));
+        assertEquals("30", value(env, "SLUICE_ADMIN_IDLE_TIMEOUT"));
         JsonNode token = env.get("SLUICE_ADMIN_TOKEN");
         assertTrue(token != null && !token.has("value"), "the admin token comes from a Secret, never inline");
         assertEquals(expected.secretName(), token.path("valueFrom").path("secretKeyRef").path("name").asText());

@@ -65,9 +65,11 @@ public final class PulsarBroker implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     private static final int LOG_TAIL_LINES = 60;
 
-    // Flags from Pulsar's own launcher; Java 17 runs without the add-opens but warns.
-    private static final List<String> JVM_FLAGS = List.of(
-            "-Xmx256m",
+    /**
+     * JVM flags from Pulsar's own launcher, for any Pulsar component started as a child JVM (the
+     * broker here, Apache Pulsar's proxy in the benchmarks). Java 17 runs without the add-opens but warns.
+     */
+    public static final List<String> PULSAR_JVM_FLAGS = List.of(
             "-Djava.net.preferIPv4Stack=true",
             "-Dio.netty.tryReflectionSetAccessible=true",
             "--add-opens", "java.base/java.io=ALL-UNNAMED",
@@ -368,7 +370,8 @@ public final class PulsarBroker implements AutoCloseable {
         killOrphans();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_FLAGS);
+        command.add("-Xmx256m");
+        command.addAll(PULSAR_JVM_FLAGS);
         command.add("-Dlog4j2.configurationFile=" + dataDir.resolve("log4j2.xml"));
         command.add(MAIN_CLASS);
         command.addAll(List.of(
@@ -544,8 +547,11 @@ public final class PulsarBroker implements AutoCloseable {
         return in;
     }
 
-    /** Free loopback ports, all held open until every one is chosen so that they differ. */
-    private static int[] freePorts(int count) {
+    /**
+     * Free loopback ports, all held open until every one is chosen so that they differ; for any
+     * child process a test or benchmark starts on ports of its choosing.
+     */
+    public static int[] freePorts(int count) {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             int[] ports = new int[count];

@@ -22,17 +22,6 @@ import java.util.Map;
 final class PulsarProxyProcess implements AutoCloseable {
 
     private static final String MAIN_CLASS = "org.apache.pulsar.proxy.server.ProxyServiceStarter";
-    // As the broker gets them from PulsarBroker; Pulsar's launcher passes the same.
-    private static final List<String> PULSAR_JVM_FLAGS = List.of(
-            "-Djava.net.preferIPv4Stack=true",
-            "-Dio.netty.tryReflectionSetAccessible=true",
-            "--add-opens", "java.base/java.io=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
-            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.net=ALL-UNNAMED",
-            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.platform=ALL-UNNAMED");
 
     private final ChildJvm jvm;
     private final int port;
@@ -47,7 +36,7 @@ final class PulsarProxyProcess implements AutoCloseable {
         if (!Files.isRegularFile(proxyJar)) {
             throw new IllegalStateException("no Pulsar proxy jar at " + proxyJar + "; build the bench module first");
         }
-        int[] ports = ChildJvm.freePorts(2);
+        int[] ports = PulsarBroker.freePorts(2);
         Path config = workDir.resolve("proxy.conf");
         try {
             // Without metadataStoreUrl the proxy sends every lookup to brokerServiceURL.
@@ -68,7 +57,7 @@ final class PulsarProxyProcess implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         List<String> args = new ArrayList<>(jvmOptions);
-        args.addAll(PULSAR_JVM_FLAGS);
+        args.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
         args.add(MAIN_CLASS);
         args.addAll(List.of("--config", config.toString()));
         // The proxy jar's directory also holds the few jars it needs that the broker does not.

@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import io.sluice.testbroker.PulsarBroker;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +32,7 @@ final class SluiceProcess implements AutoCloseable {
 
     /** Starts {@code sluice.jar} with {@code jvmOptions} and returns once it logs that it is ready. */
     static SluiceProcess start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir) {
-        int[] ports = ChildJvm.freePorts(2);
+        int[] ports = PulsarBroker.freePorts(2);
         List<String> args = new ArrayList<>(jvmOptions);
         args.addAll(List.of("-jar", sluiceJar.toString(),
                 "--upstream", brokerUrl,

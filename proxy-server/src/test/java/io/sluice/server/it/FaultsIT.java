@@ -112,8 +112,9 @@ class FaultsIT {
         TwoTopics topics = TwoTopics.named("sluice-killed");
         Path limits = dir.resolve("limits.json");
         Files.writeString(limits, limitsDocument(topics.throttled(), THROTTLED_LIMIT));
-        int port = FreePort.onLoopback();
-        int adminPort = FreePort.onLoopback();
+        int[] ports = PulsarBroker.freePorts(2);
+        int port = ports[0];
+        int adminPort = ports[1];
         String[] options = {"--upstream", broker.serviceUrl(), "--listen", "127.0.0.1:" + port,
                 "--admin", "127.0.0.1:" + adminPort, "--limits-file", limits.toString()};
         try (SluiceProcess sluiceProcess = SluiceProcess.start(options);

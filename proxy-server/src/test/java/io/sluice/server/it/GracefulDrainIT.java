@@ -43,7 +43,7 @@ class GracefulDrainIT {
         Path limits = dir.resolve("limits.json");
         Files.write(limits, LimitsJson.write(LimitsDocument.empty().withTopic(topic,
                 PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
-        int port = FreePort.onLoopback();
+        int port = PulsarBroker.freePorts(1)[0];
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;
         int total = 400;

@@ -16,7 +16,7 @@ import io.sluice.admin.probe.ProbeResource;
 import io.sluice.admin.status.ThrottledResource;
 import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;

@@ -16,7 +16,7 @@ import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;

@@ -3,7 +3,7 @@ package io.sluice.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.admission.AdmissionController;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 import io.sluice.quota.LimitsDocument;
 import io.sluice.quota.LimitsStore;
 import io.sluice.quota.NanoClock;

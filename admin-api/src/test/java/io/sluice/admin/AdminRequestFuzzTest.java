@@ -6,7 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.admin.http.Router;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 import io.sluice.quota.LimitsDocument;
 import io.sluice.quota.LimitsStore;
 import io.sluice.quota.NanoClock;

@@ -9,7 +9,6 @@ import io.sluice.admin.PrometheusText.Family;
 import io.sluice.admin.PrometheusText.Sample;
 import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.RequestType;
-import io.sluice.pulsar.proxy.ProxyStatsEvents;
 import io.sluice.status.DelayHistogram;
 import io.sluice.testing.LeakCheck;
 import java.io.IOException;
@@ -107,10 +106,10 @@ class MetricsEndpointTest {
             admin.ledger.delayed("topic", 3_000_000);
             admin.ledger.delayed("topic", 70_000_000_000L);
             admin.ledger.delayed("namespace", 1_000);
-            ProxyStatsEvents.connectionOpened(admin.stats);
-            ProxyStatsEvents.upstreamConnectFailed(admin.stats);
-            ProxyStatsEvents.protocolError(admin.stats, "frame too large");
-            ProxyStatsEvents.protocolError(admin.stats, "odd \"reason\"\nwith a newline\\");
+            admin.stats.connectionOpened();
+            admin.stats.upstreamConnectFailed();
+            admin.stats.protocolError("frame too large");
+            admin.stats.protocolError("odd \"reason\"\nwith a newline\\");
 
             Map<String, Family> families = scrape(admin);
 

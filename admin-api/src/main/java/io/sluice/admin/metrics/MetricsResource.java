@@ -8,7 +8,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 import io.sluice.quota.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;

@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.sluice.pulsar.proxy.ProxyStats;
+import io.sluice.relay.ProxyStats;
 
 /**
  * The proxy's connection figures: {@code sluice_connections}, {@code sluice_protocol_errors_total}

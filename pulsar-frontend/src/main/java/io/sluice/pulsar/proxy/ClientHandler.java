@@ -1,0 +1,218 @@
+package io.sluice.pulsar.proxy;
+
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.Drain;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.admission.AdmissionDecision;
+import io.sluice.admission.RequestType;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.ServerError;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
+
+/**
+ * Frames from the client: opens the upstream connection on CONNECT (noting whether the client
+ * takes throttle notices), keeps the producer and consumer registries, consumes the receipts of
+ * throttle notices, and forwards every other frame to the broker unchanged.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int CONNECT = BaseCommand.Type.CONNECT_VALUE;
+    private static final int PRODUCER = BaseCommand.Type.PRODUCER_VALUE;
+    private static final int SUBSCRIBE = BaseCommand.Type.SUBSCRIBE_VALUE;
+    private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
+    private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int SEND = BaseCommand.Type.SEND_VALUE;
+    private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
+    private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
+    private static final int THROTTLE_PRODUCER_RECEIPT = BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT_VALUE;
+
+    private final ProxySettings settings;
+    private final ProxyServices services;
+    private ProxyConnection connection;
+
+    ClientHandler(ProxySettings settings, ProxyServices services) {
+        this.settings = settings;
+        this.services = services;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        connection = new ProxyConnection(ctx.channel(), settings, services);
+        services.stats().connectionOpened();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        int type;
+        try {
+            type = FrameReader.type(frame);
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+        if (!connection.hasBroker()) {
+            if (type != CONNECT) {
+                frame.release();
+                throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
+            }
+            connect(frame);
+            return;
+        }
+        switch (type) {
+            case SEND -> {
+                connection.publish.send(frame);
+                return;
+            }
+            case FLOW -> {
+                connection.dispatch.flow(frame);
+                return;
+            }
+            case THROTTLE_PRODUCER_RECEIPT -> {
+                // Sluice's own extension: the broker does not know the command.
+                connection.notices.receipt(frame);
+                return;
+            }
+            case CONNECT -> {
+                frame.release();
+                throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
+            }
+            case LOOKUP -> {
+                if (!admitLookup(frame)) {
+                    return;
+                }
+            }
+            case PRODUCER, SUBSCRIBE, CLOSE_PRODUCER, CLOSE_CONSUMER -> {
+                if (!track(frame)) {
+                    return;
+                }
+            }
+            default -> { }
+        }
+        connection.toBroker(frame);
+    }
+
+    /** Admission control for a lookup: false (and the frame released, the client answered) when refused. */
+    private boolean admitLookup(ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(RequestType.LOOKUP);
+        if (decision.admitted()) {
+            return true;
+        }
+        long requestId = parseOrRelease(frame).getLookupTopic().getRequestId();
+        frame.release();
+        connection.toClient(FrameWriter.lookupFailed(connection.client.alloc(), requestId,
+                ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
+    }
+
+    /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
+    private void connect(ByteBuf frame) {
+        AdmissionDecision admission = services.admission().admit(RequestType.CONNECT);
+        if (!admission.admitted()) {
+            frame.release();
+            connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
+            return;
+        }
+        CommandConnect connect;
+        try {
+            connect = FrameReader.parse(frame).getConnect();
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+        connection.notices.clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        connection.connectUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+    }
+
+    /**
+     * Updates the registries from a client command, after admission control for new producers and
+     * consumers. Returns whether the caller should forward the frame; when not, the frame is
+     * released and the client has its answer.
+     */
+    private boolean track(ByteBuf frame) {
+        BaseCommand command = parseOrRelease(frame);
+        switch (command.getType()) {
+            case PRODUCER -> {
+                long requestId = command.getProducer().getRequestId();
+                if (!admit(RequestType.PRODUCER, requestId, frame)) {
+                    return false;
+                }
+                connection.producers.requested(requestId,
+                        command.getProducer().getProducerId(), command.getProducer().getTopic());
+            }
+            case SUBSCRIBE -> {
+                long requestId = command.getSubscribe().getRequestId();
+                if (!admit(RequestType.SUBSCRIBE, requestId, frame)) {
+                    return false;
+                }
+                connection.consumers.requested(requestId,
+                        command.getSubscribe().getConsumerId(), command.getSubscribe().getTopic());
+            }
+            case CLOSE_PRODUCER -> connection.producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER -> connection.consumerClosed(command.getCloseConsumer().getConsumerId());
+            default -> { }
+        }
+        return true;
+    }
+
+    /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */
+    private boolean admit(RequestType type, long requestId, ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            return true;
+        }
+        frame.release();
+        connection.toClient(FrameWriter.error(connection.client.alloc(), requestId,
+                ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
+    }
+
+    private static BaseCommand parseOrRelease(ByteBuf frame) {
+        try {
+            return FrameReader.parse(frame);
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == Drain.REQUEST) {
+            connection.drain();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.flushBroker();
+        // Sluice's own answers (refusals, rejections, throttle notices) written while reading the client.
+        connection.flushClient();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        connection.clientWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connection.close();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connection.fail(cause);
+    }
+}

@@ -1,0 +1,142 @@
+package io.sluice.pulsar.codec;
+
+import io.sluice.relay.MalformedFrameException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandSend;
+import io.sluice.pulsar.codec.proto.CommandSendError;
+import io.sluice.pulsar.codec.proto.CommandSendReceipt;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
+import io.sluice.pulsar.codec.proto.ServerError;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FrameReaderTest {
+
+    @Test
+    void readsEverySendFieldTheProxyUsesWithoutTouchingThePayload() {
+        BaseCommand command = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(300)
+                        .setSequenceId(1L << 40)
+                        .setNumMessages(25)
+                        .setHighestSequenceId((1L << 40) + 24)
+                        .setIsChunk(true))
+                .build();
+        ByteBuf frame = TestFrames.withPayload(command, 1000);
+        int readerIndex = frame.readerIndex();
+        SendFields fields = new SendFields();
+
+        assertEquals(6, FrameReader.type(frame));
+        FrameReader.readSend(frame, fields);
+
+        assertEquals(300, fields.producerId);
+        assertEquals(1L << 40, fields.sequenceId);
+        assertEquals(25, fields.numMessages);
+        assertEquals((1L << 40) + 24, fields.highestSequenceId);
+        assertTrue(fields.chunk);
+        assertEquals(1000, FrameReader.payloadSize(frame));
+        assertEquals(readerIndex, frame.readerIndex());
+        frame.release();
+    }
+
+    @Test
+    void sendDefaultsToOneMessage() {
+        ByteBuf frame = TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(2)).build(), 0);
+        SendFields fields = new SendFields();
+        FrameReader.readSend(frame, fields);
+        assertEquals(1, fields.numMessages);
+        assertFalse(fields.chunk);
+        frame.release();
+    }
+
+    @Test
+    void readsReceiptsAndSendErrors() {
+        SendFields fields = new SendFields();
+        ByteBuf receipt = TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND_RECEIPT)
+                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(4).setSequenceId(9).setHighestSequenceId(12))
+                .build(), 0);
+        FrameReader.readReceipt(receipt, 7, fields);
+        assertEquals(4, fields.producerId);
+        assertEquals(9, fields.sequenceId);
+        assertEquals(12, fields.highestSequenceId);
+        receipt.release();
+
+        ByteBuf error = FrameWriter.sendError(Unpooled.buffer().alloc(), 5, 77, ServerError.NotAllowedError, "no");
+        FrameReader.readReceipt(error, 8, fields);
+        assertEquals(5, fields.producerId);
+        assertEquals(77, fields.sequenceId);
+        CommandSendError parsed = FrameReader.parse(error).getSendError();
+        assertEquals(ServerError.NotAllowedError, parsed.getError());
+        error.release();
+    }
+
+    @Test
+    void findsTheTypeWhenItIsNotTheFirstFieldOrNeedsTwoVarintBytes() {
+        // Field 201 (receipt) written before field 1: a legal, if unusual, encoding.
+        byte[] nested = CommandThrottleProducerReceipt.newBuilder().setRequestId(3).build().toByteArray();
+        ByteBuf cmd = Unpooled.buffer();
+        cmd.writeByte(0xca).writeByte(0x0c).writeByte(nested.length).writeBytes(nested); // tag of field 201, wire type 2
+        cmd.writeByte(0x08).writeByte(0xc9).writeByte(0x01); // type = 201
+        ByteBuf frame = Unpooled.buffer().writeInt(4 + cmd.readableBytes()).writeInt(cmd.readableBytes()).writeBytes(cmd);
+        assertEquals(201, FrameReader.type(frame));
+        assertEquals(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT, FrameReader.parse(frame).getType());
+        cmd.release();
+        frame.release();
+    }
+
+    @Test
+    void malformedCommandsRaiseMalformedFrameExceptionOnly() {
+        ByteBuf truncatedVarint = frameOf(new byte[] {0x08, (byte) 0xff});
+        assertThrows(MalformedFrameException.class, () -> FrameReader.type(truncatedVarint));
+        truncatedVarint.release();
+
+        ByteBuf sendWithoutBody = frameOf(new byte[] {0x08, 0x06});
+        assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(sendWithoutBody, new SendFields()));
+        sendWithoutBody.release();
+
+        ByteBuf badLength = frameOf(new byte[] {0x08, 0x06, 0x32, 0x7f, 0x08});
+        assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(badLength, new SendFields()));
+        assertThrows(MalformedFrameException.class, () -> FrameReader.parse(badLength));
+        badLength.release();
+    }
+
+    @Test
+    void randomCommandBytesNeverEscapeAsAnythingButMalformedFrameException() {
+        Random random = new Random(42);
+        SendFields fields = new SendFields();
+        for (int i = 0; i < 20_000; i++) {
+            byte[] bytes = new byte[1 + random.nextInt(40)];
+            random.nextBytes(bytes);
+            if (random.nextBoolean()) {
+                bytes[0] = 0x08;
+            }
+            ByteBuf frame = frameOf(bytes);
+            try {
+                FrameReader.type(frame);
+                FrameReader.readSend(frame, fields);
+            } catch (MalformedFrameException expected) {
+                // the only failure allowed
+            }
+            try {
+                FrameReader.parse(frame);
+            } catch (MalformedFrameException expected) {
+                // likewise
+            }
+            frame.release();
+        }
+    }
+
+    private static ByteBuf frameOf(byte[] command) {
+        return Unpooled.buffer().writeInt(4 + command.length).writeInt(command.length).writeBytes(command);
+    }
+}

@@ -17,7 +17,7 @@ import io.sluice.admin.status.ThrottledResource;
 import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.relay.ProxyStats;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.util.function.BooleanSupplier;

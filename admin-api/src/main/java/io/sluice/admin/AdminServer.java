@@ -17,7 +17,7 @@ import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
 import io.sluice.relay.ProxyStats;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.io.IOException;

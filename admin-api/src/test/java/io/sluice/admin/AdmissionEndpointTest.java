@@ -53,7 +53,7 @@ class AdmissionEndpointTest {
     @Test
     void getAnswersTheControllersStatus() throws IOException {
         admission.overload();
-        admission.controller.admit(RequestType.PRODUCER);
+        admission.controller.admit(RequestType.NEW_PRODUCER);
 
         HttpResponse<String> response = admin.get(PATH);
 
@@ -93,7 +93,7 @@ class AdmissionEndpointTest {
         assertEquals("monitor_only", json(monitor).at("/settings/mode").asText());
         assertEquals("OPEN", json(monitor).at("/breakers/CONNECT/state").asText());
         assertEquals(before.withMode(AdmissionMode.MONITOR_ONLY), admission.controller.settings());
-        assertTrue(admission.controller.admit(RequestType.CONNECT).admitted(), "monitor_only rejects nothing");
+        assertTrue(admission.controller.admit(RequestType.NEW_CONNECTION).admitted(), "monitor_only rejects nothing");
         assertEquals(1, json(admin.get(PATH)).at("/breakers/CONNECT/wouldBeRejections").asLong());
 
         HttpResponse<String> enforced = admin.put(PATH, "{\"mode\": \"enforced\"}");
@@ -101,7 +101,7 @@ class AdmissionEndpointTest {
         assertEquals(200, enforced.statusCode(), enforced.body());
         assertEquals("enforced", json(enforced).at("/settings/mode").asText());
         assertEquals(before, admission.controller.settings());
-        assertFalse(admission.controller.admit(RequestType.CONNECT).admitted(), "enforced rejects while open");
+        assertFalse(admission.controller.admit(RequestType.NEW_CONNECTION).admitted(), "enforced rejects while open");
         assertEquals(1, json(admin.get(PATH)).at("/breakers/CONNECT/rejections").asLong());
     }
 

@@ -2,13 +2,13 @@ package io.sluice.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.quota.Limit;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.LimitsStore;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
-import io.sluice.quota.RateLimit;
+import io.sluice.limits.RateLimit;
 import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpRequest;

@@ -60,10 +60,10 @@ class MetricsEndpointTest {
         AdmissionHarness admission = new AdmissionHarness(AdmissionMode.ENFORCED);
         try (AdminFixture admin = AdminFixture.withAdmission(dir, null, admission.controller)) {
             admission.overload();
-            admission.controller.admit(RequestType.PRODUCER);
-            admission.controller.admit(RequestType.PRODUCER);
+            admission.controller.admit(RequestType.NEW_PRODUCER);
+            admission.controller.admit(RequestType.NEW_PRODUCER);
             assertEquals(200, admin.put("/api/v1/admission", "{\"mode\": \"monitor_only\"}").statusCode());
-            admission.controller.admit(RequestType.SUBSCRIBE);
+            admission.controller.admit(RequestType.NEW_CONSUMER);
 
             Map<String, Family> families = scrape(admin);
 

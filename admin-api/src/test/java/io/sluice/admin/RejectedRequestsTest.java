@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.quota.LimitsDocument;
+import io.sluice.limits.LimitsDocument;
 import io.sluice.testing.LeakCheck;
 import java.io.IOException;
 import java.net.http.HttpRequest;

@@ -21,7 +21,7 @@ import io.sluice.pulsar.proxy.LookupMode;
 import io.sluice.relay.ProxyServices;
 import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.relay.ProxyStats;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.LimitsJson;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.status.ThrottleLedger;

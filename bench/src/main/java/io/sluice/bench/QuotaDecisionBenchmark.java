@@ -1,5 +1,8 @@
 package io.sluice.bench;
 
+import io.sluice.scopes.PulsarScopes;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.quota.Limit;
 import io.sluice.quota.LimitsDocument;
 import io.sluice.quota.NanoClock;
@@ -49,13 +52,13 @@ public class QuotaDecisionBenchmark {
             // 1e12 a second with 60 s of burst: more than a benchmark can take, so every call admits.
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
             QuotaEngine engine = new QuotaEngine(LimitsDocument.empty()
-                    .withTopic(TOPIC, new Limit(fast, null, OnExceed.DELAY))
-                    .withNamespace("public/default", new Limit(fast, null, OnExceed.REJECT))
-                    .withTopic(SHARED_TOPIC, new Limit(new RateLimit(1e12, null, 60.0), null, null)),
+                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
+                    .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), new Limit(fast, null, OnExceed.REJECT))
+                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, SHARED_TOPIC), new Limit(new RateLimit(1e12, null, 60.0), null, null)),
                     NanoClock.SYSTEM);
-            unlimited = engine.publishPath("persistent://other/ns/unlimited");
-            topicAndNamespace = engine.publishPath(TOPIC);
-            sharedTopic = engine.publishPath(SHARED_TOPIC);
+            unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
+            topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));
+            sharedTopic = engine.publishPath(PulsarScopes.topic(SHARED_TOPIC));
             if (!unlimited.isUnlimited() || topicAndNamespace.isUnlimited() || sharedTopic.isUnlimited()) {
                 throw new IllegalStateException("benchmark paths are not what they claim");
             }

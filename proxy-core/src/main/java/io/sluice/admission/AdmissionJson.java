@@ -1,5 +1,6 @@
 package io.sluice.admission;
 
+import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -38,7 +39,7 @@ import java.util.stream.Collectors;
  * value, so {@code {"mode": "enforced"}} changes only the mode; a {@code null} field takes its
  * default. Parsing is strict, so a typing mistake is reported rather than silently ignored:
  * unknown fields and signals, duplicate keys, strings for numbers and fractions for integers are
- * all rejected with an {@link InvalidAdmissionSettingsException} naming the field.
+ * all rejected with an {@link InvalidSettingsException} naming the field.
  */
 public final class AdmissionJson {
 
@@ -69,7 +70,7 @@ public final class AdmissionJson {
     /**
      * Reads a settings document onto {@code base}: what the document leaves out keeps the base's value.
      *
-     * @throws InvalidAdmissionSettingsException naming the field at fault
+     * @throws InvalidSettingsException naming the field at fault
      */
     public static AdmissionSettings parseSettings(byte[] json, AdmissionSettings base) {
         JsonNode tree;
@@ -78,7 +79,7 @@ public final class AdmissionJson {
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidAdmissionSettingsException("", "malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
+            throw new InvalidSettingsException("", "malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
         } catch (IOException e) {
             // Reading a byte array does no I/O.
             throw new UncheckedIOException(e);
@@ -90,11 +91,11 @@ public final class AdmissionJson {
      * Reads settings from an already parsed tree, such as the {@code admission} section of a YAML
      * config file, onto {@code base}.
      *
-     * @throws InvalidAdmissionSettingsException naming the field at fault
+     * @throws InvalidSettingsException naming the field at fault
      */
     public static AdmissionSettings parseSettings(JsonNode tree, AdmissionSettings base) {
         if (tree == null || !tree.isObject()) {
-            throw new InvalidAdmissionSettingsException("", "must be a JSON object, got " + describe(tree));
+            throw new InvalidSettingsException("", "must be a JSON object, got " + describe(tree));
         }
         AdmissionSettings defaults = AdmissionSettings.DEFAULTS;
         AdmissionMode mode = base.mode();
@@ -126,7 +127,7 @@ public final class AdmissionJson {
                 case HALF_OPEN_ADMIT_SHARE -> halfOpenAdmitShare = reset ? defaults.halfOpenAdmitShare() : number(name, value);
                 case CLOSE_AFTER_HEALTHY -> closeAfterHealthy = reset ? defaults.closeAfterHealthy()
                         : sampleCount(name, value);
-                default -> throw new InvalidAdmissionSettingsException(name, "unknown field; known fields are " + KNOWN_FIELDS);
+                default -> throw new InvalidSettingsException(name, "unknown field; known fields are " + KNOWN_FIELDS);
             }
         }
         return new AdmissionSettings(mode, thresholds, sampleIntervalMillis, openAfterBreaches, coolDownMillis,
@@ -197,21 +198,21 @@ public final class AdmissionJson {
         AdmissionMode mode = value.isTextual() ? AdmissionMode.fromJsonName(value.textValue()) : null;
         if (mode == null) {
             String known = Arrays.stream(AdmissionMode.values()).map(m -> '"' + m.jsonName() + '"').collect(Collectors.joining(", "));
-            throw new InvalidAdmissionSettingsException(MODE, "must be one of " + known + ", got " + describe(value));
+            throw new InvalidSettingsException(MODE, "must be one of " + known + ", got " + describe(value));
         }
         return mode;
     }
 
     private static void applyThresholds(JsonNode value, Map<Signal, Double> thresholds) {
         if (!value.isObject()) {
-            throw new InvalidAdmissionSettingsException(THRESHOLDS, "must be an object of signal to threshold, got " + describe(value));
+            throw new InvalidSettingsException(THRESHOLDS, "must be an object of signal to threshold, got " + describe(value));
         }
         for (Map.Entry<String, JsonNode> entry : value.properties()) {
             String field = THRESHOLDS + "." + entry.getKey();
             Signal signal = Signal.fromJsonName(entry.getKey());
             if (signal == null) {
                 String known = Arrays.stream(Signal.values()).map(Signal::jsonName).collect(Collectors.joining(", "));
-                throw new InvalidAdmissionSettingsException(field, "unknown signal; known signals are " + known);
+                throw new InvalidSettingsException(field, "unknown signal; known signals are " + known);
             }
             if (entry.getValue().isNull()) {
                 thresholds.remove(signal);
@@ -223,17 +224,17 @@ public final class AdmissionJson {
 
     private static double number(String field, JsonNode value) {
         if (!value.isNumber()) {
-            throw new InvalidAdmissionSettingsException(field, "must be a number, got " + describe(value));
+            throw new InvalidSettingsException(field, "must be a number, got " + describe(value));
         }
         return value.doubleValue();
     }
 
     private static long integer(String field, JsonNode value) {
         if (!value.isIntegralNumber()) {
-            throw new InvalidAdmissionSettingsException(field, "must be an integer, got " + describe(value));
+            throw new InvalidSettingsException(field, "must be an integer, got " + describe(value));
         }
         if (!value.canConvertToLong()) {
-            throw new InvalidAdmissionSettingsException(field, "must be a 64-bit integer, got " + value.asText());
+            throw new InvalidSettingsException(field, "must be a 64-bit integer, got " + value.asText());
         }
         return value.longValue();
     }
@@ -242,7 +243,7 @@ public final class AdmissionJson {
     private static int sampleCount(String field, JsonNode value) {
         long count = integer(field, value);
         if (count < 1 || count > AdmissionSettings.MAX_SAMPLE_COUNT) {
-            throw new InvalidAdmissionSettingsException(field,
+            throw new InvalidSettingsException(field,
                     "must be at least 1 and at most " + AdmissionSettings.MAX_SAMPLE_COUNT + ", got " + count);
         }
         return (int) count;

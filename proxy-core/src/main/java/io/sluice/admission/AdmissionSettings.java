@@ -1,5 +1,6 @@
 package io.sluice.admission;
 
+import io.sluice.settings.InvalidSettingsException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -32,25 +33,25 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
     public static final AdmissionSettings DEFAULTS = new AdmissionSettings(AdmissionMode.DISABLED, defaultThresholds(),
             1000, 3, 10_000, 0.1, 3);
 
-    /** @throws InvalidAdmissionSettingsException naming the offending field */
+    /** @throws InvalidSettingsException naming the offending field */
     public AdmissionSettings {
         if (mode == null) {
-            throw new InvalidAdmissionSettingsException("mode", "must be one of \"disabled\", \"monitor_only\", \"enforced\", got null");
+            throw new InvalidSettingsException("mode", "must be one of \"disabled\", \"monitor_only\", \"enforced\", got null");
         }
         if (thresholds == null) {
-            throw new InvalidAdmissionSettingsException("thresholds", "must be a map of signal to threshold, got null");
+            throw new InvalidSettingsException("thresholds", "must be a map of signal to threshold, got null");
         }
         EnumMap<Signal, Double> used = new EnumMap<>(Signal.class);
         for (Map.Entry<Signal, Double> entry : thresholds.entrySet()) {
             Signal signal = entry.getKey();
             if (signal == null) {
-                throw new InvalidAdmissionSettingsException("thresholds", "must not name a null signal");
+                throw new InvalidSettingsException("thresholds", "must not name a null signal");
             }
             // A null threshold means the same as no entry: the signal is not used.
             if (entry.getValue() != null) {
                 String problem = signal.unit().thresholdProblem(entry.getValue());
                 if (problem != null) {
-                    throw new InvalidAdmissionSettingsException("thresholds." + signal.jsonName(), problem);
+                    throw new InvalidSettingsException("thresholds." + signal.jsonName(), problem);
                 }
                 used.put(signal, entry.getValue());
             }
@@ -60,7 +61,7 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
         requireRange("openAfterBreaches", openAfterBreaches, 1, MAX_SAMPLE_COUNT);
         requireRange("coolDownMillis", coolDownMillis, 0, MAX_COOL_DOWN_MILLIS);
         if (!(halfOpenAdmitShare >= 0 && halfOpenAdmitShare <= 1)) {
-            throw new InvalidAdmissionSettingsException("halfOpenAdmitShare",
+            throw new InvalidSettingsException("halfOpenAdmitShare",
                     "must be at least 0 and at most 1, got " + Signal.Unit.plain(halfOpenAdmitShare));
         }
         requireRange("closeAfterHealthy", closeAfterHealthy, 1, MAX_SAMPLE_COUNT);
@@ -100,7 +101,7 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
 
     private static void requireRange(String field, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new InvalidAdmissionSettingsException(field, "must be at least " + min + " and at most " + max + ", got " + value);
+            throw new InvalidSettingsException(field, "must be at least " + min + " and at most " + max + ", got " + value);
         }
     }
 }

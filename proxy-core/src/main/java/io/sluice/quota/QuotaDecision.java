@@ -1,5 +1,8 @@
 package io.sluice.quota;
 
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.Direction;
+import io.sluice.limits.ScopeRef;
 import java.math.BigDecimal;
 
 /**
@@ -11,8 +14,7 @@ public final class QuotaDecision {
 
     private long waitNanos;
     private Direction direction;
-    private Scope scope;
-    private String scopeName;
+    private ScopeRef scope;
     private Dimension dimension;
     private double rate;
     private OnExceed onExceed;
@@ -21,7 +23,6 @@ public final class QuotaDecision {
         this.waitNanos = waitNanos;
         this.direction = exceeded.direction();
         this.scope = exceeded.scope();
-        this.scopeName = exceeded.name();
         this.dimension = exceeded.dimension();
         this.rate = exceeded.rate();
         this.onExceed = onExceed;
@@ -43,13 +44,8 @@ public final class QuotaDecision {
     }
 
     /** The most specific exceeded scope; its limit decides the action. */
-    public Scope scope() {
+    public ScopeRef scope() {
         return scope;
-    }
-
-    /** The exceeded scope's name: a topic, {@code tenant/namespace}, a tenant, or {@code proxy}. */
-    public String scopeName() {
-        return scopeName;
     }
 
     /** Whether the exceeded scope's message or byte rate is exceeded. */
@@ -68,11 +64,11 @@ public final class QuotaDecision {
     }
 
     /**
-     * The SPEC's reject message: {@code throttled: <scope> <name> exceeds <limit>; retry after <ms> ms},
+     * The reject message of docs/REFERENCE.md: {@code throttled: <scope> <name> exceeds <limit>; retry after <ms> ms},
      * e.g. {@code throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 12 ms}.
      */
     public String rejectMessage() {
-        return "throttled: " + scope.label() + " " + scopeName + " exceeds " + plain(rate) + " " + dimension.rateUnit()
+        return "throttled: " + scope + " exceeds " + plain(rate) + " " + dimension.rateUnit()
                 + "; retry after " + retryAfterMillis() + " ms";
     }
 

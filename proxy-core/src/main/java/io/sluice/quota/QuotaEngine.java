@@ -1,5 +1,12 @@
 package io.sluice.quota;
 
+import io.sluice.limits.Direction;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeChain;
+import io.sluice.limits.ScopeRef;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -10,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The quota engine: holds the current {@link LimitsDocument} and the token buckets of every
- * limited scope, and resolves the {@link QuotaPath} a topic's messages must fit.
+ * limited scope, and resolves the {@link QuotaPath} a resource's messages must fit, for any
+ * {@link ScopeChain} a front end describes it by.
  *
  * <p>Limits are an immutable snapshot swapped atomically by {@link #update}; each swap bumps a
  * version so paths know they are stale. Buckets live in a cache keyed by direction, scope, name
@@ -68,18 +76,14 @@ public final class QuotaEngine {
         snapshot.updateAndGet(current -> new Snapshot(limits, current.version() + 1));
     }
 
-    /**
-     * The buckets a message published to {@code topic} must fit. A name that is not a valid
-     * fully qualified topic name can have no topic, namespace or tenant limit, so its path holds
-     * the proxy scope only.
-     */
-    public QuotaPath publishPath(String topic) {
-        return resolve(Direction.PUBLISH, topic);
+    /** The buckets a message published by the resource of {@code chain} must fit. */
+    public QuotaPath publishPath(ScopeChain chain) {
+        return resolve(Direction.PUBLISH, chain);
     }
 
-    /** The buckets a message dispatched from {@code topic} to a consumer must fit; as {@link #publishPath}. */
-    public QuotaPath dispatchPath(String topic) {
-        return resolve(Direction.DISPATCH, topic);
+    /** The buckets a message dispatched to a consumer of the resource of {@code chain} must fit. */
+    public QuotaPath dispatchPath(ScopeChain chain) {
+        return resolve(Direction.DISPATCH, chain);
     }
 
     /** The number of buckets held, after dropping those that expired. */
@@ -88,55 +92,39 @@ public final class QuotaEngine {
         return buckets.estimatedSize();
     }
 
-    private QuotaPath resolve(Direction direction, String topic) {
+    private QuotaPath resolve(Direction direction, ScopeChain chain) {
         // Read the version together with the limits, so a path never claims a newer version than its buckets.
         Snapshot current = snapshot.get();
         LimitsDocument limits = current.limits();
         List<BucketKey> keys = new ArrayList<>(8);
         List<OnExceed> actions = new ArrayList<>(8);
-        TopicName name = parseOrNull(topic);
-        if (name != null) {
-            addScope(keys, actions, direction, Scope.TOPIC, topic, limits.topics().get(topic));
-            if (name.isPartition()) {
-                String base = name.baseName();
-                addScope(keys, actions, direction, Scope.TOPIC, base, limits.topics().get(base));
-            }
-            String namespace = name.namespaceName();
-            addScope(keys, actions, direction, Scope.NAMESPACE, namespace, limits.namespaces().get(namespace));
-            addScope(keys, actions, direction, Scope.TENANT, name.tenant(), limits.tenants().get(name.tenant()));
+        for (ScopeRef scope : chain.scopes(limits)) {
+            addScope(keys, actions, direction, scope, limits.limitOf(scope));
         }
-        addScope(keys, actions, direction, Scope.PROXY, Scope.PROXY_NAME, limits.proxy());
+        addScope(keys, actions, direction, ScopeRef.PROXY, limits.proxy());
 
         long now = clock.nanoTime();
         TokenBucket[] pathBuckets = new TokenBucket[keys.size()];
         for (int i = 0; i < pathBuckets.length; i++) {
             pathBuckets[i] = buckets.get(keys.get(i), key -> new TokenBucket(key.rate(), key.burstSeconds(), now));
         }
-        return new QuotaPath(this, current.version(), now, topic, pathBuckets,
+        return new QuotaPath(this, current.version(), now, pathBuckets,
                 keys.toArray(new BucketKey[0]), actions.toArray(new OnExceed[0]));
     }
 
     private static void addScope(List<BucketKey> keys, List<OnExceed> actions, Direction direction,
-                                 Scope scope, String name, Limit limit) {
+                                 ScopeRef scope, Limit limit) {
         RateLimit rates = limit == null ? null : limit.rates(direction);
         if (rates == null) {
             return;
         }
         if (rates.messagesPerSecond() != null) {
-            keys.add(new BucketKey(direction, scope, name, Dimension.MESSAGES, rates.messagesPerSecond(), rates.burstSeconds()));
+            keys.add(new BucketKey(direction, scope, Dimension.MESSAGES, rates.messagesPerSecond(), rates.burstSeconds()));
             actions.add(limit.onExceed());
         }
         if (rates.bytesPerSecond() != null) {
-            keys.add(new BucketKey(direction, scope, name, Dimension.BYTES, rates.bytesPerSecond(), rates.burstSeconds()));
+            keys.add(new BucketKey(direction, scope, Dimension.BYTES, rates.bytesPerSecond(), rates.burstSeconds()));
             actions.add(limit.onExceed());
-        }
-    }
-
-    private static TopicName parseOrNull(String topic) {
-        try {
-            return TopicName.parse(topic);
-        } catch (InvalidLimitsException notATopic) {
-            return null;
         }
     }
 

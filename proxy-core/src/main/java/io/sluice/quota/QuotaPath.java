@@ -1,9 +1,10 @@
 package io.sluice.quota;
 
+import io.sluice.limits.OnExceed;
 /**
- * The buckets one message on one topic must fit, in one direction, most specific scope first:
- * the topic (or partition), the partitioned topic, the namespace, the tenant, the proxy. Only
- * limited rates have a bucket, so a path with no limits is empty and admits at once.
+ * The buckets one message of one resource must fit, in one direction, most specific scope first
+ * as the resource's {@link io.sluice.limits.ScopeChain} lists them, the proxy last. Only limited
+ * rates have a bucket, so a path with no limits is empty and admits at once.
  *
  * <p>Made by {@link QuotaEngine#publishPath} or {@link QuotaEngine#dispatchPath}. Immutable and
  * thread-safe; the buckets are shared with every other path through the same scopes, which is
@@ -18,19 +19,17 @@ public final class QuotaPath {
     private final QuotaEngine engine;
     private final long version;
     private final long resolvedAtNanos;
-    private final String topic;
     // Parallel arrays, most specific first; flat so tryAcquire reads no more than it must.
     private final TokenBucket[] buckets;
     private final boolean[] countsBytes;
     private final BucketKey[] keys;
     private final OnExceed[] actions;
 
-    QuotaPath(QuotaEngine engine, long version, long resolvedAtNanos, String topic,
+    QuotaPath(QuotaEngine engine, long version, long resolvedAtNanos,
               TokenBucket[] buckets, BucketKey[] keys, OnExceed[] actions) {
         this.engine = engine;
         this.version = version;
         this.resolvedAtNanos = resolvedAtNanos;
-        this.topic = topic;
         this.buckets = buckets;
         this.keys = keys;
         this.actions = actions;
@@ -38,11 +37,6 @@ public final class QuotaPath {
         for (int i = 0; i < keys.length; i++) {
             countsBytes[i] = keys[i].dimension() == Dimension.BYTES;
         }
-    }
-
-    /** The topic this path was resolved for. */
-    public String topic() {
-        return topic;
     }
 
     /** True when no scope limits this topic in this direction. */

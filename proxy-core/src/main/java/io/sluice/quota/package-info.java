@@ -1,10 +1,11 @@
 /**
- * Quotas: the limits model and its JSON form, token buckets, the scope chain
- * (topic &lt; namespace &lt; tenant &lt; proxy) and the admit decision.
+ * The quota engine: token buckets, the paths of buckets a resource's traffic must fit, and the
+ * admit decision.
  *
- * <p>Protocol-agnostic on purpose: nothing here knows Netty or Pulsar's wire types, so any
- * front end (Pulsar today, Kafka tomorrow) asks the same {@link io.sluice.quota.QuotaEngine}.
- * Shared state is lock-free or immutable: limits are an immutable {@link
- * io.sluice.quota.LimitsDocument} swapped atomically, and buckets are CAS-updated.
+ * <p>Protocol-neutral on purpose: a front end describes a resource by its
+ * {@link io.sluice.limits.ScopeChain} (its scope model) and the engine resolves, caches and
+ * charges buckets for any chain. Nothing here knows Netty or a wire protocol. Shared state is
+ * lock-free or immutable: limits are an immutable {@link io.sluice.limits.LimitsDocument}
+ * swapped atomically, and buckets are CAS-updated.
  */
 package io.sluice.quota;

@@ -9,10 +9,7 @@ import java.time.Instant;
  */
 public final class Throttle {
 
-    final String connection;
-    final Long producerId;
-    final Long consumerId;
-    final String topic;
+    final ThrottleSubject subject;
     final String scope;
     final String reason;
     final String action;
@@ -20,12 +17,8 @@ public final class Throttle {
     private volatile long heldMessages;
     private volatile long heldBytes;
 
-    Throttle(String connection, Long producerId, Long consumerId, String topic,
-             String scope, String reason, String action, Instant since) {
-        this.connection = connection;
-        this.producerId = producerId;
-        this.consumerId = consumerId;
-        this.topic = topic;
+    Throttle(ThrottleSubject subject, String scope, String reason, String action, Instant since) {
+        this.subject = subject;
         this.scope = scope;
         this.reason = reason;
         this.action = action;
@@ -51,7 +44,7 @@ public final class Throttle {
     }
 
     ThrottledClient view() {
-        return new ThrottledClient(connection, producerId, consumerId, topic, scope, reason, action, since,
-                heldMessages, heldBytes);
+        return new ThrottledClient(subject.protocol(), subject.connection(), subject.clientId(), subject.producerId(),
+                subject.consumerId(), subject.topic(), scope, reason, action, since, heldMessages, heldBytes);
     }
 }

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ThrottleLedger {
 
     /** Labels of one throttle-event counter. */
-    public record EventKey(String topic, String scope, String reason, String action) {
+    public record EventKey(String protocol, String topic, String scope, String reason, String action) {
     }
 
     private final Clock clock;
@@ -29,12 +29,12 @@ public final class ThrottleLedger {
         this.clock = clock;
     }
 
-    /** A producer (or consumer, with {@code producerId} null) starts being throttled. */
-    public Throttle begin(String connection, Long producerId, Long consumerId, String topic,
-                          String scope, String reason, String action) {
-        Throttle throttle = new Throttle(connection, producerId, consumerId, topic, scope, reason, action, clock.instant());
+    /** {@code subject} starts being throttled at {@code scope} for {@code reason}, the proxy taking {@code action}. */
+    public Throttle begin(ThrottleSubject subject, String scope, String reason, String action) {
+        Throttle throttle = new Throttle(subject, scope, reason, action, clock.instant());
         live.add(throttle);
-        events.computeIfAbsent(new EventKey(topic, scope, reason, action), k -> new LongAdder()).increment();
+        events.computeIfAbsent(new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
+                .increment();
         return throttle;
     }
 
@@ -60,7 +60,7 @@ public final class ThrottleLedger {
 
     /** Throttle starts since launch, by labels. */
     public Map<EventKey, Long> events() {
-        Map<EventKey, Long> copy = new TreeMap<>(Comparator.comparing(EventKey::topic)
+        Map<EventKey, Long> copy = new TreeMap<>(Comparator.comparing(EventKey::protocol).thenComparing(EventKey::topic)
                 .thenComparing(EventKey::scope).thenComparing(EventKey::reason).thenComparing(EventKey::action));
         events.forEach((k, v) -> copy.put(k, v.sum()));
         return copy;

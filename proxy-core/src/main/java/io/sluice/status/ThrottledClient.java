@@ -4,15 +4,20 @@ import java.time.Instant;
 
 /**
  * A producer or consumer that is being throttled now, as {@code GET /api/v1/throttled} lists it.
- * Exactly one of {@code producerId} and {@code consumerId} is set.
+ * A Pulsar entry has exactly one of {@code producerId} and {@code consumerId}; a Kafka entry has
+ * the {@code clientId} and topic instead.
  *
+ * @param protocol     {@code pulsar} or {@code kafka}
  * @param connection   the client's remote address
- * @param scope        the most specific exceeded scope: topic, namespace, tenant, proxy or connection
- * @param reason       what is exceeded, e.g. {@code publish messagesPerSecond 500.0}
+ * @param clientId     the Kafka client id, or {@code null}
+ * @param scope        the most specific exceeded scope: topic, namespace, tenant, prefix, client or proxy
+ * @param reason       which rate is exceeded, e.g. {@code publish_messages}
  * @param action       delay, reject or notify
  * @param since        when this throttle started
  */
-public record ThrottledClient(String connection,
+public record ThrottledClient(String protocol,
+                              String connection,
+                              String clientId,
                               Long producerId,
                               Long consumerId,
                               String topic,

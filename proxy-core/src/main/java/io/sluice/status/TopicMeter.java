@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class TopicMeter {
 
+    private final String protocol;
     private final String topic;
     private final LongAdder publishMessages = new LongAdder();
     private final LongAdder publishBytes = new LongAdder();
@@ -23,9 +24,15 @@ public final class TopicMeter {
     private final long[] sampled = new long[4];
     private volatile double[] rates = new double[4];
 
-    TopicMeter(String topic, long nowNanos) {
+    TopicMeter(String protocol, String topic, long nowNanos) {
+        this.protocol = protocol;
         this.topic = topic;
         this.sampledAtNanos = nowNanos;
+    }
+
+    /** The protocol the topic is spoken in: {@code pulsar} or {@code kafka}. */
+    public String protocol() {
+        return protocol;
     }
 
     public String topic() {
@@ -102,6 +109,6 @@ public final class TopicMeter {
     /** The figures of the last sampling interval. */
     public TopicFigures figures() {
         double[] r = rates;
-        return new TopicFigures(topic, r[0], r[1], r[2], r[3], heldMessages(), heldBytes(), throttleEvents());
+        return new TopicFigures(protocol, topic, r[0], r[1], r[2], r[3], heldMessages(), heldBytes(), throttleEvents());
     }
 }

@@ -72,7 +72,7 @@ class AdmissionControllerTest {
         latency.set(1530);
         sample(controller, 2);
         assertAll(controller, BreakerState.CLOSED);
-        assertTrue(controller.admit(RequestType.CONNECT).admitted());
+        assertTrue(controller.admit(RequestType.NEW_CONNECTION).admitted());
 
         sample(controller, 1);
         assertAll(controller, BreakerState.OPEN);
@@ -86,10 +86,10 @@ class AdmissionControllerTest {
             assertFalse(decision.admitted());
             assertEquals(LATENCY_REJECTION, decision.rejectMessage());
         }
-        controller.admit(RequestType.PRODUCER);
-        assertEquals(2, controller.rejections(RequestType.PRODUCER));
-        assertEquals(1, controller.rejections(RequestType.LOOKUP));
-        assertEquals(0, controller.wouldBeRejections(RequestType.PRODUCER));
+        controller.admit(RequestType.NEW_PRODUCER);
+        assertEquals(2, controller.rejections(RequestType.NEW_PRODUCER));
+        assertEquals(1, controller.rejections(RequestType.METADATA));
+        assertEquals(0, controller.wouldBeRejections(RequestType.NEW_PRODUCER));
     }
 
     @Test
@@ -111,7 +111,7 @@ class AdmissionControllerTest {
         sample(controller, 1);
         assertAll(controller, BreakerState.CLOSED);
         for (int i = 0; i < 20; i++) {
-            assertTrue(controller.admit(RequestType.SUBSCRIBE).admitted());
+            assertTrue(controller.admit(RequestType.NEW_CONSUMER).admitted());
         }
     }
 
@@ -124,7 +124,7 @@ class AdmissionControllerTest {
         sample(controller, 1);
         assertAll(controller, BreakerState.OPEN);
         assertEquals("Sluice admission control: upstream_latency_p99 2000 ms > 1000 ms; retry later",
-                controller.admit(RequestType.CONNECT).rejectMessage());
+                controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
 
         latency.set(100);
         controller.sample(clock.advance(COOL_DOWN.minusMillis(1)));
@@ -138,7 +138,7 @@ class AdmissionControllerTest {
         AdmissionController controller = halfOpened(enforced());
         int admitted = 0;
         for (int i = 0; i < 100; i++) {
-            AdmissionDecision decision = controller.admit(RequestType.PRODUCER);
+            AdmissionDecision decision = controller.admit(RequestType.NEW_PRODUCER);
             if (i == 0) {
                 assertTrue(decision.admitted(), "the first request after half-opening probes");
             }
@@ -148,9 +148,9 @@ class AdmissionControllerTest {
             }
         }
         assertEquals(10, admitted);
-        assertEquals(90, controller.rejections(RequestType.PRODUCER));
+        assertEquals(90, controller.rejections(RequestType.NEW_PRODUCER));
         // Each type has its own breaker and so its own first probe.
-        assertTrue(controller.admit(RequestType.SUBSCRIBE).admitted());
+        assertTrue(controller.admit(RequestType.NEW_CONSUMER).admitted());
 
         assertEquals(25, admissions(controller, 0.25, 100));
         assertEquals(0, admissions(controller, 0, 50));
@@ -163,7 +163,7 @@ class AdmissionControllerTest {
                 s.coolDownMillis(), share, s.closeAfterHealthy()));
         int admitted = 0;
         for (int i = 0; i < requests; i++) {
-            admitted += controller.admit(RequestType.LOOKUP).admitted() ? 1 : 0;
+            admitted += controller.admit(RequestType.METADATA).admitted() ? 1 : 0;
         }
         return admitted;
     }
@@ -173,12 +173,12 @@ class AdmissionControllerTest {
         AdmissionController controller = controller(enforced());
         cpu.set(0.95);
         sample(controller, 3);
-        assertEquals("Sluice admission control: cpu 0.95 > 0.9; retry later", controller.admit(RequestType.CONNECT).rejectMessage());
+        assertEquals("Sluice admission control: cpu 0.95 > 0.9; retry later", controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
 
         // 1530/1000 is further over than 0.95/0.9.
         latency.set(1530);
         sample(controller, 1);
-        assertEquals(LATENCY_REJECTION, controller.admit(RequestType.CONNECT).rejectMessage());
+        assertEquals(LATENCY_REJECTION, controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
         Breach opening = controller.status().recentTransitions().get(0).breach();
         assertEquals(new Breach(Signal.CPU, 0.95, 0.9), opening);
     }
@@ -187,30 +187,30 @@ class AdmissionControllerTest {
     void monitorOnlyCountsWouldBeRejectionsButAdmitsEverything() {
         AdmissionController controller = opened(AdmissionSettings.DEFAULTS.withMode(AdmissionMode.MONITOR_ONLY));
         for (int i = 0; i < 5; i++) {
-            assertSame(AdmissionDecision.ADMIT, controller.admit(RequestType.CONNECT));
+            assertSame(AdmissionDecision.ADMIT, controller.admit(RequestType.NEW_CONNECTION));
         }
-        assertEquals(5, controller.wouldBeRejections(RequestType.CONNECT));
-        assertEquals(0, controller.rejections(RequestType.CONNECT));
+        assertEquals(5, controller.wouldBeRejections(RequestType.NEW_CONNECTION));
+        assertEquals(0, controller.rejections(RequestType.NEW_CONNECTION));
 
         // Half-open: probes are admitted anyway, the rest would have been rejected.
         controller.sample(clock.advance(COOL_DOWN));
         assertAll(controller, BreakerState.HALF_OPEN);
         for (int i = 0; i < 10; i++) {
-            assertTrue(controller.admit(RequestType.LOOKUP).admitted());
+            assertTrue(controller.admit(RequestType.METADATA).admitted());
         }
-        assertEquals(9, controller.wouldBeRejections(RequestType.LOOKUP));
+        assertEquals(9, controller.wouldBeRejections(RequestType.METADATA));
 
-        assertEquals(5, controller.status().breaker(RequestType.CONNECT).wouldBeRejections());
+        assertEquals(5, controller.status().breaker(RequestType.NEW_CONNECTION).wouldBeRejections());
     }
 
     @Test
     void aNewModeAppliesToTheVeryNextRequest() {
         AdmissionController controller = opened(AdmissionSettings.DEFAULTS.withMode(AdmissionMode.MONITOR_ONLY));
-        assertTrue(controller.admit(RequestType.PRODUCER).admitted());
+        assertTrue(controller.admit(RequestType.NEW_PRODUCER).admitted());
         controller.update(controller.settings().withMode(AdmissionMode.ENFORCED));
-        assertFalse(controller.admit(RequestType.PRODUCER).admitted());
+        assertFalse(controller.admit(RequestType.NEW_PRODUCER).admitted());
         controller.update(controller.settings().withMode(AdmissionMode.DISABLED));
-        assertTrue(controller.admit(RequestType.PRODUCER).admitted());
+        assertTrue(controller.admit(RequestType.NEW_PRODUCER).admitted());
     }
 
     @Test
@@ -219,8 +219,8 @@ class AdmissionControllerTest {
         latency.set(5000);
         sample(controller, 10);
         assertAll(controller, BreakerState.CLOSED);
-        assertSame(AdmissionDecision.ADMIT, controller.admit(RequestType.CONNECT));
-        assertEquals(0, controller.wouldBeRejections(RequestType.CONNECT));
+        assertSame(AdmissionDecision.ADMIT, controller.admit(RequestType.NEW_CONNECTION));
+        assertEquals(0, controller.wouldBeRejections(RequestType.NEW_CONNECTION));
         // Signals are still read, so an operator sees what enabling would do.
         SignalReading reading = controller.status().signal(Signal.UPSTREAM_LATENCY_P99);
         assertEquals(new SignalReading(5000, 1000.0, true), reading);
@@ -254,7 +254,7 @@ class AdmissionControllerTest {
         sample(controller, 3);
         assertAll(controller, BreakerState.OPEN);
         assertEquals("Sluice admission control: upstream_latency_p99 800 ms > 500 ms; retry later",
-                controller.admit(RequestType.LOOKUP).rejectMessage());
+                controller.admit(RequestType.METADATA).rejectMessage());
     }
 
     @Test
@@ -314,13 +314,13 @@ class AdmissionControllerTest {
         Instant closedAt = clock.instant();
 
         List<Transition> connect = controller.status().recentTransitions().stream()
-                .filter(t -> t.type() == RequestType.CONNECT).toList();
+                .filter(t -> t.type() == RequestType.NEW_CONNECTION).toList();
         assertEquals(List.of(
-                new Transition(RequestType.CONNECT, BreakerState.CLOSED, BreakerState.OPEN, openedAt,
+                new Transition(RequestType.NEW_CONNECTION, BreakerState.CLOSED, BreakerState.OPEN, openedAt,
                         new Breach(Signal.UPSTREAM_LATENCY_P99, 1530, 1000)),
-                new Transition(RequestType.CONNECT, BreakerState.OPEN, BreakerState.HALF_OPEN, halfOpenedAt, null),
-                new Transition(RequestType.CONNECT, BreakerState.HALF_OPEN, BreakerState.CLOSED, closedAt, null)), connect);
-        assertEquals(closedAt, controller.status().breaker(RequestType.CONNECT).since());
+                new Transition(RequestType.NEW_CONNECTION, BreakerState.OPEN, BreakerState.HALF_OPEN, halfOpenedAt, null),
+                new Transition(RequestType.NEW_CONNECTION, BreakerState.HALF_OPEN, BreakerState.CLOSED, closedAt, null)), connect);
+        assertEquals(closedAt, controller.status().breaker(RequestType.NEW_CONNECTION).since());
     }
 
     @Test
@@ -346,18 +346,18 @@ class AdmissionControllerTest {
         AdmissionController controller = controller(enforced());
         AdmissionStatus before = controller.status();
         assertNull(before.sampledAt());
-        assertEquals(new BreakerStatus(BreakerState.CLOSED, FakeClock.START, 0, 0, null), before.breaker(RequestType.CONNECT));
-        assertEquals(List.of(RequestType.CONNECT, RequestType.LOOKUP, RequestType.PRODUCER, RequestType.SUBSCRIBE),
+        assertEquals(new BreakerStatus(BreakerState.CLOSED, FakeClock.START, 0, 0, null), before.breaker(RequestType.NEW_CONNECTION));
+        assertEquals(List.of(RequestType.NEW_CONNECTION, RequestType.METADATA, RequestType.NEW_PRODUCER, RequestType.NEW_CONSUMER),
                 List.copyOf(before.breakers().keySet()));
 
         latency.set(1530);
         cpu.set(0.5);
         sample(controller, 3);
-        controller.admit(RequestType.CONNECT);
+        controller.admit(RequestType.NEW_CONNECTION);
         AdmissionStatus after = controller.status();
         assertEquals(clock.instant(), after.sampledAt());
         assertEquals(enforced(), after.settings());
-        assertEquals(new BreakerStatus(BreakerState.OPEN, clock.instant(), 1, 0, LATENCY_REJECTION), after.breaker(RequestType.CONNECT));
+        assertEquals(new BreakerStatus(BreakerState.OPEN, clock.instant(), 1, 0, LATENCY_REJECTION), after.breaker(RequestType.NEW_CONNECTION));
         assertEquals(new SignalReading(0.5, 0.9, false), after.signal(Signal.CPU));
         assertEquals(new SignalReading(1530, 1000.0, true), after.signal(Signal.UPSTREAM_LATENCY_P99));
         assertEquals(4, after.recentTransitions().size());

@@ -1,5 +1,6 @@
 package io.sluice.admission;
 
+import io.sluice.settings.InvalidSettingsException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -120,30 +121,30 @@ class AdmissionSettingsTest {
             null                                             | must be a JSON object, got null
             """)
     void invalidSettingsNameTheField(String json, String message) {
-        assertEquals(message, assertThrows(InvalidAdmissionSettingsException.class, () -> parse(json)).getMessage());
+        assertEquals(message, assertThrows(InvalidSettingsException.class, () -> parse(json)).getMessage());
     }
 
     @Test
     void malformedJsonIsReportedWithItsPlace() {
-        String duplicate = assertThrows(InvalidAdmissionSettingsException.class,
+        String duplicate = assertThrows(InvalidSettingsException.class,
                 () -> parse("{\"mode\": \"enforced\", \"mode\": \"disabled\"}")).getMessage();
         assertTrue(duplicate.startsWith("malformed JSON at line 1, column "), duplicate);
-        String trailing = assertThrows(InvalidAdmissionSettingsException.class, () -> parse("{} {}")).getMessage();
+        String trailing = assertThrows(InvalidSettingsException.class, () -> parse("{} {}")).getMessage();
         assertTrue(trailing.startsWith("malformed JSON"), trailing);
-        String empty = assertThrows(InvalidAdmissionSettingsException.class, () -> parse("")).getMessage();
+        String empty = assertThrows(InvalidSettingsException.class, () -> parse("")).getMessage();
         assertEquals("must be a JSON object, got nothing", empty);
     }
 
     @Test
     void theJavaConstructorValidatesToo() {
-        InvalidAdmissionSettingsException e = assertThrows(InvalidAdmissionSettingsException.class,
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class,
                 () -> AdmissionSettings.DEFAULTS.withThreshold(Signal.CPU, 2.0));
-        assertEquals("thresholds.cpu", e.field());
+        assertEquals("thresholds.cpu", e.path());
         assertEquals("must be greater than 0 and at most 1, got 2", e.problem());
-        assertEquals("mode", assertThrows(InvalidAdmissionSettingsException.class,
-                () -> AdmissionSettings.DEFAULTS.withMode(null)).field());
-        assertEquals("halfOpenAdmitShare", assertThrows(InvalidAdmissionSettingsException.class,
-                () -> new AdmissionSettings(AdmissionMode.ENFORCED, Map.of(), 1000, 3, 0, Double.NaN, 3)).field());
+        assertEquals("mode", assertThrows(InvalidSettingsException.class,
+                () -> AdmissionSettings.DEFAULTS.withMode(null)).path());
+        assertEquals("halfOpenAdmitShare", assertThrows(InvalidSettingsException.class,
+                () -> new AdmissionSettings(AdmissionMode.ENFORCED, Map.of(), 1000, 3, 0, Double.NaN, 3)).path());
 
         // A null threshold in a map means the same as no entry; the map is copied and frozen.
         Map<Signal, Double> thresholds = new HashMap<>();

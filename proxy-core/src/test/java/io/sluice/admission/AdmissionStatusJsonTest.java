@@ -21,12 +21,12 @@ class AdmissionStatusJsonTest {
         for (int i = 0; i < 3; i++) {
             controller.sample(clock.advance(Duration.ofSeconds(1)));
         }
-        controller.admit(RequestType.SUBSCRIBE);
+        controller.admit(RequestType.NEW_CONSUMER);
 
         JsonNode root = JsonMapper.builder().build().readTree(AdmissionJson.write(controller.status()));
         assertEquals(clock.instant().toString(), root.get("sampledAt").asText());
 
-        JsonNode subscribe = root.get("breakers").get("SUBSCRIBE");
+        JsonNode subscribe = root.get("breakers").get("NEW_CONSUMER");
         assertEquals("OPEN", subscribe.get("state").asText());
         assertEquals(clock.instant().toString(), subscribe.get("since").asText());
         assertEquals(1, subscribe.get("rejections").asLong());
@@ -47,7 +47,7 @@ class AdmissionStatusJsonTest {
                 AdmissionJson.parseSettings(root.get("settings"), AdmissionSettings.DEFAULTS), "settings can be PUT back");
 
         JsonNode first = root.get("recentTransitions").get(0);
-        assertEquals("CONNECT", first.get("type").asText());
+        assertEquals("NEW_CONNECTION", first.get("type").asText());
         assertEquals("CLOSED", first.get("from").asText());
         assertEquals("OPEN", first.get("to").asText());
         assertEquals("upstream_latency_p99", first.get("signal").asText());
@@ -60,7 +60,7 @@ class AdmissionStatusJsonTest {
         AdmissionController controller = new AdmissionController(AdmissionSettings.DEFAULTS, Map.of(), new FakeClock());
         JsonNode root = JsonMapper.builder().build().readTree(AdmissionJson.write(controller.status()));
         assertTrue(root.get("sampledAt").isNull());
-        assertTrue(root.get("breakers").get("CONNECT").get("reason").isNull());
+        assertTrue(root.get("breakers").get("NEW_CONNECTION").get("reason").isNull());
         assertTrue(root.get("signals").get("heap").get("value").isNull());
         assertEquals(0, root.get("recentTransitions").size());
     }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.sluice.admission.AdmissionJson;
 import io.sluice.admission.AdmissionSettings;
-import io.sluice.admission.InvalidAdmissionSettingsException;
+import io.sluice.settings.InvalidSettingsException;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -104,7 +104,7 @@ final class ConfigSources implements IDefaultValueProvider {
             if (entry.getKey().equals(ADMISSION_KEY)) {
                 try {
                     admission = AdmissionJson.parseSettings(entry.getValue(), AdmissionSettings.DEFAULTS);
-                } catch (InvalidAdmissionSettingsException e) {
+                } catch (InvalidSettingsException e) {
                     throw new IllegalArgumentException("config file " + path + ": admission." + e.getMessage());
                 }
                 continue;

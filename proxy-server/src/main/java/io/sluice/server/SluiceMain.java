@@ -1,6 +1,6 @@
 package io.sluice.server;
 
-import io.sluice.quota.InvalidLimitsException;
+import io.sluice.settings.InvalidSettingsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
@@ -100,7 +100,7 @@ public final class SluiceMain {
         SluiceServer server;
         try {
             server = SluiceServer.start(config);
-        } catch (InvalidLimitsException e) {
+        } catch (InvalidSettingsException e) {
             System.err.println("sluice: invalid limits file " + config.limitsFile() + ": " + e.getMessage());
             System.exit(EXIT_USAGE);
             return;

@@ -37,8 +37,8 @@ import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
 import io.sluice.pulsar.proxy.ProxySettings;
 import io.sluice.relay.ProxyStats;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsStore;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -113,7 +113,7 @@ public final class SluiceServer implements AutoCloseable {
     /**
      * Loads the limits, binds the proxy port and returns once Sluice accepts connections.
      *
-     * @throws io.sluice.quota.InvalidLimitsException when the limits file is not valid
+     * @throws io.sluice.quota.InvalidSettingsException when the limits file is not valid
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {

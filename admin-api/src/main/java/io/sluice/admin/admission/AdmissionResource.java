@@ -6,7 +6,7 @@ import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionJson;
-import io.sluice.admission.InvalidAdmissionSettingsException;
+import io.sluice.settings.InvalidSettingsException;
 
 /**
  * GET and PUT of admission control, {@code /api/v1/admission} (SPEC section 5): its status, and a
@@ -34,7 +34,7 @@ public final class AdmissionResource {
         // Synchronized so that two partial updates cannot start from the same settings and lose one.
         try {
             controller.update(AdmissionJson.parseSettings(request.body(), controller.settings()));
-        } catch (InvalidAdmissionSettingsException e) {
+        } catch (InvalidSettingsException e) {
             throw ApiException.badRequest(e.getMessage());
         }
         return get(request);

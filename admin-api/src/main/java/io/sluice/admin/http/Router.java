@@ -12,7 +12,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
-import io.sluice.quota.InvalidLimitsException;
+import io.sluice.settings.InvalidSettingsException;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -92,7 +92,7 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
             return found.route().handler().handle(new ApiRequest(call.method(), found.params(), call.headers(), call.body()));
         } catch (ApiException e) {
             return e.response();
-        } catch (InvalidLimitsException e) {
+        } catch (InvalidSettingsException e) {
             return ApiResponse.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
         } catch (IOException e) {
             log.warn("Admin request {} {} failed", call.method(), call.uri(), e);

@@ -3,10 +3,10 @@ package io.sluice.admin.limits;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
-import io.sluice.quota.ConnectionLimits;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.ConnectionLimits;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.LimitsStore;
 import java.io.IOException;
 
 /**

@@ -3,9 +3,9 @@ package io.sluice.admin.limits;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.LimitsStore;
 import java.io.IOException;
 
 /** GET and PUT of the whole limits document, {@code /api/v1/limits}. */

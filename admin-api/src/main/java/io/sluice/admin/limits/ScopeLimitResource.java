@@ -4,10 +4,10 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.admin.http.ApiException;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
-import io.sluice.quota.Limit;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.LimitsStore;
 import java.io.IOException;
 
 /** GET, PUT and DELETE of one scope's limit, e.g. {@code /api/v1/limits/tenants/{tenant}}. */

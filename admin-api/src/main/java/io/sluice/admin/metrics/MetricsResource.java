@@ -9,7 +9,7 @@ import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
 import io.sluice.relay.ProxyStats;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.io.ByteArrayOutputStream;

@@ -1,8 +1,8 @@
 package io.sluice.admin.metrics;
 
-import io.sluice.quota.InvalidLimitsException;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.TopicName;
+import io.sluice.settings.InvalidSettingsException;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.pulsar.TopicName;
 import io.sluice.status.TopicMeter;
 import java.util.HashSet;
 import java.util.List;
@@ -58,7 +58,7 @@ public final class TopicLabels {
         try {
             TopicName name = TopicName.parse(topic);
             return name.isPartition() && limits.topics().containsKey(name.baseName());
-        } catch (InvalidLimitsException notATopicName) {
+        } catch (InvalidSettingsException notATopicName) {
             return false;
         }
     }

@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.sluice.quota.LimitsStore;
+import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.ThrottleLedger.EventKey;
 import io.sluice.status.TopicActivity;

@@ -1,5 +1,7 @@
 package io.sluice.admin.metrics;
 
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.quota.Limit;
@@ -16,7 +18,7 @@ class TopicLabelsTest {
 
     @Test
     void limitedTopicsAndTheirPartitionsAlwaysKeepTheirName() {
-        LimitsDocument limits = LimitsDocument.empty().withTopic(NS + "limited", LIMIT);
+        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
         TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
         activity.meter(NS + "busy").published(10, 10);
 
@@ -30,7 +32,7 @@ class TopicLabelsTest {
 
     @Test
     void theBusiestTopicsWithoutALimitGetTheirNameUpToTheMaximum() {
-        LimitsDocument limits = LimitsDocument.empty().withTopic(NS + "limited", LIMIT);
+        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
         TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
         activity.meter(NS + "limited").published(1000, 1);
         activity.meter(NS + "first").published(300, 1);

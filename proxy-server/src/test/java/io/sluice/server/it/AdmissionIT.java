@@ -61,7 +61,7 @@ class AdmissionIT {
             broker.freeze();
             sleep(2_000);
             broker.unfreeze();
-            waitFor(() -> admission.state(RequestType.PRODUCER) == BreakerState.OPEN, 10);
+            waitFor(() -> admission.state(RequestType.NEW_PRODUCER) == BreakerState.OPEN, 10);
             long opened = System.nanoTime();
 
             long ackedWhenOpened = acknowledged.get();
@@ -76,21 +76,21 @@ class AdmissionIT {
                     throw new IllegalStateException(e);
                 }
             });
-            waitFor(() -> admission.rejections(RequestType.CONNECT) + admission.rejections(RequestType.LOOKUP)
-                    + admission.rejections(RequestType.PRODUCER) > 0, 10);
+            waitFor(() -> admission.rejections(RequestType.NEW_CONNECTION) + admission.rejections(RequestType.METADATA)
+                    + admission.rejections(RequestType.NEW_PRODUCER) > 0, 10);
             assertFalse(refused.isDone(), "the new producer is held off while the breaker is open");
             sleep(1_000);
             assertTrue(acknowledged.get() > ackedWhenOpened + 20, "the existing producer keeps sending");
 
             Producer<byte[]> late = refused.get(60, TimeUnit.SECONDS);
             long admittedAfterMillis = (System.nanoTime() - opened) / 1_000_000;
-            assertEquals(BreakerState.CLOSED, admission.state(RequestType.PRODUCER));
+            assertEquals(BreakerState.CLOSED, admission.state(RequestType.NEW_PRODUCER));
             late.send(new byte[1]);
             running.set(false);
             sender.join();
 
             List<Transition> cycle = admission.status().recentTransitions().stream()
-                    .filter(t -> t.type() == RequestType.PRODUCER).toList();
+                    .filter(t -> t.type() == RequestType.NEW_PRODUCER).toList();
             Instant start = cycle.get(0).at();
             System.out.println("admission: PRODUCER breaker cycle (ms after it opened):");
             for (Transition t : cycle) {
@@ -99,8 +99,8 @@ class AdmissionIT {
             }
             System.out.printf("admission: refused client got its producer %d ms after the breaker opened; "
                             + "rejections connect=%d lookup=%d producer=%d%n", admittedAfterMillis,
-                    admission.rejections(RequestType.CONNECT), admission.rejections(RequestType.LOOKUP),
-                    admission.rejections(RequestType.PRODUCER));
+                    admission.rejections(RequestType.NEW_CONNECTION), admission.rejections(RequestType.METADATA),
+                    admission.rejections(RequestType.NEW_PRODUCER));
             assertTrue(cycle.stream().anyMatch(t -> t.to() == BreakerState.OPEN));
             assertTrue(cycle.stream().anyMatch(t -> t.to() == BreakerState.HALF_OPEN));
             assertEquals(BreakerState.CLOSED, cycle.get(cycle.size() - 1).to());
@@ -121,17 +121,17 @@ class AdmissionIT {
             for (int i = 0; i < 20; i++) {
                 first.send(new byte[10]);
             }
-            waitFor(() -> admission.state(RequestType.PRODUCER) == BreakerState.OPEN, 10);
+            waitFor(() -> admission.state(RequestType.NEW_PRODUCER) == BreakerState.OPEN, 10);
             Producer<byte[]> second = client.newProducer().topic("persistent://public/default/monitor-b-" + System.nanoTime()).create();
             second.send(new byte[10]);
-            assertTrue(admission.wouldBeRejections(RequestType.PRODUCER) > 0, "counted as would-be rejections");
-            assertEquals(0, admission.rejections(RequestType.PRODUCER), "monitor_only refuses nothing");
+            assertTrue(admission.wouldBeRejections(RequestType.NEW_PRODUCER) > 0, "counted as would-be rejections");
+            assertEquals(0, admission.rejections(RequestType.NEW_PRODUCER), "monitor_only refuses nothing");
 
             // Raised live: the next samples are healthy, so the breaker half-opens after its cool-down and closes.
             admission.update(AdmissionJson.parseSettings(
                     "{\"thresholds\":{\"upstream_latency_p99\":60000}}".getBytes(StandardCharsets.UTF_8), admission.settings()));
             assertEquals(60000, admission.settings().threshold(Signal.UPSTREAM_LATENCY_P99));
-            waitFor(() -> admission.state(RequestType.PRODUCER) == BreakerState.CLOSED, 10);
+            waitFor(() -> admission.state(RequestType.NEW_PRODUCER) == BreakerState.CLOSED, 10);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.server.it;
 
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.testbroker.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
@@ -85,8 +87,7 @@ class DispatchQuotaIT {
     void aBackloggedConsumerReceivesAtTheDispatchRate() throws Exception {
         String topic = "persistent://public/default/dispatch-msgs-" + System.nanoTime();
         backlog(topic, 1000, 100);
-        sluice.server.limits().update(d -> d.withTopic(topic,
-                PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":200,\"burstSeconds\":0.05}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":200,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1000);
             double rate = rateBetween(times, 0.25, 4.75);
@@ -99,8 +100,7 @@ class DispatchQuotaIT {
     void aBackloggedConsumerReceivesAtTheDispatchByteRate() throws Exception {
         String topic = "persistent://public/default/dispatch-bytes-" + System.nanoTime();
         backlog(topic, 1100, 1024);
-        sluice.server.limits().update(d -> d.withTopic(topic,
-                PublishQuotaIT.limit("{\"dispatch\":{\"bytesPerSecond\":204800,\"burstSeconds\":0.05}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"dispatch\":{\"bytesPerSecond\":204800,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1100);
             double messages = rateBetween(times, 0.5, 5.0);
@@ -117,8 +117,7 @@ class DispatchQuotaIT {
         String fast = "persistent://public/default/dispatch-fast-" + System.nanoTime();
         backlog(slow, 600, 100);
         backlog(fast, 2000, 100);
-        sluice.server.limits().update(d -> d.withTopic(slow,
-                PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, slow), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")));
         try (Consumer<byte[]> throttled = client.newConsumer().topic(slow).subscriptionName("s")
                 .subscriptionType(SubscriptionType.Shared)
                 .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
@@ -131,8 +130,7 @@ class DispatchQuotaIT {
             assertTrue(fastSeconds < 10, "2000 messages at far more than the neighbour's 50 msg/s");
             assertEquals(50, rateBetween(slowTimes, 0.2, 1.9), 5);
 
-            sluice.server.limits().update(d -> d.withTopic(slow,
-                    PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":400,\"burstSeconds\":0.1}}")));
+            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, slow), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":400,\"burstSeconds\":0.1}}")));
             long raised = System.nanoTime();
             receive(throttled, 400);
             double seconds = (System.nanoTime() - raised) / 1e9;

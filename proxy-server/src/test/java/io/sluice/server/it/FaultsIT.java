@@ -2,8 +2,8 @@ package io.sluice.server.it;
 
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.ServerError;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
 import io.sluice.testbroker.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;

@@ -1,7 +1,7 @@
 package io.sluice.server.it;
 
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
 import io.sluice.testbroker.PulsarBroker;
 import org.junit.jupiter.api.AfterAll;

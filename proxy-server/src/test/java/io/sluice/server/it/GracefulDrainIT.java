@@ -1,7 +1,9 @@
 package io.sluice.server.it;
 
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
 import io.sluice.testbroker.PulsarBroker;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageId;
@@ -41,8 +43,7 @@ class GracefulDrainIT {
     void sigtermDrainsHeldSendsAndTheClientResendsTheRestThroughANewSluice() throws Exception {
         String topic = "persistent://public/default/drain-" + System.nanoTime();
         Path limits = dir.resolve("limits.json");
-        Files.write(limits, LimitsJson.write(LimitsDocument.empty().withTopic(topic,
-                PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
+        Files.write(limits, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
         int port = PulsarBroker.freePorts(1)[0];
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;

@@ -1,5 +1,7 @@
 package io.sluice.server.it;
 
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.testbroker.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
@@ -41,7 +43,7 @@ class NoisyNeighbourIT {
         try (RunningSluice sluice = RunningSluice.frontProxy(broker)) {
             Outcome baseline = run(sluice.serviceUrl, false, topicA -> { });
             Outcome throttled = run(sluice.serviceUrl, true, topicA -> sluice.server.limits().update(d ->
-                    d.withTopic(topicA, PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":100}}"))));
+                    d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topicA), PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":100}}"))));
             Outcome brokerOwn = run(broker.serviceUrl(), true, topicA -> {
                 try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
                     admin.topics().createNonPartitionedTopic(topicA);

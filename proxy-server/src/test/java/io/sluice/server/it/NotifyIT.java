@@ -1,7 +1,9 @@
 package io.sluice.server.it;
 
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.quota.ConnectionLimits;
+import io.sluice.limits.ConnectionLimits;
 import io.sluice.server.it.notify.ConformanceClient;
 import io.sluice.server.it.notify.ConformanceClient.NoticeHandling;
 import io.sluice.server.it.notify.ThrottleNotice;
@@ -185,9 +187,9 @@ class NotifyIT {
         try (RunningSluice own = RunningSluice.frontProxy(broker);
              ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
             own.server.limits().update(d -> switch (scope) {
-                case "topic" -> d.withTopic(topic, rate);
-                case "namespace" -> d.withNamespace(namespace, rate);
-                default -> d.withProxy(rate);
+                case "topic" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), rate);
+                case "namespace" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace), rate);
+                default -> d.withLimit(ScopeRef.PROXY, rate);
             });
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(own, topic);
@@ -213,7 +215,7 @@ class NotifyIT {
     @Test
     void aCompliantClientIsNeverHeldAndGetsTheLimitWithinTwoPercent() throws Exception {
         String topic = topic("notify-comply");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.COMPLY)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -240,7 +242,7 @@ class NotifyIT {
     @Test
     void aClientThatNeverAnswersIsHeldAsWithDelayAndStillGetsTheLimit() throws Exception {
         String topic = topic("notify-silent");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.IGNORE)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -264,7 +266,7 @@ class NotifyIT {
     @Test
     void aClientThatAnswersButKeepsSendingIsHeldAndStillGetsTheLimit() throws Exception {
         String topic = topic("notify-liar");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.ANSWER_WITHOUT_PAUSING)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -288,7 +290,7 @@ class NotifyIT {
         String topic = topic("notify-stock");
         try (RunningSluice own = RunningSluice.frontProxy(broker);
              PulsarClient stock = PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
-            own.server.limits().update(d -> d.withTopic(topic, limit(NOTIFY_200)));
+            own.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
             Producer<byte[]> producer = stock.newProducer().topic(topic).enableBatching(false).blockIfQueueFull(true)
                     .sendTimeout(0, TimeUnit.SECONDS).create();
             long connections = own.server.stats().acceptedConnections();
@@ -314,7 +316,7 @@ class NotifyIT {
              ConformanceClient client = client(own, false, NoticeHandling.COMPLY)) {
             // A tight connection limit too, so that connection-level breaches happen as well.
             own.server.limits().update(d -> d
-                    .withTopic(topic, limit("{\"publish\":{\"messagesPerSecond\":100},\"onExceed\":\"notify\"}"))
+                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":100},\"onExceed\":\"notify\"}"))
                     .withConnection(new ConnectionLimits(5, ConnectionLimits.DEFAULT.maxHeldBytes())));
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(own, topic);
@@ -362,7 +364,7 @@ class NotifyIT {
         try (RunningSluice own = RunningSluice.frontProxy(broker);
              ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
             own.server.limits().update(d -> d
-                    .withTopic(limited, limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":0.1}}"))
+                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, limited), limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":0.1}}"))
                     .withConnection(new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), maxHeldBytes)));
             long pa = client.createProducer(limited);
             long pb = client.createProducer(free);

@@ -1,7 +1,9 @@
 package io.sluice.server.it;
 
-import io.sluice.quota.Limit;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
 import io.sluice.testbroker.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
@@ -75,7 +77,7 @@ class PublishQuotaIT {
     @Test
     void aSaturatingProducerGetsTheMessageRateWithinTwoPercent() throws Exception {
         String topic = topic("accuracy-msgs");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit("{\"publish\":{\"messagesPerSecond\":500}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":500}}")));
         try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 100, 1000)) {
             double rate = steadyRate(topic, flood);
             System.out.printf("accuracy: 500 msg/s limit -> %.1f msg/s%n", rate);
@@ -86,7 +88,7 @@ class PublishQuotaIT {
     @Test
     void aSaturatingProducerGetsTheByteRateWithinTwoPercent() throws Exception {
         String topic = topic("accuracy-bytes");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
         try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 1024, 1000)) {
             double messagesPerSecond = steadyRate(topic, flood);
             // Each SEND carries the 1 KiB payload plus checksum and metadata: count what Sluice counts.
@@ -105,7 +107,7 @@ class PublishQuotaIT {
         }
         String a = "persistent://" + namespace + "/a";
         String b = "persistent://" + namespace + "/b";
-        sluice.server.limits().update(d -> d.withNamespace(namespace, limit("{\"publish\":{\"messagesPerSecond\":600}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace), limit("{\"publish\":{\"messagesPerSecond\":600}}")));
         try (Producer<byte[]> pa = producer(a); Producer<byte[]> pb = producer(b);
              Flood fa = new Flood(pa, 100, 500); Flood fb = new Flood(pb, 100, 500)) {
             Thread.sleep(2_000);
@@ -127,8 +129,7 @@ class PublishQuotaIT {
         // A Sluice of its own, so that no other client's connections blur the reconnect count.
         try (RunningSluice own = RunningSluice.frontProxy(broker);
              PulsarClient ownClient = PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
-            own.server.limits().update(d -> d.withTopic(topic,
-                    limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
+            own.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
             Producer<byte[]> producer = ownClient.newProducer().topic(topic).enableBatching(false).create();
             long connectionsBefore = own.server.stats().acceptedConnections();
             List<CompletableFuture<?>> sends = new ArrayList<>();
@@ -164,7 +165,7 @@ class PublishQuotaIT {
         String topic = topic("held-bound");
         int maxHeld = 1 << 20;
         sluice.server.limits().update(d -> d
-                .withTopic(topic, limit("{\"publish\":{\"messagesPerSecond\":50}}"))
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":50}}"))
                 .withConnection(new io.sluice.quota.ConnectionLimits(100_000, maxHeld)));
         int payload = 10 * 1024;
         PulsarClient own = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
@@ -192,11 +193,10 @@ class PublishQuotaIT {
     @Test
     void aLimitChangedWhileTrafficFlowsTakesEffectWithinOneSecond() throws Exception {
         String topic = topic("live-change");
-        sluice.server.limits().update(d -> d.withTopic(topic, limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
         try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 100, 1000)) {
             Thread.sleep(2_000);
-            sluice.server.limits().update(d -> d.withTopic(topic,
-                    limit("{\"publish\":{\"messagesPerSecond\":100,\"burstSeconds\":0.1}}")));
+            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":100,\"burstSeconds\":0.1}}")));
             long changed = System.nanoTime();
             Thread.sleep(4_000);
             long from = changed + TimeUnit.SECONDS.toNanos(1);

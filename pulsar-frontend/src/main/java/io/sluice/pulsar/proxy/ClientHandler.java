@@ -100,7 +100,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     /** Admission control for a lookup: false (and the frame released, the client answered) when refused. */
     private boolean admitLookup(ByteBuf frame) {
-        AdmissionDecision decision = services.admission().admit(RequestType.LOOKUP);
+        AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
         if (decision.admitted()) {
             return true;
         }
@@ -113,7 +113,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
     private void connect(ByteBuf frame) {
-        AdmissionDecision admission = services.admission().admit(RequestType.CONNECT);
+        AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
         if (!admission.admitted()) {
             frame.release();
             connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
@@ -140,7 +140,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         switch (command.getType()) {
             case PRODUCER -> {
                 long requestId = command.getProducer().getRequestId();
-                if (!admit(RequestType.PRODUCER, requestId, frame)) {
+                if (!admit(RequestType.NEW_PRODUCER, requestId, frame)) {
                     return false;
                 }
                 connection.producers.requested(requestId,
@@ -148,7 +148,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
             case SUBSCRIBE -> {
                 long requestId = command.getSubscribe().getRequestId();
-                if (!admit(RequestType.SUBSCRIBE, requestId, frame)) {
+                if (!admit(RequestType.NEW_CONSUMER, requestId, frame)) {
                     return false;
                 }
                 connection.consumers.requested(requestId,

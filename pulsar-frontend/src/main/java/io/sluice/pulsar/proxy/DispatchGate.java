@@ -1,5 +1,6 @@
 package io.sluice.pulsar.proxy;
 
+import io.sluice.scopes.PulsarScopes;
 import io.sluice.relay.ProxyServices;
 import io.netty.buffer.ByteBuf;
 import io.sluice.pulsar.codec.FrameReader;
@@ -91,7 +92,7 @@ final class DispatchGate {
     private QuotaPath path(ConsumerState consumer, long now) {
         QuotaPath path = consumer.path;
         if (path == null || !path.isCurrent(now)) {
-            path = services.quotas().dispatchPath(consumer.topic);
+            path = services.quotas().dispatchPath(PulsarScopes.topic(consumer.topic));
             consumer.path = path;
             consumer.meter = services.topics().meter(consumer.topic);
         }

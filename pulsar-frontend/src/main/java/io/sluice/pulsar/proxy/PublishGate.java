@@ -1,5 +1,6 @@
 package io.sluice.pulsar.proxy;
 
+import io.sluice.scopes.PulsarScopes;
 import io.sluice.relay.ProxyServices;
 import io.netty.buffer.ByteBuf;
 import io.sluice.pulsar.codec.FrameReader;
@@ -11,8 +12,8 @@ import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.proxy.ProducerState.HeldSend;
 import io.sluice.pulsar.proxy.ProducerState.NoticeState;
 import io.sluice.pulsar.proxy.ProducerState.PendingRejection;
-import io.sluice.quota.ConnectionLimits;
-import io.sluice.quota.OnExceed;
+import io.sluice.limits.ConnectionLimits;
+import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
@@ -204,7 +205,7 @@ final class PublishGate {
     private QuotaPath path(ProducerState producer, long now) {
         QuotaPath path = producer.path;
         if (path == null || !path.isCurrent(now)) {
-            path = quotas.publishPath(producer.topic);
+            path = quotas.publishPath(PulsarScopes.topic(producer.topic));
             producer.path = path;
             producer.meter = services.topics().meter(producer.topic);
         }

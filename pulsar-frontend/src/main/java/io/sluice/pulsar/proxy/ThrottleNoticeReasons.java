@@ -1,7 +1,7 @@
 package io.sluice.pulsar.proxy;
 
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.quota.Scope;
+import io.sluice.limits.ScopeKind;
 
 /**
  * The {@code throttling_reason} a ThrottleProducer notice gives for an exceeded quota scope. The

@@ -12,7 +12,7 @@ import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.LimitsJson;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.EmbeddedSocketChannel;

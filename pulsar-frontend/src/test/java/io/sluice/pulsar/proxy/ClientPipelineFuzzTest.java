@@ -8,7 +8,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.quota.LimitsJson;
+import io.sluice.limits.LimitsJson;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.ByteMutator;

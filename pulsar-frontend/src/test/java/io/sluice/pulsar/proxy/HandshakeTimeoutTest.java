@@ -9,7 +9,7 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.quota.LimitsDocument;
+import io.sluice.limits.LimitsDocument;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.EmbeddedSocketChannel;

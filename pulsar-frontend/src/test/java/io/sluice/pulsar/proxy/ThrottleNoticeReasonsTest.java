@@ -1,7 +1,7 @@
 package io.sluice.pulsar.proxy;
 
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.quota.Scope;
+import io.sluice.limits.ScopeKind;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,9 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
+import io.sluice.limits.pulsar.TopicName;
+import io.sluice.limits.pulsar.TenantName;
+import io.sluice.limits.pulsar.NamespaceName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -56,16 +60,16 @@ class ScopeNamesTest {
     @ValueSource(strings = {"", "persistent://", "persistent://t/n", "persistent://t/n/", "persistent://t//x", "persistent:///n/x",
         "persistent://t/n/x/y", "persistent://t/c/n/x", "http://t/n/x", "t/n/x", "persistent://t/n/x\n", "persistent://t?/n/x"})
     void rejectsBadTopicNames(String name) {
-        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> TopicName.parse(name));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> TopicName.parse(name));
         assertEquals("", e.path());
         assertTrue(e.problem().startsWith("must be a topic name persistent://tenant/namespace/topic"), e.getMessage());
     }
 
     @Test
     void refusesAnInconsistentTopicRecord() {
-        assertThrows(InvalidLimitsException.class, () -> new TopicName(true, "t", "n", "x-partition-1", -1));
-        assertThrows(InvalidLimitsException.class, () -> new TopicName(true, "t", "n", "x", 0));
-        assertThrows(InvalidLimitsException.class, () -> TopicName.parse(null));
+        assertThrows(InvalidSettingsException.class, () -> new TopicName(true, "t", "n", "x-partition-1", -1));
+        assertThrows(InvalidSettingsException.class, () -> new TopicName(true, "t", "n", "x", 0));
+        assertThrows(InvalidSettingsException.class, () -> TopicName.parse(null));
     }
 
     @Test
@@ -80,22 +84,22 @@ class ScopeNamesTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "t", "/n", "t/", "t/n/x", "t n/x", "t/n\u00e9"})
     void rejectsBadNamespaceNames(String name) {
-        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> NamespaceName.parse(name));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> NamespaceName.parse(name));
         assertEquals("must be a namespace name tenant/namespace, got \"" + name + "\"", e.getMessage());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "a/b", "a b", "persistent://a", "a\"b"})
     void rejectsBadTenantNames(String name) {
-        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> TenantName.parse(name));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> TenantName.parse(name));
         assertTrue(e.getMessage().startsWith("must be a tenant name"), e.getMessage());
     }
 
     @Test
     void quotesNamesInMessagesAsJson() {
         assertEquals("must be a tenant name of letters, digits and _-=:., got \"a\\\"b\"",
-                assertThrows(InvalidLimitsException.class, () -> TenantName.parse("a\"b")).getMessage());
-        assertThrows(InvalidLimitsException.class, () -> NamespaceName.parse(null));
-        assertThrows(InvalidLimitsException.class, () -> TenantName.parse(null));
+                assertThrows(InvalidSettingsException.class, () -> TenantName.parse("a\"b")).getMessage());
+        assertThrows(InvalidSettingsException.class, () -> NamespaceName.parse(null));
+        assertThrows(InvalidSettingsException.class, () -> TenantName.parse(null));
     }
 }

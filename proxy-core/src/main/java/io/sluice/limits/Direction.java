@@ -1,4 +1,4 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
 /** Which way messages flow through the proxy. */
 public enum Direction {

@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits.pulsar;
 
+import io.sluice.settings.InvalidSettingsException;
 /**
  * A fully qualified topic name, {@code persistent://tenant/namespace/topic} or
  * {@code non-persistent://tenant/namespace/topic}, with Pulsar's partition convention: a local
@@ -17,7 +18,7 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
     private static final String NON_PERSISTENT = "non-persistent://";
     private static final String PARTITION_SUFFIX = "-partition-";
 
-    /** @throws InvalidLimitsException if a part breaks the rules or the partition index does not match the name */
+    /** @throws InvalidSettingsException if a part breaks the rules or the partition index does not match the name */
     public TopicName {
         if (tenant == null || namespace == null || localName == null
                 || !TenantName.PART.matcher(tenant).matches() || !TenantName.PART.matcher(namespace).matches()
@@ -31,7 +32,7 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
     /**
      * Parses a fully qualified topic name.
      *
-     * @throws InvalidLimitsException if the name does not have the form {@code domain://tenant/namespace/topic}
+     * @throws InvalidSettingsException if the name does not have the form {@code domain://tenant/namespace/topic}
      *     with a valid tenant and namespace and a non-empty topic part without {@code /}
      */
     public static TopicName parse(String name) {
@@ -49,7 +50,7 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
         try {
             return new TopicName(persistent, rest.substring(0, first), rest.substring(first + 1, second),
                     localName, partitionIndexOf(localName));
-        } catch (InvalidLimitsException e) {
+        } catch (InvalidSettingsException e) {
             throw invalid(name);
         }
     }
@@ -100,9 +101,9 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
         }
     }
 
-    private static InvalidLimitsException invalid(String name) {
-        return new InvalidLimitsException("",
+    private static InvalidSettingsException invalid(String name) {
+        return new InvalidSettingsException("",
                 "must be a topic name persistent://tenant/namespace/topic or non-persistent://tenant/namespace/topic, got "
-                        + InvalidLimitsException.quoted(name));
+                        + InvalidSettingsException.quoted(name));
     }
 }

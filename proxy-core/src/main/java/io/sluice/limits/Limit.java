@@ -1,4 +1,4 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 

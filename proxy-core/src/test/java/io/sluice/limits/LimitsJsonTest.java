@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,7 +35,7 @@ class LimitsJsonTest {
     }
 
     static String rejection(String json) {
-        return assertThrows(InvalidLimitsException.class, () -> LimitsJson.parseDocument(bytes(json))).getMessage();
+        return assertThrows(InvalidSettingsException.class, () -> LimitsJson.parseDocument(bytes(json))).getMessage();
     }
 
     @Test
@@ -95,8 +96,8 @@ class LimitsJsonTest {
     @Test
     void writesPrettySortedJsonWithoutUnlimitedFields() {
         LimitsDocument doc = LimitsDocument.empty()
-                .withTopic("persistent://t/n/b", new Limit(new RateLimit(10.0, null, null), null, null))
-                .withTopic("persistent://t/n/a", new Limit(null, null, OnExceed.REJECT));
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/b"), new Limit(new RateLimit(10.0, null, null), null, null))
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/a"), new Limit(null, null, OnExceed.REJECT));
         String json = new String(LimitsJson.write(doc), StandardCharsets.UTF_8);
         assertEquals("""
                 {
@@ -117,6 +118,11 @@ class LimitsJsonTest {
                   "connection": {
                     "maxPendingSends": 100000,
                     "maxHeldBytes": 67108864
+                  },
+                  "kafka": {
+                    "topics": { },
+                    "prefixes": { },
+                    "clients": { }
                   }
                 }""", json);
     }
@@ -125,7 +131,7 @@ class LimitsJsonTest {
     void mapsAreSortedAndUnmodifiable() {
         LimitsDocument doc = new LimitsDocument(
                 Map.of("persistent://t/n/z", new Limit(null, null, null), "persistent://t/n/a", new Limit(null, null, null)),
-                null, null, null, null);
+                null, null, null, null, null);
         assertEquals(List.of("persistent://t/n/a", "persistent://t/n/z"), List.copyOf(doc.topics().keySet()));
         assertThrows(UnsupportedOperationException.class, () -> doc.topics().clear());
         assertThrows(UnsupportedOperationException.class, () -> doc.namespaces().put("a/b", null));
@@ -136,10 +142,10 @@ class LimitsJsonTest {
     void withersChangeACopy() {
         Limit limit = new Limit(new RateLimit(1.0, null, null), null, null);
         LimitsDocument doc = LimitsDocument.empty()
-                .withTopic("persistent://t/n/x", limit)
-                .withNamespace("t/n", limit)
-                .withTenant("t", limit)
-                .withProxy(limit)
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), limit)
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), limit)
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "t"), limit)
+                .withLimit(ScopeRef.PROXY, limit)
                 .withConnection(new ConnectionLimits(1, 2));
         assertEquals(limit, doc.topics().get("persistent://t/n/x"));
         assertEquals(limit, doc.namespaces().get("t/n"));
@@ -147,15 +153,15 @@ class LimitsJsonTest {
         assertEquals(limit, doc.proxy());
         assertEquals(new ConnectionLimits(1, 2), doc.connection());
 
-        LimitsDocument cleared = doc.withTopic("persistent://t/n/x", null).withNamespace("t/n", null)
-                .withTenant("t", null).withProxy(null).withConnection(null);
+        LimitsDocument cleared = doc.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), null).withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), null)
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "t"), null).withLimit(ScopeRef.PROXY, null).withConnection(null);
         assertEquals(LimitsDocument.empty(), cleared);
         assertEquals(limit, doc.proxy(), "the original is unchanged");
 
         assertEquals("topics[\"bad\"]: must be a topic name persistent://tenant/namespace/topic"
                         + " or non-persistent://tenant/namespace/topic, got \"bad\"",
-                assertThrows(InvalidLimitsException.class, () -> doc.withTopic("bad", limit)).getMessage());
-        assertThrows(InvalidLimitsException.class, () -> doc.withNamespace(null, limit));
+                assertThrows(InvalidSettingsException.class, () -> doc.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "bad"), limit)).getMessage());
+        assertThrows(NullPointerException.class, () -> new ScopeRef(ScopeKind.PULSAR_NAMESPACE, null));
     }
 
     @ParameterizedTest
@@ -186,7 +192,7 @@ class LimitsJsonTest {
 
     @Test
     void rejectsNaNEvenWhenBuiltInCode() {
-        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> new RateLimit(null, Double.NaN, null));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> new RateLimit(null, Double.NaN, null));
         assertEquals("bytesPerSecond: must be a positive finite number, got NaN", e.getMessage());
         assertEquals("bytesPerSecond", e.path());
         assertEquals("must be a positive finite number, got NaN", e.problem());
@@ -219,7 +225,7 @@ class LimitsJsonTest {
         "{\"maxPending\": 1}                          | maxPending: unknown field; known fields are maxHeldBytes, maxPendingSends",
     })
     void rejectsBadConnectionLimits(String json, String message) {
-        String got = assertThrows(InvalidLimitsException.class, () -> LimitsJson.parseConnection(bytes(json))).getMessage();
+        String got = assertThrows(InvalidSettingsException.class, () -> LimitsJson.parseConnection(bytes(json))).getMessage();
         assertTrue(got.startsWith(message), got);
         String inDocument = rejection("{\"connection\": " + json + "}");
         assertTrue(inDocument.startsWith("connection." + message), inDocument);
@@ -235,7 +241,7 @@ class LimitsJsonTest {
         "{\"proxy\": []}                             | proxy: must be a JSON object, got an array",
         "{\"topics\": []}                            | topics: must be a JSON object, got an array",
         "{\"topics\": {\"persistent://a/b/c\": null}} | topics[\"persistent://a/b/c\"]: must be a limit object, got null",
-        "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, namespaces, proxy, tenants, topics",
+        "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, kafka, namespaces, proxy, tenants, topics",
         "[]                                          | must be a JSON object, got an array",
         "null                                        | must be a JSON object, got null",
         "''                                          | must be a JSON object, got nothing",

@@ -1,5 +1,7 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
+import io.sluice.quota.QuotaEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +44,7 @@ class LimitsStoreTest {
         Path file = dir.resolve("limits.json");
         LimitsStore store = LimitsStore.open(file, engine);
         long version = engine.version();
-        store.update(d -> d.withTopic("persistent://t/n/x", publish(500)));
+        store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), publish(500)));
         assertTrue(engine.version() > version, "published to the engine");
         assertEquals(publish(500), engine.limits().topics().get("persistent://t/n/x"));
 
@@ -55,7 +57,7 @@ class LimitsStoreTest {
     void anInvalidFileAtStartIsAnErrorNamingTheFieldNeverEmptyLimits() throws Exception {
         Path file = dir.resolve("limits.json");
         Files.writeString(file, "{\"topics\":{\"persistent://t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
-        InvalidLimitsException e = assertThrows(InvalidLimitsException.class, () -> LimitsStore.open(file, engine));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine));
         assertTrue(e.getMessage().contains("messagesPerSecond"), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
@@ -68,7 +70,7 @@ class LimitsStoreTest {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             String topic = "persistent://t/n/topic-" + i;
-            futures.add(pool.submit(() -> store.update(d -> d.withTopic(topic, publish(100)))));
+            futures.add(pool.submit(() -> store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), publish(100)))));
         }
         for (Future<?> f : futures) {
             f.get();
@@ -86,12 +88,12 @@ class LimitsStoreTest {
     void reloadPicksUpAnEditedFileAndRejectsABrokenOneWithoutChangingAnything() throws Exception {
         Path file = dir.resolve("limits.json");
         LimitsStore store = LimitsStore.open(file, engine);
-        Files.write(file, LimitsJson.write(LimitsDocument.empty().withNamespace("t/n", publish(600))));
+        Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), publish(600))));
         store.reload();
         assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
 
         Files.writeString(file, "{not json");
-        assertThrows(InvalidLimitsException.class, store::reload);
+        assertThrows(InvalidSettingsException.class, store::reload);
         assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
     }
 }

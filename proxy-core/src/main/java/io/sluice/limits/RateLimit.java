@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -19,15 +20,15 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
     public static final double MIN_BURST_SECONDS = 0.01;
     public static final double MAX_BURST_SECONDS = 60.0;
 
-    /** @throws InvalidLimitsException naming the offending field */
+    /** @throws InvalidSettingsException naming the offending field */
     public RateLimit {
         requireRate("messagesPerSecond", messagesPerSecond);
         requireRate("bytesPerSecond", bytesPerSecond);
         if (burstSeconds == null) {
             burstSeconds = DEFAULT_BURST_SECONDS;
         } else if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
-            throw new InvalidLimitsException("burstSeconds",
-                    "must be between 0.01 and 60, got " + InvalidLimitsException.show(burstSeconds));
+            throw new InvalidSettingsException("burstSeconds",
+                    "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
         }
     }
 
@@ -37,10 +38,10 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
         }
         // Written so that NaN fails too.
         if (!(rate > 0) || Double.isInfinite(rate)) {
-            throw new InvalidLimitsException(field, "must be a positive finite number, got " + InvalidLimitsException.show(rate));
+            throw new InvalidSettingsException(field, "must be a positive finite number, got " + InvalidSettingsException.show(rate));
         }
         if (rate > MAX_RATE) {
-            throw new InvalidLimitsException(field, "must be at most 1e12, got " + InvalidLimitsException.show(rate));
+            throw new InvalidSettingsException(field, "must be at most 1e12, got " + InvalidSettingsException.show(rate));
         }
     }
 }

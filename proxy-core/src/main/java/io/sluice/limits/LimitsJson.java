@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -49,17 +50,17 @@ public final class LimitsJson {
     private LimitsJson() {
     }
 
-    /** Reads a whole limits document. @throws InvalidLimitsException naming what is wrong */
+    /** Reads a whole limits document. @throws InvalidSettingsException naming what is wrong */
     public static LimitsDocument parseDocument(byte[] json) {
         return read(json, LimitsDocument.class);
     }
 
-    /** Reads one scope's limit. @throws InvalidLimitsException naming what is wrong */
+    /** Reads one scope's limit. @throws InvalidSettingsException naming what is wrong */
     public static Limit parseLimit(byte[] json) {
         return read(json, Limit.class);
     }
 
-    /** Reads the connection limits. @throws InvalidLimitsException naming what is wrong */
+    /** Reads the connection limits. @throws InvalidSettingsException naming what is wrong */
     public static ConnectionLimits parseConnection(byte[] json) {
         return read(json, ConnectionLimits.class);
     }
@@ -95,47 +96,47 @@ public final class LimitsJson {
             try {
                 value = MAPPER.readValue(parser, type);
                 if (parser.nextToken() != null) {
-                    throw new InvalidLimitsException("", "unexpected content after the JSON value at line "
+                    throw new InvalidSettingsException("", "unexpected content after the JSON value at line "
                             + parser.currentTokenLocation().getLineNr() + ", column " + parser.currentTokenLocation().getColumnNr());
                 }
             } catch (JacksonException e) {
                 throw translate(e, parser);
             }
             if (value == null) {
-                throw new InvalidLimitsException("", "must be " + expected(type) + ", got null");
+                throw new InvalidSettingsException("", "must be " + expected(type) + ", got null");
             }
             return value;
         } catch (IOException e) {
             // Reading a byte array does no I/O: this is text Jackson cannot decode (it guessed UTF-32
             // from zero bytes, say), a client's mistake like any other malformed JSON.
-            throw new InvalidLimitsException("", "unreadable JSON text: " + firstLine(e.getMessage()), e);
+            throw new InvalidSettingsException("", "unreadable JSON text: " + firstLine(e.getMessage()), e);
         }
     }
 
-    private static InvalidLimitsException translate(JacksonException e, JsonParser parser) {
+    private static InvalidSettingsException translate(JacksonException e, JsonParser parser) {
         String path = e instanceof JsonMappingException mapping ? pathOf(mapping.getPath()) : "";
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InvalidLimitsException own) {
+            if (cause instanceof InvalidSettingsException own) {
                 return own.under(path);
             }
             if (cause instanceof InputCoercionException) {
-                return new InvalidLimitsException(path, "must be at most 1e12, got " + tokenText(parser), e);
+                return new InvalidSettingsException(path, "must be at most 1e12, got " + tokenText(parser), e);
             }
             if (cause instanceof StreamReadException read && read.getLocation() != null) {
-                return new InvalidLimitsException(path, "malformed JSON at line " + read.getLocation().getLineNr()
+                return new InvalidSettingsException(path, "malformed JSON at line " + read.getLocation().getLineNr()
                         + ", column " + read.getLocation().getColumnNr() + ": " + firstLine(read.getOriginalMessage()), e);
             }
         }
         if (e instanceof UnrecognizedPropertyException unknown) {
             String known = unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", "));
-            return new InvalidLimitsException(path, "unknown field; known fields are " + known, e);
+            return new InvalidSettingsException(path, "unknown field; known fields are " + known, e);
         }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             String found = e instanceof InvalidFormatException format && format.getValue() instanceof String text
-                    ? InvalidLimitsException.quoted(text) : found(parser);
-            return new InvalidLimitsException(path, "must be " + expected(mismatch.getTargetType()) + ", got " + found, e);
+                    ? InvalidSettingsException.quoted(text) : found(parser);
+            return new InvalidSettingsException(path, "must be " + expected(mismatch.getTargetType()) + ", got " + found, e);
         }
-        return new InvalidLimitsException(path, firstLine(e.getOriginalMessage()), e);
+        return new InvalidSettingsException(path, firstLine(e.getOriginalMessage()), e);
     }
 
     /** Jackson's path as this project writes it: {@code topics["persistent://a/b/c"].publish}. */
@@ -143,7 +144,7 @@ public final class LimitsJson {
         StringBuilder path = new StringBuilder();
         for (JsonMappingException.Reference reference : references) {
             if (reference.getFrom() instanceof Map && reference.getFieldName() != null) {
-                path.append('[').append(InvalidLimitsException.quoted(reference.getFieldName())).append(']');
+                path.append('[').append(InvalidSettingsException.quoted(reference.getFieldName())).append(']');
             } else if (reference.getFieldName() != null) {
                 path.append(path.length() == 0 ? "" : ".").append(reference.getFieldName());
             } else if (reference.getIndex() >= 0) {
@@ -162,7 +163,7 @@ public final class LimitsJson {
         }
         if (type == OnExceed.class) {
             return "one of " + Arrays.stream(OnExceed.values())
-                    .map(action -> InvalidLimitsException.quoted(action.jsonName())).collect(Collectors.joining(", "));
+                    .map(action -> InvalidSettingsException.quoted(action.jsonName())).collect(Collectors.joining(", "));
         }
         return "a JSON object";
     }

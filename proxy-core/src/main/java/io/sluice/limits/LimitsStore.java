@@ -1,5 +1,7 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
+import io.sluice.quota.QuotaEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -31,7 +33,7 @@ public final class LimitsStore {
     /**
      * Loads {@code file} into {@code engine}, or creates it with no limits when it does not exist.
      *
-     * @throws InvalidLimitsException when the file is not a valid limits document
+     * @throws InvalidSettingsException when the file is not a valid limits document
      * @throws IOException            when it cannot be read or created
      */
     public static LimitsStore open(Path file, QuotaEngine engine) throws IOException {
@@ -83,8 +85,8 @@ public final class LimitsStore {
     private static LimitsDocument parse(Path file, byte[] bytes) {
         try {
             return LimitsJson.parseDocument(bytes);
-        } catch (InvalidLimitsException e) {
-            throw new InvalidLimitsException(e.path(), e.problem() + " (in " + file + ")", e);
+        } catch (InvalidSettingsException e) {
+            throw new InvalidSettingsException(e.path(), e.problem() + " (in " + file + ")", e);
         }
     }
 

@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits.pulsar;
 
+import io.sluice.settings.InvalidSettingsException;
 /**
  * A namespace name {@code tenant/namespace}, each part following Pulsar's rule (see {@link TenantName}).
  *
@@ -8,7 +9,7 @@ package io.sluice.quota;
  */
 public record NamespaceName(String tenant, String localName) {
 
-    /** @throws InvalidLimitsException if either part breaks the rule */
+    /** @throws InvalidSettingsException if either part breaks the rule */
     public NamespaceName {
         if (tenant == null || localName == null
                 || !TenantName.PART.matcher(tenant).matches() || !TenantName.PART.matcher(localName).matches()) {
@@ -19,7 +20,7 @@ public record NamespaceName(String tenant, String localName) {
     /**
      * Parses {@code tenant/namespace}.
      *
-     * @throws InvalidLimitsException if the name does not have that form
+     * @throws InvalidSettingsException if the name does not have that form
      */
     public static NamespaceName parse(String name) {
         int slash = name == null ? -1 : name.indexOf('/');
@@ -28,7 +29,7 @@ public record NamespaceName(String tenant, String localName) {
         }
         try {
             return new NamespaceName(name.substring(0, slash), name.substring(slash + 1));
-        } catch (InvalidLimitsException e) {
+        } catch (InvalidSettingsException e) {
             throw invalid(name);
         }
     }
@@ -38,7 +39,7 @@ public record NamespaceName(String tenant, String localName) {
         return tenant + "/" + localName;
     }
 
-    private static InvalidLimitsException invalid(String name) {
-        return new InvalidLimitsException("", "must be a namespace name tenant/namespace, got " + InvalidLimitsException.quoted(name));
+    private static InvalidSettingsException invalid(String name) {
+        return new InvalidSettingsException("", "must be a namespace name tenant/namespace, got " + InvalidSettingsException.quoted(name));
     }
 }

@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits.pulsar;
 
+import io.sluice.settings.InvalidSettingsException;
 import java.util.regex.Pattern;
 
 /**
@@ -13,11 +14,11 @@ public record TenantName(String value) {
     /** Pulsar's NamedEntity rule, shared by tenant and namespace parts. */
     static final Pattern PART = Pattern.compile("[-=:.\\w]+");
 
-    /** @throws InvalidLimitsException if the name breaks the rule */
+    /** @throws InvalidSettingsException if the name breaks the rule */
     public TenantName {
         if (value == null || !PART.matcher(value).matches()) {
-            throw new InvalidLimitsException("",
-                    "must be a tenant name of letters, digits and _-=:., got " + InvalidLimitsException.quoted(value));
+            throw new InvalidSettingsException("",
+                    "must be a tenant name of letters, digits and _-=:., got " + InvalidSettingsException.quoted(value));
         }
     }
 

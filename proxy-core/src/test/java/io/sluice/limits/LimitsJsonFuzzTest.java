@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Feeds mutated documents to the parser: each must parse or be rejected with
- * {@link InvalidLimitsException}, never another exception; what parses must round-trip.
+ * {@link InvalidSettingsException}, never another exception; what parses must round-trip.
  */
 class LimitsJsonFuzzTest {
 
@@ -37,7 +38,7 @@ class LimitsJsonFuzzTest {
                 LimitsDocument document = LimitsJson.parseDocument(input);
                 assertEquals(document, LimitsJson.parseDocument(LimitsJson.write(document)));
                 parsed++;
-            } catch (InvalidLimitsException expected) {
+            } catch (InvalidSettingsException expected) {
                 assertTrue(expected.getMessage() != null && !expected.getMessage().isBlank());
             } catch (RuntimeException | AssertionError unexpected) {
                 fail("input " + new String(input, StandardCharsets.UTF_8) + " threw " + unexpected, unexpected);

@@ -1,12 +1,13 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Arbitrary bytes as a limits document, a single limit and connection limits: each parses or is
- * rejected with {@link InvalidLimitsException}, never another exception, and what parses survives
+ * rejected with {@link InvalidSettingsException}, never another exception, and what parses survives
  * writing and reading back unchanged. Seeds: {@code LimitsParserFuzzTestInputs/parse}. The
  * seeded mutation loop of {@link LimitsJsonFuzzTest} covers generated inputs in every build.
  */
@@ -17,19 +18,19 @@ class LimitsParserFuzzTest {
         try {
             LimitsDocument document = LimitsJson.parseDocument(json);
             assertEquals(document, LimitsJson.parseDocument(LimitsJson.write(document)));
-        } catch (InvalidLimitsException expected) {
+        } catch (InvalidSettingsException expected) {
             // Rejected with a message naming the field.
         }
         try {
             Limit limit = LimitsJson.parseLimit(json);
             assertEquals(limit, LimitsJson.parseLimit(LimitsJson.write(limit)));
-        } catch (InvalidLimitsException expected) {
+        } catch (InvalidSettingsException expected) {
             // Rejected with a message naming the field.
         }
         try {
             ConnectionLimits limits = LimitsJson.parseConnection(json);
             assertEquals(limits, LimitsJson.parseConnection(LimitsJson.write(limits)));
-        } catch (InvalidLimitsException expected) {
+        } catch (InvalidSettingsException expected) {
             // Rejected with a message naming the field.
         }
     }

@@ -1,5 +1,6 @@
-package io.sluice.quota;
+package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -17,7 +18,7 @@ public record ConnectionLimits(long maxPendingSends, long maxHeldBytes) {
     /** Larger values are taken for typing mistakes. */
     public static final long MAX_VALUE = 1_000_000_000_000L;
 
-    /** @throws InvalidLimitsException naming the offending field */
+    /** @throws InvalidSettingsException naming the offending field */
     public ConnectionLimits {
         requirePositive("maxPendingSends", maxPendingSends);
         requirePositive("maxHeldBytes", maxHeldBytes);
@@ -34,10 +35,10 @@ public record ConnectionLimits(long maxPendingSends, long maxHeldBytes) {
 
     private static void requirePositive(String field, long value) {
         if (value <= 0) {
-            throw new InvalidLimitsException(field, "must be a positive integer, got " + value);
+            throw new InvalidSettingsException(field, "must be a positive integer, got " + value);
         }
         if (value > MAX_VALUE) {
-            throw new InvalidLimitsException(field, "must be at most 1e12, got " + value);
+            throw new InvalidSettingsException(field, "must be at most 1e12, got " + value);
         }
     }
 }

@@ -1,0 +1,22 @@
+package io.sluice.limits;
+
+import java.util.List;
+
+/**
+ * The scopes one resource's traffic must fit, as a front end's scope model says: a Pulsar topic
+ * falls under its partitioned topic, namespace and tenant; a Kafka topic produced by a client
+ * falls under the topic, the longest matching prefix and the client id. The proxy scope comes
+ * last for every chain and is added by the engine.
+ *
+ * <p>A chain is resolved against a limits document because which scopes apply may depend on it
+ * (the longest Kafka prefix that has a limit). Implementations are immutable and thread-safe.
+ */
+@FunctionalInterface
+public interface ScopeChain {
+
+    /**
+     * The scopes this resource falls under, most specific first, without the proxy scope. A scope
+     * with no limit in {@code limits} may be left out or listed; the engine skips it either way.
+     */
+    List<ScopeRef> scopes(LimitsDocument limits);
+}

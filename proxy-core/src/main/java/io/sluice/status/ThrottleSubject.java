@@ -1,0 +1,24 @@
+package io.sluice.status;
+
+import java.util.Objects;
+
+/**
+ * Who a throttle applies to: a Pulsar producer or consumer, or a Kafka client's produce to (or
+ * fetch from) one topic over one connection.
+ *
+ * @param protocol   {@code pulsar} or {@code kafka}
+ * @param connection the client's remote address
+ * @param clientId   the client id the client gave (Kafka); {@code null} when the protocol has none
+ * @param producerId the producer's id (Pulsar); {@code null} otherwise
+ * @param consumerId the consumer's id (Pulsar); {@code null} otherwise
+ * @param topic      the throttled topic
+ */
+public record ThrottleSubject(String protocol, String connection, String clientId, Long producerId, Long consumerId,
+                              String topic) {
+
+    public ThrottleSubject {
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(topic, "topic");
+    }
+}

@@ -23,7 +23,7 @@ import io.sluice.status.TopicActivity;
 import java.util.function.BooleanSupplier;
 
 /**
- * The one route table of the admin server (SPEC section 3). {@code openapi.json} describes
+ * The one route table of the admin server (docs/REFERENCE.md, "Admin REST API"). {@code openapi.json} describes
  * exactly these routes as they are with admission control; {@code OpenApiDocumentTest} fails when
  * the two disagree. Without admission control, {@code /api/v1/admission} is not a route (404).
  */
@@ -36,10 +36,6 @@ final class AdminRoutes {
     static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
                             AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
-        ScopeLimitResource topics = new ScopeLimitResource(limits, LimitScope.TOPIC);
-        ScopeLimitResource namespaces = new ScopeLimitResource(limits, LimitScope.NAMESPACE);
-        ScopeLimitResource tenants = new ScopeLimitResource(limits, LimitScope.TENANT);
-        ScopeLimitResource proxy = new ScopeLimitResource(limits, LimitScope.PROXY);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
@@ -47,25 +43,16 @@ final class AdminRoutes {
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource();
 
-        String topic = "/api/v1/limits/topics/{domain}/{tenant}/{namespace}/{topic}";
-        String namespace = "/api/v1/limits/namespaces/{tenant}/{namespace}";
-        String tenant = "/api/v1/limits/tenants/{tenant}";
         RouteTable.Builder table = RouteTable.builder()
                 .add(GET, "/api/v1/limits", document::get)
-                .add(PUT, "/api/v1/limits", document::put)
-                .add(GET, topic, topics::get)
-                .add(PUT, topic, topics::put)
-                .add(DELETE, topic, topics::delete)
-                .add(GET, namespace, namespaces::get)
-                .add(PUT, namespace, namespaces::put)
-                .add(DELETE, namespace, namespaces::delete)
-                .add(GET, tenant, tenants::get)
-                .add(PUT, tenant, tenants::put)
-                .add(DELETE, tenant, tenants::delete)
-                .add(GET, "/api/v1/limits/proxy", proxy::get)
-                .add(PUT, "/api/v1/limits/proxy", proxy::put)
-                .add(DELETE, "/api/v1/limits/proxy", proxy::delete)
-                .add(GET, "/api/v1/limits/connection", connection::get)
+                .add(PUT, "/api/v1/limits", document::put);
+        for (LimitScope scope : LimitScope.values()) {
+            ScopeLimitResource resource = new ScopeLimitResource(limits, scope);
+            table.add(GET, scope.path(), resource::get)
+                    .add(PUT, scope.path(), resource::put)
+                    .add(DELETE, scope.path(), resource::delete);
+        }
+        table.add(GET, "/api/v1/limits/connection", connection::get)
                 .add(PUT, "/api/v1/limits/connection", connection::put)
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)

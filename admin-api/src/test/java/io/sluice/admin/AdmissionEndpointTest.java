@@ -68,9 +68,9 @@ class AdmissionEndpointTest {
         for (RequestType type : RequestType.values()) {
             assertEquals("OPEN", status.at("/breakers/" + type + "/state").asText(), type.name());
         }
-        assertEquals(1, status.at("/breakers/PRODUCER/rejections").asLong());
-        assertEquals(0, status.at("/breakers/CONNECT/rejections").asLong());
-        assertEquals("Sluice admission control: cpu 0.95 > 0.8; retry later", status.at("/breakers/CONNECT/reason").asText());
+        assertEquals(1, status.at("/breakers/NEW_PRODUCER/rejections").asLong());
+        assertEquals(0, status.at("/breakers/NEW_CONNECTION/rejections").asLong());
+        assertEquals("Sluice admission control: cpu 0.95 > 0.8; retry later", status.at("/breakers/NEW_CONNECTION/reason").asText());
         assertEquals(0.95, status.at("/signals/cpu/value").asDouble());
         assertTrue(status.at("/signals/cpu/breached").asBoolean());
         assertEquals(0.5, status.at("/signals/heap/value").asDouble());
@@ -91,10 +91,10 @@ class AdmissionEndpointTest {
 
         assertEquals(200, monitor.statusCode(), monitor.body());
         assertEquals("monitor_only", json(monitor).at("/settings/mode").asText());
-        assertEquals("OPEN", json(monitor).at("/breakers/CONNECT/state").asText());
+        assertEquals("OPEN", json(monitor).at("/breakers/NEW_CONNECTION/state").asText());
         assertEquals(before.withMode(AdmissionMode.MONITOR_ONLY), admission.controller.settings());
         assertTrue(admission.controller.admit(RequestType.NEW_CONNECTION).admitted(), "monitor_only rejects nothing");
-        assertEquals(1, json(admin.get(PATH)).at("/breakers/CONNECT/wouldBeRejections").asLong());
+        assertEquals(1, json(admin.get(PATH)).at("/breakers/NEW_CONNECTION/wouldBeRejections").asLong());
 
         HttpResponse<String> enforced = admin.put(PATH, "{\"mode\": \"enforced\"}");
 
@@ -102,7 +102,7 @@ class AdmissionEndpointTest {
         assertEquals("enforced", json(enforced).at("/settings/mode").asText());
         assertEquals(before, admission.controller.settings());
         assertFalse(admission.controller.admit(RequestType.NEW_CONNECTION).admitted(), "enforced rejects while open");
-        assertEquals(1, json(admin.get(PATH)).at("/breakers/CONNECT/rejections").asLong());
+        assertEquals(1, json(admin.get(PATH)).at("/breakers/NEW_CONNECTION/rejections").asLong());
     }
 
     @Test
@@ -124,7 +124,7 @@ class AdmissionEndpointTest {
         JsonNode status = json(admin.get(PATH));
         assertEquals(0.99, status.at("/signals/cpu/threshold").asDouble(), "the next sample uses the new threshold");
         assertFalse(status.at("/signals/cpu/breached").asBoolean());
-        assertEquals("CLOSED", status.at("/breakers/CONNECT/state").asText());
+        assertEquals("CLOSED", status.at("/breakers/NEW_CONNECTION/state").asText());
     }
 
     /**

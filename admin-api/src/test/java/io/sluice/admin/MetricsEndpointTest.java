@@ -1,5 +1,6 @@
 package io.sluice.admin;
 
+import io.sluice.status.ThrottleSubject;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,7 +49,9 @@ class MetricsEndpointTest {
                     "sluice_netty_direct_memory_bytes", "sluice_netty_heap_memory_bytes", "jvm_memory_used_bytes")) {
                 assertEquals("gauge", families.get(gauge).type(), gauge);
             }
-            assertEquals(Map.of("topic", "_other"), families.get("sluice_publish_messages_total").samples().get(0).labels());
+            assertEquals(List.of(Map.of("protocol", "kafka", "topic", "_other"), Map.of("protocol", "pulsar", "topic", "_other")),
+                    families.get("sluice_publish_messages_total").samples().stream().map(Sample::labels).toList(),
+                    "every protocol's families exist from the first scrape on");
             assertEquals(0, value(families, "sluice_connections", Map.of()));
             assertTrue(families.keySet().stream().noneMatch(name -> name.startsWith("sluice_admission")),
                     "without admission control there are no admission families");
@@ -70,7 +73,7 @@ class MetricsEndpointTest {
             Family states = families.get("sluice_admission_state");
             assertEquals("gauge", states.type());
             assertTrue(states.help().contains("0 closed, 1 half-open, 2 open"), states.help());
-            for (String type : List.of("connect", "lookup", "producer", "subscribe")) {
+            for (String type : List.of("new_connection", "metadata", "new_producer", "new_consumer")) {
                 assertEquals(2, value(families, "sluice_admission_state", Map.of("type", type)), type);
             }
             Family rejections = families.get("sluice_admission_rejections_total");
@@ -78,8 +81,8 @@ class MetricsEndpointTest {
             Map<Map<String, String>, Double> counts = rejections.samples().stream()
                     .collect(Collectors.toMap(Sample::labels, Sample::value));
             assertEquals(8, counts.size(), "every type in both modes, zeros included");
-            assertEquals(2, counts.get(Map.of("type", "producer", "mode", "enforced")));
-            assertEquals(1, counts.get(Map.of("type", "subscribe", "mode", "monitor_only")));
+            assertEquals(2, counts.get(Map.of("type", "new_producer", "mode", "enforced")));
+            assertEquals(1, counts.get(Map.of("type", "new_consumer", "mode", "monitor_only")));
             assertEquals(3, counts.values().stream().mapToDouble(Double::doubleValue).sum());
             Family signals = families.get("sluice_admission_signal");
             assertEquals("gauge", signals.type());
@@ -89,20 +92,20 @@ class MetricsEndpointTest {
             assertEquals(2, signals.samples().size(), "signals without a value are left out");
 
             admission.recover();
-            assertEquals(1, value(scrape(admin), "sluice_admission_state", Map.of("type", "connect")), "half-open");
+            assertEquals(1, value(scrape(admin), "sluice_admission_state", Map.of("type", "new_connection")), "half-open");
             admission.sampleAfter(Duration.ofSeconds(1));
-            assertEquals(0, value(scrape(admin), "sluice_admission_state", Map.of("type", "connect")), "closed");
+            assertEquals(0, value(scrape(admin), "sluice_admission_state", Map.of("type", "new_connection")), "closed");
         }
     }
 
     @Test
     void figuresComeFromTheCoreAtScrapeTime() throws IOException {
         try (AdminFixture admin = AdminFixture.start(dir)) {
-            admin.activity.meter(NS + "orders").published(7, 700);
-            admin.activity.meter(NS + "orders").dispatched(5, 500);
-            admin.activity.meter(NS + "orders").held(2, 200);
-            admin.ledger.begin("c1", 1L, null, NS + "orders", "topic", "publish messagesPerSecond 5.0", "delay");
-            admin.ledger.begin("c2", 2L, null, NS + "orders", "topic", "publish messagesPerSecond 5.0", "delay");
+            admin.activity.meter("pulsar", NS + "orders").published(7, 700);
+            admin.activity.meter("pulsar", NS + "orders").dispatched(5, 500);
+            admin.activity.meter("pulsar", NS + "orders").held(2, 200);
+            admin.ledger.begin(new ThrottleSubject("pulsar", "c1", null, 1L, null, NS + "orders"), "topic", "publish messagesPerSecond 5.0", "delay");
+            admin.ledger.begin(new ThrottleSubject("pulsar", "c2", null, 2L, null, NS + "orders"), "topic", "publish messagesPerSecond 5.0", "delay");
             admin.ledger.delayed("topic", 3_000_000);
             admin.ledger.delayed("topic", 70_000_000_000L);
             admin.ledger.delayed("namespace", 1_000);
@@ -113,14 +116,14 @@ class MetricsEndpointTest {
 
             Map<String, Family> families = scrape(admin);
 
-            Map<String, String> orders = Map.of("topic", NS + "orders");
+            Map<String, String> orders = Map.of("protocol", "pulsar", "topic", NS + "orders");
             assertEquals(7, value(families, "sluice_publish_messages_total", orders));
             assertEquals(700, value(families, "sluice_publish_bytes_total", orders));
             assertEquals(5, value(families, "sluice_dispatch_messages_total", orders));
             assertEquals(500, value(families, "sluice_dispatch_bytes_total", orders));
             assertEquals(2, value(families, "sluice_held_messages", orders));
             assertEquals(200, value(families, "sluice_held_bytes", orders));
-            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("topic", NS + "orders", "scope", "topic",
+            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("protocol", "pulsar", "topic", NS + "orders", "scope", "topic",
                     "reason", "publish messagesPerSecond 5.0", "action", "delay")));
             assertEquals(1, value(families, "sluice_connections", Map.of()));
             assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of()));
@@ -141,7 +144,7 @@ class MetricsEndpointTest {
             assertEquals(70.003, value(families, "sluice_throttle_delay_seconds_sum", Map.of("scope", "topic")), 1e-9);
             assertEquals(1, value(families, "sluice_throttle_delay_seconds_count", Map.of("scope", "namespace")));
 
-            admin.activity.meter(NS + "orders").published(1, 1);
+            admin.activity.meter("pulsar", NS + "orders").published(1, 1);
             assertEquals(8, value(scrape(admin), "sluice_publish_messages_total", orders));
         }
     }
@@ -151,15 +154,15 @@ class MetricsEndpointTest {
         try (AdminFixture admin = AdminFixture.withMetricsMaxTopics(dir, 2)) {
             admin.put("/api/v1/limits/topics/persistent/public/default/limited", "{\"publish\": {\"messagesPerSecond\": 1}}");
             admin.put("/api/v1/limits/topics/persistent/public/default/parted", "{\"publish\": {\"messagesPerSecond\": 1}}");
-            admin.activity.meter(NS + "limited").published(1, 10);
-            admin.activity.meter(NS + "parted-partition-0").published(2, 20);
-            admin.activity.meter(NS + "busiest").published(500, 5000);
-            admin.activity.meter(NS + "busy").published(400, 4000);
-            admin.activity.meter(NS + "quiet").published(30, 300);
-            admin.activity.meter(NS + "quieter").published(20, 200);
-            admin.activity.meter(NS + "quieter").held(3, 30);
-            admin.ledger.begin("c", 1L, null, NS + "quiet", "namespace", "publish bytesPerSecond 1.0", "reject");
-            admin.ledger.begin("c", 2L, null, NS + "quieter", "namespace", "publish bytesPerSecond 1.0", "reject");
+            admin.activity.meter("pulsar", NS + "limited").published(1, 10);
+            admin.activity.meter("pulsar", NS + "parted-partition-0").published(2, 20);
+            admin.activity.meter("pulsar", NS + "busiest").published(500, 5000);
+            admin.activity.meter("pulsar", NS + "busy").published(400, 4000);
+            admin.activity.meter("pulsar", NS + "quiet").published(30, 300);
+            admin.activity.meter("pulsar", NS + "quieter").published(20, 200);
+            admin.activity.meter("pulsar", NS + "quieter").held(3, 30);
+            admin.ledger.begin(new ThrottleSubject("pulsar", "c", null, 1L, null, NS + "quiet"), "namespace", "publish bytesPerSecond 1.0", "reject");
+            admin.ledger.begin(new ThrottleSubject("pulsar", "c", null, 2L, null, NS + "quieter"), "namespace", "publish bytesPerSecond 1.0", "reject");
 
             Map<String, Family> families = scrape(admin);
 
@@ -168,8 +171,25 @@ class MetricsEndpointTest {
                     "_other", 50.0), published);
             assertEquals(Set.copyOf(published.keySet()), byTopic(families.get("sluice_held_bytes")).keySet());
             assertEquals(30, byTopic(families.get("sluice_held_bytes")).get("_other"));
-            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("topic", "_other", "scope", "namespace",
-                    "reason", "publish bytesPerSecond 1.0", "action", "reject")));
+            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("protocol", "pulsar", "topic", "_other",
+                    "scope", "namespace", "reason", "publish bytesPerSecond 1.0", "action", "reject")));
+        }
+    }
+
+    @Test
+    void aKafkaTopicAndAPulsarTopicOfTheSameNameAreSeparateSeries() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            admin.activity.meter("pulsar", "orders").published(3, 30);
+            admin.activity.meter("kafka", "orders").published(5, 50);
+            admin.ledger.begin(new ThrottleSubject("kafka", "c", "billing", null, null, "orders"), "prefix", "publish_messages",
+                    "reject");
+
+            Map<String, Family> families = scrape(admin);
+
+            assertEquals(3, value(families, "sluice_publish_messages_total", Map.of("protocol", "pulsar", "topic", "orders")));
+            assertEquals(5, value(families, "sluice_publish_messages_total", Map.of("protocol", "kafka", "topic", "orders")));
+            assertEquals(1, value(families, "sluice_throttle_events_total", Map.of("protocol", "kafka", "topic", "orders",
+                    "scope", "prefix", "reason", "publish_messages", "action", "reject")));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.admin;
 
+import io.sluice.status.ThrottleSubject;
 import static io.sluice.admin.AdminFixture.error;
 import static io.sluice.admin.AdminFixture.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,12 +49,10 @@ class StatusEndpointsTest {
 
     @Test
     void throttledListsProducersAndConsumersWithTheirHeldSends() {
-        Throttle producer = admin.ledger.begin("10.0.0.7:50412", 3L, null, "persistent://public/default/orders",
-                "topic", "publish messagesPerSecond 500.0", "delay");
+        Throttle producer = admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.7:50412", null, 3L, null, "persistent://public/default/orders"), "topic", "publish messagesPerSecond 500.0", "delay");
         producer.holding(12, 3400);
-        admin.ledger.begin("10.0.0.8:50999", null, 9L, "persistent://public/default/orders",
-                "namespace", "dispatch messagesPerSecond 10.0", "delay");
-        Throttle over = admin.ledger.begin("10.0.0.9:1", 1L, null, "persistent://public/default/old", "topic", "x", "reject");
+        admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.8:50999", null, null, 9L, "persistent://public/default/orders"), "namespace", "dispatch messagesPerSecond 10.0", "delay");
+        Throttle over = admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.9:1", null, 1L, null, "persistent://public/default/old"), "topic", "x", "reject");
         admin.ledger.end(over);
 
         JsonNode list = json(admin.get("/api/v1/throttled"));
@@ -77,10 +76,10 @@ class StatusEndpointsTest {
 
     @Test
     void topicsListsLiveFiguresBusiestFirst() {
-        admin.activity.meter("persistent://public/default/quiet").published(1, 10);
-        admin.activity.meter("persistent://public/default/busy").published(100, 1000);
-        admin.activity.meter("persistent://public/default/busy").held(2, 20);
-        admin.activity.meter("persistent://public/default/busy").throttled();
+        admin.activity.meter("pulsar", "persistent://public/default/quiet").published(1, 10);
+        admin.activity.meter("pulsar", "persistent://public/default/busy").published(100, 1000);
+        admin.activity.meter("pulsar", "persistent://public/default/busy").held(2, 20);
+        admin.activity.meter("pulsar", "persistent://public/default/busy").throttled();
 
         JsonNode list = json(admin.get("/api/v1/topics"));
 

@@ -15,11 +15,11 @@ import io.sluice.pulsar.codec.proto.CommandConnected;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandProducerSuccess;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
-import io.sluice.pulsar.proxy.BrokerAllowList;
-import io.sluice.pulsar.proxy.ClientChannelInitializer;
-import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.connection.PulsarChannelInitializer;
+import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.relay.ProxyServices;
-import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsJson;
 import io.sluice.quota.NanoClock;
@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
 
 /**
  * The proxy's whole per-message path in memory: a read of {@code sendsPerRead} SEND frames goes
- * through the client pipeline of {@link ClientChannelInitializer} (frame decoder, client handler,
+ * through the client pipeline of {@link PulsarChannelInitializer} (frame decoder, client handler,
  * publish gate, the write to the upstream channel), and a read of as many SEND_RECEIPTs comes back
  * through the broker pipeline to the client. One operation is that round; divide by
  * {@code sendsPerRead} for the cost per message. Sockets are left out (in-memory channels on a
@@ -90,10 +90,10 @@ public class ProxyPathBenchmark {
                 new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), new ProxyStats(),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
                 new UpstreamConnectFailures());
-        ProxySettings settings = new ProxySettings(new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
+        PulsarSettings settings = new PulsarSettings(new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
                 new BrokerAllowList(Pattern.compile(".*")), LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class);
         client = new EmbeddedSocketChannel();
-        client.pipeline().addLast(new ClientChannelInitializer(settings, services));
+        client.pipeline().addLast(new PulsarChannelInitializer(settings, services));
         loop.register(client);
         loop.runTasks();
         EmbeddedSocketChannel.takeBootstrapped();

@@ -2,10 +2,10 @@ package io.sluice.demo;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
-import io.sluice.pulsar.proxy.BrokerAllowList;
-import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.proxy.LookupMode;
-import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -49,7 +49,7 @@ public final class SluiceDemo {
         SluiceConfig config = new SluiceConfig(BrokerAddress.parse(broker.serviceUrl()),
                 new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
                 dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
-                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                 AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
@@ -69,8 +69,8 @@ public final class SluiceDemo {
             Producer<byte[]> fast = client.newProducer().topic(FAST).enableBatching(false).blockIfQueueFull(true).create();
             Thread slowFlood = flood(slow);
             Thread fastFlood = flood(fast);
-            TopicMeter slowMeter = sluice.services().topics().meter(SLOW);
-            TopicMeter fastMeter = sluice.services().topics().meter(FAST);
+            TopicMeter slowMeter = sluice.services().topics().meter("pulsar", SLOW);
+            TopicMeter fastMeter = sluice.services().topics().meter("pulsar", FAST);
             System.out.printf("Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
                     SLOW, FAST);
             long slowBefore = 0;

@@ -4,6 +4,7 @@ import io.sluice.limits.OnExceed;
 import io.sluice.limits.Direction;
 import io.sluice.limits.ScopeRef;
 import java.math.BigDecimal;
+import java.util.Locale;
 
 /**
  * Why a message was refused: filled by {@link QuotaPath#tryAcquire} on refusal. Mutable and
@@ -56,6 +57,15 @@ public final class QuotaDecision {
     /** The exceeded rate, in {@link #dimension()} per second. */
     public double rate() {
         return rate;
+    }
+
+    /**
+     * Which rate is exceeded, as the {@code reason} of a throttle: {@code publish_messages},
+     * {@code dispatch_bytes} and so on. Deliberately without the limit's value, so that a metrics
+     * label made from it keeps a small, fixed set of values whatever the limits are changed to.
+     */
+    public String reason() {
+        return direction.name().toLowerCase(Locale.ROOT) + "_" + dimension.name().toLowerCase(Locale.ROOT);
     }
 
     /** The action the exceeded scope's limit asks for. */

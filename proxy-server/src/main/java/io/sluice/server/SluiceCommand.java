@@ -1,9 +1,9 @@
 package io.sluice.server;
 
 import io.sluice.admission.AdmissionSettings;
-import io.sluice.pulsar.proxy.BrokerAllowList;
-import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.proxy.LookupMode;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.lookup.LookupMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -32,10 +32,10 @@ import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
-import io.sluice.pulsar.proxy.ClientChannelInitializer;
+import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
-import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
@@ -133,10 +133,10 @@ public final class SluiceServer implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        ProxySettings settings = new ProxySettings(config.upstream(), config.allowedBrokers(),
-                config.lookupMode(), 10_000, socketType, ProxySettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
+        PulsarSettings settings = new PulsarSettings(config.upstream(), config.allowedBrokers(),
+                config.lookupMode(), 10_000, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
                 config.handshakeTimeout());
-        ClientChannelInitializer proxyPipeline = new ClientChannelInitializer(settings, services);
+        PulsarChannelInitializer proxyPipeline = new PulsarChannelInitializer(settings, services);
         proxyChannel = new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(serverType)

@@ -1,8 +1,8 @@
 package io.sluice.server;
 
 import io.sluice.admin.AdminServer;
-import io.sluice.pulsar.proxy.LookupMode;
-import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.connection.PulsarSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +36,7 @@ class SluiceMainTest {
         assertEquals(LookupMode.REWRITE, config.lookupMode());
         assertEquals(1000, config.metricsMaxTopics());
         assertEquals(10, config.drainTimeout().toSeconds());
-        assertEquals(ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT, config.handshakeTimeout());
+        assertEquals(PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT, config.handshakeTimeout());
         assertEquals(AdminServer.DEFAULT_IDLE_TIMEOUT, config.adminIdleTimeout());
         assertEquals("broker", config.allowedBrokers().resolve("pulsar://broker:6650").host());
         assertNull(config.allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");

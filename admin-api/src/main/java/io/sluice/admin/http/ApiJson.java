@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 
 /**
- * The JSON form of API responses other than limits (which {@link io.sluice.quota.LimitsJson}
+ * The JSON form of API responses other than limits (which {@link io.sluice.limits.LimitsJson}
  * writes): pretty, absent values left out, instants in ISO-8601 ({@code 2025-01-31T12:00:00Z}).
  */
 public final class ApiJson {

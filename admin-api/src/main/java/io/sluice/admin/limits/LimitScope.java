@@ -1,106 +1,78 @@
 package io.sluice.admin.limits;
 
 import io.sluice.admin.http.ApiRequest;
-import io.sluice.quota.InvalidLimitsException;
-import io.sluice.quota.Limit;
-import io.sluice.quota.LimitsDocument;
-import io.sluice.quota.NamespaceName;
-import io.sluice.quota.TenantName;
-import io.sluice.quota.TopicName;
-import java.util.Locale;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.limits.kafka.KafkaNames;
+import io.sluice.limits.pulsar.NamespaceName;
+import io.sluice.limits.pulsar.TenantName;
+import io.sluice.limits.pulsar.TopicName;
+import io.sluice.settings.InvalidSettingsException;
 
 /**
- * A kind of scope whose limit has its own endpoint: where its name is in the path, and where its
- * limit is in the limits document.
+ * A kind of scope whose limit has its own endpoint: its path, how its name is read from the path
+ * (and checked with its protocol's rules), and which scope of the limits document it addresses.
  */
 public enum LimitScope {
 
-    /** {@code /topics/{domain}/{tenant}/{namespace}/{topic}}, keyed {@code domain://tenant/namespace/topic}. */
-    TOPIC {
+    /** Keyed {@code domain://tenant/namespace/topic}. */
+    TOPIC(ScopeKind.PULSAR_TOPIC, "/api/v1/limits/topics/{domain}/{tenant}/{namespace}/{topic}") {
         @Override
-        public String name(ApiRequest request) {
+        String nameIn(ApiRequest request) {
             String domain = request.param("domain");
             if (!domain.equals("persistent") && !domain.equals("non-persistent")) {
-                throw new InvalidLimitsException("domain", "must be persistent or non-persistent, got \"" + domain + "\"");
+                throw new InvalidSettingsException("domain", "must be persistent or non-persistent, got \"" + domain + "\"");
             }
             String name = domain + "://" + request.param("tenant") + "/" + request.param("namespace") + "/" + request.param("topic");
-            try {
-                return TopicName.parse(name).toString();
-            } catch (InvalidLimitsException e) {
-                throw e.under("topic");
-            }
-        }
-
-        @Override
-        public Limit read(LimitsDocument limits, String name) {
-            return limits.topics().get(name);
-        }
-
-        @Override
-        public LimitsDocument write(LimitsDocument limits, String name, Limit limit) {
-            return limits.withTopic(name, limit);
+            return checked("topic", () -> TopicName.parse(name).toString());
         }
     },
 
-    /** {@code /namespaces/{tenant}/{namespace}}, keyed {@code tenant/namespace}. */
-    NAMESPACE {
+    /** Keyed {@code tenant/namespace}. */
+    NAMESPACE(ScopeKind.PULSAR_NAMESPACE, "/api/v1/limits/namespaces/{tenant}/{namespace}") {
         @Override
-        public String name(ApiRequest request) {
-            try {
-                return NamespaceName.parse(request.param("tenant") + "/" + request.param("namespace")).toString();
-            } catch (InvalidLimitsException e) {
-                throw e.under("namespace");
-            }
-        }
-
-        @Override
-        public Limit read(LimitsDocument limits, String name) {
-            return limits.namespaces().get(name);
-        }
-
-        @Override
-        public LimitsDocument write(LimitsDocument limits, String name, Limit limit) {
-            return limits.withNamespace(name, limit);
+        String nameIn(ApiRequest request) {
+            return checked("namespace",
+                    () -> NamespaceName.parse(request.param("tenant") + "/" + request.param("namespace")).toString());
         }
     },
 
-    /** {@code /tenants/{tenant}}. */
-    TENANT {
+    TENANT(ScopeKind.PULSAR_TENANT, "/api/v1/limits/tenants/{tenant}") {
         @Override
-        public String name(ApiRequest request) {
-            try {
-                return TenantName.parse(request.param("tenant")).toString();
-            } catch (InvalidLimitsException e) {
-                throw e.under("tenant");
-            }
-        }
-
-        @Override
-        public Limit read(LimitsDocument limits, String name) {
-            return limits.tenants().get(name);
-        }
-
-        @Override
-        public LimitsDocument write(LimitsDocument limits, String name, Limit limit) {
-            return limits.withTenant(name, limit);
+        String nameIn(ApiRequest request) {
+            return checked("tenant", () -> TenantName.parse(request.param("tenant")).toString());
         }
     },
 
-    /** {@code /proxy}: one limit for everything through this proxy; its name is empty. */
-    PROXY {
+    KAFKA_TOPIC(ScopeKind.KAFKA_TOPIC, "/api/v1/limits/kafka/topics/{topic}") {
         @Override
-        public String name(ApiRequest request) {
-            return "";
+        String nameIn(ApiRequest request) {
+            return checked("topic", () -> KafkaNames.topic(request.param("topic")));
         }
+    },
 
+    KAFKA_PREFIX(ScopeKind.KAFKA_PREFIX, "/api/v1/limits/kafka/prefixes/{prefix}") {
         @Override
-        public Limit read(LimitsDocument limits, String name) {
-            return limits.proxy();
+        String nameIn(ApiRequest request) {
+            return checked("prefix", () -> KafkaNames.prefix(request.param("prefix")));
         }
+    },
 
+    /** The client id is percent-encoded in the path; it may hold any character, {@code /} included. */
+    KAFKA_CLIENT(ScopeKind.KAFKA_CLIENT, "/api/v1/limits/kafka/clients/{clientId}") {
         @Override
-        public LimitsDocument write(LimitsDocument limits, String name, Limit limit) {
-            return limits.withProxy(limit);
+        String nameIn(ApiRequest request) {
+            return checked("clientId", () -> KafkaNames.clientId(request.param("clientId")));
+        }
+    },
+
+    /** One limit for everything through this proxy. */
+    PROXY(ScopeKind.PROXY, "/api/v1/limits/proxy") {
+        @Override
+        String nameIn(ApiRequest request) {
+            return ScopeKind.PROXY_NAME;
         }
 
         @Override
@@ -109,21 +81,54 @@ public enum LimitScope {
         }
     };
 
+    private final ScopeKind kind;
+    private final String path;
+
+    LimitScope(ScopeKind kind, String path) {
+        this.kind = kind;
+        this.path = path;
+    }
+
+    /** The route of this scope's limit, as in OpenAPI. */
+    public String path() {
+        return path;
+    }
+
     /**
-     * The scope's name from the request path, checked with the quota package's rules.
+     * The scope the request's path names, checked with its protocol's rules.
      *
-     * @throws InvalidLimitsException naming the path parameter that is wrong
+     * @throws InvalidSettingsException naming the path parameter that is wrong
      */
-    public abstract String name(ApiRequest request);
+    public ScopeRef scope(ApiRequest request) {
+        return new ScopeRef(kind, nameIn(request));
+    }
 
-    /** The limit of {@code name} in {@code limits}, or {@code null} when it has none. */
-    public abstract Limit read(LimitsDocument limits, String name);
+    abstract String nameIn(ApiRequest request);
 
-    /** {@code limits} with {@code name}'s limit set, or removed when {@code limit} is {@code null}. */
-    public abstract LimitsDocument write(LimitsDocument limits, String name, Limit limit);
+    /** The limit of {@code scope} in {@code limits}, or {@code null} when it has none. */
+    public Limit read(LimitsDocument limits, ScopeRef scope) {
+        return limits.limitOf(scope);
+    }
 
-    /** The scope for messages, e.g. {@code namespace public/default}. */
+    /** {@code limits} with {@code scope}'s limit set, or removed when {@code limit} is {@code null}. */
+    public LimitsDocument write(LimitsDocument limits, ScopeRef scope, Limit limit) {
+        return limits.withLimit(scope, limit);
+    }
+
+    /** The scope for messages: {@code namespace public/default}, {@code kafka prefix team-a.}. */
     public String describe(String name) {
-        return name().toLowerCase(Locale.ROOT) + " " + name;
+        return (ScopeKind.PROXY != kind && "kafka".equals(kind.protocol()) ? "kafka " : "") + kind.label() + " " + name;
+    }
+
+    private interface NameCheck {
+        String check();
+    }
+
+    private static String checked(String parameter, NameCheck check) {
+        try {
+            return check.check();
+        } catch (InvalidSettingsException e) {
+            throw e.under(parameter);
+        }
     }
 }

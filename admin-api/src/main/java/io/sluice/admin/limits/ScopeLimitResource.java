@@ -5,6 +5,7 @@ import io.sluice.admin.http.ApiException;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.limits.Limit;
+import io.sluice.limits.ScopeRef;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
@@ -23,7 +24,7 @@ public final class ScopeLimitResource {
 
     /** The limit in force; 404 when the scope has none. */
     public ApiResponse get(ApiRequest request) {
-        String name = scope.name(request);
+        ScopeRef name = scope.scope(request);
         Limit limit = scope.read(store.current(), name);
         if (limit == null) {
             throw noLimit(name);
@@ -33,7 +34,7 @@ public final class ScopeLimitResource {
 
     /** Sets the scope's limit; answers the limit as stored (defaults filled in) once it is persisted. */
     public ApiResponse put(ApiRequest request) throws IOException {
-        String name = scope.name(request);
+        ScopeRef name = scope.scope(request);
         Limit limit = LimitsJson.parseLimit(request.body());
         LimitsDocument stored = store.update(limits -> scope.write(limits, name, limit));
         return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(scope.read(stored, name)));
@@ -41,7 +42,7 @@ public final class ScopeLimitResource {
 
     /** Removes the scope's limit; 404 when it has none. */
     public ApiResponse delete(ApiRequest request) throws IOException {
-        String name = scope.name(request);
+        ScopeRef name = scope.scope(request);
         // Checked inside the update, so a concurrent delete cannot make both answer 204.
         store.update(limits -> {
             if (scope.read(limits, name) == null) {
@@ -52,7 +53,7 @@ public final class ScopeLimitResource {
         return ApiResponse.noContent();
     }
 
-    private ApiException noLimit(String name) {
-        return ApiException.notFound("no limit for " + scope.describe(name));
+    private ApiException noLimit(ScopeRef name) {
+        return ApiException.notFound("no limit for " + scope.describe(name.name()));
     }
 }

@@ -10,19 +10,24 @@ import java.util.Set;
 
 /**
  * The values the {@code topic} label may take in one scrape, which keeps the number of series
- * bounded however many topics pass through: a topic with a limit (or a partition of a
- * partitioned topic with a limit) keeps its name, and so do the busiest other topics up to a
- * maximum; every other topic is counted under {@value #OTHER}.
+ * bounded however many topics pass through: a topic with a limit of its own (or a partition of a
+ * partitioned Pulsar topic with a limit) keeps its name, and so do the busiest other topics up to
+ * a maximum, whatever their protocol; every other topic is counted under {@value #OTHER} of its
+ * protocol.
  */
 public final class TopicLabels {
 
     /** The label value of the topics that do not get their own. */
     public static final String OTHER = "_other";
 
-    private final LimitsDocument limits;
-    private final Set<String> named;
+    /** A topic as a protocol names it; a Kafka and a Pulsar topic may share a name. */
+    private record Topic(String protocol, String name) {
+    }
 
-    private TopicLabels(LimitsDocument limits, Set<String> named) {
+    private final LimitsDocument limits;
+    private final Set<Topic> named;
+
+    private TopicLabels(LimitsDocument limits, Set<Topic> named) {
         this.limits = limits;
         this.named = named;
     }
@@ -33,30 +38,35 @@ public final class TopicLabels {
      * @param maxOthers how many topics without a limit get their own label
      */
     public static TopicLabels select(LimitsDocument limits, List<TopicMeter> busiestFirst, int maxOthers) {
-        Set<String> named = new HashSet<>();
+        Set<Topic> named = new HashSet<>();
         int others = 0;
         for (TopicMeter meter : busiestFirst) {
-            if (hasLimit(limits, meter.topic())) {
-                named.add(meter.topic());
+            Topic topic = new Topic(meter.protocol(), meter.topic());
+            if (hasLimit(limits, topic)) {
+                named.add(topic);
             } else if (others < maxOthers) {
-                named.add(meter.topic());
+                named.add(topic);
                 others++;
             }
         }
         return new TopicLabels(limits, named);
     }
 
-    /** The label value for {@code topic}: its name, or {@value #OTHER}. */
-    public String label(String topic) {
-        return named.contains(topic) || hasLimit(limits, topic) ? topic : OTHER;
+    /** The label value for {@code topic} of {@code protocol}: its name, or {@value #OTHER}. */
+    public String label(String protocol, String topic) {
+        Topic key = new Topic(protocol, topic);
+        return named.contains(key) || hasLimit(limits, key) ? topic : OTHER;
     }
 
-    private static boolean hasLimit(LimitsDocument limits, String topic) {
-        if (limits.topics().containsKey(topic)) {
+    private static boolean hasLimit(LimitsDocument limits, Topic topic) {
+        if ("kafka".equals(topic.protocol())) {
+            return limits.kafka().topics().containsKey(topic.name());
+        }
+        if (limits.topics().containsKey(topic.name())) {
             return true;
         }
         try {
-            TopicName name = TopicName.parse(topic);
+            TopicName name = TopicName.parse(topic.name());
             return name.isPartition() && limits.topics().containsKey(name.baseName());
         } catch (InvalidSettingsException notATopicName) {
             return false;

@@ -1,5 +1,6 @@
 package io.sluice.admin.metrics;
 
+import io.sluice.limits.ScopeKind;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
@@ -13,18 +14,24 @@ import io.sluice.status.ThrottleLedger.EventKey;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
 import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
- * Every family with a {@code topic} label, collected together so that one {@link TopicLabels}
+ * Every family with {@code protocol} and {@code topic} labels, collected together so that one {@link TopicLabels}
  * choice per scrape applies to all of them and their {@value TopicLabels#OTHER} sums agree. The
  * {@value TopicLabels#OTHER} series is always written, so each traffic family exists from the
  * first scrape on.
  */
 public final class TopicMetricsCollector implements MultiCollector {
+
+    /** Every protocol a front end can speak; each has its {@value TopicLabels#OTHER} series from the start. */
+    private static final List<String> PROTOCOLS = Arrays.stream(ScopeKind.values())
+            .map(ScopeKind::protocol).filter(Objects::nonNull).distinct().toList();
 
     private final LimitsStore limits;
     private final TopicActivity activity;
@@ -46,14 +53,17 @@ public final class TopicMetricsCollector implements MultiCollector {
     public MetricSnapshots collect() {
         List<TopicMeter> meters = activity.meters();
         TopicLabels labels = TopicLabels.select(limits.current(), meters, maxTopics);
-        Map<String, Totals> totals = new TreeMap<>();
-        totals.put(TopicLabels.OTHER, new Totals());
+        Map<Series, Totals> totals = new TreeMap<>();
+        for (String protocol : PROTOCOLS) {
+            totals.put(new Series(protocol, TopicLabels.OTHER), new Totals());
+        }
         for (TopicMeter meter : meters) {
-            totals.computeIfAbsent(labels.label(meter.topic()), label -> new Totals()).add(meter);
+            totals.computeIfAbsent(new Series(meter.protocol(), labels.label(meter.protocol(), meter.topic())),
+                    series -> new Totals()).add(meter);
         }
         Map<EventKey, Long> events = new LinkedHashMap<>();
-        ledger.events().forEach((key, count) -> events.merge(
-                new EventKey(labels.label(key.topic()), key.scope(), key.reason(), key.action()), count, Long::sum));
+        ledger.events().forEach((key, count) -> events.merge(new EventKey(key.protocol(),
+                labels.label(key.protocol(), key.topic()), key.scope(), key.reason(), key.action()), count, Long::sum));
 
         return MetricSnapshots.of(
                 counter("sluice_publish_messages", "Messages sent to the broker by producers, by topic", totals, t -> t.publishMessages),
@@ -65,32 +75,46 @@ public final class TopicMetricsCollector implements MultiCollector {
                 throttleEvents(events));
     }
 
-    private static CounterSnapshot counter(String name, String help, Map<String, Totals> totals, ToLongFunction<Totals> value) {
+    private static CounterSnapshot counter(String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
         CounterSnapshot.Builder family = CounterSnapshot.builder().name(name).help(help);
-        totals.forEach((topic, t) -> family.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(Labels.of("topic", topic)).value(value.applyAsLong(t)).build()));
+        totals.forEach((series, t) -> family.dataPoint(CounterDataPointSnapshot.builder()
+                .labels(series.labels()).value(value.applyAsLong(t)).build()));
         return family.build();
     }
 
-    private static GaugeSnapshot gauge(String name, String help, Map<String, Totals> totals, ToLongFunction<Totals> value) {
+    private static GaugeSnapshot gauge(String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
         GaugeSnapshot.Builder family = GaugeSnapshot.builder().name(name).help(help);
-        totals.forEach((topic, t) -> family.dataPoint(GaugeDataPointSnapshot.builder()
-                .labels(Labels.of("topic", topic)).value(value.applyAsLong(t)).build()));
+        totals.forEach((series, t) -> family.dataPoint(GaugeDataPointSnapshot.builder()
+                .labels(series.labels()).value(value.applyAsLong(t)).build()));
         return family.build();
     }
 
     private static CounterSnapshot throttleEvents(Map<EventKey, Long> events) {
         CounterSnapshot.Builder family = CounterSnapshot.builder().name("sluice_throttle_events")
-                .help("Times a producer or consumer started being throttled, by topic, exceeded scope, reason and action");
+                .help("Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason and action");
         events.forEach((key, count) -> family.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(Labels.of("topic", key.topic(), "scope", text(key.scope()), "reason", text(key.reason()),
-                        "action", text(key.action())))
+                .labels(Labels.of("protocol", key.protocol(), "topic", key.topic(), "scope", text(key.scope()),
+                        "reason", text(key.reason()), "action", text(key.action())))
                 .value(count).build()));
         return family.build();
     }
 
     private static String text(String labelValue) {
         return labelValue == null ? "" : labelValue;
+    }
+
+    /** One series of a per-topic family: its protocol and topic label. */
+    private record Series(String protocol, String topic) implements Comparable<Series> {
+
+        Labels labels() {
+            return Labels.of("protocol", protocol, "topic", topic);
+        }
+
+        @Override
+        public int compareTo(Series other) {
+            int byProtocol = protocol.compareTo(other.protocol);
+            return byProtocol != 0 ? byProtocol : topic.compareTo(other.topic);
+        }
     }
 
     /** The sums of the topics under one label value. */

@@ -104,7 +104,7 @@ class DispatchQuotaIT {
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1100);
             double messages = rateBetween(times, 0.5, 5.0);
-            var meter = sluice.server.services().topics().meter(topic);
+            var meter = sluice.server.services().topics().meter("pulsar", topic);
             double bytes = messages * meter.dispatchBytes() / meter.dispatchMessages();
             System.out.printf("dispatch: 204800 B/s limit -> %.0f B/s%n", bytes);
             assertEquals(204_800, bytes, 204_800 * 0.02, "within 2 %");

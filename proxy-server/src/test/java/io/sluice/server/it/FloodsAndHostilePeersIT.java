@@ -221,7 +221,7 @@ class FloodsAndHostilePeersIT {
             assertTrue(peakHeld <= MAX_HELD_BYTES + 2048, "held " + peakHeld);
             assertTrue(peakHeld > MAX_HELD_BYTES / 2, "the limit was never approached: held " + peakHeld);
         } finally {
-            sluice.server.limits().replace(io.sluice.quota.LimitsDocument.empty());
+            sluice.server.limits().replace(io.sluice.limits.LimitsDocument.empty());
         }
     }
 

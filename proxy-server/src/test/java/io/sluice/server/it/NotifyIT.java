@@ -74,7 +74,7 @@ class NotifyIT {
         Watch(RunningSluice through, String topic) {
             this.through = through;
             this.topic = topic;
-            this.meter = through.server.services().topics().meter(topic);
+            this.meter = through.server.services().topics().meter("pulsar", topic);
         }
 
         /** Samples the held gauges every millisecond and the throttle ledger every 20 ms, for {@code millis}. */

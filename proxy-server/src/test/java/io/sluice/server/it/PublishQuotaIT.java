@@ -62,7 +62,7 @@ class PublishQuotaIT {
      * Counted where Sluice admits them: acknowledgement times would add the broker's jitter.
      */
     private static double steadyRate(String topic, Flood flood) throws InterruptedException {
-        TopicMeter meter = sluice.server.services().topics().meter(topic);
+        TopicMeter meter = sluice.server.services().topics().meter("pulsar", topic);
         Thread.sleep(2_000);
         long fromCount = meter.publishMessages();
         long from = System.nanoTime();
@@ -92,8 +92,8 @@ class PublishQuotaIT {
         try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 1024, 1000)) {
             double messagesPerSecond = steadyRate(topic, flood);
             // Each SEND carries the 1 KiB payload plus checksum and metadata: count what Sluice counts.
-            double bytesPerSecond = messagesPerSecond * sluice.server.services().topics().meter(topic).publishBytes()
-                    / sluice.server.services().topics().meter(topic).publishMessages();
+            double bytesPerSecond = messagesPerSecond * sluice.server.services().topics().meter("pulsar", topic).publishBytes()
+                    / sluice.server.services().topics().meter("pulsar", topic).publishMessages();
             System.out.printf("accuracy: 204800 B/s limit -> %.0f B/s%n", bytesPerSecond);
             assertEquals(204_800, bytesPerSecond, 204_800 * 0.02, "within 2 %");
         }
@@ -166,7 +166,7 @@ class PublishQuotaIT {
         int maxHeld = 1 << 20;
         sluice.server.limits().update(d -> d
                 .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":50}}"))
-                .withConnection(new io.sluice.quota.ConnectionLimits(100_000, maxHeld)));
+                .withConnection(new io.sluice.limits.ConnectionLimits(100_000, maxHeld)));
         int payload = 10 * 1024;
         PulsarClient own = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
         try {
@@ -176,7 +176,7 @@ class PublishQuotaIT {
             try (Flood flood = new Flood(producer, payload, 3000)) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
                 while (System.nanoTime() < deadline) {
-                    maxSeen = Math.max(maxSeen, sluice.server.services().topics().meter(topic).heldBytes());
+                    maxSeen = Math.max(maxSeen, sluice.server.services().topics().meter("pulsar", topic).heldBytes());
                     Thread.sleep(1);
                 }
             }
@@ -186,7 +186,7 @@ class PublishQuotaIT {
         } finally {
             // The paused connection would take a minute to drain the client's backlog: drop it.
             own.shutdown();
-            sluice.server.limits().update(d -> d.withConnection(io.sluice.quota.ConnectionLimits.DEFAULT));
+            sluice.server.limits().update(d -> d.withConnection(io.sluice.limits.ConnectionLimits.DEFAULT));
         }
     }
 

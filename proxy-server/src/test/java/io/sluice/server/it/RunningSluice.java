@@ -2,10 +2,10 @@ package io.sluice.server.it;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
-import io.sluice.pulsar.proxy.BrokerAllowList;
-import io.sluice.pulsar.proxy.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.proxy.LookupMode;
-import io.sluice.pulsar.proxy.ProxySettings;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -88,7 +88,7 @@ final class RunningSluice implements AutoCloseable {
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
                                        AdmissionSettings admission) {
-        return start(upstream, port, mode, limitsFile, admission, ProxySettings.DEFAULT_HANDSHAKE_TIMEOUT,
+        return start(upstream, port, mode, limitsFile, admission, PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                 AdminServer.DEFAULT_IDLE_TIMEOUT);
     }
 

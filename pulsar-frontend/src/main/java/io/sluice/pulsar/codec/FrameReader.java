@@ -11,7 +11,7 @@ import java.io.IOException;
 /**
  * Reads the command part of a frame produced by {@link FrameDecoder}, never its payload.
  *
- * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readReceipt} walk the protobuf wire
+ * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
  * format in place without allocating (they run for every message); {@link #parse} builds a
  * {@link BaseCommand} for the rare control commands. Stateless; all methods leave the frame's
  * indexes untouched.
@@ -98,8 +98,17 @@ public final class FrameReader {
         }
     }
 
-    /** Reads a SEND_RECEIPT's (or SEND_ERROR's) producer and sequence ids into {@code out}. */
-    public static void readReceipt(ByteBuf frame, int type, SendFields out) {
+    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
+    public static void readSendReceipt(ByteBuf frame, SendFields out) {
+        readReceipt(frame, BaseCommand.Type.SEND_RECEIPT_VALUE, out);
+    }
+
+    /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
+    public static void readSendError(ByteBuf frame, SendFields out) {
+        readReceipt(frame, BaseCommand.Type.SEND_ERROR_VALUE, out);
+    }
+
+    private static void readReceipt(ByteBuf frame, int type, SendFields out) {
         out.clear();
         Cursor c = nested(frame, type);
         while (c.pos < c.end) {

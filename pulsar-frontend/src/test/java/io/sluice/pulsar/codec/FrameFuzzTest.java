@@ -86,11 +86,11 @@ class FrameFuzzTest {
                     return null;
                 });
                 quietly(() -> {
-                    FrameReader.readReceipt(frame, BaseCommand.Type.SEND_RECEIPT_VALUE, fields);
+                    FrameReader.readSendReceipt(frame, fields);
                     return null;
                 });
                 quietly(() -> {
-                    FrameReader.readReceipt(frame, BaseCommand.Type.SEND_ERROR_VALUE, fields);
+                    FrameReader.readSendError(frame, fields);
                     return null;
                 });
                 quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE));

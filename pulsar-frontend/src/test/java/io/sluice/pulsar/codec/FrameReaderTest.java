@@ -65,14 +65,14 @@ class FrameReaderTest {
         ByteBuf receipt = TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND_RECEIPT)
                 .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(4).setSequenceId(9).setHighestSequenceId(12))
                 .build(), 0);
-        FrameReader.readReceipt(receipt, 7, fields);
+        FrameReader.readSendReceipt(receipt, fields);
         assertEquals(4, fields.producerId);
         assertEquals(9, fields.sequenceId);
         assertEquals(12, fields.highestSequenceId);
         receipt.release();
 
         ByteBuf error = FrameWriter.sendError(Unpooled.buffer().alloc(), 5, 77, ServerError.NotAllowedError, "no");
-        FrameReader.readReceipt(error, 8, fields);
+        FrameReader.readSendError(error, fields);
         assertEquals(5, fields.producerId);
         assertEquals(77, fields.sequenceId);
         CommandSendError parsed = FrameReader.parse(error).getSendError();

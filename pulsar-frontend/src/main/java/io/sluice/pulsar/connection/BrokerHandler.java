@@ -1,0 +1,114 @@
+package io.sluice.pulsar.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.lookup.LookupRewriter;
+import io.sluice.relay.InboundFrames;
+
+/**
+ * Frames from the broker: learns the broker's limits from CONNECTED (which also completes the
+ * handshake, ending its timeout), hands receipts and messages to the gates, tells them of
+ * created, refused and closed producers and consumers, rewrites lookups in
+ * {@link LookupMode#REWRITE}, and forwards everything to the client unchanged otherwise.
+ */
+final class BrokerHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int CONNECTED = BaseCommand.Type.CONNECTED_VALUE;
+    private static final int PRODUCER_SUCCESS = BaseCommand.Type.PRODUCER_SUCCESS_VALUE;
+    private static final int SUCCESS = BaseCommand.Type.SUCCESS_VALUE;
+    private static final int ERROR = BaseCommand.Type.ERROR_VALUE;
+    private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
+    private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int TOPIC_MIGRATED = BaseCommand.Type.TOPIC_MIGRATED_VALUE;
+    private static final int LOOKUP_RESPONSE = BaseCommand.Type.LOOKUP_RESPONSE_VALUE;
+    private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
+    private static final int SEND_ERROR = BaseCommand.Type.SEND_ERROR_VALUE;
+    private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
+
+    private final PulsarConnection connection;
+
+    BrokerHandler(PulsarConnection connection) {
+        this.connection = connection;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        int type = InboundFrames.readOrRelease(frame, FrameReader::type);
+        if (type == SEND_RECEIPT || type == SEND_ERROR) {
+            connection.publish.answer(frame, type);
+            connection.closeIfDrained();
+            return;
+        }
+        switch (type) {
+            case MESSAGE -> InboundFrames.readOrRelease(frame, connection.dispatch, (f, gate) -> gate.message(f));
+            case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
+                    track(InboundFrames.readOrRelease(frame, FrameReader::parse));
+            case LOOKUP_RESPONSE -> {
+                if (connection.settings.lookupMode() == LookupMode.REWRITE) {
+                    frame = InboundFrames.readOrRelease(frame, lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup));
+                }
+            }
+            default -> { }
+        }
+        connection.toClient(frame);
+    }
+
+    private void track(BaseCommand command) {
+        switch (command.getType()) {
+            case CONNECTED -> {
+                connection.maxMessageSize(command.getConnected().getMaxMessageSize());
+                connection.handshakeCompleted();
+            }
+            case PRODUCER_SUCCESS -> connection.publish.producerCreated(command.getProducerSuccess().getRequestId());
+            case SUCCESS -> connection.dispatch.consumerCreated(command.getSuccess().getRequestId());
+            case ERROR -> {
+                connection.publish.requestFailed(command.getError().getRequestId());
+                connection.dispatch.requestFailed(command.getError().getRequestId());
+            }
+            case CLOSE_PRODUCER -> producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER -> connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            case TOPIC_MIGRATED -> {
+                if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
+                    producerClosed(command.getTopicMigrated().getResourceId());
+                } else {
+                    connection.dispatch.consumerClosed(command.getTopicMigrated().getResourceId());
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private void producerClosed(long producerId) {
+        connection.publish.producerClosed(producerId);
+        connection.closeIfDrained();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.flushClient();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        connection.brokerWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connection.close();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connection.fail(cause);
+    }
+}

@@ -1,0 +1,199 @@
+package io.sluice.pulsar.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.admission.AdmissionDecision;
+import io.sluice.admission.RequestType;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.ServerError;
+import io.sluice.relay.Drain;
+import io.sluice.relay.InboundFrames;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.relay.ProxyServices;
+
+/**
+ * Frames from the client: opens the upstream connection on CONNECT (noting whether the client
+ * takes throttle notices), hands SEND and FLOW to the gates, tells them of new and closed
+ * producers and consumers, consumes the receipts of throttle notices, applies admission control
+ * to new work, and forwards every other frame to the broker unchanged.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+
+    private static final int CONNECT = BaseCommand.Type.CONNECT_VALUE;
+    private static final int PRODUCER = BaseCommand.Type.PRODUCER_VALUE;
+    private static final int SUBSCRIBE = BaseCommand.Type.SUBSCRIBE_VALUE;
+    private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
+    private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int SEND = BaseCommand.Type.SEND_VALUE;
+    private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
+    private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
+    private static final int THROTTLE_PRODUCER_RECEIPT = BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT_VALUE;
+
+    private final PulsarSettings settings;
+    private final ProxyServices services;
+    private PulsarConnection connection;
+
+    ClientHandler(PulsarSettings settings, ProxyServices services) {
+        this.settings = settings;
+        this.services = services;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        connection = new PulsarConnection(ctx.channel(), settings, services);
+        services.stats().connectionOpened();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        int type = InboundFrames.readOrRelease(frame, FrameReader::type);
+        if (!connection.hasBroker()) {
+            if (type != CONNECT) {
+                frame.release();
+                throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
+            }
+            connect(frame);
+            return;
+        }
+        switch (type) {
+            case SEND -> {
+                connection.publish.send(frame);
+                return;
+            }
+            case FLOW -> {
+                connection.dispatch.flow(frame);
+                return;
+            }
+            case THROTTLE_PRODUCER_RECEIPT -> {
+                // Sluice's own extension: the broker does not know the command.
+                connection.publish.notices().receipt(frame);
+                return;
+            }
+            case CONNECT -> {
+                frame.release();
+                throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
+            }
+            case LOOKUP -> {
+                if (!admitLookup(frame)) {
+                    return;
+                }
+            }
+            case PRODUCER, SUBSCRIBE, CLOSE_PRODUCER, CLOSE_CONSUMER -> {
+                if (!track(frame)) {
+                    return;
+                }
+            }
+            default -> { }
+        }
+        connection.toUpstream(frame);
+    }
+
+    /** Admission control for a lookup: false (and the frame released, the client answered) when refused. */
+    private boolean admitLookup(ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
+        if (decision.admitted()) {
+            return true;
+        }
+        long requestId = InboundFrames.readOrRelease(frame, FrameReader::parse).getLookupTopic().getRequestId();
+        frame.release();
+        connection.toClient(FrameWriter.lookupFailed(connection.alloc(), requestId,
+                ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
+    }
+
+    /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
+    private void connect(ByteBuf frame) {
+        AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
+        if (!admission.admitted()) {
+            frame.release();
+            connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
+            return;
+        }
+        CommandConnect connect = InboundFrames.readOrRelease(frame, FrameReader::parse).getConnect();
+        connection.publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        connection.connectUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+    }
+
+    /**
+     * Tells the gates of a client command, after admission control for new producers and
+     * consumers. Returns whether the caller should forward the frame; when not, the frame is
+     * released and the client has its answer.
+     */
+    private boolean track(ByteBuf frame) {
+        BaseCommand command = InboundFrames.readOrRelease(frame, FrameReader::parse);
+        switch (command.getType()) {
+            case PRODUCER -> {
+                long requestId = command.getProducer().getRequestId();
+                if (!admit(RequestType.NEW_PRODUCER, requestId, frame)) {
+                    return false;
+                }
+                connection.publish.producerRequested(requestId, command.getProducer().getProducerId(),
+                        command.getProducer().getTopic());
+            }
+            case SUBSCRIBE -> {
+                long requestId = command.getSubscribe().getRequestId();
+                if (!admit(RequestType.NEW_CONSUMER, requestId, frame)) {
+                    return false;
+                }
+                connection.dispatch.consumerRequested(requestId, command.getSubscribe().getConsumerId(),
+                        command.getSubscribe().getTopic());
+            }
+            case CLOSE_PRODUCER -> connection.publish.producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER -> connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            default -> { }
+        }
+        return true;
+    }
+
+    /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */
+    private boolean admit(RequestType type, long requestId, ByteBuf frame) {
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            return true;
+        }
+        frame.release();
+        connection.toClient(FrameWriter.error(connection.alloc(), requestId, ServerError.ServiceNotReady,
+                decision.rejectMessage()));
+        return false;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == Drain.REQUEST) {
+            connection.drain();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.flushBroker();
+        // Sluice's own answers (refusals, rejections, throttle notices) written while reading the client.
+        connection.flushClient();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        connection.clientWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connection.close();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connection.fail(cause);
+    }
+}

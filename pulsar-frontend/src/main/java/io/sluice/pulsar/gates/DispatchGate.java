@@ -1,0 +1,171 @@
+package io.sluice.pulsar.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+import io.sluice.limits.Direction;
+import io.sluice.limits.OnExceed;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandFlow;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaDecision;
+import io.sluice.quota.QuotaPath;
+import io.sluice.relay.InboundFrames;
+import io.sluice.relay.Outbound;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.TopicQuota;
+import io.sluice.scopes.PulsarScopes;
+import io.sluice.status.CurrentThrottle;
+import io.sluice.status.ThrottleSubject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Dispatch quotas for one connection, enforced by metering FLOW permits: the broker sends a
+ * consumer only as many messages as it has permits for, so Sluice passes the client's permits
+ * on no faster than the topic's dispatch rate allows. Bytes are charged as MESSAGE frames come
+ * back; while a byte bucket is negative, permits are withheld. Nothing is dropped or reordered:
+ * every message the broker sends is forwarded, Sluice only decides when the broker may send more.
+ *
+ * <p>Confined to the connection's event loop.
+ */
+public final class DispatchGate {
+
+    private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
+
+    /** Permits passed per step: small enough to pace smoothly, large enough to keep timers rare. */
+    private static final int STEP = 10;
+
+    private final Outbound out;
+    private final EventExecutor loop;
+    private final NanoClock clock;
+    private final ProxyServices services;
+    private final String clientAddress;
+    private final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(this::newConsumer);
+    private final List<ConsumerState> replaced = new ArrayList<>();
+    private final QuotaDecision decision = new QuotaDecision();
+
+    /**
+     * @param out           where frames go
+     * @param loop          the connection's event loop, for timers
+     * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
+     */
+    public DispatchGate(Outbound out, EventExecutor loop, ProxyServices services, String clientAddress) {
+        this.out = out;
+        this.loop = loop;
+        this.clock = services.quotas().clock();
+        this.services = services;
+        this.clientAddress = clientAddress;
+    }
+
+    /** The client asked for consumer {@code consumerId} on {@code topic} with request {@code requestId}. */
+    public void consumerRequested(long requestId, long consumerId, String topic) {
+        consumers.requested(requestId, consumerId, topic);
+    }
+
+    /** The broker's SUCCESS for request {@code requestId}: the consumer is active from now on. */
+    public void consumerCreated(long requestId) {
+        consumers.succeeded(requestId, replaced);
+        replaced.forEach(this::consumerGone);
+        replaced.clear();
+    }
+
+    /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
+    public void requestFailed(long requestId) {
+        consumers.failed(requestId);
+    }
+
+    /** Consumer {@code consumerId} is closed, by either side or by a migration. */
+    public void consumerClosed(long consumerId) {
+        ConsumerState consumer = consumers.closed(consumerId);
+        if (consumer != null) {
+            consumerGone(consumer);
+        }
+    }
+
+    /** The connection closes: every consumer is gone. */
+    public void close() {
+        consumers.clear().forEach(this::consumerGone);
+    }
+
+    /** A FLOW from the client; takes ownership of {@code frame}. */
+    public void flow(ByteBuf frame) {
+        CommandFlow flow = InboundFrames.readOrRelease(frame, FrameReader::parse).getFlow();
+        ConsumerState consumer = consumers.get(flow.getConsumerId());
+        if (consumer == null || (consumer.withheldPermits == 0 && consumer.quota.path(clock.nanoTime()).isUnlimited())) {
+            out.toUpstream(frame);
+            return;
+        }
+        frame.release();
+        consumer.withheldPermits += flow.getMessagePermits();
+        release(consumer);
+    }
+
+    /** A MESSAGE from the broker; counts it and charges its bytes. Does not take the frame. */
+    public void message(ByteBuf frame) {
+        ConsumerState consumer = consumers.get(FrameReader.readFirstId(frame, MESSAGE));
+        if (consumer == null) {
+            return;
+        }
+        long now = clock.nanoTime();
+        QuotaPath path = consumer.quota.path(now);
+        long bytes = FrameReader.payloadSize(frame);
+        int messages = FrameReader.messagesInEntry(frame);
+        consumer.quota.meter().dispatched(messages, bytes);
+        consumer.outstandingPermits = Math.max(0, consumer.outstandingPermits - messages);
+        if (!path.isUnlimited()) {
+            path.charge(now, 0, bytes);
+            if (consumer.withheldPermits > 0 && !consumer.timer.isScheduled()) {
+                release(consumer);
+            }
+        }
+    }
+
+    /** A consumer closed: forget what it was owed; the client re-grants permits on a new subscription. */
+    private void consumerGone(ConsumerState consumer) {
+        consumer.timer.cancel();
+        consumer.withheldPermits = 0;
+        consumer.throttle.end();
+    }
+
+    private ConsumerState newConsumer(long consumerId, String topic) {
+        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), Direction.DISPATCH, "pulsar", topic,
+                PulsarScopes.topic(topic));
+        CurrentThrottle throttle = new CurrentThrottle(services.throttles(),
+                new ThrottleSubject("pulsar", clientAddress, null, null, consumerId, topic));
+        return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
+    }
+
+    /** Passes withheld permits to the broker while the buckets allow, then waits for them. */
+    private void release(ConsumerState consumer) {
+        if (consumers.get(consumer.consumerId) != consumer) {
+            return;
+        }
+        long now = clock.nanoTime();
+        QuotaPath path = consumer.quota.path(now);
+        int granted = 0;
+        // Bytes are only known when messages come back, so with a byte limit one step at a time is
+        // out with the broker; the next waits until its bytes are charged.
+        boolean oneStepOut = path.limitsBytes();
+        while (consumer.withheldPermits > 0 && !(oneStepOut && consumer.outstandingPermits + granted >= STEP)) {
+            int step = (int) Math.min(consumer.withheldPermits, path.isUnlimited() ? Integer.MAX_VALUE : STEP);
+            if (!path.isUnlimited() && !path.tryAcquire(now, step, 0, decision)) {
+                consumer.throttle.begin(decision.scope().kind().label(), decision.reason(), OnExceed.DELAY.jsonName(),
+                        consumer.quota.meter());
+                consumer.timer.schedule(decision.waitNanos());
+                break;
+            }
+            consumer.withheldPermits -= step;
+            granted += step;
+        }
+        if (consumer.withheldPermits == 0) {
+            consumer.throttle.end();
+        }
+        if (granted > 0) {
+            consumer.outstandingPermits += granted;
+            out.toUpstream(FrameWriter.flow(out.alloc(), consumer.consumerId, granted));
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,398 @@
+package io.sluice.pulsar.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+import io.sluice.limits.Direction;
+import io.sluice.limits.OnExceed;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.SendFields;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.pulsar.codec.proto.ServerError;
+import io.sluice.pulsar.gates.HeldSends.HeldSend;
+import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaDecision;
+import io.sluice.quota.QuotaPath;
+import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.InboundFrames;
+import io.sluice.relay.Outbound;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.TopicQuota;
+import io.sluice.scopes.PulsarScopes;
+import io.sluice.status.CurrentThrottle;
+import io.sluice.status.ThrottleSubject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Publish quotas for one connection: every SEND passes here on its way to the broker and every
+ * SEND_RECEIPT or SEND_ERROR on its way back. This class makes the send decision; the producers'
+ * held sends ({@link HeldSends}), owed rejections ({@link OrderedRejections}), notice states
+ * ({@link ProducerNotice}, {@link ThrottleNotices}) and the connection's budget
+ * ({@link ConnectionBudget}) are kept by the classes named.
+ *
+ * <p>A send within quota is forwarded at once, as its original bytes. Over quota, the action of
+ * the most specific exceeded scope applies to that producer alone: {@code delay} holds the send in
+ * the producer's FIFO and its timer releases it when the buckets allow; {@code reject} answers
+ * with a SendError, queued behind the receipts of the producer's earlier sends because the stock
+ * client accepts an error only for its oldest pending message. Once a producer holds anything,
+ * its later sends queue behind it, so order is kept.
+ *
+ * <p>{@code notify}, for a client that takes throttle notices: the send that finds the buckets
+ * empty is forwarded and charged, and the client is told to pause that producer for as long as
+ * the buckets need to recover. Until its receipt arrives, the producer's sends are forwarded
+ * unchecked and charged: they were in flight before the client saw the notice, and they lengthen
+ * its next pause. A receipt that does not come within the receipt window turns {@code notify}
+ * into {@code delay} for that producer for good, and so does a send that arrives after the
+ * receipt but before the pause is over: TCP keeps order, so the client wrote it after it promised
+ * to pause. Trusting such a producer again would give it another receipt window of unchecked
+ * sends each time. For any other client {@code notify} is {@code delay}.
+ *
+ * <p>Connection limits: while the sends without a broker answer exceed {@code maxPendingSends}
+ * or the held bytes exceed {@code maxHeldBytes}, the connection is not read; reading resumes
+ * when both are under half. A client that takes notices is told, for each of its producers.
+ *
+ * <p>Confined to the connection's event loop.
+ */
+public final class PublishGate implements ThrottleNotices.Outcome {
+
+    /** Longest a held producer waits before its quota is looked at again (picks up limit changes). */
+    static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long NANOS_PER_MILLI = 1_000_000;
+    private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
+
+    private final Outbound out;
+    private final EventExecutor loop;
+    private final NanoClock clock;
+    private final ProxyServices services;
+    private final String clientAddress;
+    private final long receiptWindowNanos;
+    private final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(this::newProducer);
+    private final ThrottleNotices notices;
+    private final ConnectionBudget budget;
+    private final List<ProducerState> replaced = new ArrayList<>();
+    private final SendFields fields = new SendFields();
+    private final QuotaDecision decision = new QuotaDecision();
+
+    /**
+     * @param out           where frames go
+     * @param loop          the connection's event loop, for timers
+     * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
+     * @param receiptWindow how long a client has to confirm a throttle notice
+     * @param reads         pauses and resumes reading the client for the connection limits
+     */
+    public PublishGate(Outbound out, EventExecutor loop, ProxyServices services, String clientAddress,
+                       Duration receiptWindow, ConnectionBudget.Pause reads) {
+        this.out = out;
+        this.loop = loop;
+        this.clock = services.quotas().clock();
+        this.services = services;
+        this.clientAddress = clientAddress;
+        this.receiptWindowNanos = receiptWindow.toNanos();
+        this.notices = new ThrottleNotices(out, loop, receiptWindowNanos, this);
+        this.budget = new ConnectionBudget(() -> services.quotas().limits().connection(), new ConnectionBudget.Pause() {
+            @Override
+            public void pause(ConnectionBudget.Breach breach) {
+                reads.pause(breach);
+                notices.connectionLimitExceeded(breach == ConnectionBudget.Breach.PENDING_SENDS
+                        ? ThrottlingReason.ConnectionPendingMessagesBreach : ThrottlingReason.MessageBufferSizeBreach,
+                        producers.activeResources());
+            }
+
+            @Override
+            public void resume() {
+                reads.resume();
+            }
+        });
+    }
+
+    /** The connection's throttle notices: the CONNECT's feature flag and the client's receipts go there. */
+    public ThrottleNotices notices() {
+        return notices;
+    }
+
+    /** A SEND from the client; takes ownership of {@code frame}. */
+    public void send(ByteBuf frame) {
+        InboundFrames.readOrRelease(frame, fields, FrameReader::readSend);
+        ProducerState producer = producers.get(fields.producerId);
+        if (producer == null) {
+            // Not a producer the broker accepted on this connection: the broker will answer it.
+            out.toUpstream(frame);
+            return;
+        }
+        int messages = Math.max(1, fields.numMessages);
+        long bytes = FrameReader.payloadSize(frame);
+        long now = clock.nanoTime();
+        budget.sendPending();
+        if (!producer.held.isEmpty()) {
+            hold(producer, frame, messages, bytes, now);
+            return;
+        }
+        QuotaPath path = producer.quota.path(now);
+        if (producer.notice.isAwaitingReceipt()) {
+            // Written before the client saw the notice.
+            path.charge(now, messages, bytes);
+            forward(producer, frame, messages, bytes, now);
+            return;
+        }
+        if (producer.notice.isPausing(now)) {
+            // Written after the client confirmed the pause: it does not keep its word, so hold its sends.
+            fallBackToDelay(producer, now);
+            hold(producer, frame, messages, bytes, now);
+            return;
+        }
+        if (path.isUnlimited() || path.tryAcquire(now, messages, bytes, decision)) {
+            endThrottleIfOver(producer, now);
+            forward(producer, frame, messages, bytes, now);
+            return;
+        }
+        if (decision.onExceed() == OnExceed.REJECT) {
+            long sequenceId = fields.lastSequenceId();
+            frame.release();
+            reject(producer, sequenceId, now);
+            return;
+        }
+        if (decision.onExceed() == OnExceed.NOTIFY && notices.clientSupportsNotices() && !producer.notice.hasMissed()) {
+            path.charge(now, messages, bytes);
+            notifyPause(producer, path, now);
+            forward(producer, frame, messages, bytes, now);
+            return;
+        }
+        // DELAY, and NOTIFY for clients that cannot be notified or missed a receipt: hold it.
+        beginThrottle(producer, OnExceed.DELAY);
+        hold(producer, frame, messages, bytes, now);
+        producer.timer.schedule(decision.waitNanos());
+    }
+
+    /** A SEND_RECEIPT or SEND_ERROR from the broker; takes ownership of {@code frame}. */
+    public void answer(ByteBuf frame, int type) {
+        InboundFrames.readOrRelease(frame, fields, type == SEND_RECEIPT ? FrameReader::readSendReceipt : FrameReader::readSendError);
+        out.toClient(frame);
+        ProducerState producer = producers.get(fields.producerId);
+        if (producer == null || producer.unanswered() <= 0) {
+            return;
+        }
+        producer.answered++;
+        budget.sendsDone(1);
+        long sentAt = producer.sendTimes.poll();
+        if (sentAt != Long.MIN_VALUE) {
+            long now = clock.nanoTime();
+            services.upstreamLatency().record(now - sentAt, now);
+        }
+        PendingRejection due;
+        while ((due = producer.rejections.pollDue(producer.answered)) != null) {
+            sendError(producer, due.sequenceId(), due.message());
+        }
+        budget.check();
+    }
+
+    /** Nothing held and no send waiting for the broker's (or Sluice's) answer. */
+    public boolean isIdle() {
+        return budget.pendingSends() == 0;
+    }
+
+    /** The client asked for producer {@code producerId} on {@code topic} with request {@code requestId}. */
+    public void producerRequested(long requestId, long producerId, String topic) {
+        producers.requested(requestId, producerId, topic);
+    }
+
+    /** The broker's PRODUCER_SUCCESS for request {@code requestId}: the producer is active from now on. */
+    public void producerCreated(long requestId) {
+        producers.succeeded(requestId, replaced);
+        replaced.forEach(this::producerGone);
+        replaced.clear();
+    }
+
+    /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
+    public void requestFailed(long requestId) {
+        producers.failed(requestId);
+    }
+
+    /** Producer {@code producerId} is closed, by either side or by a migration. */
+    public void producerClosed(long producerId) {
+        ProducerState producer = producers.closed(producerId);
+        if (producer != null) {
+            producerGone(producer);
+        }
+    }
+
+    /** The connection closes: every producer is gone, and what they hold is released. */
+    public void close() {
+        producers.clear().forEach(this::producerGone);
+    }
+
+    /** A producer closed or was replaced: drop what it holds; the client never got receipts for it. */
+    private void producerGone(ProducerState producer) {
+        producer.timer.cancel();
+        if (producer.notice.isAwaitingReceipt()) {
+            notices.forget(producer.notice.requestId());
+        }
+        long heldMessages = producer.held.messages();
+        long heldBytes = producer.held.bytes();
+        int dropped = producer.held.releaseAll();
+        budget.held(-heldBytes);
+        producer.quota.meter().held(-heldMessages, -heldBytes);
+        budget.sendsDone(dropped + producer.unanswered() + producer.rejections.clear());
+        endThrottle(producer);
+        budget.check();
+    }
+
+    @Override
+    public void noticeAnswered(ProducerState producer, long requestId) {
+        if (!awaits(producer, requestId)) {
+            return;
+        }
+        producer.notice.relying();
+        producer.timer.schedule(producer.throttleEndsAtNanos - clock.nanoTime());
+    }
+
+    @Override
+    public void noticeMissed(ProducerState producer, long requestId) {
+        if (awaits(producer, requestId)) {
+            fallBackToDelay(producer, clock.nanoTime());
+        }
+    }
+
+    private ProducerState newProducer(long producerId, String topic) {
+        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), Direction.PUBLISH, "pulsar", topic,
+                PulsarScopes.topic(topic));
+        CurrentThrottle throttle = new CurrentThrottle(services.throttles(),
+                new ThrottleSubject("pulsar", clientAddress, null, producerId, null, topic));
+        return new ProducerState(producerId, quota, throttle, loop, MAX_TIMER_NANOS, this::release);
+    }
+
+    private void forward(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
+        producer.forwarded++;
+        producer.sendTimes.add(now);
+        producer.quota.meter().published(messages, bytes);
+        out.toUpstream(frame);
+    }
+
+    /**
+     * Tells the client to pause {@code producer} until every bucket on {@code path} admits again;
+     * the send that found them empty is already charged.
+     */
+    private void notifyPause(ProducerState producer, QuotaPath path, long now) {
+        long pauseMillis = (path.waitNanos(now) + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI;
+        beginThrottle(producer, OnExceed.NOTIFY);
+        long requestId = notices.quotaExceeded(producer, ThrottleNoticeReasons.of(decision.scope().kind()), pauseMillis);
+        long pauseEndsAt = now + pauseMillis * NANOS_PER_MILLI;
+        producer.notice.notified(requestId, pauseEndsAt);
+        // One receipt window past the pause, so that a producer notified again right after it stays one throttle.
+        producer.throttleEndsAtNanos = pauseEndsAt + receiptWindowNanos;
+    }
+
+    /** The client cannot be relied on for this producer: the throttle, and any later one, is a {@code delay}. */
+    private void fallBackToDelay(ProducerState producer, long now) {
+        producer.notice.missed();
+        producer.throttle.relabel(OnExceed.DELAY.jsonName(), producer.quota.meter());
+        // The delay lasts at least until what the client sent meanwhile is paid for.
+        producer.throttleEndsAtNanos = now + producer.quota.path(now).waitNanos(now);
+        producer.timer.schedule(producer.throttleEndsAtNanos - now);
+    }
+
+    private boolean awaits(ProducerState producer, long requestId) {
+        return producers.get(producer.producerId) == producer && producer.notice.awaits(requestId);
+    }
+
+    private void hold(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
+        producer.held.add(frame, messages, bytes, now);
+        budget.held(bytes);
+        producer.quota.meter().held(messages, bytes);
+        producer.throttle.holding(producer.held.size(), producer.held.bytes());
+        budget.check();
+    }
+
+    /** Takes the oldest held send out of the producer's FIFO; the caller owns its frame. */
+    private HeldSend unhold(ProducerState producer) {
+        HeldSend send = producer.held.poll();
+        budget.held(-send.bytes());
+        producer.quota.meter().held(-send.messages(), -send.bytes());
+        return send;
+    }
+
+    /** Timer task: forwards the producer's held sends while its buckets allow, then waits again. */
+    private void release(ProducerState producer) {
+        if (producers.get(producer.producerId) != producer) {
+            return;
+        }
+        long now = clock.nanoTime();
+        HeldSend head;
+        while ((head = producer.held.peek()) != null) {
+            QuotaPath path = producer.quota.path(now);
+            if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
+                if (decision.onExceed() == OnExceed.REJECT) {
+                    // The limit turned to reject while this send was held: reject it in order.
+                    unhold(producer);
+                    InboundFrames.readOrRelease(head.frame(), fields, FrameReader::readSend);
+                    head.frame().release();
+                    reject(producer, fields.lastSequenceId(), now);
+                    continue;
+                }
+                producer.timer.schedule(decision.waitNanos());
+                break;
+            }
+            unhold(producer);
+            services.throttles().delayed(producer.throttle.scope(), now - head.heldAtNanos());
+            forward(producer, head.frame(), head.messages(), head.bytes(), now);
+        }
+        if (!producer.held.isEmpty()) {
+            producer.throttle.holding(producer.held.size(), producer.held.bytes());
+        } else if (producer.notice.isAwaitingReceipt()) {
+            // The receipt, or its absence, decides what comes next and schedules it.
+            producer.throttle.holding(0, 0);
+        } else if (producer.rejections.isEmpty() && now - producer.throttleEndsAtNanos >= 0) {
+            endThrottle(producer);
+        } else if (producer.throttle.isActive()) {
+            producer.throttle.holding(0, 0);
+            producer.timer.schedule(producer.throttleEndsAtNanos - now);
+        }
+        out.flush();
+        budget.check();
+    }
+
+    private void reject(ProducerState producer, long sequenceId, long now) {
+        beginThrottle(producer, OnExceed.REJECT);
+        producer.throttleEndsAtNanos = now + decision.waitNanos();
+        String message = decision.rejectMessage();
+        producer.timer.schedule(decision.waitNanos());
+        if (producer.unanswered() == 0 && producer.rejections.isEmpty()) {
+            sendError(producer, sequenceId, message);
+        } else {
+            producer.rejections.add(sequenceId, message, producer.forwarded);
+        }
+    }
+
+    private void sendError(ProducerState producer, long sequenceId, String message) {
+        budget.sendsDone(1);
+        out.toClient(FrameWriter.sendError(out.alloc(), producer.producerId, sequenceId, ServerError.NotAllowedError, message));
+    }
+
+    /**
+     * Records that the producer is throttled, at the scope {@link #decision} names, with the action
+     * the proxy takes (for {@code notify} that depends on the client).
+     */
+    private void beginThrottle(ProducerState producer, OnExceed action) {
+        producer.throttle.begin(decision.scope().kind().label(), decision.reason(), action.jsonName(), producer.quota.meter());
+    }
+
+    /**
+     * Ends a throttle that is over: nothing held or rejected, no receipt awaited, and past the
+     * retry time of a rejection or the pause (plus a receipt window) of a notice.
+     */
+    private void endThrottleIfOver(ProducerState producer, long now) {
+        if (producer.throttle.isActive() && producer.held.isEmpty() && producer.rejections.isEmpty()
+                && !producer.notice.isAwaitingReceipt() && now - producer.throttleEndsAtNanos >= 0) {
+            endThrottle(producer);
+        }
+    }
+
+    private void endThrottle(ProducerState producer) {
+        producer.throttle.end();
+        producer.notice.reset();
+    }
+}

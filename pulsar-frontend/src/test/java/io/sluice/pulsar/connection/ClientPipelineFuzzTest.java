@@ -1,0 +1,145 @@
+package io.sluice.pulsar.connection;
+
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.limits.LimitsJson;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.testing.ByteMutator;
+import io.sluice.testing.EmbeddedSocketChannel;
+import io.sluice.testing.FuzzCorpus;
+import io.sluice.testing.LeakCheck;
+import io.sluice.testing.ManualEventLoop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Arbitrary bytes from a client through the proxy's whole client-side pipeline (the handlers of
+ * {@link PulsarChannelInitializer}), with an in-memory upstream answered by {@link FakeBroker}, under
+ * limits that make sends be held, rejected and the connection paused. Whatever arrives, the
+ * connection either carries on or is closed for a counted reason (a protocol error, a refused
+ * broker); an unexpected exception would close it with no reason counted. No buffer leaks.
+ *
+ * <p>Seeds ({@code ClientPipelineFuzzTestInputs/clientBytes}): whole client byte streams a real
+ * pulsar-client sent (see CorpusCaptureIT), and the inputs of bugs found.
+ */
+@ExtendWith(LeakCheck.class)
+class ClientPipelineFuzzTest {
+
+    private static final int GENERATED_INPUTS = 2_000;
+
+    /** A delay limit for every topic, a reject limit for one, and small connection limits. */
+    private static final String LIMITS = """
+            {
+              "topics": {"persistent://public/default/fuzz-reject": {"publish": {"messagesPerSecond": 2}, "onExceed": "reject"}},
+              "proxy": {"publish": {"messagesPerSecond": 5}, "dispatch": {"messagesPerSecond": 5}},
+              "connection": {"maxPendingSends": 6, "maxHeldBytes": 2048}
+            }""";
+
+    /** One loop for every input's channels: the proxy's timers run when the test moves its clock. */
+    private static final ManualEventLoop LOOP = new ManualEventLoop();
+    private static final AtomicLong INPUTS_THAT_PUBLISHED = new AtomicLong();
+
+    private static final BrokerAddress UPSTREAM = new BrokerAddress("127.0.0.1", 6650);
+    /** Any broker is allowed, so that recorded connections naming the recording broker get through. */
+    private static final PulsarSettings SETTINGS = new PulsarSettings(UPSTREAM, new BrokerAllowList(Pattern.compile(".*")),
+            LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class);
+
+    @FuzzTest(maxDuration = "10m")
+    void clientBytes(byte[] input) throws Exception {
+        UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+        ProxyServices services = TestServices.withQuotas(new QuotaEngine(LimitsJson.parseDocument(LIMITS.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM));
+        EmbeddedSocketChannel client = new EmbeddedSocketChannel();
+        client.config().setAllocator(alloc);
+        client.pipeline().addLast(new PulsarChannelInitializer(SETTINGS, services));
+        LOOP.register(client);
+        LOOP.runTasks();
+        FakeBroker broker = new FakeBroker(alloc);
+        List<EmbeddedSocketChannel> upstreams = new ArrayList<>();
+        EmbeddedSocketChannel.takeBootstrapped();
+
+        // In three reads, split where the input says, with time for held sends to be released between them.
+        int first = input.length == 0 ? 0 : (input[0] & 0xff) * input.length / 256;
+        int second = input.length < 2 ? first : first + (input[1] & 0xff) * (input.length - first) / 256;
+        int[] cuts = {0, first, second, input.length};
+        for (int i = 0; i < 3 && client.isOpen(); i++) {
+            client.writeInbound(alloc.heapBuffer().writeBytes(input, cuts[i], cuts[i + 1] - cuts[i]));
+            exchange(client, upstreams, broker);
+            LOOP.advanceTimeBy(150, TimeUnit.MILLISECONDS);
+            LOOP.runTasks();
+            exchange(client, upstreams, broker);
+        }
+        boolean closedByProxy = !client.isOpen();
+        client.close();
+        LOOP.runTasks();
+        exchange(client, upstreams, broker);
+        client.finishAndReleaseAll();
+        upstreams.forEach(EmbeddedChannel::finishAndReleaseAll);
+        LOOP.runTasks();
+        if (broker.received.contains(BaseCommand.Type.SEND_VALUE)) {
+            INPUTS_THAT_PUBLISHED.incrementAndGet();
+        }
+
+        ProxyStats stats = services.stats();
+        long reasons = stats.protocolErrors().values().stream().mapToLong(Long::longValue).sum()
+                + stats.upstreamConnectFailures();
+        assertTrue(!closedByProxy || reasons > 0, "closed without a counted reason: " + stats.protocolErrors());
+        assertEquals(0, stats.openConnections(), "connection still counted as open");
+        assertEquals(0, alloc.metric().usedHeapMemory(), "buffers left unreleased");
+    }
+
+    @Test
+    void generatedInputs() throws Exception {
+        ByteMutator mutator = new ByteMutator(4_2024L, FuzzCorpus.of(ClientPipelineFuzzTest.class, "clientBytes"));
+        for (int i = 0; i < GENERATED_INPUTS; i++) {
+            byte[] input = mutator.next();
+            try {
+                clientBytes(input);
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
+            }
+        }
+        assertTrue(INPUTS_THAT_PUBLISHED.get() > GENERATED_INPUTS / 50,
+                "only " + INPUTS_THAT_PUBLISHED.get() + " inputs got as far as publishing");
+    }
+
+    /** Lets the proxy and the fake broker answer each other until neither has more to say. */
+    private static void exchange(EmbeddedSocketChannel client, List<EmbeddedSocketChannel> upstreams, FakeBroker broker) {
+        for (int round = 0; round < 20; round++) {
+            LOOP.runTasks();
+            upstreams.addAll(EmbeddedSocketChannel.takeBootstrapped());
+            int moved = 0;
+            for (EmbeddedChannel upstream : upstreams) {
+                moved += broker.answer(upstream);
+                LOOP.runTasks();
+            }
+            Object out;
+            while ((out = client.readOutbound()) != null) {
+                moved++;
+                ReferenceCountUtil.release(out);
+            }
+            if (moved == 0) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.sluice.pulsar.gates;
+
+import io.sluice.limits.ScopeKind;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ThrottleNoticeReasonsTest {
+
+    @Test
+    void aTopicLimitIsATopicQuota() {
+        assertEquals(ThrottlingReason.TopicProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TOPIC));
+    }
+
+    @Test
+    void namespaceAndTenantLimitsAreGroupQuotasLikeResourceGroups() {
+        assertEquals(ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_NAMESPACE));
+        assertEquals(ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TENANT));
+    }
+
+    @Test
+    void theProxyWideLimitStandsForTheBrokerQuota() {
+        assertEquals(ThrottlingReason.BrokerProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PROXY));
+    }
+}

@@ -35,6 +35,11 @@ public final class ManualEventLoop extends AbstractScheduledEventExecutor implem
         return nanos;
     }
 
+    /** This loop's clock, which timers follow: a {@code NanoClock} for code under test. */
+    public long clockNanos() {
+        return nanos;
+    }
+
     /** Moves this loop's clock; timers that fall due run at the next {@link #runTasks()}. */
     public void advanceTimeBy(long amount, TimeUnit unit) {
         nanos += unit.toNanos(amount);

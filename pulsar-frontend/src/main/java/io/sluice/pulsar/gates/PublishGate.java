@@ -128,6 +128,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         long bytes = FrameReader.payloadSize(frame);
         long now = clock.nanoTime();
         budget.sendPending();
+        budget.check();
         if (!producer.held.isEmpty()) {
             hold(producer, frame, messages, bytes, now);
             return;

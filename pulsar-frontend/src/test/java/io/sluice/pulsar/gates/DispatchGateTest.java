@@ -1,0 +1,96 @@
+package io.sluice.pulsar.gates;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.limits.Limit;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.codec.FrameReader;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.testing.LeakCheck;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The dispatch gate's metering of FLOW permits against a fake clock. */
+@ExtendWith(LeakCheck.class)
+class DispatchGateTest {
+
+    private static final String TOPIC = "persistent://public/default/t";
+    private static final long CONSUMER = 3;
+
+    private final GateHarness harness = new GateHarness();
+    private final DispatchGate gate = harness.dispatchGate();
+
+    @AfterEach
+    void closeAll() {
+        gate.close();
+        harness.close();
+    }
+
+    private void consumer() {
+        gate.consumerRequested(1, CONSUMER, TOPIC);
+        gate.consumerCreated(1);
+    }
+
+    private static ByteBuf flow(int permits) {
+        return FrameWriter.flow(Unpooled.buffer().alloc(), CONSUMER, permits);
+    }
+
+    /** Permits passed to the broker so far, one entry per FLOW, frames released. */
+    private List<Integer> grantedPermits() {
+        List<Integer> permits = new ArrayList<>();
+        for (ByteBuf frame : harness.upstream) {
+            permits.add(FrameReader.parse(frame).getFlow().getMessagePermits());
+            frame.release();
+        }
+        harness.upstream.clear();
+        return permits;
+    }
+
+    @Test
+    void withoutADispatchLimitTheClientsFlowGoesOutUnchanged() {
+        consumer();
+        ByteBuf frame = flow(1000);
+        gate.flow(frame);
+        assertSame(frame, harness.upstream.get(0));
+        assertEquals(List.of(1000), grantedPermits());
+    }
+
+    @Test
+    void permitsArePassedOnInStepsNoFasterThanTheRate() {
+        harness.limit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        consumer();
+        gate.flow(flow(1000));
+        int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
+        assertTrue(atOnce >= 100 && atOnce <= 110, "the burst: " + atOnce);
+        assertEquals("delay", harness.throttled().get(0).action());
+        assertEquals("dispatch_messages", harness.throttled().get(0).reason());
+
+        int granted = atOnce;
+        for (int i = 0; i < 10; i++) {
+            harness.advance(100);
+            granted += grantedPermits().stream().mapToInt(Integer::intValue).sum();
+        }
+        assertTrue(granted >= atOnce + 95 && granted <= atOnce + 110, "one more second at 100/s: " + granted);
+    }
+
+    @Test
+    void aClosedConsumerIsOwedNothingAndItsTimerStops() {
+        harness.limit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
+        consumer();
+        gate.flow(flow(1000));
+        grantedPermits();
+        gate.consumerClosed(CONSUMER);
+        assertTrue(harness.throttled().isEmpty());
+        harness.advance(2_000);
+        assertEquals(List.of(), grantedPermits());
+    }
+}

@@ -1,0 +1,393 @@
+package io.sluice.pulsar.gates;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.limits.ConnectionLimits;
+import io.sluice.limits.Limit;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.TestFrames;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
+import io.sluice.relay.ConnectionBudget;
+import io.sluice.status.ThrottledClient;
+import io.sluice.testing.LeakCheck;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The publish gate against a fake clock and an in-memory connection: every action, the notice
+ * states a client can put it in, limit changes while sends are held, the connection budget, and
+ * closing with sends held.
+ */
+@ExtendWith(LeakCheck.class)
+class PublishGateTest {
+
+    private static final String TOPIC = "persistent://public/default/t";
+    private static final ScopeRef TOPIC_SCOPE = new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC);
+    private static final long PRODUCER = 7;
+    private static final int RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
+
+    private final GateHarness harness = new GateHarness();
+    private final PublishGate gate = harness.publishGate();
+    private long nextSequenceId;
+
+    @AfterEach
+    void closeAll() {
+        gate.close();
+        harness.close();
+    }
+
+    private static Limit publish(double messagesPerSecond, OnExceed onExceed) {
+        return new Limit(new RateLimit(messagesPerSecond, null, null), null, onExceed);
+    }
+
+    private void producer() {
+        gate.producerRequested(1, PRODUCER, TOPIC);
+        gate.producerCreated(1);
+    }
+
+    private void send(int count, int payloadBytes) {
+        for (int i = 0; i < count; i++) {
+            gate.send(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes));
+        }
+    }
+
+    private void answer(long sequenceId) {
+        gate.answer(TestFrames.receipt(PRODUCER, sequenceId), RECEIPT);
+    }
+
+    private static List<Long> range(long from, long to) {
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    private ThrottledClient onlyThrottle() {
+        List<ThrottledClient> throttled = harness.throttled();
+        assertEquals(1, throttled.size(), "throttled: " + throttled);
+        return throttled.get(0);
+    }
+
+    @Test
+    void withinQuotaSendsGoOutAtOnceAsTheirOriginalFrames() {
+        harness.limit(TOPIC_SCOPE, publish(100, OnExceed.DELAY));
+        producer();
+        ByteBuf frame = TestFrames.send(PRODUCER, 0, 1, 10);
+        gate.send(frame);
+        assertEquals(List.of(frame), harness.upstream, "the very buffer, not a copy");
+        assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
+        assertTrue(harness.throttled().isEmpty());
+    }
+
+    @Test
+    void aSendOfAnUnknownProducerIsTheBrokersBusiness() {
+        gate.send(TestFrames.send(99, 0, 1, 10));
+        assertEquals(1, harness.upstream.size());
+        assertTrue(gate.isIdle(), "nothing of Sluice's to answer");
+    }
+
+    @Test
+    void delayHoldsOnlyWhatIsOverQuotaAndReleasesItInOrderAtTheRate() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.DELAY));
+        producer();
+        send(15, 100);
+
+        assertEquals(range(0, 10), harness.takeForwardedSequenceIds(), "the burst goes at once");
+        ThrottledClient throttle = onlyThrottle();
+        assertEquals("delay", throttle.action());
+        assertEquals("topic", throttle.scope());
+        assertEquals("publish_messages", throttle.reason());
+        assertEquals(5, throttle.heldMessages());
+        assertEquals(500, throttle.heldBytes());
+        assertEquals(5, harness.activity.meter("pulsar", TOPIC).heldMessages());
+
+        List<Long> released = new ArrayList<>();
+        for (int step = 0; step < 5; step++) {
+            harness.advance(100);
+            released.addAll(harness.takeForwardedSequenceIds());
+        }
+        assertEquals(range(10, 15), released, "in order, about one per 100 ms");
+        assertEquals(0, harness.activity.meter("pulsar", TOPIC).heldMessages());
+        assertTrue(harness.flushes > 0, "a timer's releases are flushed");
+        assertEquals(5, Arrays.stream(harness.ledger.delays().get("topic").counts()).sum(), "each release is a delay");
+
+        for (long id = 0; id < 15; id++) {
+            answer(id);
+        }
+        harness.takeClientCommands();
+        assertTrue(gate.isIdle());
+        harness.advance(200);
+        assertTrue(harness.throttled().isEmpty(), "the throttle ends once nothing is held");
+    }
+
+    @Test
+    void laterSendsQueueBehindHeldOnesEvenWhenTheQuotaWouldAdmitThem() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(2, 10);
+        assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
+        harness.limit(TOPIC_SCOPE, publish(1_000_000, OnExceed.DELAY));
+        send(1, 10);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds(), "behind the held send, not past it");
+        harness.advance(100);
+        assertEquals(List.of(1L, 2L), harness.takeForwardedSequenceIds(), "a raised limit applies within 100 ms");
+    }
+
+    @Test
+    void rejectAnswersAfterTheReceiptsOfEarlierSendsAndForwardsNothing() {
+        harness.limit(TOPIC_SCOPE, publish(2, OnExceed.REJECT));
+        producer();
+        send(3, 10);
+        assertEquals(range(0, 2), harness.takeForwardedSequenceIds());
+        assertEquals(List.of(), harness.takeClientCommands(), "the error waits for the receipts before it");
+
+        answer(0);
+        answer(1);
+        List<BaseCommand> answers = harness.takeClientCommands();
+        assertEquals(3, answers.size());
+        assertEquals(BaseCommand.Type.SEND_RECEIPT, answers.get(0).getType());
+        assertEquals(BaseCommand.Type.SEND_RECEIPT, answers.get(1).getType());
+        BaseCommand error = answers.get(2);
+        assertEquals(BaseCommand.Type.SEND_ERROR, error.getType());
+        assertEquals(2, error.getSendError().getSequenceId());
+        assertTrue(error.getSendError().getMessage()
+                .matches("throttled: topic persistent://public/default/t exceeds 2\\.0 msg/s; retry after \\d+ ms"),
+                error.getSendError().getMessage());
+        assertEquals("reject", onlyThrottle().action());
+        assertTrue(gate.isIdle());
+    }
+
+    @Test
+    void rejectWithNothingInFlightAnswersAtOnce() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.REJECT));
+        producer();
+        send(1, 10);
+        answer(0);
+        harness.takeClientCommands();
+        send(1, 10);
+        List<BaseCommand> answers = harness.takeClientCommands();
+        assertEquals(1, answers.size());
+        assertEquals(1, answers.get(0).getSendError().getSequenceId());
+        harness.advance(1_100);
+        assertTrue(harness.throttled().isEmpty(), "over once the retry time has passed");
+    }
+
+    @Test
+    void aLimitTurnedToRejectWhileSendsAreHeldRejectsThemInOrder() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(3, 10);
+        assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.REJECT));
+        harness.advance(100);
+        // The bucket admits while its balance is positive, so one more goes; the next is refused.
+        assertEquals(List.of(1L), harness.takeForwardedSequenceIds());
+        answer(0);
+        answer(1);
+        List<BaseCommand> answers = harness.takeClientCommands();
+        assertEquals(List.of(BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_ERROR),
+                answers.stream().map(BaseCommand::getType).toList());
+        assertEquals(2, answers.get(2).getSendError().getSequenceId());
+        assertEquals("reject", onlyThrottle().action());
+        assertTrue(gate.isIdle());
+    }
+
+    @Test
+    void aRemovedLimitReleasesWhatIsHeldWithinTheTimerBound() {
+        harness.limit(TOPIC_SCOPE, publish(0.5, OnExceed.DELAY));
+        producer();
+        send(4, 10);
+        assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
+        harness.limit(TOPIC_SCOPE, null);
+        harness.advance(100);
+        assertEquals(range(1, 4), harness.takeForwardedSequenceIds());
+    }
+
+    private long throttleNotice(ThrottlingReason reason) {
+        List<BaseCommand> commands = harness.takeClientCommands();
+        assertEquals(1, commands.size(), "commands: " + commands);
+        CommandThrottleProducer notice = commands.get(0).getThrottleProducer();
+        assertEquals(PRODUCER, notice.getProducerId());
+        assertEquals(reason, notice.getThrottlingReason());
+        return notice.getRequestId();
+    }
+
+    private void receipt(long requestId) {
+        gate.notices().receipt(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
+                .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(requestId))
+                .build()));
+    }
+
+    @Test
+    void notifyTellsACompliantClientToPauseAndHoldsNothing() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.NOTIFY));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(11, 10);
+        assertEquals(range(0, 11), harness.takeForwardedSequenceIds(), "the send that found the bucket empty goes too");
+        long notice = throttleNotice(ThrottlingReason.TopicProduceQuotaExceeded);
+        assertEquals("notify", onlyThrottle().action());
+
+        harness.advance(20);
+        receipt(notice);
+        harness.advance(50);
+        assertEquals(0, onlyThrottle().heldMessages(), "relies on the client");
+        harness.advance(300);
+        assertTrue(harness.throttled().isEmpty(), "over after the pause and a receipt window");
+        send(1, 10);
+        assertEquals(List.of(11L), harness.takeForwardedSequenceIds());
+        assertEquals(List.of(), harness.takeClientCommands());
+    }
+
+    @Test
+    void notifyFallsBackToDelayForAClientThatDoesNotConfirm() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.NOTIFY));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(11, 10);
+        harness.takeForwardedSequenceIds();
+        throttleNotice(ThrottlingReason.TopicProduceQuotaExceeded);
+
+        harness.advance(GateHarness.RECEIPT_WINDOW.toMillis() + 1);
+        assertEquals("delay", onlyThrottle().action(), "a silent client is throttled by Sluice");
+        send(3, 10);
+        assertEquals(List.of(11L), harness.takeForwardedSequenceIds(), "the bucket has recovered one message");
+        assertEquals(2, onlyThrottle().heldMessages(), "the rest is held, not forwarded");
+        assertEquals(List.of(), harness.takeClientCommands(), "and never notified again");
+    }
+
+    @Test
+    void notifyFallsBackToDelayForAClientThatConfirmsButKeepsSending() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.NOTIFY));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(11, 10);
+        harness.takeForwardedSequenceIds();
+        receipt(throttleNotice(ThrottlingReason.TopicProduceQuotaExceeded));
+
+        send(1, 10);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds(), "written during the pause it promised");
+        assertEquals("delay", onlyThrottle().action());
+        harness.advance(1_000);
+        assertEquals(List.of(11L), harness.takeForwardedSequenceIds(), "released at the rate, as for delay");
+    }
+
+    @Test
+    void notifyIsDelayForAClientWithoutTheFeatureFlag() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.NOTIFY));
+        producer();
+        send(12, 10);
+        assertEquals(range(0, 10), harness.takeForwardedSequenceIds());
+        assertEquals(List.of(), harness.takeClientCommands(), "a stock client never sees an unknown command");
+        assertEquals("delay", onlyThrottle().action());
+        assertEquals(2, onlyThrottle().heldMessages());
+    }
+
+    @Test
+    void aNamespaceLimitIsNotifiedAsAGroupQuota() {
+        harness.limit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(5, OnExceed.NOTIFY));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(6, 10);
+        throttleNotice(ThrottlingReason.ResourceGroupProduceQuotaExceeded);
+        assertEquals("namespace", onlyThrottle().scope());
+    }
+
+    @Test
+    void theConnectionBudgetPausesReadingAndResumesUnderHalf() {
+        harness.limits(harness.quotas.limits().withLimit(TOPIC_SCOPE, publish(10, OnExceed.DELAY))
+                .withConnection(new ConnectionLimits(4, 1 << 20)));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(4, 10);
+        assertEquals(List.of(), harness.pauses, "at the limit, not over it");
+        send(1, 10);
+        assertEquals(List.of(ConnectionBudget.Breach.PENDING_SENDS), harness.pauses);
+        assertEquals(ThrottlingReason.ConnectionPendingMessagesBreach,
+                harness.takeClientCommands().get(0).getThrottleProducer().getThrottlingReason());
+
+        answer(0);
+        answer(1);
+        assertEquals(0, harness.resumes, "3 pending is over half of 4");
+        answer(2);
+        assertEquals(1, harness.resumes);
+        harness.takeClientCommands();
+    }
+
+    @Test
+    void heldBytesOverTheBudgetPauseReading() {
+        harness.limits(harness.quotas.limits().withLimit(TOPIC_SCOPE, publish(1, OnExceed.DELAY))
+                .withConnection(new ConnectionLimits(100, 1000)));
+        producer();
+        send(3, 400);
+        assertEquals(List.of(), harness.pauses, "800 bytes held");
+        send(1, 400);
+        assertEquals(List.of(ConnectionBudget.Breach.HELD_BYTES), harness.pauses);
+        assertEquals(List.of(), harness.takeClientCommands(), "no notices for a client without the flag");
+        harness.advance(1_000);
+        harness.advance(1_000);
+        assertEquals(1, harness.resumes, "400 bytes held is under half of 1000");
+    }
+
+    @Test
+    void closingWithSendsHeldReleasesThemAndForgetsThem() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        List<ByteBuf> sent = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ByteBuf frame = TestFrames.send(PRODUCER, i, 1, 10);
+            sent.add(frame);
+            gate.send(frame);
+        }
+        assertEquals(1, harness.takeForwardedSequenceIds().size());
+        gate.close();
+        for (ByteBuf frame : sent) {
+            assertEquals(0, frame.refCnt());
+        }
+        assertTrue(gate.isIdle());
+        assertTrue(harness.throttled().isEmpty());
+        assertEquals(0, harness.activity.meter("pulsar", TOPIC).heldMessages());
+        harness.advance(1_000);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds(), "no timer left behind");
+    }
+
+    @Test
+    void aProducerClosedWithSendsHeldLeavesNothingPending() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(3, 10);
+        harness.takeForwardedSequenceIds();
+        assertFalse(gate.isIdle());
+        gate.producerClosed(PRODUCER);
+        assertTrue(gate.isIdle(), "a draining connection can close at once");
+        answer(0);
+        assertTrue(gate.isIdle(), "a late receipt of a closed producer changes nothing");
+        harness.takeClientCommands();
+    }
+
+    @Test
+    void aReplacedProducerDropsWhatTheOldOneHeld() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(3, 10);
+        harness.takeForwardedSequenceIds();
+        gate.producerRequested(2, PRODUCER, TOPIC);
+        gate.producerCreated(2);
+        assertEquals(0, harness.activity.meter("pulsar", TOPIC).heldMessages());
+        assertTrue(harness.throttled().isEmpty());
+    }
+}

@@ -32,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin HTTP server (SPEC section 3): the limits API, live status, admission control (when
+ * The admin HTTP server (docs/REFERENCE.md, "Admin REST API"): the limits API, live status, admission control (when
  * the proxy has it), {@code /metrics}, {@code /healthz} and {@code /readyz}, on Netty's HTTP codec.
  *
  * <p>It runs on threads of its own and never on the proxy's event loops: one I/O event loop, and
@@ -246,7 +246,7 @@ public final class AdminServer implements AutoCloseable {
             return this;
         }
 
-        /** How many topics without a limit get their own {@code topic} label (default 1000); see SPEC section 7. */
+        /** How many topics without a limit get their own {@code topic} label (default 1000); see docs/REFERENCE.md, "Metrics". */
         public Builder metricsMaxTopics(int max) {
             if (max < 0) {
                 throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + max);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every error status of SPEC section 3, and that a rejected request changes neither the file nor the engine. */
+/** Every error status of docs/REFERENCE.md, "Admin REST API", and that a rejected request changes neither the file nor the engine. */
 @ExtendWith(LeakCheck.class)
 class RejectedRequestsTest {
 

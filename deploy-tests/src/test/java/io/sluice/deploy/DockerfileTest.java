@@ -48,7 +48,7 @@ class DockerfileTest {
     @Test
     void copiesTheJarTheBuildProducesAndRunsIt() throws Exception {
         String jar = "proxy-server/target/" + proxyServerFinalName() + ".jar";
-        assertEquals("proxy-server/target/sluice.jar", jar, "README and SPEC name this jar");
+        assertEquals("proxy-server/target/sluice.jar", jar, "README and docs/REFERENCE.md name this jar");
 
         Stage build = buildStage();
         Instruction copy = jarCopy();
@@ -79,7 +79,7 @@ class DockerfileTest {
     void exposesTheDefaultPulsarAndAdminPorts() {
         Set<Integer> exposed = exposedPorts();
         Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--admin"));
-        assertEquals(Set.of(6650, 8080), defaults, "SPEC section 1 defaults");
+        assertEquals(Set.of(6650, 8080), defaults, "docs/REFERENCE.md, "Command line" defaults");
         assertEquals(defaults, exposed);
 
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The option reader that the Dockerfile and chart checks rely on finds what SPEC section 1 documents. */
+/** The option reader that the Dockerfile and chart checks rely on finds what docs/REFERENCE.md, "Command line" documents. */
 class SluiceOptionsTest {
 
     @Test

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Admission control (SPEC section 5): samples health signals, steps a {@link Breaker} per
+ * Admission control (docs/REFERENCE.md, "Admission control"): samples health signals, steps a {@link Breaker} per
  * {@link RequestType}, and answers whether a new request may go ahead.
  *
  * <p>Threads: {@link #sample} is called by one sampler thread every

@@ -3,7 +3,7 @@ package io.sluice.admission;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
-/** How much admission control does (SPEC section 5). */
+/** How much admission control does (docs/REFERENCE.md, "Admission control"). */
 public enum AdmissionMode {
     /** Admit everything; breakers stay {@link BreakerState#CLOSED}. The default. */
     DISABLED,

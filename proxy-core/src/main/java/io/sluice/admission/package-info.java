@@ -1,5 +1,5 @@
 /**
- * Admission control (SPEC section 5): health signals, a circuit breaker per request type, and the
+ * Admission control (docs/REFERENCE.md, "Admission control"): health signals, a circuit breaker per request type, and the
  * admit decision that turns new CONNECT, LOOKUP, PRODUCER and SUBSCRIBE requests away with
  * {@code ServiceNotReady} while the proxy is overloaded.
  *

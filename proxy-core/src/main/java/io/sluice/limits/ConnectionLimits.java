@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * What one client connection may have outstanding (SPEC section 2).
+ * What one client connection may have outstanding (docs/REFERENCE.md, "Limits").
  *
  * @param maxPendingSends sends without a receipt yet, held in the proxy or forwarded
  * @param maxHeldBytes bytes held in the proxy

@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The JSON form of limits (SPEC section 2): strict parsing with errors that name the field,
+ * The JSON form of limits (docs/REFERENCE.md, "Limits"): strict parsing with errors that name the field,
  * and stable pretty output. Thread-safe.
  *
  * <p>Parsing is strict so that a typing mistake in an operator's document is reported rather

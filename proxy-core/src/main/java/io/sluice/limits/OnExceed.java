@@ -3,7 +3,7 @@ package io.sluice.limits;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
-/** What the proxy does with a message that exceeds a limit (SPEC section 4). */
+/** What the proxy does with a message that exceeds a limit (docs/REFERENCE.md, "Actions"). */
 public enum OnExceed {
     /** Hold the message in the proxy and forward it when the buckets allow. */
     DELAY,

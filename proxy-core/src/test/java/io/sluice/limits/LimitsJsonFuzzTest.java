@@ -25,7 +25,7 @@ class LimitsJsonFuzzTest {
 
     @Test
     void mutatedDocumentsParseOrFailCleanly() {
-        byte[] seed = LimitsJsonTest.SPEC_EXAMPLE.getBytes(StandardCharsets.UTF_8);
+        byte[] seed = LimitsJsonTest.REFERENCE_EXAMPLE.getBytes(StandardCharsets.UTF_8);
         Random random = new Random(20240611L);
         int parsed = 0;
         for (int round = 0; round < ROUNDS; round++) {

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class LimitsJsonTest {
 
-    static final String SPEC_EXAMPLE = """
+    static final String REFERENCE_EXAMPLE = """
             {
               "topics":     { "persistent://public/default/orders": {
                   "publish":  { "messagesPerSecond": 1000, "bytesPerSecond": 1048576, "burstSeconds": 1.0 },
@@ -40,7 +40,7 @@ class LimitsJsonTest {
 
     @Test
     void readsTheSpecExample() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes(SPEC_EXAMPLE));
+        LimitsDocument doc = LimitsJson.parseDocument(bytes(REFERENCE_EXAMPLE));
 
         Limit orders = doc.topics().get("persistent://public/default/orders");
         assertEquals(new RateLimit(1000.0, 1048576.0, 1.0), orders.publish());
@@ -82,7 +82,7 @@ class LimitsJsonTest {
 
     @Test
     void roundTripsThroughJson() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes(SPEC_EXAMPLE));
+        LimitsDocument doc = LimitsJson.parseDocument(bytes(REFERENCE_EXAMPLE));
         byte[] written = LimitsJson.write(doc);
         assertEquals(doc, LimitsJson.parseDocument(written));
         assertArrayEquals(written, LimitsJson.write(LimitsJson.parseDocument(written)), "output is stable");

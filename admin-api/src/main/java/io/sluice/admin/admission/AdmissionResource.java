@@ -9,7 +9,7 @@ import io.sluice.admission.AdmissionJson;
 import io.sluice.settings.InvalidSettingsException;
 
 /**
- * GET and PUT of admission control, {@code /api/v1/admission} (SPEC section 5): its status, and a
+ * GET and PUT of admission control, {@code /api/v1/admission} (docs/REFERENCE.md, "Admission control"): its status, and a
  * partial settings update put in force at once. Settings changed here are not persisted; a
  * restart goes back to the configured ones.
  */

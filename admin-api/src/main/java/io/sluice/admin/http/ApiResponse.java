@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * A complete response: status, body and the few headers the API sets. Error bodies have the
- * SPEC's form {@code {"error": "..."}}.
+ * the documented form {@code {"error": "..."}}.
  *
  * @param status the HTTP status
  * @param contentType the body's media type, or {@code null} for no body
@@ -42,7 +42,7 @@ public record ApiResponse(HttpResponseStatus status, String contentType, byte[] 
         return new ApiResponse(HttpResponseStatus.NO_CONTENT, null, new byte[0], Map.of());
     }
 
-    /** An error in the SPEC's form: {@code {"error": message}}. */
+    /** An error in the documented form: {@code {"error": message}}. */
     public static ApiResponse error(HttpResponseStatus status, String message) {
         return json(status, Map.of("error", message));
     }

@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Admission control's figures (SPEC sections 5 and 7), all from one status snapshot per scrape:
+ * Admission control's figures (docs/REFERENCE.md, "Admission control" and "Metrics"), all from one status snapshot per scrape:
  * {@code sluice_admission_state} (by request type), {@code sluice_admission_rejections_total} (by
  * request type and mode: {@code enforced} counts real rejections, {@code monitor_only} the ones
  * monitor-only mode let through) and {@code sluice_admission_signal} (each signal's latest value;

@@ -27,7 +27,7 @@ public final class MetricsResource {
     }
 
     /**
-     * A registry with Sluice's metrics (SPEC section 7), the JVM's, and Netty's buffer memory.
+     * A registry with Sluice's metrics (docs/REFERENCE.md, "Metrics"), the JVM's, and Netty's buffer memory.
      *
      * @param admission admission control, or {@code null} when the proxy runs without it (then
      *        there are no {@code sluice_admission_*} families)

@@ -139,7 +139,7 @@ class FaultsIT {
                     seconds(ready - killed), seconds(resumed - ready), seconds, forwarded / seconds,
                     (after.acknowledged() - before.acknowledged()) / seconds, THROTTLED_RATE));
             check("Sluice killed", load.audit());
-            // As over any window (SPEC section 2): the rate within 2 %, plus at most one burst (the
+            // As over any window (docs/REFERENCE.md, "Limits"): the rate within 2 %, plus at most one burst (the
             // bucket's capacity, 1 s of the rate).
             assertTrue(forwarded <= THROTTLED_RATE * seconds * 1.02 + THROTTLED_RATE,
                     "the limit from the limits file is enforced again after the restart: " + forwarded + " in " + seconds + " s");

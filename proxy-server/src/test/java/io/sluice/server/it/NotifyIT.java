@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code onExceed: notify} (SPEC section 4, docs/PROTOCOL-EXTENSION.md) with the real broker: a
+ * {@code onExceed: notify} (docs/REFERENCE.md, "Actions"; docs/PROTOCOL-EXTENSION.md) with the real broker: a
  * conformance client that takes throttle notices, one that advertises them but never answers, one
  * that answers but does not pause, one without the flag, and the stock pulsar-client.
  */

@@ -13,16 +13,16 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The README's options table must say exactly what the command line does. */
-class ReadmeOptionsTest {
+/** The options table of docs/REFERENCE.md must say exactly what the command line does. */
+class ReferenceOptionsTest {
 
     /** The flag of a row such as {@code | `--upstream URL` | `SLUICE_UPSTREAM` | `upstream` | (required) | ...}. */
     private static final Pattern FLAG = Pattern.compile("^`(--[a-z-]+)[^`]*`$");
 
     @Test
-    void everyOptionIsInTheReadmeWithItsEnvironmentVariableYamlKeyAndDefault() throws Exception {
+    void everyOptionIsInTheReferenceWithItsEnvironmentVariableYamlKeyAndDefault() throws Exception {
         Map<String, String> documented = new TreeMap<>();
-        for (String line : Files.readAllLines(Path.of("..", "README.md"))) {
+        for (String line : Files.readAllLines(Path.of("..", "docs", "REFERENCE.md"))) {
             String[] cells = line.split("\\|");
             Matcher flag;
             if (cells.length > 5 && (flag = FLAG.matcher(cells[1].trim())).matches()) {

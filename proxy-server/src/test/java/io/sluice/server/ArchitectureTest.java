@@ -1,0 +1,62 @@
+package io.sluice.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The boundaries of docs/ARCHITECTURE.md, checked on the compiled classes: the engine knows no
+ * Netty and no protocol, the relay knows no protocol, front ends do not know each other, and no
+ * two packages depend on each other in a circle.
+ */
+@AnalyzeClasses(packages = "io.sluice", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    private static final String[] ENGINE = {"io.sluice.limits..", "io.sluice.scopes..", "io.sluice.quota..",
+        "io.sluice.admission..", "io.sluice.status..", "io.sluice.settings.."};
+
+    @ArchTest
+    static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses().that().resideInAnyPackage(ENGINE)
+            .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "com.google.protobuf..", "io.sluice.relay..",
+                    "io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..")
+            .because("the engine is shared by every front end and unit-tested without sockets");
+
+    @ArchTest
+    static final ArchRule theQuotaEngineKnowsNoProtocolsScopeModel = noClasses()
+            .that().resideInAnyPackage("io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..",
+                    "io.sluice.limits.kafka..")
+            .because("a front end describes a resource by its scope chain; the engine resolves any chain");
+
+    @ArchTest
+    static final ArchRule theRelayKnowsNoProtocol = noClasses().that().resideInAPackage("io.sluice.relay..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..",
+                    "io.sluice.scopes..", "io.sluice.limits.pulsar..", "io.sluice.limits.kafka..", "io.sluice.admin..",
+                    "io.sluice.server..");
+
+    @ArchTest
+    static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses().that().resideInAPackage("io.sluice.pulsar..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..");
+
+    @ArchTest
+    static final ArchRule kafkaKnowsNoOtherFrontEnd = noClasses().that().resideInAPackage("io.sluice.kafka..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.admin..", "io.sluice.server..");
+
+    @ArchTest
+    static final ArchRule theAdminApiReachesNoConnection = noClasses().that().resideInAPackage("io.sluice.admin..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.server..")
+            .because("limits change through the store and figures are read from the engine's counters");
+
+    @ArchTest
+    static final ArchRule gatesDoNotSeeTheConnection = noClasses()
+            .that().resideInAnyPackage("io.sluice.pulsar.gates..", "io.sluice.pulsar.lookup..", "io.sluice.pulsar.codec..")
+            .should().dependOnClassesThat().resideInAPackage("io.sluice.pulsar.connection..")
+            .because("gates get a narrow Outbound, never the connection or its pipeline");
+
+    @ArchTest
+    static final ArchRule noPackageCycles = slices().matching("io.sluice.(**)").should().beFreeOfCycles();
+}

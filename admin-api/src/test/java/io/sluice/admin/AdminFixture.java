@@ -46,7 +46,7 @@ final class AdminFixture implements AutoCloseable {
     private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
             throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
-        this.store = LimitsStore.open(limitsFile, engine);
+        this.store = LimitsStore.open(limitsFile, engine::update);
         this.token = token;
         this.server = AdminServer.builder()
                 .bind("127.0.0.1", 0)

@@ -69,7 +69,7 @@ class AdminRequestFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("admin-fuzz");
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
-        store = LimitsStore.open(dir.resolve("limits.json"), engine);
+        store = LimitsStore.open(dir.resolve("limits.json"), engine::update);
         router = new Router(AdminRoutes.table(store, new ThrottleLedger(Clock.systemUTC()),
                 new TopicActivity(Duration.ofMinutes(1)), new ProxyStats(), null, () -> true, 1000), Runnable::run);
     }

@@ -63,7 +63,7 @@ class ConcurrentChangesTest {
     }
 
     private static LimitsDocument reopen(Path file) throws IOException {
-        return LimitsStore.open(file, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)).current();
+        return LimitsStore.open(file, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update).current();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

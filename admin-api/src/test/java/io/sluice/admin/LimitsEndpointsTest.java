@@ -211,7 +211,7 @@ class LimitsEndpointsTest {
         admin.put("/api/v1/limits/connection", "{\"maxHeldBytes\": 1024}");
 
         QuotaEngine fresh = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
-        LimitsStore reopened = LimitsStore.open(admin.limitsFile, fresh);
+        LimitsStore reopened = LimitsStore.open(admin.limitsFile, fresh::update);
 
         assertEquals(admin.store.current(), reopened.current());
         assertEquals(admin.engine.limits(), fresh.limits());

@@ -1,7 +1,6 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
-import io.sluice.quota.QuotaEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,33 +11,38 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * The one way limits change: validate, persist atomically (temp file, fsync, rename), then publish
- * the new immutable snapshot to the {@link QuotaEngine}, which live traffic picks up at once.
- * Changes are serialised, so concurrent writers never lose or tear an update; a change that fails
- * validation or cannot be written changes nothing.
+ * The one way limits change: validate, persist atomically (temp file, fsync, rename), then put the
+ * new immutable document in force (the server hands it to the quota engine, which live traffic
+ * picks up at once). Changes are serialised, so concurrent writers never lose or tear an update;
+ * a change that fails validation or cannot be written changes nothing.
  */
 public final class LimitsStore {
 
     private final Path file;
-    private final QuotaEngine engine;
+    private final Consumer<LimitsDocument> inForce;
+    private volatile LimitsDocument current;
 
-    private LimitsStore(Path file, QuotaEngine engine) {
+    private LimitsStore(Path file, Consumer<LimitsDocument> inForce) {
         this.file = file;
-        this.engine = engine;
+        this.inForce = inForce;
     }
 
     /**
-     * Loads {@code file} into {@code engine}, or creates it with no limits when it does not exist.
+     * Loads {@code file} and puts it in force, or creates it with no limits when it does not exist.
+     *
+     * @param inForce puts a document in force, e.g. {@code engine::update}; called with the loaded
+     *     document now and with every later change once it is persisted
      *
      * @throws InvalidSettingsException when the file is not a valid limits document
      * @throws IOException            when it cannot be read or created
      */
-    public static LimitsStore open(Path file, QuotaEngine engine) throws IOException {
+    public static LimitsStore open(Path file, Consumer<LimitsDocument> inForce) throws IOException {
         Objects.requireNonNull(file, "file");
-        LimitsStore store = new LimitsStore(file.toAbsolutePath(), engine);
+        LimitsStore store = new LimitsStore(file.toAbsolutePath(), Objects.requireNonNull(inForce, "inForce"));
         LimitsDocument loaded;
         try {
             loaded = parse(store.file, Files.readAllBytes(store.file));
@@ -46,13 +50,13 @@ public final class LimitsStore {
             loaded = LimitsDocument.empty();
             store.persist(loaded);
         }
-        engine.update(loaded);
+        store.putInForce(loaded);
         return store;
     }
 
     /** The limits in force. */
     public LimitsDocument current() {
-        return engine.limits();
+        return current;
     }
 
     public Path file() {
@@ -69,17 +73,22 @@ public final class LimitsStore {
      * Serialised with every other change.
      */
     public synchronized LimitsDocument update(UnaryOperator<LimitsDocument> change) throws IOException {
-        LimitsDocument next = Objects.requireNonNull(change.apply(engine.limits()), "change result");
+        LimitsDocument next = Objects.requireNonNull(change.apply(current), "change result");
         persist(next);
-        engine.update(next);
+        putInForce(next);
         return next;
     }
 
     /** Reads the file again (after an operator edited it) and puts it in force if valid. */
     public synchronized LimitsDocument reload() throws IOException {
         LimitsDocument loaded = parse(file, Files.readAllBytes(file));
-        engine.update(loaded);
+        putInForce(loaded);
         return loaded;
+    }
+
+    private void putInForce(LimitsDocument document) {
+        current = document;
+        inForce.accept(document);
     }
 
     private static LimitsDocument parse(Path file, byte[] bytes) {

@@ -33,7 +33,7 @@ class LimitsStoreTest {
     @Test
     void anAbsentFileIsCreatedEmpty() throws Exception {
         Path file = dir.resolve("sub/limits.json");
-        LimitsStore store = LimitsStore.open(file, engine);
+        LimitsStore store = LimitsStore.open(file, engine::update);
         assertTrue(Files.exists(file));
         assertEquals(LimitsDocument.empty(), store.current());
         assertEquals(LimitsDocument.empty(), LimitsJson.parseDocument(Files.readAllBytes(file)));
@@ -42,14 +42,14 @@ class LimitsStoreTest {
     @Test
     void aChangeIsPersistedAndInForceAndSurvivesReopening() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine);
+        LimitsStore store = LimitsStore.open(file, engine::update);
         long version = engine.version();
         store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), publish(500)));
         assertTrue(engine.version() > version, "published to the engine");
         assertEquals(publish(500), engine.limits().topics().get("persistent://t/n/x"));
 
         QuotaEngine restarted = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
-        LimitsStore.open(file, restarted);
+        LimitsStore.open(file, restarted::update);
         assertEquals(publish(500), restarted.limits().topics().get("persistent://t/n/x"));
     }
 
@@ -57,7 +57,7 @@ class LimitsStoreTest {
     void anInvalidFileAtStartIsAnErrorNamingTheFieldNeverEmptyLimits() throws Exception {
         Path file = dir.resolve("limits.json");
         Files.writeString(file, "{\"topics\":{\"persistent://t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
-        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine));
+        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine::update));
         assertTrue(e.getMessage().contains("messagesPerSecond"), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
@@ -65,7 +65,7 @@ class LimitsStoreTest {
     @Test
     void concurrentChangesAreSerialisedAndNoneIsLost() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine);
+        LimitsStore store = LimitsStore.open(file, engine::update);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
@@ -87,7 +87,7 @@ class LimitsStoreTest {
     @Test
     void reloadPicksUpAnEditedFileAndRejectsABrokenOneWithoutChangingAnything() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine);
+        LimitsStore store = LimitsStore.open(file, engine::update);
         Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), publish(600))));
         store.reload();
         assertEquals(publish(600), engine.limits().namespaces().get("t/n"));

@@ -118,7 +118,7 @@ public final class SluiceServer implements AutoCloseable {
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
         QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
-        LimitsStore limits = LimitsStore.open(config.limitsFile(), quotas);
+        LimitsStore limits = LimitsStore.open(config.limitsFile(), quotas::update);
         SluiceServer server = new SluiceServer(config, quotas, limits);
         try {
             server.bind();

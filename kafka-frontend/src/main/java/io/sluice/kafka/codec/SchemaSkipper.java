@@ -1,0 +1,168 @@
+package io.sluice.kafka.codec;
+
+import org.apache.kafka.common.protocol.types.ArrayOf;
+import org.apache.kafka.common.protocol.types.CompactArrayOf;
+import org.apache.kafka.common.protocol.types.Schema;
+import org.apache.kafka.common.protocol.types.TaggedFields;
+import org.apache.kafka.common.protocol.types.Type;
+
+/**
+ * Skips over one value of a message in place, following one version of the message's schema as
+ * kafka-clients defines it. Built once per schema (at class loading), then used on any number of
+ * frames without allocating: a tree of steps, one per type.
+ */
+abstract class SchemaSkipper {
+
+    abstract void skip(WireCursor cursor);
+
+    /** The skipper for values of {@code type}; fails on a type this code does not know. */
+    static SchemaSkipper of(Type type) {
+        if (type instanceof Schema struct) {
+            SchemaSkipper[] fields = new SchemaSkipper[struct.numFields()];
+            for (int i = 0; i < fields.length; i++) {
+                fields[i] = of(struct.get(i).def.type);
+            }
+            return new Struct(fields);
+        }
+        if (type instanceof TaggedFields) {
+            return TAGGED_FIELDS;
+        }
+        if (type instanceof ArrayOf || type instanceof CompactArrayOf) {
+            Type element = type.arrayElementType().orElseThrow();
+            return new Array(of(element), type instanceof CompactArrayOf);
+        }
+        if (type == Type.BOOLEAN || type == Type.INT8) {
+            return new Fixed(1);
+        }
+        if (type == Type.INT16 || type == Type.UINT16) {
+            return new Fixed(2);
+        }
+        if (type == Type.INT32 || type == Type.UNSIGNED_INT32) {
+            return new Fixed(4);
+        }
+        if (type == Type.INT64 || type == Type.FLOAT64) {
+            return new Fixed(8);
+        }
+        if (type == Type.UUID) {
+            return new Fixed(16);
+        }
+        if (type == Type.VARINT) {
+            return new Varint(5);
+        }
+        if (type == Type.VARLONG) {
+            return new Varint(10);
+        }
+        if (type == Type.STRING || type == Type.NULLABLE_STRING) {
+            return INT16_SIZED;
+        }
+        if (type == Type.BYTES || type == Type.NULLABLE_BYTES || type == Type.RECORDS || type == Type.NULLABLE_RECORDS) {
+            return INT32_SIZED;
+        }
+        if (type == Type.COMPACT_STRING || type == Type.COMPACT_NULLABLE_STRING || type == Type.COMPACT_BYTES
+                || type == Type.COMPACT_NULLABLE_BYTES || type == Type.COMPACT_RECORDS || type == Type.COMPACT_NULLABLE_RECORDS) {
+            return COMPACT_SIZED;
+        }
+        throw new IllegalStateException("no skipper for schema type " + type);
+    }
+
+    private static final SchemaSkipper TAGGED_FIELDS = new SchemaSkipper() {
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skipTaggedFields();
+        }
+    };
+
+    private static final SchemaSkipper INT16_SIZED = new SchemaSkipper() {
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skipSized(cursor.int16());
+        }
+    };
+
+    private static final SchemaSkipper INT32_SIZED = new SchemaSkipper() {
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skipSized(cursor.int32());
+        }
+    };
+
+    private static final SchemaSkipper COMPACT_SIZED = new SchemaSkipper() {
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skipSized(cursor.compactLength());
+        }
+    };
+
+    private static final class Fixed extends SchemaSkipper {
+        private final int size;
+
+        Fixed(int size) {
+            this.size = size;
+        }
+
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skip(size);
+        }
+    }
+
+    private static final class Varint extends SchemaSkipper {
+        private final int maxBytes;
+
+        Varint(int maxBytes) {
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        void skip(WireCursor cursor) {
+            cursor.skipVarint(maxBytes);
+        }
+    }
+
+    /** A struct: its fields in order. */
+    static final class Struct extends SchemaSkipper {
+        private final SchemaSkipper[] fields;
+
+        Struct(SchemaSkipper[] fields) {
+            this.fields = fields;
+        }
+
+        @Override
+        void skip(WireCursor cursor) {
+            skipFields(cursor, fields.length);
+        }
+
+        /** Skips the first {@code count} fields. */
+        void skipFields(WireCursor cursor, int count) {
+            for (int i = 0; i < count; i++) {
+                fields[i].skip(cursor);
+            }
+        }
+    }
+
+    private static final class Array extends SchemaSkipper {
+        private final SchemaSkipper element;
+        private final boolean compact;
+
+        Array(SchemaSkipper element, boolean compact) {
+            this.element = element;
+            this.compact = compact;
+        }
+
+        @Override
+        void skip(WireCursor cursor) {
+            int count = compact ? cursor.compactLength() : cursor.int32();
+            if (count < -1) {
+                throw cursor.malformed("array length " + count + " is negative");
+            }
+            // As kafka-clients' readers do: more elements than bytes left cannot be right, and the
+            // check bounds the loop even for elements of no bytes.
+            if (count > cursor.remaining()) {
+                throw cursor.malformed("array of " + count + " elements in " + cursor.remaining() + " bytes");
+            }
+            for (int i = 0; i < count; i++) {
+                element.skip(cursor);
+            }
+        }
+    }
+}

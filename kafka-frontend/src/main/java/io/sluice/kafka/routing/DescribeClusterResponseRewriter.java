@@ -1,0 +1,28 @@
+package io.sluice.kafka.routing;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.sluice.kafka.codec.MessageFrames;
+import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.DescribeClusterResponseData.DescribeClusterBroker;
+
+/** DescribeCluster responses: every broker listed becomes Sluice. */
+final class DescribeClusterResponseRewriter {
+
+    private DescribeClusterResponseRewriter() {
+    }
+
+    /** A new frame the caller owns, or null when no address changed; {@code frame} stays the caller's. */
+    static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, short version, AdvertisedNodes nodes) {
+        DescribeClusterResponseData data = MessageFrames.read(new DescribeClusterResponseData(), frame, bodyIndex, version, "bad_response_body");
+        boolean changed = false;
+        for (DescribeClusterBroker broker : data.brokers()) {
+            int port = nodes.advertise(broker.brokerId(), broker.host(), broker.port());
+            if (port >= 0) {
+                broker.setHost(nodes.host()).setPort(port);
+                changed = true;
+            }
+        }
+        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+    }
+}

@@ -31,8 +31,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
      *                     for requests; responses (fetches) may be larger and get their own limit
      */
     public KafkaFrameDecoder(int maxFrameSize) {
-        if (maxFrameSize <= 0) {
-            throw new IllegalArgumentException("maxFrameSize must be positive: " + maxFrameSize);
+        if (maxFrameSize <= 0 || maxFrameSize > Integer.MAX_VALUE - 4) {
+            throw new IllegalArgumentException("maxFrameSize must be positive and leave room for the size prefix: " + maxFrameSize);
         }
         this.maxFrameSize = maxFrameSize;
     }

@@ -90,9 +90,14 @@ public final class NodeEndpointsProbe {
         }
 
         boolean carriesNodeEndpoints(WireCursor cursor) {
-            body.skipFields(cursor, fieldIndex);
+            body.skipFields(cursor, 0, fieldIndex);
             if (tag < 0) {
-                return cursor.compactLength() > 0;
+                if (cursor.compactLength() > 0) {
+                    return true;
+                }
+                // None: the rest must still be there, as it must when the field is tagged.
+                body.skipFields(cursor, fieldIndex + 1, body.fieldCount());
+                return false;
             }
             int count = cursor.unsignedVarint();
             if (count < 0) {

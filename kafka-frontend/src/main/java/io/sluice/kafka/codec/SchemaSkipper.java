@@ -129,14 +129,18 @@ abstract class SchemaSkipper {
 
         @Override
         void skip(WireCursor cursor) {
-            skipFields(cursor, fields.length);
+            skipFields(cursor, 0, fields.length);
         }
 
-        /** Skips the first {@code count} fields. */
-        void skipFields(WireCursor cursor, int count) {
-            for (int i = 0; i < count; i++) {
+        /** Skips fields {@code from} (inclusive) to {@code to} (exclusive). */
+        void skipFields(WireCursor cursor, int from, int to) {
+            for (int i = from; i < to; i++) {
                 fields[i].skip(cursor);
             }
+        }
+
+        int fieldCount() {
+            return fields.length;
         }
     }
 

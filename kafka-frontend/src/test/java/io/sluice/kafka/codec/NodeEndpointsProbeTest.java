@@ -1,0 +1,84 @@
+package io.sluice.kafka.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.testing.BrokerResponses;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@ExtendWith(LeakCheck.class)
+class NodeEndpointsProbeTest {
+
+    private static final HandledApi[] CARRIERS = {HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE};
+
+    private final WireCursor cursor = new WireCursor();
+
+    @Test
+    void findsNodeEndpointsInEveryVersionThatHasThemAndOnlyThere() {
+        int found = 0;
+        for (HandledApi api : CARRIERS) {
+            for (short version = api.minVersion(); version <= api.maxVersion(); version++) {
+                for (boolean with : new boolean[] {false, true}) {
+                    ByteBuf frame = KafkaFrames.response(BrokerResponses.of(api.key(), version, with), version, 3);
+                    try {
+                        int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, version, cursor);
+                        boolean expected = with && hasNodeEndpoints(api, version);
+                        assertEquals(expected, NodeEndpointsProbe.carriesNodeEndpoints(api, version, frame, bodyIndex, cursor),
+                                api + " v" + version + (with ? " with" : " without") + " endpoints");
+                        found += expected ? 1 : 0;
+                    } finally {
+                        frame.release();
+                    }
+                }
+            }
+        }
+        assertEquals(4 + 3 + 2 + 2, found);
+    }
+
+    /** To say "none" the probe walks the whole body; a truncation after the endpoints is the rewriter's to find. */
+    @Test
+    void rejectsABodyThatEndsTooSoon() {
+        for (HandledApi api : CARRIERS) {
+            ByteBuf frame = KafkaFrames.response(BrokerResponses.of(api.key(), api.maxVersion(), false), api.maxVersion(), 3);
+            try {
+                int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, api.maxVersion(), cursor);
+                for (int end = bodyIndex; end < frame.writerIndex(); end += 3) {
+                    ByteBuf cut = frame.retainedSlice(0, end);
+                    try {
+                        MalformedFrameException e = assertThrows(MalformedFrameException.class,
+                                () -> NodeEndpointsProbe.carriesNodeEndpoints(api, api.maxVersion(), cut, bodyIndex, cursor),
+                                api + " cut at " + end);
+                        assertEquals("bad_response_body", e.reason());
+                    } finally {
+                        cut.release();
+                    }
+                }
+            } finally {
+                frame.release();
+            }
+        }
+    }
+
+    @Test
+    void refusesResponsesThatCannotCarryThem() {
+        assertThrows(IllegalArgumentException.class,
+                () -> NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.METADATA, (short) 12, null, 0, cursor));
+        assertThrows(IllegalArgumentException.class,
+                () -> NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 2, null, 0, cursor));
+        assertTrue(HandledApi.PRODUCE.supports((short) 10));
+    }
+
+    private static boolean hasNodeEndpoints(HandledApi api, short version) {
+        return switch (api) {
+            case PRODUCE -> version >= 10;
+            case FETCH -> version >= 16;
+            default -> true;
+        };
+    }
+}

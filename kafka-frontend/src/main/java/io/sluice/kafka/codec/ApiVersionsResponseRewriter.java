@@ -48,7 +48,7 @@ public final class ApiVersionsResponseRewriter {
             version = 0;
             data = MessageFrames.read(new ApiVersionsResponseData(), frame, bodyIndex, version, "bad_response_body");
         }
-        return restrict(data.apiKeys()) ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+        return restrict(data.apiKeys()) ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 
     /**

@@ -40,23 +40,29 @@ public final class MessageFrames {
 
     /**
      * A new frame with {@code frame}'s header (the bytes between the size prefix and
-     * {@code bodyIndex}, copied as they are) and {@code message} written as version {@code version}
-     * for its body. The caller owns the new frame; {@code frame} is left as it was.
+     * {@code bodyIndex}, copied as they are) and {@code message}, read from {@code frame}, written as
+     * version {@code version} for its body. The caller owns the new frame; {@code frame} is left as
+     * it was. A message that kafka-clients read but will not write back (a tag repeated, say) raises
+     * a {@link MalformedFrameException} with {@code reason}.
      */
-    public static ByteBuf withBody(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, ApiMessage message, short version) {
+    public static ByteBuf withBody(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, ApiMessage message, short version, String reason) {
         int headerStart = frame.readerIndex() + 4;
         int headerSize = bodyIndex - headerStart;
         ObjectSerializationCache cache = new ObjectSerializationCache();
-        int bodySize = message.size(cache, version);
-        ByteBuf out = alloc.buffer(4 + headerSize + bodySize);
+        ByteBuf out = null;
         try {
+            int bodySize = message.size(cache, version);
+            out = alloc.buffer(4 + headerSize + bodySize);
             out.writeInt(headerSize + bodySize);
             out.writeBytes(frame, headerStart, headerSize);
             writeBody(out, message, version, cache, bodySize);
             return out;
         } catch (RuntimeException e) {
-            out.release();
-            throw e;
+            if (out != null) {
+                out.release();
+            }
+            throw new MalformedFrameException(reason, "cannot write back " + message.getClass().getSimpleName()
+                    + " v" + version + ": " + e, e);
         }
     }
 

@@ -106,10 +106,12 @@ public final class NodeEndpointsProbe {
             for (int i = 0; i < count; i++) {
                 int fieldTag = cursor.unsignedVarint();
                 int size = cursor.unsignedVarint();
-                if (fieldTag == tag) {
-                    return size > 0 && cursor.compactLength() > 0;
+                int start = cursor.index();
+                // A tag may repeat and kafka-clients keeps the last: look at every occurrence.
+                if (fieldTag == tag && size > 0 && cursor.compactLength() > 0) {
+                    return true;
                 }
-                cursor.skip(size);
+                cursor.skip(size - (cursor.index() - start));
             }
             return false;
         }

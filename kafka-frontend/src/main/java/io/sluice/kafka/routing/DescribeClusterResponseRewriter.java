@@ -23,6 +23,6 @@ final class DescribeClusterResponseRewriter {
                 changed = true;
             }
         }
-        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

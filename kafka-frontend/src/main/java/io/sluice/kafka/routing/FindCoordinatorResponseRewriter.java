@@ -31,6 +31,6 @@ final class FindCoordinatorResponseRewriter {
                 }
             }
         }
-        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

@@ -34,6 +34,6 @@ final class MetadataResponseRewriter {
                 changed = true;
             }
         }
-        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

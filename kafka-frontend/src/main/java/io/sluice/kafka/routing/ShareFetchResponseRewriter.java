@@ -26,6 +26,6 @@ final class ShareFetchResponseRewriter {
                 changed = true;
             }
         }
-        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version) : null;
+        return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

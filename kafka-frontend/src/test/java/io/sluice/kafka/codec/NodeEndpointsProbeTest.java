@@ -1,6 +1,7 @@
 package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.relay.MalformedFrameException;
@@ -62,6 +63,29 @@ class NodeEndpointsProbeTest {
             } finally {
                 frame.release();
             }
+        }
+    }
+
+    /** kafka-clients keeps the last of a repeated tag: an empty first one must not hide a second. */
+    @Test
+    void looksAtEveryOccurrenceOfARepeatedTag() {
+        ByteBuf plain = KafkaFrames.response(BrokerResponses.produce((short) 12, false), (short) 12, 3);
+        byte[] host = BrokerResponses.host(2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuf endpoints = Unpooled.buffer().writeByte(2).writeInt(2).writeByte(host.length + 1).writeBytes(host)
+                .writeInt(BrokerResponses.port(2)).writeByte(0).writeByte(0);
+        ByteBuf frame = Unpooled.buffer();
+        frame.writeInt(0).writeBytes(plain, 4, plain.readableBytes() - 5);
+        frame.writeByte(2).writeByte(0).writeByte(1).writeByte(1);
+        frame.writeByte(0).writeByte(endpoints.readableBytes()).writeBytes(endpoints);
+        frame.setInt(0, frame.readableBytes() - 4);
+        try {
+            assertEquals(0, plain.getByte(plain.writerIndex() - 1), "the plain response ends with no tagged fields");
+            int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
+            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+        } finally {
+            plain.release();
+            endpoints.release();
+            frame.release();
         }
     }
 

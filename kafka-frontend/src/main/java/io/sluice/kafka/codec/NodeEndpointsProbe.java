@@ -99,19 +99,20 @@ public final class NodeEndpointsProbe {
                 body.skipFields(cursor, fieldIndex + 1, body.fieldCount());
                 return false;
             }
-            int count = cursor.unsignedVarint();
-            if (count < 0) {
-                throw cursor.malformed("tagged field count " + Integer.toUnsignedString(count) + " out of range");
-            }
+            SchemaSkipper.Tagged tagged = (SchemaSkipper.Tagged) body.field(fieldIndex);
+            int count = SchemaSkipper.Tagged.count(cursor);
             for (int i = 0; i < count; i++) {
                 int fieldTag = cursor.unsignedVarint();
                 int size = cursor.unsignedVarint();
-                int start = cursor.index();
-                // A tag may repeat and kafka-clients keeps the last: look at every occurrence.
-                if (fieldTag == tag && size > 0 && cursor.compactLength() > 0) {
-                    return true;
+                // Read as kafka-clients reads it: by type, whatever the size says; and as a tag may
+                // repeat (the client keeps the last), every occurrence counts.
+                if (fieldTag == tag) {
+                    if (cursor.compactLength() > 0) {
+                        return true;
+                    }
+                } else {
+                    tagged.skipField(cursor, fieldTag, size);
                 }
-                cursor.skip(size - (cursor.index() - start));
             }
             return false;
         }

@@ -2,9 +2,12 @@ package io.sluice.kafka.codec;
 
 import org.apache.kafka.common.protocol.types.ArrayOf;
 import org.apache.kafka.common.protocol.types.CompactArrayOf;
+import org.apache.kafka.common.protocol.types.Field;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.TaggedFields;
 import org.apache.kafka.common.protocol.types.Type;
+
+import java.util.Map;
 
 /**
  * Skips over one value of a message in place, following one version of the message's schema as
@@ -24,8 +27,8 @@ abstract class SchemaSkipper {
             }
             return new Struct(fields);
         }
-        if (type instanceof TaggedFields) {
-            return TAGGED_FIELDS;
+        if (type instanceof TaggedFields tagged) {
+            return new Tagged(tagged);
         }
         if (type instanceof ArrayOf || type instanceof CompactArrayOf) {
             Type element = type.arrayElementType().orElseThrow();
@@ -64,13 +67,6 @@ abstract class SchemaSkipper {
         }
         throw new IllegalStateException("no skipper for schema type " + type);
     }
-
-    private static final SchemaSkipper TAGGED_FIELDS = new SchemaSkipper() {
-        @Override
-        void skip(WireCursor cursor) {
-            cursor.skipTaggedFields();
-        }
-    };
 
     private static final SchemaSkipper INT16_SIZED = new SchemaSkipper() {
         @Override
@@ -141,6 +137,61 @@ abstract class SchemaSkipper {
 
         int fieldCount() {
             return fields.length;
+        }
+
+        SchemaSkipper field(int index) {
+            return fields[index];
+        }
+    }
+
+    /**
+     * A tagged-field section. kafka-clients reads a tag it knows by that tag's type, whatever size
+     * the field claims, and skips only unknown tags by their size: so must this, or a body could
+     * mean one thing to Sluice and another to the client.
+     */
+    static final class Tagged extends SchemaSkipper {
+        private final int[] tags;
+        private final SchemaSkipper[] known;
+
+        Tagged(TaggedFields tagged) {
+            Map<Integer, Field> fields = tagged.fields();
+            tags = new int[fields.size()];
+            known = new SchemaSkipper[fields.size()];
+            int i = 0;
+            for (Map.Entry<Integer, Field> field : fields.entrySet()) {
+                tags[i] = field.getKey();
+                known[i] = of(field.getValue().type);
+                i++;
+            }
+        }
+
+        @Override
+        void skip(WireCursor cursor) {
+            int count = count(cursor);
+            for (int i = 0; i < count; i++) {
+                int tag = cursor.unsignedVarint();
+                skipField(cursor, tag, cursor.unsignedVarint());
+            }
+        }
+
+        /** How many fields follow; reads the count. */
+        static int count(WireCursor cursor) {
+            int count = cursor.unsignedVarint();
+            if (count < 0) {
+                throw cursor.malformed("tagged field count " + Integer.toUnsignedString(count) + " out of range");
+            }
+            return count;
+        }
+
+        /** Skips the value of one field whose tag and size were just read. */
+        void skipField(WireCursor cursor, int tag, int size) {
+            for (int i = 0; i < tags.length; i++) {
+                if (tags[i] == tag) {
+                    known[i].skip(cursor);
+                    return;
+                }
+            }
+            cursor.skip(size);
         }
     }
 

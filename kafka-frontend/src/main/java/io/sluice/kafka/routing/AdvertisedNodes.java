@@ -2,6 +2,9 @@ package io.sluice.kafka.routing;
 
 import io.sluice.relay.MalformedFrameException;
 
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
 /**
  * The address Sluice gives clients for each broker: its own advertised host, and one port per node,
  * {@code nodePortBase + nodeId}, so that the port a client connects to says which broker it means.
@@ -46,5 +49,28 @@ public final class AdvertisedNodes {
         }
         listener.nodeSeen(nodeId, upstreamHost, upstreamPort);
         return (int) port;
+    }
+
+    /**
+     * Puts Sluice's address in place of each broker address among {@code entries} (the brokers or
+     * endpoints of one response, as kafka-clients' classes hold them); whether any changed.
+     */
+    public <E> boolean rewrite(Iterable<E> entries, ToIntFunction<E> nodeId, Function<E, String> upstreamHost,
+                               ToIntFunction<E> upstreamPort, AddressSetter<E> setter) {
+        boolean changed = false;
+        for (E entry : entries) {
+            int port = advertise(nodeId.applyAsInt(entry), upstreamHost.apply(entry), upstreamPort.applyAsInt(entry));
+            if (port >= 0) {
+                setter.set(entry, host, port);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /** Sets the address of one broker entry of a response. */
+    @FunctionalInterface
+    public interface AddressSetter<E> {
+        void set(E entry, String host, int port);
     }
 }

@@ -15,14 +15,8 @@ final class DescribeClusterResponseRewriter {
     /** A new frame the caller owns, or null when no address changed; {@code frame} stays the caller's. */
     static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, short version, AdvertisedNodes nodes) {
         DescribeClusterResponseData data = MessageFrames.read(new DescribeClusterResponseData(), frame, bodyIndex, version, "bad_response_body");
-        boolean changed = false;
-        for (DescribeClusterBroker broker : data.brokers()) {
-            int port = nodes.advertise(broker.brokerId(), broker.host(), broker.port());
-            if (port >= 0) {
-                broker.setHost(nodes.host()).setPort(port);
-                changed = true;
-            }
-        }
+        boolean changed = nodes.rewrite(data.brokers(), DescribeClusterBroker::brokerId, DescribeClusterBroker::host,
+                DescribeClusterBroker::port, (broker, host, port) -> broker.setHost(host).setPort(port));
         return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

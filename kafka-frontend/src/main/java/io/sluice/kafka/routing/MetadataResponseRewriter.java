@@ -26,14 +26,8 @@ final class MetadataResponseRewriter {
         if (nodes == null) {
             return null;
         }
-        boolean changed = false;
-        for (MetadataResponseBroker broker : data.brokers()) {
-            int port = nodes.advertise(broker.nodeId(), broker.host(), broker.port());
-            if (port >= 0) {
-                broker.setHost(nodes.host()).setPort(port);
-                changed = true;
-            }
-        }
+        boolean changed = nodes.rewrite(data.brokers(), MetadataResponseBroker::nodeId, MetadataResponseBroker::host,
+                MetadataResponseBroker::port, (broker, host, port) -> broker.setHost(host).setPort(port));
         return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

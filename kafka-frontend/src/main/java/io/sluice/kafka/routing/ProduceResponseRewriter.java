@@ -18,14 +18,8 @@ final class ProduceResponseRewriter {
     /** A new frame the caller owns, or null when no address changed; {@code frame} stays the caller's. */
     static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, short version, AdvertisedNodes nodes) {
         ProduceResponseData data = MessageFrames.read(new ProduceResponseData(), frame, bodyIndex, version, "bad_response_body");
-        boolean changed = false;
-        for (NodeEndpoint endpoint : data.nodeEndpoints()) {
-            int port = nodes.advertise(endpoint.nodeId(), endpoint.host(), endpoint.port());
-            if (port >= 0) {
-                endpoint.setHost(nodes.host()).setPort(port);
-                changed = true;
-            }
-        }
+        boolean changed = nodes.rewrite(data.nodeEndpoints(), NodeEndpoint::nodeId, NodeEndpoint::host, NodeEndpoint::port,
+                (endpoint, host, port) -> endpoint.setHost(host).setPort(port));
         return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -85,6 +86,26 @@ class NodeEndpointsProbeTest {
         } finally {
             plain.release();
             endpoints.release();
+            frame.release();
+        }
+    }
+
+    /** kafka-clients reads a known tag by its type and ignores its declared size: so must the probe. */
+    @Test
+    void readsAKnownTagByItsTypeWhateverSizeItClaims() {
+        ByteBuf frame = KafkaFrames.response(BrokerResponses.produce((short) 12, true), (short) 12, 3);
+        try {
+            // Partition 1's current leader: one tagged field, tag 0, 9 bytes (leader 2, epoch 5, no tags).
+            byte[] currentLeader = {1, 0, 9, 0, 0, 0, 2, 0, 0, 0, 5, 0};
+            int at = ByteBufUtil.indexOf(Unpooled.wrappedBuffer(currentLeader), frame);
+            assertTrue(at > 0, "current leader not found");
+            frame.setByte(at + 2, 0);
+            org.apache.kafka.common.message.ProduceResponseData kafka = KafkaFrames.body(frame, HandledApi.PRODUCE.key(), (short) 12,
+                    new org.apache.kafka.common.message.ProduceResponseData());
+            assertEquals(1, kafka.nodeEndpoints().size(), "kafka-clients still sees the endpoint");
+            int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
+            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+        } finally {
             frame.release();
         }
     }

@@ -73,20 +73,26 @@ public final class NodeEndpointsProbe {
             BoundField[] fields = schema.fields();
             for (int i = 0; i < fields.length; i++) {
                 if (fields[i].def.name.equals(FIELD)) {
-                    if (!(fields[i].def.type instanceof CompactArrayOf)) {
-                        throw new IllegalStateException("expected " + FIELD + " as a compact array in " + schema);
-                    }
+                    requireCompactArray(fields[i].def, schema);
                     return new Layout(body, i, -1);
                 }
                 if (fields[i].def.type instanceof TaggedFields tagged) {
                     for (Map.Entry<Integer, Field> entry : tagged.fields().entrySet()) {
                         if (entry.getValue().name.equals(FIELD)) {
+                            requireCompactArray(entry.getValue(), schema);
                             return new Layout(body, i, entry.getKey());
                         }
                     }
                 }
             }
             return null;
+        }
+
+        /** The probe reads only the element count, which it can do for a compact array alone. */
+        private static void requireCompactArray(Field field, Schema schema) {
+            if (!(field.type instanceof CompactArrayOf)) {
+                throw new IllegalStateException("expected " + FIELD + " as a compact array in " + schema);
+            }
         }
 
         boolean carriesNodeEndpoints(WireCursor cursor) {

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(LeakCheck.class)
 class RequestFuzzTest {
 
-    private static final int GENERATED_INPUTS = 4_000;
+    private static final int GENERATED_INPUTS = 2_000;
 
     @FuzzTest(maxDuration = "10m")
     void clientBytes(byte[] input) {

@@ -1,0 +1,30 @@
+package io.sluice.kafka.codec;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Reads fields of a Produce request body in place. From v3 the body starts with
+ * {@code transactional_id} (a nullable string, compact from v9) and then {@code acks}.
+ */
+public final class ProduceRequestReader {
+
+    private ProduceRequestReader() {
+    }
+
+    /**
+     * The {@code acks} of the Produce request {@code frame} whose header {@code header} just read.
+     * {@code acks=0} asks the broker for no response at all.
+     */
+    public static short acks(ByteBuf frame, RequestHeader header, WireCursor cursor) {
+        if (header.apiKey() != HandledApi.PRODUCE.key().id) {
+            throw new IllegalArgumentException("not a Produce request: API key " + header.apiKey());
+        }
+        cursor.reset(frame, header.bodyIndex(), frame.writerIndex(), "bad_produce");
+        if (header.apiVersion() >= 9) {
+            cursor.skipSized(cursor.compactLength());
+        } else {
+            cursor.skipSized(cursor.int16());
+        }
+        return cursor.int16();
+    }
+}

@@ -1,0 +1,135 @@
+package io.sluice.kafka.codec;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.testing.ByteMutator;
+import io.sluice.testing.FuzzCorpus;
+import io.sluice.testing.LeakCheck;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Arbitrary client bytes through the client side of the codec: {@link KafkaFrameDecoder}, then for
+ * each frame {@link RequestHeader}, {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
+ * The only exception that may escape is {@link MalformedFrameException}; where Kafka's own parsers
+ * read the same frame, Sluice must read the same header fields and acks; readers leave the frame's
+ * indexes alone; every buffer is released.
+ *
+ * <p>Seeds ({@code RequestFuzzTestInputs/clientBytes}): request frames and whole connections of a
+ * real producer, consumer and admin client (see {@link RealClientRequestsTest}), and the inputs of
+ * bugs found.
+ */
+@ExtendWith(LeakCheck.class)
+class RequestFuzzTest {
+
+    private static final int GENERATED_INPUTS = 2_000;
+
+    @FuzzTest(maxDuration = "10m")
+    void clientBytes(byte[] input) {
+        UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64 * 1024), new ReadEveryRequest());
+        channel.config().setAllocator(alloc);
+        int split = input.length == 0 ? 0 : (input[0] & 0xff) % (input.length + 1);
+        try {
+            channel.writeInbound(alloc.heapBuffer(split).writeBytes(input, 0, split));
+            channel.writeInbound(alloc.heapBuffer(input.length - split).writeBytes(input, split, input.length - split));
+        } catch (MalformedFrameException expected) {
+            // The proxy closes such a connection.
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+        assertEquals(0, alloc.metric().usedHeapMemory(), "buffers left unreleased");
+    }
+
+    @Test
+    void generatedInputs() {
+        ByteMutator mutator = new ByteMutator(20_261_130L, FuzzCorpus.of(RequestFuzzTest.class, "clientBytes"));
+        for (int i = 0; i < GENERATED_INPUTS; i++) {
+            byte[] input = mutator.next();
+            try {
+                clientBytes(input);
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
+            }
+        }
+    }
+
+    /** Reads each request as the proxy would, comparing with Kafka's own parsers where they succeed. */
+    private static final class ReadEveryRequest extends ChannelInboundHandlerAdapter {
+
+        private final RequestHeader header = new RequestHeader();
+        private final WireCursor cursor = new WireCursor();
+        private final InFlightRequests<Void> inFlight = new InFlightRequests<>(8);
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            try {
+                int reader = frame.readerIndex();
+                int writer = frame.writerIndex();
+                header.read(frame);
+                compareWithKafka(frame);
+                boolean answered = true;
+                if (header.apiKey() == ApiKeys.PRODUCE.id) {
+                    short acks = ProduceRequestReader.acks(frame, header, cursor);
+                    answered = acks != 0;
+                    ProduceRequestData kafka = kafkaBody(frame);
+                    if (kafka != null) {
+                        assertEquals(kafka.acks(), acks, "acks differ from Kafka's");
+                    }
+                }
+                if (answered && !header.isNewerApiVersions()) {
+                    inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), null);
+                }
+                assertEquals(reader, frame.readerIndex(), "reader index moved");
+                assertEquals(writer, frame.writerIndex(), "writer index moved");
+            } finally {
+                frame.release();
+            }
+        }
+
+        private void compareWithKafka(ByteBuf frame) {
+            ByteBuffer bytes = ByteBuffer.wrap(KafkaFrames.frameBytes(frame));
+            bytes.position(4);
+            org.apache.kafka.common.requests.RequestHeader kafka;
+            try {
+                kafka = org.apache.kafka.common.requests.RequestHeader.parse(bytes);
+            } catch (RuntimeException unreadable) {
+                return;
+            }
+            assertEquals(kafka.apiKey().id, header.apiKey());
+            assertEquals(kafka.apiVersion(), header.apiVersion());
+            assertEquals(kafka.correlationId(), header.correlationId());
+            // Kafka reads a null client id as an empty one.
+            assertEquals(kafka.clientId(), header.hasClientId() ? header.clientId(frame) : "");
+            assertEquals(bytes.position(), header.bodyIndex(), "body starts elsewhere than for Kafka");
+            assertTrue(header.bodyIndex() <= frame.writerIndex());
+        }
+
+        /** The Produce body as Kafka reads it, or null when Kafka cannot. */
+        private ProduceRequestData kafkaBody(ByteBuf frame) {
+            ByteBuffer body = ByteBuffer.wrap(KafkaFrames.frameBytes(frame));
+            body.position(header.bodyIndex() - frame.readerIndex());
+            try {
+                return new ProduceRequestData(new ByteBufferAccessor(body), header.apiVersion());
+            } catch (RuntimeException unreadable) {
+                return null;
+            }
+        }
+    }
+}

@@ -53,10 +53,13 @@ final class AdmissionGetCommand implements Callable<Integer> {
         breakers.print(invocation.out());
         invocation.out().println();
         TextTable signals = new TextTable("SIGNAL", "VALUE>", "THRESHOLD>", "BREACHED");
+        JsonNode inForce = status.path("settings").path("thresholds");
         for (Map.Entry<String, JsonNode> signal : status.path("signals").properties()) {
             JsonNode s = signal.getValue();
+            // The settings' threshold, not the last sample's: a change shows at once, not a sample later.
+            JsonNode threshold = inForce.has(signal.getKey()) ? inForce.get(signal.getKey()) : s.path("threshold");
             signals.row(signal.getKey(), s.path("value").isNull() ? "unknown" : signalValue(signal.getKey(), s.path("value")),
-                    s.path("threshold").isNull() ? "off" : signalValue(signal.getKey(), s.path("threshold")),
+                    threshold.isNull() ? "off" : signalValue(signal.getKey(), threshold),
                     s.path("breached").asBoolean() ? "yes" : "no");
         }
         signals.print(invocation.out());

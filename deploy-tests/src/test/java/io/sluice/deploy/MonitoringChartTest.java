@@ -108,6 +108,31 @@ class MonitoringChartTest {
     }
 
     @Test
+    void everyAlertHasASeverityAndARunbookInOperationsMd() throws IOException {
+        JsonNode file = Chart.YAML.readTree(Repo.read("helm/sluice/files/sluice-alerts.yaml"));
+        String operations = Repo.read("docs/OPERATIONS.md");
+        List<String> alerts = new ArrayList<>();
+        for (JsonNode group : file.path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                String name = rule.path("alert").asText();
+                alerts.add(name);
+                assertTrue(List.of("critical", "warning").contains(rule.path("labels").path("severity").asText()), name);
+                assertFalse(rule.path("annotations").path("summary").asText().isBlank(), name + " has a summary");
+                assertEquals("docs/OPERATIONS.md#" + name.toLowerCase(), rule.path("annotations").path("runbook_url").asText(), name);
+                int heading = operations.indexOf("\n### " + name + "\n");
+                assertTrue(heading >= 0, "docs/OPERATIONS.md has no runbook heading '### " + name + "'");
+                int next = operations.indexOf("\n#", heading + 1);
+                assertTrue(next - heading > 200, name + "'s runbook says what to do");
+            }
+        }
+        assertTrue(alerts.containsAll(List.of("SluiceDown", "SluiceNotReady", "SluiceUpstreamUnreachable",
+                "SluiceTopicThrottledSustained", "SluiceHeldBytesNearConnectionBudget", "SluiceAdmissionBreakerOpen",
+                "SluiceProtocolErrorsRising", "SluiceClusterStoreStale")), alerts.toString());
+        int cluster = operations.indexOf("\n### SluiceClusterStoreStale\n");
+        assertTrue(operations.substring(cluster, cluster + 300).contains("cluster mode only"), "marked as applying to cluster mode");
+    }
+
+    @Test
     void docsHoldTheSameDashboardAndRulesAsTheChart() {
         for (String file : List.of("sluice-dashboard.json", "sluice-alerts.yaml")) {
             assertEquals(Repo.read("helm/sluice/files/" + file), Repo.read("docs/monitoring/" + file),

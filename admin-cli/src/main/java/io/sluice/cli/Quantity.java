@@ -77,24 +77,24 @@ final class Quantity {
 
     /** A count or rate for a table: {@code 12}, {@code 3.5}, {@code 1.2k}, {@code 15M}. */
     static String count(double value) {
-        int prefix = 0;
-        double scaled = value;
-        while (Math.abs(scaled) >= 999.95 && prefix < COUNT_PREFIXES.length - 1) {
-            scaled /= 1000;
-            prefix++;
-        }
-        return short3(scaled) + COUNT_PREFIXES[prefix];
+        return scaled(value, 1000, COUNT_PREFIXES, "");
     }
 
     /** Bytes for a table: {@code 512 B}, {@code 1.5 KiB}, {@code 10 MiB}. */
     static String bytes(double value) {
+        return scaled(value, 1024, BYTE_UNITS, " ");
+    }
+
+    /** {@code value} divided by {@code base} until it shows in three digits, with the unit it reached. */
+    private static String scaled(double value, double base, String[] units, String separator) {
         int unit = 0;
         double scaled = value;
-        while (Math.abs(scaled) >= 1023.95 && unit < BYTE_UNITS.length - 1) {
-            scaled /= 1024;
+        // Scaled up before one decimal would round it to the base: 999.96 is 1k, not 1000.
+        while (Math.abs(scaled) >= base - 0.05 && unit < units.length - 1) {
+            scaled /= base;
             unit++;
         }
-        return short3(scaled) + " " + BYTE_UNITS[unit];
+        return short3(scaled) + separator + units[unit];
     }
 
     /** At most one decimal, and none when it would be {@code .0} or the number has three digits. */

@@ -79,7 +79,7 @@ class DockerfileTest {
     void exposesTheDefaultPulsarAndAdminPorts() {
         Set<Integer> exposed = exposedPorts();
         Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--admin"));
-        assertEquals(Set.of(6650, 8080), defaults, "docs/REFERENCE.md, "Command line" defaults");
+        assertEquals(Set.of(6650, 8080), defaults, "the defaults of docs/REFERENCE.md");
         assertEquals(defaults, exposed);
 
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());

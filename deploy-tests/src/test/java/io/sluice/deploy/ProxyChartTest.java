@@ -59,8 +59,9 @@ class ProxyChartTest {
     }
 
     @Test
-    void rendersDeploymentServiceConfigAndSecretOnly() {
-        assertEquals(Set.of("ConfigMap/sluice-limits", "Deployment/sluice", "Secret/sluice-admin-token", "Service/sluice"),
+    void rendersDeploymentServiceConfigMapsAndSecretOnly() {
+        assertEquals(Set.of("ConfigMap/sluice-dashboard", "ConfigMap/sluice-limits", "Deployment/sluice",
+                        "Secret/sluice-admin-token", "Service/sluice"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");
         ChartChecks.assertStandardLabels(defaults);

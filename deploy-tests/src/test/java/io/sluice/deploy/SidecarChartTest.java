@@ -63,8 +63,8 @@ class SidecarChartTest {
 
     @Test
     void defaultsRenderConfigOnlyNoWorkload() {
-        assertEquals(Set.of("ConfigMap/sluice-limits", "ConfigMap/sluice-sidecar-patch", "Secret/sluice-admin-token",
-                        "Service/sluice"),
+        assertEquals(Set.of("ConfigMap/sluice-dashboard", "ConfigMap/sluice-limits", "ConfigMap/sluice-sidecar-patch",
+                        "Secret/sluice-admin-token", "Service/sluice"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("Deployment"));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.cli.AdminCli;
 import io.sluice.settings.InvalidSettingsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -14,7 +15,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 
-/** Entry point of {@code sluice.jar}: parses options, starts Sluice, stops it on SIGTERM or Ctrl-C. */
+/**
+ * Entry point of {@code sluice.jar}: parses options, starts Sluice, stops it on SIGTERM or Ctrl-C;
+ * or runs one admin command ({@code sluice limits|throttled|topics|admission ...}, see {@link AdminCli}).
+ */
 public final class SluiceMain {
 
     /** Exit code for bad options or an unusable configuration, as picocli uses for usage errors. */
@@ -24,6 +28,10 @@ public final class SluiceMain {
     }
 
     public static void main(String[] args) {
+        if (AdminCli.handles(args)) {
+            System.exit(AdminCli.run(args));
+            return;
+        }
         SluiceConfig config;
         try {
             config = parse(args, System.getenv(), System.out);

@@ -82,6 +82,17 @@ final class RunningSluice implements AutoCloseable {
         }
     }
 
+    /** A front proxy whose admin API wants {@code Authorization: Bearer adminToken}. */
+    static RunningSluice frontProxyWithAdminToken(PulsarBroker broker, String adminToken) {
+        try {
+            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"), AdmissionSettings.DEFAULTS,
+                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT, AdminServer.DEFAULT_IDLE_TIMEOUT, adminToken);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
         return start(upstream, port, mode, limitsFile, AdmissionSettings.DEFAULTS);
     }
@@ -94,12 +105,18 @@ final class RunningSluice implements AutoCloseable {
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
                                        AdmissionSettings admission, Duration handshakeTimeout, Duration adminIdleTimeout) {
+        return start(upstream, port, mode, limitsFile, admission, handshakeTimeout, adminIdleTimeout, null);
+    }
+
+    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
+                                       AdmissionSettings admission, Duration handshakeTimeout, Duration adminIdleTimeout,
+                                       String adminToken) {
         try {
             SluiceConfig config = new SluiceConfig(upstream,
                     new HostPort("127.0.0.1", port),
                     new HostPort("127.0.0.1", 0),
                     limitsFile,
-                    null,
+                    adminToken,
                     BrokerAllowList.only(upstream),
                     mode,
                     1000,

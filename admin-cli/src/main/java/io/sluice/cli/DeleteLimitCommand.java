@@ -1,0 +1,37 @@
+package io.sluice.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code sluice limits delete SCOPE [NAME]}: removes one scope's limit. */
+@Command(name = "delete",
+        description = {"Remove one scope's limit: the scope is then unlimited.",
+                "Exit code 1 if it had none.",
+                "e.g. sluice limits delete namespace public/default"})
+final class DeleteLimitCommand implements Callable<Integer> {
+
+    private final Invocation invocation;
+
+    @Mixin
+    ScopeArgument scope;
+
+    @Mixin
+    AdminTarget target;
+
+    DeleteLimitCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() {
+        if (scope.scope().isConnection()) {
+            throw CliFailure.usage("connection limits always have a value; restore the defaults with"
+                    + " 'sluice limits set connection --replace'");
+        }
+        String path = scope.path();
+        target.client(invocation).delete(path);
+        invocation.out().println("Removed the limit of " + scope.describe() + ".");
+        return AdminCli.OK;
+    }
+}

@@ -1,0 +1,31 @@
+package io.sluice.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code sluice limits get SCOPE [NAME]}: one scope's limit, as JSON. */
+@Command(name = "get",
+        description = {"Print one scope's limit as JSON (defaults filled in).",
+                "e.g. sluice limits get topic persistent://public/default/orders"})
+final class GetLimitCommand implements Callable<Integer> {
+
+    private final Invocation invocation;
+
+    @Mixin
+    ScopeArgument scope;
+
+    @Mixin
+    AdminTarget target;
+
+    GetLimitCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() {
+        String path = scope.path();
+        invocation.out().println(Json.pretty(target.client(invocation).get(path)));
+        return AdminCli.OK;
+    }
+}

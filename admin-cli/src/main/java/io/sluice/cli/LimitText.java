@@ -1,0 +1,49 @@
+package io.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)}. */
+final class LimitText {
+
+    private LimitText() {
+    }
+
+    /** The rates of a scope's limit, or the connection limits, in words; anything else as JSON. */
+    static String describe(JsonNode limit) {
+        if (limit.has("maxPendingSends") || limit.has("maxHeldBytes")) {
+            return Quantity.count(limit.path("maxPendingSends").asDouble()) + " pending sends, "
+                    + Quantity.bytes(limit.path("maxHeldBytes").asDouble()) + " held, per connection";
+        }
+        List<String> parts = new ArrayList<>();
+        rates("publish", limit.get("publish"), parts);
+        rates("dispatch", limit.get("dispatch"), parts);
+        return parts.isEmpty() ? Json.compact(limit) : String.join("; ", parts);
+    }
+
+    /** What happens over the limit: {@code delay}, {@code reject} or {@code notify}. */
+    static String onExceed(JsonNode limit) {
+        JsonNode onExceed = limit.get("onExceed");
+        return onExceed == null ? "" : onExceed.asText();
+    }
+
+    private static void rates(String direction, JsonNode rates, List<String> parts) {
+        if (rates == null || !rates.isObject()) {
+            return;
+        }
+        List<String> values = new ArrayList<>();
+        if (rates.hasNonNull("messagesPerSecond")) {
+            values.add(Quantity.count(rates.get("messagesPerSecond").asDouble()) + " msg/s");
+        }
+        if (rates.hasNonNull("bytesPerSecond")) {
+            values.add(Quantity.bytes(rates.get("bytesPerSecond").asDouble()) + "/s");
+        }
+        String text = direction + " " + String.join(", ", values);
+        JsonNode burst = rates.get("burstSeconds");
+        if (burst != null && burst.asDouble() != 1.0) {
+            text += " (burst " + Json.plain(burst) + " s)";
+        }
+        parts.add(text);
+    }
+}

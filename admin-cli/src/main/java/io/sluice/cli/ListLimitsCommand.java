@@ -1,0 +1,32 @@
+package io.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code sluice limits list}: every limit in force, one scope a line. */
+@Command(name = "list",
+        description = {"List every limit in force, one scope a line.", "The whole document as JSON: 'sluice limits export'."})
+final class ListLimitsCommand implements Callable<Integer> {
+
+    private final Invocation invocation;
+
+    @Mixin
+    AdminTarget target;
+
+    ListLimitsCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() {
+        JsonNode document = target.client(invocation).get("/api/v1/limits");
+        TextTable table = new TextTable("SCOPE", "NAME", "ON EXCEED", "LIMIT");
+        for (DocumentScopes.Entry entry : DocumentScopes.list(document)) {
+            table.row(entry.scope(), entry.name(), LimitText.onExceed(entry.limit()), LimitText.describe(entry.limit()));
+        }
+        table.print(invocation.out());
+        return AdminCli.OK;
+    }
+}

@@ -1,0 +1,190 @@
+package io.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice limits set SCOPE [NAME] --publish-rate ...}: changes the fields named on the
+ * command line of one scope's limit and keeps the others, by reading the limit in force and
+ * writing it back (PUT) changed; {@code --replace} starts from no limit instead.
+ */
+@Command(name = "set", sortOptions = false,
+        description = {"Set fields of one scope's limit; fields not named keep their value.",
+                "'unlimited' removes a field. Rates take units: 500, 5k, 1.5M; bytes 10MiB, 512KiB, 1.5MB. Prints the limit as stored.",
+                "e.g. sluice limits set topic persistent://public/default/orders --publish-rate 500 --on-exceed reject",
+                "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
+                "     sluice limits set connection --max-held-bytes 128MiB"})
+final class SetLimitCommand implements Callable<Integer> {
+
+    private final Invocation invocation;
+
+    @Mixin
+    ScopeArgument scope;
+
+    @Option(names = "--publish-rate", paramLabel = "MSGS", description = "Messages per second producers may send.")
+    String publishRate;
+
+    @Option(names = "--publish-bytes", paramLabel = "BYTES", description = "Payload bytes per second producers may send.")
+    String publishBytes;
+
+    @Option(names = "--publish-burst", paramLabel = "SECONDS", description = "Publish bucket size, in seconds of rate (0.01-60; default 1).")
+    String publishBurst;
+
+    @Option(names = "--dispatch-rate", paramLabel = "MSGS", description = "Messages per second consumers may receive.")
+    String dispatchRate;
+
+    @Option(names = "--dispatch-bytes", paramLabel = "BYTES", description = "Payload bytes per second consumers may receive.")
+    String dispatchBytes;
+
+    @Option(names = "--dispatch-burst", paramLabel = "SECONDS", description = "Dispatch bucket size, in seconds of rate.")
+    String dispatchBurst;
+
+    @Option(names = "--burst", paramLabel = "SECONDS", description = "Bucket size of both directions that have a rate.")
+    String burst;
+
+    @Option(names = "--on-exceed", paramLabel = "ACTION", description = "delay (hold the sends), reject or notify.")
+    String onExceed;
+
+    @Option(names = "--max-pending-sends", paramLabel = "N", description = "connection: sends without a receipt per connection.")
+    String maxPendingSends;
+
+    @Option(names = "--max-held-bytes", paramLabel = "BYTES", description = "connection: bytes Sluice may hold per connection.")
+    String maxHeldBytes;
+
+    @Option(names = "--replace", description = "Start from no limit (connection: the defaults) instead of the limit in force.")
+    boolean replace;
+
+    @Mixin
+    AdminTarget target;
+
+    SetLimitCommand(Invocation invocation) {
+        this.invocation = invocation;
+    }
+
+    @Override
+    public Integer call() {
+        LimitScope kind = scope.scope();
+        String path = scope.path();
+        checkOptionsFit(kind);
+        AdminClient client = target.client(invocation);
+        JsonNode current = replace ? null : client.getIfPresent(path);
+        ObjectNode limit = current instanceof ObjectNode object ? object.deepCopy() : Json.MAPPER.createObjectNode();
+        if (kind.isConnection()) {
+            setWhole(limit, "maxPendingSends", "--max-pending-sends", maxPendingSends);
+            setWhole(limit, "maxHeldBytes", "--max-held-bytes", maxHeldBytes);
+        } else {
+            applyRates(limit);
+        }
+        JsonNode stored = client.put(path, Json.compact(limit).getBytes(StandardCharsets.UTF_8));
+        invocation.out().println(Json.pretty(stored));
+        return AdminCli.OK;
+    }
+
+    private void checkOptionsFit(LimitScope kind) {
+        boolean rates = publishRate != null || publishBytes != null || publishBurst != null || dispatchRate != null
+                || dispatchBytes != null || dispatchBurst != null || burst != null || onExceed != null;
+        boolean connection = maxPendingSends != null || maxHeldBytes != null;
+        if (kind.isConnection() && rates) {
+            throw CliFailure.usage("connection limits take --max-pending-sends and --max-held-bytes only");
+        }
+        if (!kind.isConnection() && connection) {
+            throw CliFailure.usage("--max-pending-sends and --max-held-bytes are for 'sluice limits set connection'");
+        }
+        if (!rates && !connection && !(replace && kind.isConnection())) {
+            throw CliFailure.usage("nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
+                    + " a burst or --on-exceed" + (kind.isConnection() ? "; for connection --max-pending-sends, --max-held-bytes"
+                    + " or --replace (the defaults)" : ""));
+        }
+    }
+
+    private void applyRates(ObjectNode limit) {
+        direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
+        direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
+        if (burst != null) {
+            double seconds = number("--burst", burst);
+            boolean any = false;
+            for (String direction : new String[] {"publish", "dispatch"}) {
+                if (limit.get(direction) instanceof ObjectNode rates) {
+                    rates.put("burstSeconds", seconds);
+                    any = true;
+                }
+            }
+            if (!any) {
+                throw CliFailure.usage("--burst needs a rate to apply to; give --publish-rate or another rate too");
+            }
+        }
+        if (onExceed != null) {
+            String action = onExceed.toLowerCase(Locale.ROOT);
+            if (!action.equals("delay") && !action.equals("reject") && !action.equals("notify")) {
+                throw CliFailure.usage("invalid --on-exceed '" + onExceed + "': expected delay, reject or notify");
+            }
+            limit.put("onExceed", action);
+        }
+        if (!limit.has("publish") && !limit.has("dispatch")) {
+            throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
+                    + scope.describe() + "'");
+        }
+    }
+
+    /** Applies one direction's options; a direction left with no rate is removed, with its burst. */
+    private static void direction(ObjectNode limit, String direction, String option, String messages, String bytes, String burst) {
+        ObjectNode rates = limit.get(direction) instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
+        setRate(rates, "messagesPerSecond", option + "-rate", messages);
+        setRate(rates, "bytesPerSecond", option + "-bytes", bytes);
+        if (burst != null) {
+            rates.put("burstSeconds", number(option + "-burst", burst));
+        }
+        if (rates.hasNonNull("messagesPerSecond") || rates.hasNonNull("bytesPerSecond")) {
+            limit.set(direction, rates);
+        } else if (burst != null) {
+            throw CliFailure.usage(option + "-burst needs a " + direction + " rate; give " + option + "-rate or " + option + "-bytes too");
+        } else {
+            limit.remove(direction);
+        }
+    }
+
+    private static void setRate(ObjectNode rates, String field, String option, String text) {
+        if (text == null) {
+            return;
+        }
+        double value = quantity(option, text);
+        if (Double.isNaN(value)) {
+            rates.remove(field);
+        } else {
+            rates.put(field, value);
+        }
+    }
+
+    private static void setWhole(ObjectNode limit, String field, String option, String text) {
+        if (text == null) {
+            return;
+        }
+        try {
+            limit.put(field, Quantity.parseWhole(text));
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.usage("invalid " + option + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static double number(String option, String text) {
+        double value = quantity(option, text);
+        if (Double.isNaN(value)) {
+            throw CliFailure.usage("invalid " + option + ": a number of seconds, e.g. 2 or 0.5");
+        }
+        return value;
+    }
+
+    private static double quantity(String option, String text) {
+        try {
+            return Quantity.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.usage("invalid " + option + ": " + e.getMessage(), e);
+        }
+    }
+}

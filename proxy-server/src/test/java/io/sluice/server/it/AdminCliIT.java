@@ -385,7 +385,7 @@ class AdminCliIT {
             String get = ok("admission", "get").out();
             assertTrue(get.lines().anyMatch(l -> l.matches("cpu\\s+\\S+%\\s+95\\.0%\\s+(yes|no)")), get);
             assertTrue(get.lines().anyMatch(l -> l.matches("heap\\s+\\S+\\s+off\\s+no")), get);
-            assertTrue(get.lines().anyMatch(l -> l.matches("CONNECT\\s+CLOSED\\s+.*")), get);
+            assertTrue(get.lines().anyMatch(l -> l.matches("NEW_CONNECTION\\s+CLOSED\\s+.*")), get);
             assertEquals("monitor_only", JSON.readTree(ok("admission", "get", "--json").out()).path("settings").path("mode").asText(""),
                     "--json is the server's document");
 

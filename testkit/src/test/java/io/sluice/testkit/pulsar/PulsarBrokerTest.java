@@ -1,4 +1,4 @@
-package io.sluice.testbroker;
+package io.sluice.testkit.pulsar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.testkit.process.PidFile;
 import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One broker through its whole life: ready, lookups per listener, data kept across a restart,
- * freeze, kill, and nothing left after close. The broker's own jars are on this test's classpath
- * (scope provided), which lets it speak the binary protocol with Pulsar's {@link Commands}.
+ * freeze, kill, and nothing left after close. Pulsar's common classes (pulsar-common, test scope)
+ * let it speak the binary protocol with Pulsar's own {@link Commands}.
  */
 class PulsarBrokerTest {
 
@@ -41,7 +42,7 @@ class PulsarBrokerTest {
         try {
             System.out.printf("broker started in %.1f s: %s%n", (System.nanoTime() - startNanos) / 1e9, broker);
             assertTrue(get(broker, "/admin/v2/namespaces/public").contains("\"public/default\""));
-            assertTrue(Files.exists(PulsarBroker.pidDirectory().resolve(pid + ".pid")));
+            assertTrue(Files.exists(PidFile.directory().resolve(pid + ".pid")));
 
             // The sidecar deployment: lookups on B name B, lookups on E name the sidecar's S.
             assertEquals("pulsar://127.0.0.1:" + broker.brokerPort(), lookup(broker.brokerPort()).getBrokerServiceUrl());
@@ -55,7 +56,7 @@ class PulsarBrokerTest {
 
             broker.restart();
             assertNotEquals(pid, broker.pid());
-            assertFalse(Files.exists(PulsarBroker.pidDirectory().resolve(pid + ".pid")));
+            assertFalse(Files.exists(PidFile.directory().resolve(pid + ".pid")));
             pid = broker.pid();
             assertTrue(get(broker, "/admin/v2/namespaces/public").contains("\"public/keepme\""));
 
@@ -71,7 +72,7 @@ class PulsarBrokerTest {
         }
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "broker JVM still alive");
         assertFalse(Files.exists(broker.dataDir()), "data directory left behind");
-        assertFalse(Files.exists(PulsarBroker.pidDirectory().resolve(pid + ".pid")), "PID file left behind");
+        assertFalse(Files.exists(PidFile.directory().resolve(pid + ".pid")), "PID file left behind");
     }
 
     private static HttpRequest.Builder request(PulsarBroker broker, String path) {

@@ -2,7 +2,9 @@ package io.sluice.server.it;
 
 import io.sluice.quota.LimitsDocument;
 import io.sluice.quota.LimitsJson;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.sluice.SluiceProcess;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageId;
 import org.apache.pulsar.client.api.Producer;
@@ -43,7 +45,7 @@ class GracefulDrainIT {
         Path limits = dir.resolve("limits.json");
         Files.write(limits, LimitsJson.write(LimitsDocument.empty().withTopic(topic,
                 PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
-        int port = PulsarBroker.freePorts(1)[0];
+        int port = FreePorts.loopback();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;
         int total = 400;

@@ -3,7 +3,7 @@ package io.sluice.server.it;
 import io.sluice.quota.Limit;
 import io.sluice.quota.LimitsJson;
 import io.sluice.status.TopicMeter;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;

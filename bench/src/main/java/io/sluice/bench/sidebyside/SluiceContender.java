@@ -1,6 +1,7 @@
 package io.sluice.bench.sidebyside;
 
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.sluice.SluiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,44 +9,43 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Sluice's executable jar running as a child process in front of a broker, as an operator runs
  * it, with its limits set through its REST API.
  */
-final class SluiceProcess implements AutoCloseable {
+final class SluiceContender implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
-    private final ChildJvm jvm;
+    private final SluiceProcess process;
     private final int port;
     private final int adminPort;
 
-    private SluiceProcess(ChildJvm jvm, int port, int adminPort) {
-        this.jvm = jvm;
+    private SluiceContender(SluiceProcess process, int port, int adminPort) {
+        this.process = process;
         this.port = port;
         this.adminPort = adminPort;
     }
 
     /** Starts {@code sluice.jar} with {@code jvmOptions} and returns once it logs that it is ready. */
-    static SluiceProcess start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir) {
-        int[] ports = PulsarBroker.freePorts(2);
-        List<String> args = new ArrayList<>(jvmOptions);
-        args.addAll(List.of("-jar", sluiceJar.toString(),
-                "--upstream", brokerUrl,
-                "--listen", "127.0.0.1:" + ports[0],
-                "--admin", "127.0.0.1:" + ports[1],
-                "--limits-file", workDir.resolve("sluice-limits.json").toString()));
-        ChildJvm jvm = ChildJvm.start("sluice", args, Map.of(), workDir.resolve("sluice.log"));
-        jvm.awaitLogLine("Sluice ready", Duration.ofSeconds(60));
-        return new SluiceProcess(jvm, ports[0], ports[1]);
+    static SluiceContender start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir) {
+        int[] ports = FreePorts.loopback(2);
+        SluiceProcess process = SluiceProcess.builder(sluiceJar)
+                .jvmOptions(jvmOptions)
+                .options("--upstream", brokerUrl,
+                        "--listen", "127.0.0.1:" + ports[0],
+                        "--admin", "127.0.0.1:" + ports[1],
+                        "--limits-file", workDir.resolve("sluice-limits.json").toString())
+                .logFile(workDir.resolve("sluice.log"))
+                .start();
+        return new SluiceContender(process, ports[0], ports[1]);
     }
 
     Contender contender() {
-        return new Contender("Sluice", "pulsar://127.0.0.1:" + port, jvm.pid());
+        return new Contender("Sluice", "pulsar://127.0.0.1:" + port, process.pid());
     }
 
     /** Sets one topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
@@ -76,8 +76,10 @@ final class SluiceProcess implements AutoCloseable {
         }
     }
 
+    /** SIGTERM, then SIGKILL if Sluice has not exited after 10 s. */
     @Override
     public void close() {
-        jvm.close();
+        process.stop(STOP_GRACE);
+        process.close();
     }
 }

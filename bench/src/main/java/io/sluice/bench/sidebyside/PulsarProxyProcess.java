@@ -69,12 +69,7 @@ final class PulsarProxyProcess implements AutoCloseable {
                 .logFile(workDir.resolve("pulsar-proxy.log"))
                 .build()
                 .start();
-        try {
-            Readiness.await(process, "listened on " + ports[0], START_TIMEOUT, Readiness.portOpen(ports[0]));
-        } catch (RuntimeException e) {
-            process.kill();
-            throw e;
-        }
+        Readiness.await(process, "listened on " + ports[0], START_TIMEOUT, Readiness.portOpen(ports[0]));
         return new PulsarProxyProcess(process, ports[0]);
     }
 

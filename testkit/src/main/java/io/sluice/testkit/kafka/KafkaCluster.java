@@ -154,12 +154,12 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Whether a broker's JVM is alive (frozen counts as alive). */
     public boolean isRunning(int nodeId) {
-        return broker(nodeId).isRunning();
+        return broker(nodeId).process().isRunning();
     }
 
     /** The PID of a broker's current (or, once stopped, last) JVM. */
     public long pid(int nodeId) {
-        return broker(nodeId).pid();
+        return broker(nodeId).process().pid();
     }
 
     /** The log (stdout and stderr, log4j at WARN) of a node, broker or {@link #CONTROLLER_ID}. */
@@ -177,12 +177,12 @@ public final class KafkaCluster implements AutoCloseable {
      * first moves its leaderships), SIGKILL if it has not exited after 30 s. Data is kept.
      */
     public void stopBroker(int nodeId) {
-        broker(nodeId).stop(STOP_GRACE);
+        broker(nodeId).process().stop(STOP_GRACE);
     }
 
     /** Kills a broker with SIGKILL, as a crash would; the controller fences it once its session expires. */
     public void killBroker(int nodeId) {
-        broker(nodeId).kill();
+        broker(nodeId).process().kill();
     }
 
     /** Starts a stopped or killed broker on its ports and data; returns once it is registered and unfenced. */
@@ -201,12 +201,12 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Suspends a broker with SIGSTOP: its connections stay open but nothing is answered. */
     public void freezeBroker(int nodeId) {
-        broker(nodeId).freeze();
+        broker(nodeId).process().freeze();
     }
 
     /** Resumes a broker {@link #freezeBroker} suspended; does nothing if it is not frozen. */
     public void unfreezeBroker(int nodeId) {
-        broker(nodeId).unfreeze();
+        broker(nodeId).process().unfreeze();
     }
 
     /** Kills every node (its data is about to go) and deletes the cluster's directory. */
@@ -216,8 +216,8 @@ public final class KafkaCluster implements AutoCloseable {
             return;
         }
         closed = true;
-        brokers.values().forEach(KafkaNode::kill);
-        controller.kill();
+        brokers.values().forEach(node -> node.process().kill());
+        controller.process().kill();
         ScratchDirectories.delete(dir);
     }
 

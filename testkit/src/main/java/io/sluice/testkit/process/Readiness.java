@@ -23,8 +23,9 @@ public final class Readiness {
      * Polls {@code probe} until it answers true.
      *
      * @param what what readiness means, for the failure message, e.g. {@code "answered PING"}
-     * @throws IllegalStateException if the child exits first or {@code timeout} passes; the
-     *     message ends with the tail of its log. The child is left as it is.
+     * @throws IllegalStateException if the child exits first or {@code timeout} passes (it is
+     *     killed then, so that a failed start leaves nothing running); the message ends with the
+     *     tail of its log
      */
     public static void await(ChildProcess child, String what, Duration timeout, Probe probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -41,6 +42,7 @@ public final class Readiness {
                 // Not ready yet.
             }
             if (System.nanoTime() > deadline) {
+                child.kill();
                 throw new IllegalStateException(child.name() + " (pid " + child.pid() + ") had not " + what
                         + " after " + timeout.toSeconds() + " s" + child.logTail());
             }
@@ -48,6 +50,7 @@ public final class Readiness {
                 Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                child.kill();
                 throw new IllegalStateException("interrupted while waiting for " + child.name(), e);
             }
         }

@@ -1,9 +1,9 @@
 package io.sluice.testkit.pulsar;
 
-import io.sluice.testkit.process.ChildProcess;
+import io.sluice.testkit.process.ChildSpec;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.process.JavaCommand;
-import io.sluice.testkit.process.Readiness;
+import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.RuntimeClasspath;
 import io.sluice.testkit.process.ScratchDirectories;
 import java.io.IOException;
@@ -73,7 +73,7 @@ public final class PulsarBroker implements AutoCloseable {
     private final int sidecarPort;
     private final Map<String, String> config;
 
-    private ChildProcess process;
+    private final RestartableChild process = new RestartableChild("the broker");
     private boolean closed;
 
     private PulsarBroker(Path dataDir, int[] ports, boolean sidecar, Map<String, String> extraConfig) {
@@ -153,13 +153,13 @@ public final class PulsarBroker implements AutoCloseable {
     }
 
     /** The PID of the current (or, once stopped, the last) child JVM. */
-    public synchronized long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Whether the child JVM is alive (frozen counts as alive). */
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+    public boolean isRunning() {
+        return process.isRunning();
     }
 
     /** The data directory; deleted by {@link #close()}. */
@@ -173,17 +173,13 @@ public final class PulsarBroker implements AutoCloseable {
     }
 
     /** Stops the broker: SIGTERM, then SIGKILL if it has not exited after 5 s. Data is kept. */
-    public synchronized void stop() {
-        if (process != null) {
-            process.stop(STOP_GRACE);
-        }
+    public void stop() {
+        process.stop(STOP_GRACE);
     }
 
     /** Kills the broker with SIGKILL, as a crash would. Data is kept. */
-    public synchronized void kill() {
-        if (process != null) {
-            process.kill();
-        }
+    public void kill() {
+        process.kill();
     }
 
     /**
@@ -197,16 +193,13 @@ public final class PulsarBroker implements AutoCloseable {
     }
 
     /** Suspends the broker with SIGSTOP: connections stay open but nothing is answered. */
-    public synchronized void freeze() {
-        requireRunning();
+    public void freeze() {
         process.freeze();
     }
 
     /** Resumes a broker suspended by {@link #freeze()}; does nothing if it is not frozen. */
-    public synchronized void unfreeze() {
-        if (process != null) {
-            process.unfreeze();
-        }
+    public void unfreeze() {
+        process.unfreeze();
     }
 
     /** Stops the broker and deletes its data directory. */
@@ -283,29 +276,23 @@ public final class PulsarBroker implements AutoCloseable {
         if (wipeData) {
             java.args("--wipe-data");
         }
-        process = java.spec("pulsar-broker")
+        ChildSpec spec = java.spec("pulsar-broker")
                 .logFile(logFile())
                 // Relative default paths (e.g. data/standalone/zookeeper, whose mere existence
                 // switches the standalone to ZooKeeper mode) land in the data directory.
                 .directory(dataDir)
                 .scratchDirectory(dataDir)
                 .unsetEnvironment("PULSAR_STANDALONE_USE_ZOOKEEPER")
-                .build()
-                .start();
+                .build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
                 .timeout(Duration.ofSeconds(2))
                 .build();
-        try {
-            // An open port is not enough: the broker is usable once the standalone has created
-            // its default namespace.
-            Readiness.await(process, "listed public/default (GET " + request.uri() + ")", START_TIMEOUT, () -> {
-                HttpResponse<String> response = send(request);
-                return response.statusCode() == 200 && response.body().contains("\"public/default\"");
-            });
-        } catch (RuntimeException e) {
-            process.kill();
-            throw e;
-        }
+        // An open port is not enough: the broker is usable once the standalone has created its
+        // default namespace.
+        process.start(spec, "listed public/default (GET " + request.uri() + ")", START_TIMEOUT, () -> {
+            HttpResponse<String> response = send(request);
+            return response.statusCode() == 200 && response.body().contains("\"public/default\"");
+        });
     }
 
     private static HttpResponse<String> send(HttpRequest request) throws IOException {
@@ -320,12 +307,6 @@ public final class PulsarBroker implements AutoCloseable {
     private void requireSidecar() {
         if (sidecarPort < 0) {
             throw new IllegalStateException("this broker has no sidecar listener; build it with sidecarListener()");
-        }
-    }
-
-    private void requireRunning() {
-        if (!isRunning()) {
-            throw new IllegalStateException("the broker is not running");
         }
     }
 

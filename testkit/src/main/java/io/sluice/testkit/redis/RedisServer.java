@@ -1,9 +1,8 @@
 package io.sluice.testkit.redis;
 
-import io.sluice.testkit.process.ChildProcess;
 import io.sluice.testkit.process.ChildSpec;
 import io.sluice.testkit.process.FreePorts;
-import io.sluice.testkit.process.Readiness;
+import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.ScratchDirectories;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +37,7 @@ public final class RedisServer implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final ChildSpec spec;
-    private ChildProcess process;
+    private final RestartableChild process = new RestartableChild("the Redis server");
     private boolean closed;
 
     private RedisServer(Path dir, int port, Map<String, String> extraConfig) {
@@ -98,13 +97,13 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** The PID of the current (or, once stopped, the last) process. */
-    public synchronized long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Whether the process is alive (frozen counts as alive). */
-    public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+    public boolean isRunning() {
+        return process.isRunning();
     }
 
     /** Its log (stdout and stderr). */
@@ -118,17 +117,13 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** Stops the server: SIGTERM, then SIGKILL if it has not exited after 5 s. */
-    public synchronized void stop() {
-        if (process != null) {
-            process.stop(STOP_GRACE);
-        }
+    public void stop() {
+        process.stop(STOP_GRACE);
     }
 
     /** Kills the server with SIGKILL, as a crash would. */
-    public synchronized void kill() {
-        if (process != null) {
-            process.kill();
-        }
+    public void kill() {
+        process.kill();
     }
 
     /** Stops the server if it runs and starts it again on the same port; returns once it answers PING. */
@@ -141,18 +136,13 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /** Suspends the server with SIGSTOP: connections stay open but nothing is answered. */
-    public synchronized void freeze() {
-        if (!isRunning()) {
-            throw new IllegalStateException("the Redis server is not running");
-        }
+    public void freeze() {
         process.freeze();
     }
 
     /** Resumes a server suspended by {@link #freeze()}; does nothing if it is not frozen. */
-    public synchronized void unfreeze() {
-        if (process != null) {
-            process.unfreeze();
-        }
+    public void unfreeze() {
+        process.unfreeze();
     }
 
     /** Kills the server (it keeps nothing) and deletes its directory. */
@@ -176,13 +166,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void launch() {
-        process = spec.start();
-        try {
-            Readiness.await(process, "answered PING on port " + port, START_TIMEOUT, () -> ping(port));
-        } catch (RuntimeException e) {
-            process.kill();
-            throw e;
-        }
+        process.start(spec, "answered PING on port " + port, START_TIMEOUT, () -> ping(port));
     }
 
     /** Sends PING on a fresh connection; whether the answer is PONG (not -LOADING or the like). */
@@ -229,9 +213,7 @@ public final class RedisServer implements AutoCloseable {
                 throw e;
             }
             try {
-                synchronized (server) {
-                    server.launch();
-                }
+                server.launch();
                 return server;
             } catch (RuntimeException e) {
                 server.close();

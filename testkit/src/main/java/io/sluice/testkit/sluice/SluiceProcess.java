@@ -4,6 +4,7 @@ import io.sluice.testkit.process.ChildProcess;
 import io.sluice.testkit.process.ChildSpec;
 import io.sluice.testkit.process.JavaCommand;
 import io.sluice.testkit.process.Readiness;
+import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.ScratchDirectories;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +28,7 @@ public final class SluiceProcess implements AutoCloseable {
 
     private final ChildSpec spec;
     private final Path scratch;
-    private ChildProcess process;
+    private final RestartableChild process = new RestartableChild("sluice.jar");
     private String readyLine;
 
     private SluiceProcess(ChildSpec spec, Path scratch) {
@@ -83,7 +84,7 @@ public final class SluiceProcess implements AutoCloseable {
     }
 
     /** The PID of the current (or, once it exited, the last) process. */
-    public synchronized long pid() {
+    public long pid() {
         return process.pid();
     }
 
@@ -97,24 +98,21 @@ public final class SluiceProcess implements AutoCloseable {
      * once the last process has exited; returns once it is ready.
      */
     public synchronized void restart() {
-        if (process.isAlive()) {
-            throw new IllegalStateException("sluice.jar still runs; kill or terminate it first");
-        }
         launch();
     }
 
     /** SIGKILL, as a crash or the OOM killer would; returns once the process is gone. */
-    public synchronized void kill() {
+    public void kill() {
         process.kill();
     }
 
     /** SIGTERM, as a pod stop sends: Sluice drains and exits. Returns at once. */
-    public synchronized void terminate() {
-        process.terminate();
+    public void terminate() {
+        process.current().terminate();
     }
 
     /** SIGTERM, then SIGKILL if it still runs after {@code grace}; returns once it is gone. */
-    public synchronized void stop(Duration grace) {
+    public void stop(Duration grace) {
         process.stop(grace);
     }
 
@@ -124,10 +122,7 @@ public final class SluiceProcess implements AutoCloseable {
      * @throws AssertionError if it still runs after {@code seconds}
      */
     public int awaitExit(int seconds) {
-        ChildProcess current;
-        synchronized (this) {
-            current = process;
-        }
+        ChildProcess current = process.current();
         if (!current.awaitExit(Duration.ofSeconds(seconds))) {
             throw new AssertionError("sluice.jar still runs " + seconds + " s after it was asked to stop");
         }
@@ -144,14 +139,9 @@ public final class SluiceProcess implements AutoCloseable {
     }
 
     private void launch() {
-        process = spec.start();
-        try {
-            Readiness.await(process, "logged '" + READY_LINE + "'", READY_TIMEOUT, Readiness.logLine(process, READY_LINE));
-        } catch (RuntimeException e) {
-            process.kill();
-            throw e;
-        }
-        readyLine = process.logLine(READY_LINE).orElseThrow();
+        ChildProcess started = process.launch(spec);
+        Readiness.await(started, "logged '" + READY_LINE + "'", READY_TIMEOUT, Readiness.logLine(started, READY_LINE));
+        readyLine = started.logLine(READY_LINE).orElseThrow();
     }
 
     /** Options of a Sluice process; {@link #start()} launches it. */

@@ -54,7 +54,9 @@ class PulsarBrokerTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(204, created.statusCode(), created.body());
 
+            long restartNanos = System.nanoTime();
             broker.restart();
+            System.out.printf("broker stopped and started again in %.1f s%n", (System.nanoTime() - restartNanos) / 1e9);
             assertNotEquals(pid, broker.pid());
             assertFalse(Files.exists(PidFile.directory().resolve(pid + ".pid")));
             pid = broker.pid();
@@ -68,7 +70,9 @@ class PulsarBrokerTest {
             broker.kill();
             assertFalse(broker.isRunning());
         } finally {
+            long closeNanos = System.nanoTime();
             broker.close();
+            System.out.printf("broker closed in %.1f s%n", (System.nanoTime() - closeNanos) / 1e9);
         }
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "broker JVM still alive");
         assertFalse(Files.exists(broker.dataDir()), "data directory left behind");

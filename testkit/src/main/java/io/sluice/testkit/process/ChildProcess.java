@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One run of a {@link ChildSpec}: a process this JVM started, recorded in a {@link PidFile} until
  * it exits and stopped by the JVM's shutdown hook if nobody stops it before. Restarting means
- * starting the same spec again, which appends to the same log.
+ * starting the same spec again ({@link RestartableChild}), which appends to the same log.
  *
  * <p>Signals: {@link #terminate} (SIGTERM), {@link #kill} (SIGKILL), {@link #freeze} and
  * {@link #unfreeze} (SIGSTOP, SIGCONT, through the {@code kill} command: POSIX only).
@@ -72,16 +72,12 @@ public final class ChildProcess {
         return child;
     }
 
-    /** The spec this was started from; {@code spec.start()} starts it again. */
-    public ChildSpec spec() {
-        return spec;
-    }
-
     /** The short name of the spec. */
     public String name() {
         return spec.name();
     }
 
+    /** The process id. */
     public long pid() {
         return process.pid();
     }
@@ -106,14 +102,11 @@ public final class ChildProcess {
         return LogFile.tail(spec.logFile());
     }
 
-    /** Fails with the log's tail if the process has exited. */
-    public void requireAlive() {
-        if (!process.isAlive()) {
-            throw new IllegalStateException(name() + " exited with code " + process.exitValue() + logTail());
-        }
-    }
-
-    /** The exit code. @throws IllegalThreadStateException if it still runs */
+    /**
+     * The exit code.
+     *
+     * @throws IllegalThreadStateException if it still runs
+     */
     public int exitValue() {
         return process.exitValue();
     }
@@ -149,7 +142,9 @@ public final class ChildProcess {
 
     /** Suspends the process with SIGSTOP: its sockets stay open but nothing is answered. */
     public void freeze() {
-        requireAlive();
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name() + " exited with code " + process.exitValue() + logTail());
+        }
         signal("STOP");
         frozen = true;
     }

@@ -12,7 +12,11 @@ public final class RestartableChild {
     private final String what;
     private ChildProcess current;
 
-    /** @param what the fixture, for messages, e.g. {@code "the broker"} */
+    /**
+     * Holds no process yet.
+     *
+     * @param what the fixture, for messages, e.g. {@code "the broker"}
+     */
     public RestartableChild(String what) {
         this.what = what;
     }
@@ -38,7 +42,11 @@ public final class RestartableChild {
         return current;
     }
 
-    /** The current (or, once it exited, the last) process. @throws IllegalStateException if none ever ran */
+    /**
+     * The current (or, once it exited, the last) process.
+     *
+     * @throws IllegalStateException if none ever ran
+     */
     public synchronized ChildProcess current() {
         if (current == null) {
             throw new IllegalStateException(what + " never ran");
@@ -70,7 +78,11 @@ public final class RestartableChild {
         }
     }
 
-    /** SIGSTOP: its sockets stay open but nothing is answered. @throws IllegalStateException if not running */
+    /**
+     * SIGSTOP: its sockets stay open but nothing is answered.
+     *
+     * @throws IllegalStateException if not running
+     */
     public synchronized void freeze() {
         if (!isRunning()) {
             throw new IllegalStateException(what + " is not running");

@@ -26,7 +26,7 @@ final class AccuracyScenario {
     private AccuracyScenario() {
     }
 
-    static void run(SluiceProcess sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
+    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
             throws Exception {
         double seconds = settings.accuracySeconds();
         MarkdownTable table = new MarkdownTable("limit msg/s", "enforced by", "first 1 s msg/s",

@@ -39,7 +39,7 @@ final class IsolationScenario {
     private IsolationScenario() {
     }
 
-    static void run(SluiceProcess sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
+    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
             throws Exception {
         String sluiceUrl = sluice.contender().serviceUrl();
         String limit = "{\"publish\":{\"messagesPerSecond\":" + A_LIMIT + "}";

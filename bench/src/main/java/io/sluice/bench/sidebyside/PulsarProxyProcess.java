@@ -1,18 +1,17 @@
 package io.sluice.bench.sidebyside;
 
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.ChildProcess;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.process.JavaCommand;
+import io.sluice.testkit.process.Readiness;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Apache Pulsar's own proxy ({@code pulsar-proxy} 4.0.6, the newest on Maven Central) running as
@@ -23,11 +22,14 @@ final class PulsarProxyProcess implements AutoCloseable {
 
     private static final String MAIN_CLASS = "org.apache.pulsar.proxy.server.ProxyServiceStarter";
 
-    private final ChildJvm jvm;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final ChildProcess process;
     private final int port;
 
-    private PulsarProxyProcess(ChildJvm jvm, int port) {
-        this.jvm = jvm;
+    private PulsarProxyProcess(ChildProcess process, int port) {
+        this.process = process;
         this.port = port;
     }
 
@@ -36,7 +38,7 @@ final class PulsarProxyProcess implements AutoCloseable {
         if (!Files.isRegularFile(proxyJar)) {
             throw new IllegalStateException("no Pulsar proxy jar at " + proxyJar + "; build the bench module first");
         }
-        int[] ports = PulsarBroker.freePorts(2);
+        int[] ports = FreePorts.loopback(2);
         Path config = workDir.resolve("proxy.conf");
         try {
             // Without metadataStoreUrl the proxy sends every lookup to brokerServiceURL.
@@ -56,52 +58,28 @@ final class PulsarProxyProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> args = new ArrayList<>(jvmOptions);
-        args.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
-        args.add(MAIN_CLASS);
-        args.addAll(List.of("--config", config.toString()));
         // The proxy jar's directory also holds the few jars it needs that the broker does not.
-        String classpath = brokerClasspath() + java.io.File.pathSeparator + proxyJar.getParent().resolve("*");
-        ChildJvm jvm = ChildJvm.start("pulsar-proxy", args, Map.of("CLASSPATH", classpath), workDir.resolve("pulsar-proxy.log"));
-        awaitPort(jvm, ports[0], Duration.ofSeconds(90));
-        return new PulsarProxyProcess(jvm, ports[0]);
+        String classpath = PulsarBroker.runtimeClasspath() + File.pathSeparator + proxyJar.getParent().resolve("*");
+        ChildProcess process = JavaCommand.mainClass(MAIN_CLASS)
+                .jvmOptions(jvmOptions)
+                .jvmOptions(PulsarBroker.PULSAR_JVM_FLAGS)
+                .classpath(classpath)
+                .args("--config", config.toString())
+                .spec("pulsar-proxy")
+                .logFile(workDir.resolve("pulsar-proxy.log"))
+                .build()
+                .start();
+        Readiness.await(process, "listened on " + ports[0], START_TIMEOUT, Readiness.portOpen(ports[0]));
+        return new PulsarProxyProcess(process, ports[0]);
     }
 
     Contender contender() {
-        return new Contender("Pulsar proxy", "pulsar://127.0.0.1:" + port, jvm.pid());
+        return new Contender("Pulsar proxy", "pulsar://127.0.0.1:" + port, process.pid());
     }
 
-    /** The broker's runtime classpath, which the test-broker build writes next to {@link PulsarBroker}. */
-    private static String brokerClasspath() {
-        try (InputStream in = PulsarBroker.class.getResourceAsStream("broker.classpath")) {
-            if (in == null) {
-                throw new IllegalStateException("broker.classpath is missing from test-broker; rebuild it");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void awaitPort(ChildJvm jvm, int port, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException notYet) {
-                jvm.requireAlive();
-                if (System.nanoTime() > deadline) {
-                    jvm.close();
-                    throw new IllegalStateException("the Pulsar proxy did not listen on " + port + jvm.logTail());
-                }
-                Sleep.millis(200);
-            }
-        }
-    }
-
+    /** SIGTERM, then SIGKILL if the proxy has not exited after 10 s. */
     @Override
     public void close() {
-        jvm.close();
+        process.stop(STOP_GRACE);
     }
 }

@@ -1,6 +1,6 @@
 package io.sluice.bench.sidebyside;
 
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -55,7 +55,7 @@ public final class SideBySide {
         // would be sent a new message only when its cursor next looks, every 10 ms.
         try (PulsarBroker broker = PulsarBroker.builder().config("journalFlushWhenQueueEmpty", "true")
                 .config("managedLedgerNewEntriesCheckDelayInMillis", "0").start();
-             SluiceProcess sluice = SluiceProcess.start(settings.sluiceJar(), broker.serviceUrl(),
+             SluiceContender sluice = SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(),
                      settings.proxyJvmOptions(), workDir);
              PulsarProxyProcess pulsarProxy = settings.pulsarProxy()
                      ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, settings.proxyJvmOptions(), workDir)

@@ -11,7 +11,8 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.OnExceed;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.junit.jupiter.api.AfterAll;
@@ -257,7 +258,7 @@ class AdminCliIT {
         assertEquals(AdminCli.USAGE, missingFile.exit());
         assertTrue(missingFile.err().contains("cannot read the token file"), missingFile.err());
 
-        int closedPort = PulsarBroker.freePorts(1)[0];
+        int closedPort = FreePorts.loopback();
         Run unreachable = cli("limits", "export", "--url", "http://127.0.0.1:" + closedPort);
         assertEquals(AdminCli.UNREACHABLE, unreachable.exit());
         assertEquals(List.of("sluice: cannot connect to http://127.0.0.1:" + closedPort + ": connection refused;"

@@ -2,7 +2,9 @@ package io.sluice.server.it;
 
 import io.sluice.limits.ScopeRef;
 
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.sluice.SluiceProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,7 +109,7 @@ class AdminCliJarIT {
         assertEquals(2, usage.code(), usage.err());
         assertTrue(usage.err().startsWith("sluice: invalid --publish-rate: 'fast' is not a quantity"), usage.err());
 
-        int closed = PulsarBroker.freePorts(1)[0];
+        int closed = FreePorts.loopback();
         Exit unreachable = run(script("throttled", "--url", "http://127.0.0.1:" + closed), env());
         assertEquals(3, unreachable.code(), unreachable.err());
         assertTrue(unreachable.err().contains("cannot connect to http://127.0.0.1:" + closed), unreachable.err());

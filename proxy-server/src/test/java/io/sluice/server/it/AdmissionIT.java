@@ -7,7 +7,7 @@ import io.sluice.admission.BreakerState;
 import io.sluice.admission.RequestType;
 import io.sluice.admission.Signal;
 import io.sluice.admission.Transition;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.junit.jupiter.api.Test;

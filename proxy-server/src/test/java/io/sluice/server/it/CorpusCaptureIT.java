@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.Producer;

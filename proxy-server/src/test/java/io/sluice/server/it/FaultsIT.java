@@ -5,7 +5,9 @@ import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.sluice.SluiceProcess;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.ProducerBuilder;
 import org.apache.pulsar.client.api.PulsarClient;
@@ -112,7 +114,7 @@ class FaultsIT {
         TwoTopics topics = TwoTopics.named("sluice-killed");
         Path limits = dir.resolve("limits.json");
         Files.writeString(limits, limitsDocument(topics.throttled(), THROTTLED_LIMIT));
-        int[] ports = PulsarBroker.freePorts(2);
+        int[] ports = FreePorts.loopback(2);
         int port = ports[0];
         int adminPort = ports[1];
         String[] options = {"--upstream", broker.serviceUrl(), "--listen", "127.0.0.1:" + port,

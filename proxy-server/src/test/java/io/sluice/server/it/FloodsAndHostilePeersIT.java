@@ -3,7 +3,7 @@ package io.sluice.server.it;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,10 +1,12 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.ScopeKind;
-import io.sluice.limits.ScopeRef;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.sluice.SluiceProcess;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageId;
 import org.apache.pulsar.client.api.Producer;
@@ -44,7 +46,7 @@ class GracefulDrainIT {
         String topic = "persistent://public/default/drain-" + System.nanoTime();
         Path limits = dir.resolve("limits.json");
         Files.write(limits, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
-        int port = PulsarBroker.freePorts(1)[0];
+        int port = FreePorts.loopback();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;
         int total = 400;

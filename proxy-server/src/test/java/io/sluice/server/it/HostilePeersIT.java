@@ -7,7 +7,7 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.CommandError;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Schema;

@@ -9,7 +9,7 @@ import io.sluice.limits.LimitsJson;
 import io.sluice.server.it.PromQl.Matcher;
 import io.sluice.server.it.PromQl.Reads;
 import io.sluice.server.it.PromQl.Selector;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.Producer;

@@ -2,7 +2,7 @@ package io.sluice.server.it;
 
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;

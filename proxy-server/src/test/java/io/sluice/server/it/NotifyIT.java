@@ -9,7 +9,7 @@ import io.sluice.server.it.notify.ConformanceClient.NoticeHandling;
 import io.sluice.server.it.notify.ThrottleNotice;
 import io.sluice.status.ThrottledClient;
 import io.sluice.status.TopicMeter;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testing.LeakCheck;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;

@@ -5,7 +5,7 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
 import io.sluice.status.TopicMeter;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;

@@ -9,7 +9,7 @@ import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarBroker;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,7 @@
 package io.sluice.server.it;
 
-import io.sluice.testbroker.PulsarBroker;
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.sluice.SluiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +55,7 @@ class SluiceJarIT {
 
     @Test
     void sigtermStopsARunningSluiceWithExitCodeZero() throws Exception {
-        int port = PulsarBroker.freePorts(1)[0];
+        int port = FreePorts.loopback();
         try (SluiceProcess sluice = SluiceProcess.start("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:" + port,
                 "--admin", "127.0.0.1:0", "--limits-file", dir.resolve("limits.json").toString())) {
             assertTrue(sluice.readyLine().contains(String.valueOf(port)), "logs one ready line naming its port: " + sluice.readyLine());

@@ -69,6 +69,11 @@ final class Docker {
         return run(Duration.ofSeconds(30), "image", "inspect", "--format", "{{.Id}}", image).strip();
     }
 
+    /** Removes an image unless a container still uses it; best effort, for images a rebuild replaced. */
+    static void removeImageIfUnused(String image) {
+        execute(Duration.ofSeconds(60), Map.of(), List.of("docker", "image", "rm", image));
+    }
+
     /**
      * Makes Testcontainers speak the engine's API version (unless the system property
      * {@code api.version} names one); call before the first container is created.

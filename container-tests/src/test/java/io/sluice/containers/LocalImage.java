@@ -32,13 +32,14 @@ final class LocalImage {
     /**
      * Builds {@code tag} in {@code scratch} from the context {@code context} writes, unless the
      * engine already has it with this fingerprint. The scratch directory is emptied before and
-     * after the build.
+     * after the build; the image the new one replaces is removed.
      */
     static void ensure(String tag, String fingerprint, Path scratch, Context context, Map<String, String> buildArgs) {
         if (fingerprint.equals(Docker.label(tag, FINGERPRINT_LABEL))) {
             System.out.println("container-tests: " + tag + " present");
             return;
         }
+        String previous = Docker.hasImage(tag) ? Docker.imageId(tag) : null;
         long start = System.nanoTime();
         try {
             deleteRecursively(scratch);
@@ -49,6 +50,9 @@ final class LocalImage {
             args.add(scratch.toString());
             Docker.run(Duration.ofMinutes(10), args.toArray(String[]::new));
             deleteRecursively(scratch);
+            if (previous != null) {
+                Docker.removeImageIfUnused(previous);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot assemble the build context of " + tag + " in " + scratch, e);
         }

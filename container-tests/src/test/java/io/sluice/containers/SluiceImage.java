@@ -29,10 +29,15 @@ final class SluiceImage {
             throw new IllegalStateException(jar + " is missing: build it first (mvn -B -Pcontainers verify -pl "
                     + "container-tests -am builds it, as does mvn -B package -DskipTests -pl proxy-server -am)");
         }
+        String previous = Docker.hasImage(TAG) ? Docker.imageId(TAG) : null;
         long start = System.nanoTime();
         Docker.run(Duration.ofMinutes(5), "build", "-q", "--target", "prebuilt",
                 "--build-arg", "RUNTIME_IMAGE=" + BaseImages.JRE,
                 "-t", TAG, Locations.repoRoot().toString());
+        if (previous != null && !previous.equals(Docker.imageId(TAG))) {
+            // A new jar: the image it replaces would stay behind untagged, build after build.
+            Docker.removeImageIfUnused(previous);
+        }
         System.out.printf("container-tests: built %s in %.1f s%n", TAG, (System.nanoTime() - start) / 1e9);
         built = true;
         return TAG;

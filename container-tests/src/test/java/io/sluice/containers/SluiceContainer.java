@@ -7,6 +7,8 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
 import org.testcontainers.utility.DockerImageName;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -59,8 +61,8 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
         try (WaitContainerResultCallback exit = getDockerClient().waitContainerCmd(getContainerId())
                 .exec(new WaitContainerResultCallback())) {
             return exit.awaitStatusCode(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             throw new AssertionError("Sluice did not exit within " + timeout + " of SIGTERM", e);
         }

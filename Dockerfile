@@ -1,22 +1,21 @@
-# syntax=docker/dockerfile:1
 #
-# Sluice container image.
+# Sluice container image (works with the classic builder and with BuildKit).
 #   docker build -t sluice:0.1.0 .
 #   docker run --rm -p 6650:6650 -p 8080:8080 -e SLUICE_UPSTREAM=pulsar://broker:6650 sluice:0.1.0
 # Every option is an environment variable SLUICE_<OPTION> (see README, Options); arguments after
 # the image name are passed to Sluice as flags and win over the environment.
+#
+# Without network access to Maven Central inside the build, package the jar on the host and only
+# copy it in (the "prebuilt" target):
+#   mvn -B -q package -DskipTests -pl proxy-server -am
+#   docker build --target prebuilt -t sluice:0.1.0 .
+# Both base images are build arguments, e.g. --build-arg RUNTIME_IMAGE=registry.example/jre:17.
 
-# ---- build: the same command as a developer's build, limited to the server and what it needs ----
-FROM maven:3.9-eclipse-temurin-17 AS build
-WORKDIR /src
-COPY . .
-# The cache mount keeps ~/.m2 between builds; -am also builds test-broker (a test dependency of
-# proxy-server), so the first build downloads the Pulsar broker's jars once.
-RUN --mount=type=cache,target=/root/.m2 \
-    mvn -B -q package -DskipTests -pl proxy-server -am
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
 
-# ---- runtime: a JRE and the shaded jar, nothing else ----
-FROM eclipse-temurin:17-jre
+# ---- runtime-base: a JRE, the user, the environment; both final images derive from it ----
+FROM ${RUNTIME_IMAGE} AS runtime-base
 
 # A fixed numeric UID, so Kubernetes' runAsNonRoot can check it without reading /etc/passwd
 # and volume ownership (fsGroup) is predictable.
@@ -25,8 +24,6 @@ RUN groupadd --gid 10001 sluice \
       --shell /usr/sbin/nologin sluice \
  && mkdir -p /opt/sluice /var/lib/sluice \
  && chown 10001:10001 /var/lib/sluice
-
-COPY --from=build /src/proxy-server/target/sluice.jar /opt/sluice/sluice.jar
 
 # Listen on every interface inside the container (the jar's defaults, stated so that `docker
 # inspect` shows them); the limits file lives on the volume because the REST API rewrites it.
@@ -44,3 +41,21 @@ USER 10001:10001
 
 # Exec form: java is PID 1 and gets SIGTERM itself, so Sluice drains and exits 0.
 ENTRYPOINT ["java", "-jar", "/opt/sluice/sluice.jar"]
+
+# ---- prebuilt: the runtime with a jar built on the host (docker build --target prebuilt) ----
+# It comes before the Maven stage because the classic builder builds every stage up to its target.
+FROM runtime-base AS prebuilt
+ARG SLUICE_JAR=proxy-server/target/sluice.jar
+COPY ${SLUICE_JAR} /opt/sluice/sluice.jar
+
+# ---- build: the same command as a developer's build, limited to the server and what it needs ----
+FROM ${BUILD_IMAGE} AS build
+WORKDIR /src
+COPY . .
+# -am also builds test-broker (a test dependency of proxy-server), so the build downloads the
+# Pulsar broker's jars too; they never reach the image.
+RUN mvn -B -q package -DskipTests -pl proxy-server -am
+
+# ---- runtime (the default target): the runtime with the jar built above ----
+FROM runtime-base AS runtime
+COPY --from=build /src/proxy-server/target/sluice.jar /opt/sluice/sluice.jar

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,7 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** The Dockerfile agrees with the build (jar path), the command line (env names, ports) and the chart (user). */
+/**
+ * The Dockerfile agrees with the build (jar path), the command line (env names, ports) and the chart
+ * (user), builds with the classic builder, and offers a target that only copies a jar built on the host.
+ */
 class DockerfileTest {
 
     private final Dockerfile dockerfile = Dockerfile.load();
@@ -31,12 +36,11 @@ class DockerfileTest {
     @Test
     void buildsInOneStageAndRunsOnAJre17InAnother() {
         assertTrue(dockerfile.stages().size() >= 2, "multi-stage build expected");
-        Stage runtime = dockerfile.finalStage();
-        assertTrue(runtime.image().contains("17") && runtime.image().contains("jre"),
-                "runtime stage should be a Java 17 JRE, is " + runtime.image());
+        String runtime = dockerfile.baseImage(dockerfile.finalStage());
+        assertTrue(runtime.contains("17") && runtime.contains("jre"), "runtime stage should be a Java 17 JRE, is " + runtime);
         Stage build = buildStage();
-        assertTrue(build.image().contains("maven") && build.image().contains("17"),
-                "build stage should be Maven with JDK 17, is " + build.image());
+        String builder = dockerfile.baseImage(build);
+        assertTrue(builder.contains("maven") && builder.contains("17"), "build stage should be Maven with JDK 17, is " + builder);
         String mvn = dockerfile.in(build, "RUN").stream().map(Instruction::arguments)
                 .filter(run -> run.contains("mvn ")).findFirst()
                 .orElseThrow(() -> new AssertionError("the build stage runs no mvn"));
@@ -66,11 +70,67 @@ class DockerfileTest {
     }
 
     @Test
+    void baseImagesAreBuildArgumentsWithPublicDefaults() {
+        for (Stage stage : dockerfile.stages()) {
+            if (dockerfile.lineage(stage).size() > 1) {
+                continue; // built on an earlier stage
+            }
+            Matcher arg = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(stage.from());
+            assertTrue(arg.matches(), "stage " + stage.name() + " names its base image by a build argument, not " + stage.from());
+            String image = dockerfile.globalArgs().get(arg.group(1));
+            assertTrue(image != null && !image.isEmpty(), "ARG " + arg.group(1) + " is declared before the first FROM with a default");
+            assertFalse(image.startsWith("local/"), "the default is a public image: " + image);
+        }
+    }
+
+    @Test
+    void buildsWithTheClassicBuilder() {
+        // Without BuildKit, a syntax directive and RUN flags (--mount, --network, --security) are refused.
+        assertTrue(Repo.read("Dockerfile").lines().noneMatch(l -> l.matches("(?i)#\\s*syntax\\s*=.*")),
+                "no # syntax= directive");
+        for (Stage stage : dockerfile.stages()) {
+            for (Instruction run : dockerfile.in(stage, "RUN")) {
+                assertFalse(run.arguments().startsWith("--"), "RUN flags need BuildKit: " + run.arguments());
+                assertFalse(run.arguments().contains("<<"), "heredocs need BuildKit: " + run.arguments());
+            }
+        }
+    }
+
+    @Test
+    void prebuiltTargetCopiesTheHostBuiltJarIntoTheSameRuntime() throws Exception {
+        Stage prebuilt = dockerfile.stage("prebuilt");
+        Stage runtime = dockerfile.finalStage();
+        // The classic builder builds every stage up to the target, so no Maven may come before it.
+        assertTrue(prebuilt.index() < buildStage().index(), "the prebuilt stage comes before the Maven build");
+        assertFalse(dockerfile.lineage(prebuilt).contains(buildStage()), "the prebuilt target never runs Maven");
+        List<Stage> prebuiltParents = dockerfile.lineage(prebuilt);
+        List<Stage> runtimeParents = dockerfile.lineage(runtime);
+        assertEquals(runtimeParents.get(runtimeParents.size() - 2), prebuiltParents.get(prebuiltParents.size() - 2),
+                "both targets are built on the same runtime stage");
+        assertEquals(List.of(), dockerfile.in(prebuilt, "RUN"), "the prebuilt target only copies");
+        assertEquals(List.of(), dockerfile.in(runtime, "RUN"), "the default target only copies");
+
+        List<Instruction> copies = dockerfile.in(prebuilt, "COPY");
+        assertEquals(1, copies.size(), "one COPY of the jar: " + copies);
+        List<String> paths = Dockerfile.words(copies.get(0).arguments());
+        assertEquals(2, paths.size(), "COPY <jar> <destination>: " + paths);
+        String source = Dockerfile.substitute(paths.get(0), dockerfile.args(prebuilt));
+        String jar = "proxy-server/target/" + proxyServerFinalName() + ".jar";
+        assertEquals(jar, source, "by default the jar a host build makes");
+        List<String> entrypoint = entrypoint();
+        assertEquals(entrypoint.get(entrypoint.indexOf("-jar") + 1), paths.get(1), "ENTRYPOINT runs the copied jar");
+
+        List<String> ignored = Repo.read(".dockerignore").lines().map(String::strip).toList();
+        assertTrue(ignored.indexOf("!" + jar) > ignored.indexOf("**/target"),
+                ".dockerignore leaves the other build output out but lets " + jar + " in");
+    }
+
+    @Test
     void entrypointIsExecFormSoJavaReceivesSigterm() {
         List<String> entrypoint = entrypoint();
         assertTrue(entrypoint.get(0).equals("java") || entrypoint.get(0).endsWith("/java"),
                 "java must be PID 1, not a shell: " + entrypoint);
-        assertTrue(dockerfile.in(dockerfile.finalStage(), "CMD").stream()
+        assertTrue(dockerfile.inherited(dockerfile.finalStage(), "CMD").stream()
                         .allMatch(cmd -> cmd.arguments().startsWith("[")),
                 "CMD, if any, must be exec form too");
     }
@@ -109,7 +169,7 @@ class DockerfileTest {
         assertEquals("/var/lib/sluice/limits.json", limitsFile);
         String directory = limitsFile.substring(0, limitsFile.lastIndexOf('/'));
         List<String> volumes = new ArrayList<>();
-        for (Instruction volume : dockerfile.in(dockerfile.finalStage(), "VOLUME")) {
+        for (Instruction volume : dockerfile.inherited(dockerfile.finalStage(), "VOLUME")) {
             String arguments = volume.arguments();
             if (arguments.startsWith("[")) {
                 readJsonArray(arguments).forEach(v -> volumes.add(v.asText()));
@@ -118,7 +178,7 @@ class DockerfileTest {
             }
         }
         assertTrue(volumes.contains(directory), "VOLUME " + directory + " expected, have " + volumes);
-        String runs = String.join("\n", dockerfile.in(dockerfile.finalStage(), "RUN").stream().map(Instruction::arguments).toList());
+        String runs = String.join("\n", dockerfile.inherited(dockerfile.finalStage(), "RUN").stream().map(Instruction::arguments).toList());
         assertTrue(runs.contains("chown") && runs.contains(directory), "the volume directory must belong to the user");
     }
 
@@ -162,7 +222,7 @@ class DockerfileTest {
     }
 
     private List<String> entrypoint() {
-        List<Instruction> entrypoints = dockerfile.in(dockerfile.finalStage(), "ENTRYPOINT");
+        List<Instruction> entrypoints = dockerfile.inherited(dockerfile.finalStage(), "ENTRYPOINT");
         assertFalse(entrypoints.isEmpty(), "the runtime stage needs an ENTRYPOINT");
         String arguments = entrypoints.get(entrypoints.size() - 1).arguments();
         assertTrue(arguments.startsWith("["), "ENTRYPOINT must be exec form (a JSON array): " + arguments);
@@ -185,7 +245,7 @@ class DockerfileTest {
 
     private Set<Integer> exposedPorts() {
         Set<Integer> ports = new TreeSet<>();
-        for (Instruction expose : dockerfile.in(dockerfile.finalStage(), "EXPOSE")) {
+        for (Instruction expose : dockerfile.inherited(dockerfile.finalStage(), "EXPOSE")) {
             for (String port : Dockerfile.words(expose.arguments())) {
                 ports.add(Integer.parseInt(port.replaceFirst("/tcp$", "")));
             }

@@ -1,25 +1,17 @@
 package io.sluice.server;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.sluice.admin.AdminServer;
@@ -32,10 +24,7 @@ import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
-import io.sluice.pulsar.connection.PulsarChannelInitializer;
-import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
-import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
@@ -47,11 +36,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -64,9 +54,6 @@ public final class SluiceServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SluiceServer.class);
 
-    /** Pulsar clients send 5 MiB frames; a larger high mark avoids toggling reads on every big message. */
-    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(1 << 20, 8 << 20);
-
     /** Idle topics' meters and buckets are forgotten after this long. */
     private static final Duration TOPIC_IDLE_EXPIRY = Duration.ofMinutes(10);
 
@@ -74,14 +61,13 @@ public final class SluiceServer implements AutoCloseable {
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final ScheduledExecutorService sampler;
-    private final ChannelGroup clients = new DefaultChannelGroup("sluice-clients", GlobalEventExecutor.INSTANCE);
     private final ProxyServices services;
     private final LimitsStore limits;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
-    private volatile boolean upstreamReachable;
-    private Channel proxyChannel;
+    private PulsarFrontEnd pulsar;
+    private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
@@ -113,7 +99,7 @@ public final class SluiceServer implements AutoCloseable {
     /**
      * Loads the limits, binds the proxy port and returns once Sluice accepts connections.
      *
-     * @throws io.sluice.quota.InvalidSettingsException when the limits file is not valid
+     * @throws io.sluice.settings.InvalidSettingsException when the limits file is not valid
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
@@ -133,31 +119,15 @@ public final class SluiceServer implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        PulsarSettings settings = new PulsarSettings(config.upstream(), config.allowedBrokers(),
-                config.lookupMode(), 10_000, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                config.handshakeTimeout());
-        PulsarChannelInitializer proxyPipeline = new PulsarChannelInitializer(settings, services);
-        proxyChannel = new ServerBootstrap()
-                .group(acceptors, workers)
-                .channel(serverType)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        clients.add(ch);
-                        ch.pipeline().addLast(proxyPipeline);
-                    }
-                })
-                .bind(config.listen().host(), config.listen().port())
-                .sync()
-                .channel();
-        checkUpstream();
+        pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType);
+        frontEnds.add(pulsar);
+        for (FrontEnd frontEnd : frontEnds) {
+            frontEnd.start();
+        }
         probeEventLoops();
         admissionSampler = AdmissionSampler.start(services.admission());
         sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
-        sampler.scheduleWithFixedDelay(this::checkUpstream, 2, 2, TimeUnit.SECONDS);
+        sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(FrontEnd::checkUpstream), 2, 2, TimeUnit.SECONDS);
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
                 .adminToken(config.adminToken())
@@ -171,9 +141,9 @@ public final class SluiceServer implements AutoCloseable {
                 .admission(services.admission())
                 .build();
         admin.start();
-        log.info("Sluice ready: Pulsar protocol on {}, admin on {}:{}, upstream {}, lookup mode {}, limits from {}",
-                hostPort(proxyChannel), admin.address().getHostString(), admin.port(), config.upstream(),
-                config.lookupMode().name().toLowerCase(), limits.file());
+        log.info("Sluice ready: {}, admin on {}:{}, limits from {}",
+                frontEnds.stream().map(FrontEnd::describe).collect(Collectors.joining(", ")),
+                admin.address().getHostString(), admin.port(), limits.file());
     }
 
     /** Each worker loop ticks a probe; a late tick is event-loop lag, an admission signal. */
@@ -187,19 +157,9 @@ public final class SluiceServer implements AutoCloseable {
         }
     }
 
-    /** Ready for traffic: listening, the upstream broker answers, and not draining. */
+    /** Ready for traffic: every front end listens and reaches its upstream, and Sluice is not draining. */
     public boolean isReady() {
-        return !draining && proxyChannel != null && proxyChannel.isActive() && upstreamReachable;
-    }
-
-    /** Whether the upstream broker accepts TCP connections; runs on the sampler thread, never on an event loop. */
-    private void checkUpstream() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(config.upstream().host(), config.upstream().port()), 1_000);
-            upstreamReachable = true;
-        } catch (IOException e) {
-            upstreamReachable = false;
-        }
+        return !draining && !frontEnds.isEmpty() && frontEnds.stream().allMatch(FrontEnd::isReady);
     }
 
     /** The admin API's port (useful when started on port 0). */
@@ -209,7 +169,7 @@ public final class SluiceServer implements AutoCloseable {
 
     /** The port clients connect to (useful when started on port 0). */
     public int proxyPort() {
-        return ((InetSocketAddress) proxyChannel.localAddress()).getPort();
+        return pulsar.port();
     }
 
     public ProxyStats stats() {
@@ -241,12 +201,9 @@ public final class SluiceServer implements AutoCloseable {
      */
     public void drainAndClose() {
         draining = true;
-        if (proxyChannel != null) {
-            proxyChannel.close().syncUninterruptibly();
-        }
-        clients.forEach(Drain::request);
+        frontEnds.forEach(FrontEnd::drain);
         long deadline = System.nanoTime() + config.drainTimeout().toNanos();
-        while (!clients.isEmpty() && System.nanoTime() < deadline) {
+        while (openConnections() > 0 && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -254,11 +211,15 @@ public final class SluiceServer implements AutoCloseable {
                 break;
             }
         }
-        if (!clients.isEmpty()) {
+        if (openConnections() > 0) {
             log.warn("Drain timeout: closing {} connections with {} held messages; their clients will resend them",
-                    clients.size(), heldMessages());
+                    openConnections(), heldMessages());
         }
         close();
+    }
+
+    private int openConnections() {
+        return frontEnds.stream().mapToInt(FrontEnd::openConnections).sum();
     }
 
     private long heldMessages() {
@@ -272,10 +233,7 @@ public final class SluiceServer implements AutoCloseable {
     @Override
     public void close() {
         draining = true;
-        if (proxyChannel != null) {
-            proxyChannel.close().syncUninterruptibly();
-        }
-        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        frontEnds.forEach(FrontEnd::close);
         if (admin != null) {
             admin.close();
         }
@@ -285,10 +243,5 @@ public final class SluiceServer implements AutoCloseable {
         }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private static String hostPort(Channel channel) {
-        InetSocketAddress address = (InetSocketAddress) channel.localAddress();
-        return address.getHostString() + ":" + address.getPort();
     }
 }

@@ -39,7 +39,7 @@ final class AdminRoutes {
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
-        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics);
+        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource();
 

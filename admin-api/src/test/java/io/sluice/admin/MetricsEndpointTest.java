@@ -177,6 +177,27 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void everyRateLimitInForceIsAGaugeSoDashboardsCanDrawRatesAgainstIt() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            admin.put("/api/v1/limits/topics/persistent/public/default/orders", "{\"publish\": {\"messagesPerSecond\": 500}}");
+            admin.put("/api/v1/limits/kafka/prefixes/team-a.", "{\"dispatch\": {\"bytesPerSecond\": 1048576}}");
+            admin.put("/api/v1/limits/proxy", "{\"publish\": {\"messagesPerSecond\": 9000, \"bytesPerSecond\": 1e7}}");
+
+            Map<String, Family> families = scrape(admin);
+
+            assertEquals(500, value(families, "sluice_limit_messages_per_second", Map.of("protocol", "pulsar", "scope", "topic",
+                    "name", NS + "orders", "direction", "publish")));
+            assertEquals(1048576, value(families, "sluice_limit_bytes_per_second", Map.of("protocol", "kafka", "scope", "prefix",
+                    "name", "team-a.", "direction", "dispatch")));
+            assertEquals(9000, value(families, "sluice_limit_messages_per_second", Map.of("protocol", "", "scope", "proxy",
+                    "name", "proxy", "direction", "publish")));
+            assertEquals(4, families.get("sluice_limit_messages_per_second").samples().size()
+                    + families.get("sluice_limit_bytes_per_second").samples().size(), "one series per rate set, no more");
+            assertEquals(1, value(families, "sluice_ready", Map.of()));
+        }
+    }
+
+    @Test
     void aKafkaTopicAndAPulsarTopicOfTheSameNameAreSeparateSeries() throws IOException {
         try (AdminFixture admin = AdminFixture.start(dir)) {
             admin.activity.meter("pulsar", "orders").published(3, 30);

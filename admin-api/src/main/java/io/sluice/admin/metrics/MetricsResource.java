@@ -15,6 +15,7 @@ import io.sluice.status.TopicActivity;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /** {@code GET /metrics}: a scrape of the server's own registry in the Prometheus text format. */
 public final class MetricsResource {
@@ -32,11 +33,15 @@ public final class MetricsResource {
      * @param admission admission control, or {@code null} when the proxy runs without it (then
      *        there are no {@code sluice_admission_*} families)
      * @param maxTopics how many topics without a limit get their own {@code topic} label
+     * @param ready whether the proxy is ready, as {@code /readyz} answers it
      */
     public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
-                                           ProxyStats stats, AdmissionController admission, int maxTopics) {
+                                           ProxyStats stats, AdmissionController admission, int maxTopics,
+                                           BooleanSupplier ready) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
+        registry.register(new LimitsCollector(limits));
+        registry.register(new ReadinessCollector(ready));
         registry.register(new ThrottleDelayCollector(ledger));
         registry.register(new ProxyStatsCollector(stats));
         if (admission != null) {

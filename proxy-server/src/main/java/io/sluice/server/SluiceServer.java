@@ -188,11 +188,6 @@ public final class SluiceServer implements AutoCloseable {
         return config;
     }
 
-    /** True from the start of a drain on: readiness probes must fail so no new clients come. */
-    public boolean isDraining() {
-        return draining;
-    }
-
     /**
      * The SIGTERM path: stops accepting, asks every connection to drain (no new commands; held
      * sends go on to the broker and their receipts back to the client), waits up to the drain

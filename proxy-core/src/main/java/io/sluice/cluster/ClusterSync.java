@@ -119,6 +119,7 @@ public final class ClusterSync implements AutoCloseable {
         double seconds = Math.max(now - lastTickNanos, 1) / 1e9;
         lastTickNanos = now;
         List<ScopeBucket> buckets = engine.limitedBuckets();
+        Map<ScopeBucket, Long> reportedBefore = chargedBefore;
         Map<ScopeBucket, Long> charged = new IdentityHashMap<>();
         Map<String, Demand> demands = new HashMap<>();
         for (ScopeBucket bucket : buckets) {
@@ -136,8 +137,11 @@ public final class ClusterSync implements AutoCloseable {
             failed(now, buckets, e);
             return;
         }
+        // After an outage the others' reports have expired and come back one by one over the next
+        // interval: shares computed now would treat the first to report as alone.
+        boolean recovering = failing || !everSynced;
         if (failing) {
-            log.info("Cluster store reachable again; shares follow demand again");
+            log.info("Cluster store reachable again; shares follow demand from the next sync on");
             failing = false;
         }
         everSynced = true;
@@ -150,9 +154,13 @@ public final class ClusterSync implements AutoCloseable {
         for (ScopeBucket bucket : buckets) {
             String id = bucket.key().id();
             List<MemberDemand> reports = reply.demands().getOrDefault(id, List.of());
-            double share = FairShare.of(member, bucket.limitRate(), reports);
-            bucket.share(share);
             int members = Math.max(1, reports.size());
+            // A bucket reported for the first time keeps its initial share: the other Sluices that
+            // enforce it may not have reported it yet, so being alone is not known before the next sync.
+            // So does every bucket right after an outage.
+            double share = reportedBefore.containsKey(bucket) && !recovering
+                    ? FairShare.of(member, bucket.limitRate(), reports) : bucket.share();
+            bucket.share(share);
             membersPerBucket.put(id, members);
             shares.add(new BucketShare(bucket.key(), bucket.limitRate(), share, members));
         }

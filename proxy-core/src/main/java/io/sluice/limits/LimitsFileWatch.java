@@ -5,25 +5,25 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Puts the limits file in force again when it changes on disk, so that limits managed as files
- * (GitOps, a Kubernetes ConfigMap) apply without the REST API. Polled: {@link #check()} compares
- * the file's identity, size and modification time, following symbolic links, so the atomic swap
- * of a ConfigMap's {@code ..data} link is seen like an edit in place. A file that is not valid is
- * logged once and the limits in force stay.
+ * (GitOps, a Kubernetes ConfigMap) apply without the REST API. Polled: {@link #check()} reads the
+ * file through any symbolic links and compares its bytes with the last ones seen, so the atomic
+ * swap of a ConfigMap's {@code ..data} link is seen like an edit in place, whatever the file
+ * system's timestamp resolution. A file that is not valid is logged once and the limits in force
+ * stay.
  */
 public final class LimitsFileWatch {
 
     private static final Logger log = LoggerFactory.getLogger(LimitsFileWatch.class);
 
     private final LimitsStore store;
-    private Stamp last;
+    private byte[] last;
 
     /** Watches the file of {@code store}, whose document is taken to match the file as it is now. */
     public LimitsFileWatch(LimitsStore store) {
@@ -31,14 +31,14 @@ public final class LimitsFileWatch {
         if (store.isShared()) {
             throw new IllegalArgumentException("the limits live in the cluster store, not in " + store.file());
         }
-        this.last = stamp(store.file());
+        this.last = read(store.file());
     }
 
-    /** Reloads the file if it changed since the last check; returns whether it did. Not thread-safe. */
+    /** Reloads the file if it changed since the last check; returns whether other limits are now in force. Not thread-safe. */
     public boolean check() {
         Path file = store.file();
-        Stamp now = stamp(file);
-        if (now == null || now.equals(last)) {
+        byte[] now = read(file);
+        if (now == null || Arrays.equals(now, last)) {
             return false;
         }
         last = now;
@@ -60,19 +60,15 @@ public final class LimitsFileWatch {
         return true;
     }
 
-    /** What tells one version of the file from another; null while it does not exist. */
-    private static Stamp stamp(Path file) {
+    /** The file's bytes; null while it cannot be read (absent, or half-swapped). */
+    private static byte[] read(Path file) {
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            return new Stamp(attributes.fileKey(), attributes.size(), attributes.lastModifiedTime());
+            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            log.debug("Cannot read the attributes of {}", file, e);
+            log.debug("Cannot read {}", file, e);
             return null;
         }
-    }
-
-    private record Stamp(Object fileKey, long size, FileTime modified) {
     }
 }

@@ -19,13 +19,13 @@ import java.util.regex.Pattern;
 public record ClusterSettings(String storeUrl, String storePassword, Path storeCa, String clusterId,
                               Duration syncInterval, LimitsSource limitsSource) {
 
-    /** Limits are per Sluice, from the limits file. */
-    public static final ClusterSettings NONE = new ClusterSettings(null, null, null, "sluice", Duration.ofSeconds(1),
-            LimitsSource.FILE);
-
     private static final Pattern CLUSTER_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     private static final Duration MAX_INTERVAL = Duration.ofMinutes(1);
+
+    /** Limits are per Sluice, from the limits file. */
+    public static final ClusterSettings NONE = new ClusterSettings(null, null, null, "sluice", Duration.ofSeconds(1),
+            LimitsSource.FILE);
 
     /** @throws IllegalArgumentException naming the option that is wrong */
     public ClusterSettings {

@@ -67,7 +67,7 @@ class MonitoringContractIT {
             "sluice_limit_messages_per_second", "proposed: each scope's message-rate limit, to draw rates against limits",
             "sluice_limit_bytes_per_second", "proposed: each scope's byte-rate limit, to draw rates against limits",
             "sluice_ready", "proposed: 1 while /readyz answers 200, else 0, for SluiceNotReady",
-            "sluice_cluster_store_up", "cluster mode: exported once cluster-wide limits land");
+            "sluice_cluster_store_up", "exported with --cluster-store only; this test's Sluice runs without");
 
     private static final Pattern PLAIN_ALTERNATIVES = Pattern.compile("[A-Za-z0-9_]+(\\|[A-Za-z0-9_]+)*");
     private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.server.it.cluster.SluiceCluster.Forwarded;
 import io.sluice.server.it.cluster.SluiceCluster.Member;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.redis.RedisServer;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -76,12 +76,14 @@ class ClusterQuotaIT {
 
     /** Messages per second the three forwarded together over the next {@code seconds}. */
     private static double aggregateOver(int seconds) throws InterruptedException {
-        long[] before = cluster.forwarded(PREFIX);
-        long from = System.nanoTime();
+        Forwarded[] before = cluster.forwarded(PREFIX);
         Thread.sleep(seconds * 1000L);
-        long[] after = cluster.forwarded(PREFIX);
-        double elapsed = (System.nanoTime() - from) / 1e9;
-        return (Arrays.stream(after).sum() - Arrays.stream(before).sum()) / elapsed;
+        return SluiceCluster.aggregateRate(before, cluster.forwarded(PREFIX));
+    }
+
+    private static boolean sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
     }
 
     private static String modes() {
@@ -107,13 +109,19 @@ class ClusterQuotaIT {
         long put = System.nanoTime();
         assertEquals(200, cluster.put(cluster.members.get(0), "/api/v1/limits/namespaces/public/default",
                 "{\"publish\":{\"messagesPerSecond\":" + LIMIT + "}}").statusCode());
+        // A GET shows the limits of some moment while it ran; on a loaded machine that can be long, so
+        // a limit seen counts from the time its GET was sent.
+        long inForceOnAll = 0;
         for (Member member : cluster.members) {
-            while (cluster.get(member, "/api/v1/limits/namespaces/public/default").statusCode() != 200) {
-                assertTrue(System.nanoTime() - put < 2 * INTERVAL_MILLIS * 1_000_000, "not in force on every Sluice within 2 intervals");
-                Thread.sleep(20);
-            }
+            long asked;
+            do {
+                asked = System.nanoTime();
+                assertTrue(asked - put < 5 * INTERVAL_MILLIS * 1_000_000, "not in force on every Sluice");
+            } while (cluster.get(member, "/api/v1/limits/namespaces/public/default").statusCode() != 200 && sleep(20));
+            inForceOnAll = Math.max(inForceOnAll, asked - put);
         }
-        System.out.printf(Locale.ROOT, "[cluster] PUT in force on all three after %d ms%n", (System.nanoTime() - put) / 1_000_000);
+        System.out.printf(Locale.ROOT, "[cluster] PUT in force on all three %d ms after its answer%n", inForceOnAll / 1_000_000);
+        assertTrue(inForceOnAll <= 2 * INTERVAL_MILLIS * 1_000_000, "in force on all three within 2 intervals");
         double enforced = aggregateOver(2);
         report("the 2 s after the PUT", enforced);
         assertTrue(enforced <= LIMIT * 1.10, "enforced by all three: " + enforced);
@@ -138,17 +146,17 @@ class ClusterQuotaIT {
         // Redis killed for 10 s under load: no send fails or stalls, the limit holds within 10 %.
         redis.kill();
         long killed = System.nanoTime();
-        long[] before = cluster.forwarded(PREFIX);
-        long[] previous = before;
+        Forwarded[] before = cluster.forwarded(PREFIX);
+        Forwarded[] previous = before;
         List<String> perSecond = new ArrayList<>();
         String modesWhileStale = null;
         for (int second = 1; second <= 10; second++) {
-            Thread.sleep(killed + second * 1_000_000_000L - System.nanoTime());
-            long[] now = cluster.forwarded(PREFIX);
+            Thread.sleep(Math.max(0, (killed + second * 1_000_000_000L - System.nanoTime()) / 1_000_000));
+            Forwarded[] now = cluster.forwarded(PREFIX);
             for (int i = 0; i < 3; i++) {
-                assertTrue(now[i] > previous[i], "Sluice " + i + " forwarded nothing in second " + second + " of the outage");
+                assertTrue(now[i].messages() > previous[i].messages(), "Sluice " + i + " forwarded nothing in second " + second + " of the outage");
             }
-            perSecond.add(Long.toString(Arrays.stream(now).sum() - Arrays.stream(previous).sum()));
+            perSecond.add(String.format(Locale.ROOT, "%.0f", SluiceCluster.aggregateRate(previous, now)));
             previous = now;
             if (second == 1) {
                 modesWhileStale = modes();
@@ -157,7 +165,7 @@ class ClusterQuotaIT {
                 assertEquals(200, cluster.get(member, "/readyz").statusCode(), "ready while the store is down");
             }
         }
-        double outage = (Arrays.stream(previous).sum() - Arrays.stream(before).sum()) / ((System.nanoTime() - killed) / 1e9);
+        double outage = SluiceCluster.aggregateRate(before, previous);
         String modesInFallback = modes();
         System.out.println("[cluster] per second while Redis is down: " + perSecond + "; modes after 1 s: " + modesWhileStale
                 + ", after 10 s: " + modesInFallback);

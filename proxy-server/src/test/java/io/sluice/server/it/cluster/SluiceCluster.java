@@ -100,18 +100,45 @@ final class SluiceCluster implements AutoCloseable {
         return new Member(process, ports[0], ports[1], limits);
     }
 
-    /** Messages each Sluice forwarded to the broker so far, summed over the topics whose names start with {@code prefix}. */
-    long[] forwarded(String prefix) {
-        long[] counts = new long[members.size()];
+    /**
+     * What one Sluice had forwarded to the broker at one moment, summed over the topics whose
+     * names start with a prefix; the moment is the middle of the scrape, which on a loaded machine
+     * may take a while.
+     */
+    record Forwarded(long messages, long atNanos) {
+
+        /** Messages per second between {@code earlier} and this. */
+        double rateSince(Forwarded earlier) {
+            return (messages - earlier.messages) / ((atNanos - earlier.atNanos) / 1e9);
+        }
+    }
+
+    /** What each Sluice has forwarded so far on the topics starting with {@code prefix}. */
+    Forwarded[] forwarded(String prefix) {
+        Forwarded[] counts = new Forwarded[members.size()];
         for (int i = 0; i < counts.length; i++) {
-            Matcher sample = PUBLISHED.matcher(get(members.get(i), "/metrics").body());
+            long before = System.nanoTime();
+            String metrics = get(members.get(i), "/metrics").body();
+            long at = before + (System.nanoTime() - before) / 2;
+            long messages = 0;
+            Matcher sample = PUBLISHED.matcher(metrics);
             while (sample.find()) {
                 if (sample.group(1).startsWith(prefix)) {
-                    counts[i] += (long) Double.parseDouble(sample.group(2));
+                    messages += (long) Double.parseDouble(sample.group(2));
                 }
             }
+            counts[i] = new Forwarded(messages, at);
         }
         return counts;
+    }
+
+    /** Messages per second the Sluices forwarded together between two readings, each Sluice over its own window. */
+    static double aggregateRate(Forwarded[] from, Forwarded[] to) {
+        double rate = 0;
+        for (int i = 0; i < from.length; i++) {
+            rate += to[i].rateSince(from[i]);
+        }
+        return rate;
     }
 
     JsonNode json(Member member, String path) {

@@ -14,7 +14,6 @@ import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.quota.NanoClock;
-import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
 import io.sluice.scopes.PulsarScopes;
@@ -26,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -108,28 +106,16 @@ public class ClusterDecisionBenchmark {
         }
     }
 
-    /** What each caller owns: its decision holder and its idea of now. */
-    @State(Scope.Thread)
-    public static class Caller {
-        final QuotaDecision decision = new QuotaDecision();
-        long now;
-
-        @Setup(Level.Iteration)
-        public void readClock() {
-            now = System.nanoTime();
-        }
-    }
-
     /** Topic and namespace, each with a message and a byte rate: four buckets. */
     @Benchmark
-    public boolean limitedTopicAndNamespace(Engine engine, Caller caller) {
+    public boolean limitedTopicAndNamespace(Engine engine, QuotaDecisionBenchmark.Caller caller) {
         return engine.topicAndNamespace.tryAcquire(caller.now, 1, MESSAGE_BYTES, caller.decision);
     }
 
     /** Two event loops charging the same four buckets while the sync reads and re-rates them. */
     @Benchmark
     @Threads(2)
-    public boolean limitedTopicAndNamespaceTwoThreads(Engine engine, Caller caller) {
+    public boolean limitedTopicAndNamespaceTwoThreads(Engine engine, QuotaDecisionBenchmark.Caller caller) {
         return engine.topicAndNamespace.tryAcquire(caller.now, 1, MESSAGE_BYTES, caller.decision);
     }
 }

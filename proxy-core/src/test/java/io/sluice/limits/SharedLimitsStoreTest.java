@@ -26,8 +26,7 @@ class SharedLimitsStoreTest {
     private final QuotaEngine two = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
 
     private static Limit publish(double messagesPerSecond) {
-        return LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
-                .getBytes(StandardCharsets.UTF_8));
+        return LimitsStoreTest.publish(messagesPerSecond);
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.apache.pulsar.client.api.Producer;
  */
 final class PacedLoad implements AutoCloseable {
 
-    static final int MAX_OUTSTANDING = 50;
+    static final int MAX_OUTSTANDING = 200;
 
     private final List<Lane> lanes;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {

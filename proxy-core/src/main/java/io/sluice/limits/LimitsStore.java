@@ -192,7 +192,8 @@ public final class LimitsStore {
      * Does nothing with a file, or when the version is the one in force.
      */
     public synchronized void refresh(long storeVersion) throws IOException {
-        if (shared == null || storeVersion == version) {
+        // Version 0 on both sides: this Sluice started while the store was down and the store is empty.
+        if (shared == null || (storeVersion == version && storeVersion != 0)) {
             return;
         }
         if (storeVersion == 0) {

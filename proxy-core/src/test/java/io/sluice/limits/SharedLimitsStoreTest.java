@@ -91,6 +91,20 @@ class SharedLimitsStoreTest {
     }
 
     @Test
+    void aSluiceThatStartedWhileTheStoreWasDownGivesAnEmptyStoreItsLimits() throws Exception {
+        Path file = dir.resolve("one.json");
+        Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(TENANT, publish(100))));
+        shared.down = true;
+        LimitsStore store = LimitsStore.openShared(shared, file, one::update);
+        assertEquals(0, store.version());
+        assertEquals(publish(100), one.limits().tenants().get("t"), "the copy on disk meanwhile");
+        shared.down = false;
+        store.refresh(0);
+        assertEquals(1, shared.version());
+        assertEquals(1, store.version());
+    }
+
+    @Test
     void anInvalidDocumentInTheStoreIsNotPutInForce() throws Exception {
         LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), one::update);
         store.update(d -> d.withLimit(NAMESPACE, publish(500)));

@@ -128,11 +128,6 @@ public final class RedisLink implements AutoCloseable {
         return url.replaceAll("//[^@/]*@", "//***@");
     }
 
-    /** Whether the connection is up now. */
-    public synchronized boolean isConnected() {
-        return connection != null && connection.isOpen();
-    }
-
     /** The commands of the connection, connecting first if there never was one. */
     synchronized RedisAsyncCommands<String, String> commands() throws IOException {
         if (connection == null) {

@@ -108,11 +108,6 @@ public final class ClusterSync implements AutoCloseable {
         return status;
     }
 
-    /** The sync interval. */
-    public Duration interval() {
-        return interval;
-    }
-
     /** One sync: report, read back, set shares; on failure keep or fall back. */
     public void tick() {
         long now = clock.nanoTime();

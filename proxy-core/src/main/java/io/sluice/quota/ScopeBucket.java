@@ -40,11 +40,6 @@ public final class ScopeBucket {
         return share;
     }
 
-    /** The rate this Sluice enforces: {@code limitRate x share}. */
-    public double rate() {
-        return bucket.rate();
-    }
-
     /**
      * Sets the part of the limit this Sluice may use, keeping the bucket's balance as time.
      *

@@ -100,7 +100,7 @@ final class AccuracyScenario {
     }
 
     /** Topic policies travel through a system topic; wait until the broker reports this one. */
-    private static void awaitPolicy(PulsarAdmin admin, String topic) throws Exception {
+    static void awaitPolicy(PulsarAdmin admin, String topic) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (admin.topicPolicies().getPublishRate(topic) == null) {
             if (System.nanoTime() > deadline) {

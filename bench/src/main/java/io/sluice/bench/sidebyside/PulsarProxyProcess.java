@@ -2,11 +2,9 @@ package io.sluice.bench.sidebyside;
 
 import io.sluice.testbroker.PulsarBroker;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +18,9 @@ import java.util.Map;
  * pointed at the broker by URL, without a metadata store.
  */
 final class PulsarProxyProcess implements AutoCloseable {
+
+    /** The contender's name in tables and in {@code results.json}. */
+    static final String NAME = "Pulsar proxy";
 
     private static final String MAIN_CLASS = "org.apache.pulsar.proxy.server.ProxyServiceStarter";
 
@@ -61,26 +62,14 @@ final class PulsarProxyProcess implements AutoCloseable {
         args.add(MAIN_CLASS);
         args.addAll(List.of("--config", config.toString()));
         // The proxy jar's directory also holds the few jars it needs that the broker does not.
-        String classpath = brokerClasspath() + java.io.File.pathSeparator + proxyJar.getParent().resolve("*");
+        String classpath = BrokerClasspath.read() + java.io.File.pathSeparator + proxyJar.getParent().resolve("*");
         ChildJvm jvm = ChildJvm.start("pulsar-proxy", args, Map.of("CLASSPATH", classpath), workDir.resolve("pulsar-proxy.log"));
         awaitPort(jvm, ports[0], Duration.ofSeconds(90));
         return new PulsarProxyProcess(jvm, ports[0]);
     }
 
     Contender contender() {
-        return new Contender("Pulsar proxy", "pulsar://127.0.0.1:" + port, jvm.pid());
-    }
-
-    /** The broker's runtime classpath, which the test-broker build writes next to {@link PulsarBroker}. */
-    private static String brokerClasspath() {
-        try (InputStream in = PulsarBroker.class.getResourceAsStream("broker.classpath")) {
-            if (in == null) {
-                throw new IllegalStateException("broker.classpath is missing from test-broker; rebuild it");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Contender(NAME, "pulsar://127.0.0.1:" + port, jvm.pid());
     }
 
     private static void awaitPort(ChildJvm jvm, int port, Duration timeout) {

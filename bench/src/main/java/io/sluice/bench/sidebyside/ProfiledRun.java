@@ -1,0 +1,60 @@
+package io.sluice.bench.sidebyside;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * One extra, unmeasured run of a workload with a proxy's process profiled ({@code -Dbench.profile=true}):
+ * CPU and allocation flame graphs to {@code profiles/} beside {@code results.md}, and to the report
+ * where the process's CPU went by category, its hottest frames, what it allocated per message, and
+ * its collections and compilations. The figures of the measured rounds never include a profiled run.
+ */
+final class ProfiledRun {
+
+    private ProfiledRun() {
+    }
+
+    /**
+     * Runs {@code body} with {@code contender}'s process profiled and reports what the profile shows.
+     *
+     * @param name what was run, for headings and file names
+     */
+    static PublishRun.Result profile(Contender contender, String name, BenchSettings settings, Report report,
+                                     Callable<PublishRun.Result> body) throws Exception {
+        Path profiles = Files.createDirectories(settings.outputDir().resolve("profiles"));
+        String file = PassthroughScenario.slug(contender.name() + " " + name);
+        Path jfr = Files.createTempFile("sluice-bench-" + file + "-", ".jfr");
+        double load = LoadAverage.oneMinute();
+        ProcessCost before = ProcessCost.of(contender.proxyPid());
+        ProcessProfiler profiler = ProcessProfiler.start(contender.proxyPid(), jfr.getParent(), jfr);
+        PublishRun.Result result;
+        try {
+            result = body.call();
+        } finally {
+            profiler.stop(file, profiles);
+        }
+        ProcessCost after = ProcessCost.of(contender.proxyPid());
+        JvmActivity jvm = JvmActivity.read(jfr);
+        CpuBreakdown cpu = CpuBreakdown.of(ProcessProfiler.collapsedCpu(jfr));
+        double messages = result.completed();
+        report.heading("Profile: " + contender.name() + ", " + name);
+        report.text(String.format("An extra run, not one of the measured rounds: %.0f msg/s, %d messages; "
+                        + "load average before it %.2f, the machine's CPU %.0f %% busy during it (all processes, "
+                        + "of %d cores), the proxy's JVM %.0f %% of the machine. Proxy CPU %.2f s per million "
+                        + "messages; allocated %.0f B per message; %d collections pausing %.1f ms in all (longest "
+                        + "%.1f ms); %d JIT compilations taking %.0f ms. Flame graphs: [CPU](bench/profiles/%s-cpu.html), "
+                        + "[allocation](bench/profiles/%s-alloc.html); recording: `%s`.",
+                result.messagesPerSecond(), result.completed(), load, 100 * jvm.machineCpuShare(),
+                Runtime.getRuntime().availableProcessors(), 100 * jvm.jvmCpuShare(),
+                after.cpuSecondsSince(before) / messages * 1e6, jvm.allocatedBytes() / messages, jvm.collections(),
+                jvm.pauseMillis(), jvm.longestPauseMillis(), jvm.compilations(), jvm.compileMillis(), file, file, jfr));
+        report.table(cpu.table());
+        report.table(cpu.topFramesTable());
+        report.figures().add("profile", name, contender.name(), "allocated B per message",
+                jvm.allocatedBytes() / messages, false, false, 16);
+        cpu.categories().forEach((category, samples) -> report.figures().add("profile", name, contender.name(),
+                "CPU share % " + category, 100.0 * samples / cpu.samples(), false, false, 3));
+        return result;
+    }
+}

@@ -48,7 +48,8 @@ record CpuBreakdown(long samples, Map<String, Long> categories, long sluiceFrame
 
     static String category(String[] frames) {
         String thread = frames[0];
-        if (thread.contains("CompilerThread")) {
+        // Linux keeps 15 characters of a thread's name: "C2 CompilerThre".
+        if (thread.startsWith("[C2 Compiler") || thread.startsWith("[C1 Compiler")) {
             return "JIT compiler threads";
         }
         if (thread.startsWith("[GC Thread") || thread.startsWith("[G1 ") || thread.startsWith("[VM Thread")) {

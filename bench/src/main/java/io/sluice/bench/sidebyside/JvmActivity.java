@@ -4,16 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
  * What a JVM did besides running its code during one JDK Flight Recording: collections and their
- * pauses, JIT compilations, bytes allocated, and the machine's CPU load meanwhile (how much the
- * other processes on the machine competed).
+ * pauses, JIT compilations, and the machine's CPU load meanwhile (how much the other processes on
+ * the machine competed).
  *
  * @param seconds              the recording's length
  * @param collections          garbage collections that ended in the recording
@@ -21,15 +20,15 @@ import jdk.jfr.consumer.RecordingFile;
  * @param longestPauseMillis   the longest of them
  * @param compilations         JIT compilations done in the recording
  * @param compileMillis        time the JIT compilers spent on them
- * @param allocatedBytes       bytes allocated by all the JVM's threads in the recording
  * @param jvmCpuShare          the JVM's own CPU use, user plus system, as a share of the machine (0 to 1)
  * @param machineCpuShare      all processes' CPU use as a share of the machine (0 to 1)
  */
 record JvmActivity(double seconds, long collections, double pauseMillis, double longestPauseMillis,
-                   long compilations, double compileMillis, long allocatedBytes,
+                   long compilations, double compileMillis,
                    double jvmCpuShare, double machineCpuShare) {
 
-    static JvmActivity read(Path jfr) {
+    /** The events of {@code jfr} from {@code from} to {@code to} (a dump holds whole chunks, often more). */
+    static JvmActivity read(Path jfr, Instant from, Instant to) {
         List<RecordedEvent> events;
         try {
             events = RecordingFile.readAllEvents(jfr);
@@ -43,12 +42,13 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
         double longestPauseMillis = 0;
         RecordedEvent firstCompilerStats = null;
         RecordedEvent lastCompilerStats = null;
-        // Per thread: the allocation counter at the recording's start and end (JFR samples it at both).
-        Map<Long, long[]> allocatedByThread = new HashMap<>();
         double jvmCpu = 0;
         double machineCpu = 0;
         int cpuReadings = 0;
         for (RecordedEvent event : events) {
+            if (event.getStartTime().isBefore(from) || event.getEndTime().isAfter(to)) {
+                continue;
+            }
             long at = event.getStartTime().toEpochMilli();
             first = Math.min(first, at);
             last = Math.max(last, event.getEndTime().toEpochMilli());
@@ -66,12 +66,6 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
                         lastCompilerStats = event;
                     }
                 }
-                case "jdk.ThreadAllocationStatistics" -> {
-                    long thread = event.getThread("thread") == null ? -1 : event.getThread("thread").getJavaThreadId();
-                    long allocated = event.getLong("allocated");
-                    allocatedByThread.merge(thread, new long[] {allocated, allocated},
-                            (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
-                }
                 case "jdk.CPULoad" -> {
                     jvmCpu += event.getFloat("jvmUser") + event.getFloat("jvmSystem");
                     machineCpu += event.getFloat("machineTotal");
@@ -87,9 +81,8 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
             compileMillis = millis(lastCompilerStats.getDuration("totalTimeSpent"))
                     - millis(firstCompilerStats.getDuration("totalTimeSpent"));
         }
-        long allocated = allocatedByThread.values().stream().mapToLong(range -> range[1] - range[0]).sum();
         return new JvmActivity(first == Long.MAX_VALUE ? 0 : (last - first) / 1e3, collections, pauseMillis,
-                longestPauseMillis, compilations, compileMillis, allocated,
+                longestPauseMillis, compilations, compileMillis,
                 cpuReadings == 0 ? Double.NaN : jvmCpu / cpuReadings,
                 cpuReadings == 0 ? Double.NaN : machineCpu / cpuReadings);
     }

@@ -73,7 +73,8 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
         return MarkdownTable.num(nativeByKind.getOrDefault(kind, Double.NaN), 0);
     }
 
-    private static String jcmd(long pid, String command) {
+    /** Runs {@code jcmd PID COMMAND...} and returns what it printed. */
+    static String jcmd(long pid, String command) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             List<String> arguments = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));

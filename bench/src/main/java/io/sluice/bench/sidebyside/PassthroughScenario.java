@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +28,10 @@ final class PassthroughScenario {
      * Runs each workload on each contender in turn, for the rounds of {@code settings}.
      *
      * @param scenario the scenario's name in {@code results.json}
+     * @param workDir  where profiled runs leave their recordings
      */
     static void run(String scenario, List<Contender> contenders, List<Workload> workloads, BenchSettings settings,
-                    Report report) throws Exception {
+                    Path workDir, Report report) throws Exception {
         for (Workload workload : workloads) {
             Map<Contender, List<Figures>> runs = new LinkedHashMap<>();
             Map<String, double[][]> lastCdf = new LinkedHashMap<>();
@@ -87,7 +89,7 @@ final class PassthroughScenario {
                     if (contender.hasProxy()) {
                         String topic = "persistent://public/default/profile-" + slug(workload.name()) + "-"
                                 + slug(contender.name());
-                        ProfiledRun.profile(contender, workload.name(), settings, report,
+                        ProfiledRun.profile(contender, workload.name(), settings, workDir, report,
                                 () -> PublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds()));
                     }
                 }

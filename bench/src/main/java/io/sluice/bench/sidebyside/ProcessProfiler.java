@@ -7,67 +7,117 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
 import one.convert.Arguments;
 import one.convert.JfrToFlame;
 
 /**
- * async-profiler (the native library shipped in {@code tools.profiler:async-profiler}) attached to
- * a proxy's running JVM for one window of load: CPU samples with kernel stacks, allocation samples,
- * and a JDK Flight Recording of the same window (GC, compilation, ...), all in one JFR file. On
- * {@link #stop} it writes CPU and allocation flame graphs (HTML) and returns the file's path.
+ * async-profiler (the native library shipped in {@code tools.profiler:async-profiler}) in a proxy's
+ * JVM, profiling one window of load: CPU samples with kernel stacks and allocation samples into
+ * one file, and the JDK Flight Recording the JVM keeps running (GC, compilation, CPU load) cut to
+ * the same window. {@link #stop} writes CPU and allocation flame graphs (HTML).
  *
- * <p>Attaching loads the agent into the target through the JDK's attach API, the way
- * async-profiler's own launcher does; the target needs no option at start (but
- * {@code -XX:+DebugNonSafepoints} makes inlined frames exact, see {@link #JVM_OPTIONS}).
+ * <p>The JVM starts with the agent loaded and a continuous flight recording ({@link #jvmOptions}):
+ * started only for the window, the recording's own code would be compiled in it and the profile
+ * would show the profiler. A window is started and stopped through the JDK's attach API, the way
+ * async-profiler's own launcher does.
  */
 final class ProcessProfiler {
 
-    /** JVM options that make a profile of the process exact; given to both proxies alike when profiling. */
-    static final java.util.List<String> JVM_OPTIONS = java.util.List.of(
-            "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
-
     /** One CPU sample per millisecond of CPU time, one allocation sample per 256 KiB allocated. */
     private static final String EVENTS = "event=cpu,interval=1ms,alloc=256k";
+    /** The name of the continuous flight recording. */
+    private static final String RECORDING = "bench";
 
     private final long pid;
     private final Path library;
-    private final Path jfr;
+    private final Path samples;
+    private final Instant begin;
+    private Instant end;
 
-    private ProcessProfiler(long pid, Path library, Path jfr) {
+    private ProcessProfiler(long pid, Path library, Path samples, Instant begin) {
         this.pid = pid;
         this.library = library;
-        this.jfr = jfr;
+        this.samples = samples;
+        this.begin = begin;
     }
 
     /**
-     * Starts profiling process {@code pid}; the recording goes to {@code jfr}.
+     * JVM options for a process to profile: the agent (loaded, not yet sampling), a continuous
+     * flight recording with the JDK's default settings, and exact inlined frames. Given to both
+     * proxies alike.
      *
      * @param workDir where the native library is unpacked
      */
-    static ProcessProfiler start(long pid, Path workDir, Path jfr) {
-        ProcessProfiler profiler = new ProcessProfiler(pid, unpackLibrary(workDir), jfr);
-        // jfrsync: a JDK recording of the same window with the JDK's default settings, into the same file.
-        profiler.command("start," + EVENTS + ",jfrsync=default,file=" + jfr);
+    static List<String> jvmOptions(Path workDir) {
+        return List.of("-agentpath:" + unpackLibrary(workDir),
+                "-XX:StartFlightRecording=name=" + RECORDING + ",settings=default,maxage=1h",
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
+    }
+
+    /**
+     * Starts sampling process {@code pid}, which runs with {@link #jvmOptions}; the samples go to
+     * {@code samples} (a JFR file).
+     */
+    static ProcessProfiler start(long pid, Path workDir, Path samples) {
+        ProcessProfiler profiler = new ProcessProfiler(pid, unpackLibrary(workDir), samples, Instant.now());
+        profiler.command("start," + EVENTS + ",file=" + samples);
         return profiler;
     }
 
     /**
-     * Stops the recording and writes {@code <name>-cpu.html} and {@code <name>-alloc.html} to
-     * {@code outputDir}; returns the JFR file.
+     * Stops sampling, writes {@code <name>-cpu.html} and {@code <name>-alloc.html} to {@code outputDir},
+     * and cuts the window out of the continuous flight recording into {@code flightRecording}.
      */
-    Path stop(String name, Path outputDir) {
-        command("stop,file=" + jfr);
+    void stop(String name, Path outputDir, Path flightRecording) {
+        command("stop,file=" + samples);
+        end = Instant.now();
+        // Local times to the second, as JFR.dump takes them; JvmActivity cuts the window exactly.
+        ZoneId zone = ZoneId.systemDefault();
+        JvmMemory.jcmd(pid, "JFR.dump name=" + RECORDING
+                + " begin=" + LocalDateTime.ofInstant(begin, zone).truncatedTo(ChronoUnit.SECONDS)
+                + " end=" + LocalDateTime.ofInstant(end, zone).plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)
+                + " filename=" + flightRecording);
         flameGraph("--cpu", "CPU of " + name, outputDir.resolve(name + "-cpu.html"));
         flameGraph("--alloc", "Allocation of " + name, outputDir.resolve(name + "-alloc.html"));
-        return jfr;
     }
 
-    /** The samples of the recording as collapsed stacks ({@code thread;frame;...;frame count}), for {@link CpuBreakdown}. */
-    static String collapsedCpu(Path jfr) {
+    /** When sampling started. */
+    Instant begin() {
+        return begin;
+    }
+
+    /** When sampling stopped; null before {@link #stop}. */
+    Instant end() {
+        return end;
+    }
+
+    /** The CPU samples as collapsed stacks ({@code [thread];frame;...;frame count}), for {@link CpuBreakdown}. */
+    String collapsedCpu() {
+        return collapsed("--cpu");
+    }
+
+    /** Bytes allocated in the window, as async-profiler's allocation samples estimate them. */
+    long allocatedBytes() {
+        long total = 0;
+        for (String line : collapsed("--alloc").split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (space > 0) {
+                total += Long.parseLong(line.substring(space + 1).trim());
+            }
+        }
+        return total;
+    }
+
+    private String collapsed(String event) {
         try {
-            Path collapsed = Files.createTempFile(jfr.getParent(), "cpu-", ".collapsed");
-            convert(jfr, collapsed, new Arguments("--cpu", "--threads", "--dot", "-o", "collapsed"));
+            Path collapsed = Files.createTempFile(samples.getParent(), "stacks-", ".collapsed");
+            convert(samples, collapsed, new Arguments(event, "--total", "--threads", "--dot", "-o", "collapsed"));
             String text = Files.readString(collapsed);
             Files.delete(collapsed);
             return text;
@@ -77,7 +127,7 @@ final class ProcessProfiler {
     }
 
     private void flameGraph(String event, String title, Path html) {
-        convert(jfr, html, new Arguments(event, "--title", title, "--dot"));
+        convert(samples, html, new Arguments(event, "--title", title, "--dot"));
     }
 
     private static void convert(Path jfr, Path output, Arguments arguments) {

@@ -58,7 +58,7 @@ public final class SideBySide {
         // Profiling wants exact inlined frames, in both proxies alike.
         List<String> proxyJvm = new ArrayList<>(settings.proxyJvmOptions());
         if (settings.profile()) {
-            proxyJvm.addAll(ProcessProfiler.JVM_OPTIONS);
+            proxyJvm.addAll(ProcessProfiler.jvmOptions(workDir));
         }
         // Both settings keep the broker from batching in time, which would hide what a proxy adds:
         // a synchronous send would wait for the bookie's 2 ms group commit, and a caught-up consumer
@@ -85,20 +85,21 @@ public final class SideBySide {
             }
             if (scenarios.contains("passthrough")) {
                 PassthroughScenario.run("passthrough", contenders,
-                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B), settings, report);
+                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B), settings, workDir, report);
             }
             if (scenarios.contains("producers")) {
                 PassthroughScenario.run("producers", contenders, List.of(Workload.ASYNC_1KIB.splitOver(settings.producers()),
-                        Workload.BATCHED_100B.splitOver(settings.producers())), settings, report);
+                        Workload.BATCHED_100B.splitOver(settings.producers())), settings, workDir, report);
             }
             if (scenarios.contains("endtoend")) {
-                PassthroughScenario.run("endtoend", contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, report);
+                PassthroughScenario.run("endtoend", contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, workDir,
+                        report);
             }
             if (scenarios.contains("pulsarperf")) {
                 PulsarPerfScenario.run(contenders, settings, workDir, report);
             }
             if (scenarios.contains("held")) {
-                HeldScenario.run(direct, sluice, broker.webUrl(), settings, report);
+                HeldScenario.run(direct, sluice, broker.webUrl(), settings, workDir, report);
             }
             if (scenarios.contains("accuracy")) {
                 AccuracyScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);

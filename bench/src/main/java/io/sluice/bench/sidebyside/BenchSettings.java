@@ -32,7 +32,7 @@ import java.util.List;
  * @param pulsarPerfJar      the pulsar-testclient (pulsar-perf) jar copied by the bench build
  * @param sluiceJarB         a second Sluice jar, run beside the first as contender "Sluice B" (an A/B
  *                           run of two builds against one broker), or null
- * @param proxyJvmOptions    JVM options given to both proxies alike
+ * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
  */
 record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
                      double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
@@ -62,7 +62,8 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.perf.jar", "bench/target/pulsar-perf/pulsar-testclient.jar")).toAbsolutePath(),
                 System.getProperty("bench.sluiceB") == null ? null : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
-                List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split(" ")));
+                // Commas too: BENCH_OPTS is split on spaces before Java sees it.
+                List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split("[ ,]+")));
     }
 
     private static double number(String key, double fallback) {

@@ -31,7 +31,9 @@ final class HeldScenario {
     /** How a case's topics are limited. */
     private enum Enforcer { NONE, SLUICE, BROKER }
 
-    private record Case(String name, Contender contender, int producers, Enforcer enforcer, int limitEach) {
+    /** One case; {@code sluice} is the process whose REST API sets a Sluice limit, null for the others. */
+    private record Case(String name, Contender contender, SluiceProcess sluice, int producers, Enforcer enforcer,
+                        int limitEach) {
         Workload workload() {
             return producers == 1 ? FLOOD : FLOOD.splitOver(producers);
         }
@@ -45,29 +47,39 @@ final class HeldScenario {
     private HeldScenario() {
     }
 
-    static void run(Contender direct, SluiceProcess sluice, String brokerWebUrl, BenchSettings settings, Path workDir,
-                    Report report) throws Exception {
+    /**
+     * Runs the cases for each Sluice of {@code sluices} (its contender, as named in tables, and its
+     * process: two of them for an A/B run of two builds).
+     */
+    static void run(Contender direct, Map<Contender, SluiceProcess> sluices, String brokerWebUrl, BenchSettings settings,
+                    Path workDir, Report report) throws Exception {
         int rate = settings.heldRate();
-        Contender viaSluice = sluice.contender();
-        List<Case> cases = List.of(
-                new Case("direct, no limit", direct, 1, Enforcer.NONE, 0),
-                new Case("Sluice, no limit", viaSluice, 1, Enforcer.NONE, 0),
-                new Case("Sluice delay, 1 producer limited to " + rate, viaSluice, 1, Enforcer.SLUICE, rate),
-                new Case("Sluice delay, 2 producers limited to " + rate / 2 + " each", viaSluice, 2, Enforcer.SLUICE,
-                        rate / 2),
-                new Case("broker policy, 1 producer limited to " + rate, direct, 1, Enforcer.BROKER, rate));
+        List<Case> cases = new ArrayList<>();
+        cases.add(new Case("direct, no limit", direct, null, 1, Enforcer.NONE, 0));
+        List<Case> profiled = new ArrayList<>();
+        sluices.forEach((contender, process) -> {
+            String name = contender.name();
+            Case unlimited = new Case(name + ", no limit", contender, process, 1, Enforcer.NONE, 0);
+            Case one = new Case(name + " delay, 1 producer limited to " + rate, contender, process, 1, Enforcer.SLUICE,
+                    rate);
+            cases.addAll(List.of(unlimited, one, new Case(name + " delay, 2 producers limited to " + rate / 2 + " each",
+                    contender, process, 2, Enforcer.SLUICE, rate / 2)));
+            // The same flood without a limit, then held: the difference is the held path's.
+            profiled.addAll(List.of(unlimited, one));
+        });
+        cases.add(new Case("broker policy, 1 producer limited to " + rate, direct, null, 1, Enforcer.BROKER, rate));
         double seconds = settings.accuracySeconds() + SETTLE_SECONDS;
         Map<Case, List<Figures>> runs = new LinkedHashMap<>();
         cases.forEach(c -> runs.put(c, new ArrayList<>()));
         try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
             for (Case each : cases) {
-                flood(each, admin, sluice, settings.warmupSeconds());
+                flood(each, admin, settings.warmupSeconds());
             }
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Case each : cases) {
                     double load = LoadAverage.oneMinute();
                     ProcessCost before = each.contender().hasProxy() ? ProcessCost.of(each.contender().proxyPid()) : null;
-                    PublishRun.Result result = flood(each, admin, sluice, seconds);
+                    PublishRun.Result result = flood(each, admin, seconds);
                     ProcessCost after = each.contender().hasProxy() ? ProcessCost.of(each.contender().proxyPid()) : null;
                     double[] producerSteady = result.producerTimelines().stream()
                             .mapToDouble(t -> t.rate(SETTLE_SECONDS, seconds)).toArray();
@@ -84,10 +96,9 @@ final class HeldScenario {
                 }
             }
             if (settings.profile()) {
-                // The same flood without a limit, then held: the difference is the held path's.
-                for (Case profiled : List.of(cases.get(1), cases.get(2))) {
-                    ProfiledRun.profile(viaSluice, "100 B flood, " + profiled.name(), settings, workDir, report,
-                            () -> flood(profiled, admin, sluice, seconds));
+                for (Case each : profiled) {
+                    ProfiledRun.profile(each.contender(), "100 B flood, " + each.name(), settings, workDir, report,
+                            () -> flood(each, admin, seconds));
                 }
             }
         }
@@ -121,8 +132,7 @@ final class HeldScenario {
         report.table(table);
     }
 
-    private static PublishRun.Result flood(Case each, PulsarAdmin admin, SluiceProcess sluice, double seconds)
-            throws Exception {
+    private static PublishRun.Result flood(Case each, PulsarAdmin admin, double seconds) throws Exception {
         String topic = "persistent://public/default/held-" + PassthroughScenario.slug(each.name()) + "-" + System.nanoTime();
         List<String> topics = new ArrayList<>();
         if (each.producers() == 1) {
@@ -134,7 +144,7 @@ final class HeldScenario {
         }
         for (String limited : topics) {
             switch (each.enforcer()) {
-                case SLUICE -> sluice.putTopicLimit(limited, "{\"publish\":{\"messagesPerSecond\":" + each.limitEach() + "}}");
+                case SLUICE -> each.sluice().putTopicLimit(limited, "{\"publish\":{\"messagesPerSecond\":" + each.limitEach() + "}}");
                 case BROKER -> {
                     admin.topics().createNonPartitionedTopic(limited);
                     admin.topicPolicies().setPublishRate(limited, new PublishRate(each.limitEach(), -1));

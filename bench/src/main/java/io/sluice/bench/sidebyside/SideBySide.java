@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -76,9 +78,13 @@ public final class SideBySide {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(direct);
             contenders.add(sluice.contender());
+            Map<Contender, SluiceProcess> sluices = new LinkedHashMap<>();
+            sluices.put(sluice.contender(), sluice);
             if (sluiceB != null) {
                 Contender b = sluiceB.contender();
-                contenders.add(new Contender("Sluice B", b.serviceUrl(), b.proxyPid()));
+                Contender named = new Contender("Sluice B", b.serviceUrl(), b.proxyPid());
+                contenders.add(named);
+                sluices.put(named, sluiceB);
             }
             if (pulsarProxy != null) {
                 contenders.add(pulsarProxy.contender());
@@ -99,10 +105,10 @@ public final class SideBySide {
                 PulsarPerfScenario.run(contenders, settings, workDir, report);
             }
             if (scenarios.contains("held")) {
-                HeldScenario.run(direct, sluice, broker.webUrl(), settings, workDir, report);
+                HeldScenario.run(direct, sluices, broker.webUrl(), settings, workDir, report);
             }
             if (scenarios.contains("accuracy")) {
-                AccuracyScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);
+                AccuracyScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, workDir, report);
             }
             if (scenarios.contains("isolation")) {
                 IsolationScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);

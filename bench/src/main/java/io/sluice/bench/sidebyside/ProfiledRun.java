@@ -6,10 +6,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * One extra, unmeasured run of a workload with a proxy's process profiled ({@code -Dbench.profile=true}):
+ * A run of a workload with a proxy's process profiled ({@code -Dbench.profile=true}), usually an
+ * extra, unmeasured one:
  * CPU and allocation flame graphs to {@code profiles/} beside {@code results.md}, and to the report
  * where the process's CPU went by category, its hottest frames, what it allocated per message, and
- * its collections and compilations. The figures of the measured rounds never include a profiled run.
+ * its collections and compilations. The figures of measured rounds never include a profiled run,
+ * except in the accuracy scenario, whose first flood on a fresh Sluice cannot be run twice.
  */
 final class ProfiledRun {
 
@@ -46,7 +48,7 @@ final class ProfiledRun {
         long allocated = profiler.allocatedBytes();
         double messages = result.completed();
         report.heading("Profile: " + contender.name() + ", " + name);
-        report.text(String.format("An extra run, not one of the measured rounds: %.0f msg/s, %d messages; "
+        report.text(String.format("Profiled run: %.0f msg/s, %d messages; "
                         + "load average before it %.2f, the machine's CPU %.0f %% busy during it (all processes, "
                         + "of %d cores), the proxy's JVM %.0f %% of the machine. Proxy CPU %.2f s per million "
                         + "messages; allocated %.0f B per message; %d collections pausing %.1f ms in all (longest "

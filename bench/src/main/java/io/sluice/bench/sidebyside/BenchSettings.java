@@ -32,13 +32,15 @@ import java.util.List;
  * @param pulsarPerfJar      the pulsar-testclient (pulsar-perf) jar copied by the bench build
  * @param sluiceJarB         a second Sluice jar, run beside the first as contender "Sluice B" (an A/B
  *                           run of two builds against one broker), or null
+ * @param sluiceBJvmOptions  JVM options for Sluice B only, after {@code proxyJvmOptions} (an A/B run of
+ *                           two settings of one build when {@code sluiceJarB} is the same jar)
  * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
  */
 record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
                      double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
                      double connectionsSeconds, int manyConnections, int heldRate, boolean profile,
                      boolean pulsarProxy, Path outputDir, Path sluiceJar, Path pulsarProxyJar, Path pulsarPerfJar,
-                     Path sluiceJarB, List<String> proxyJvmOptions) {
+                     Path sluiceJarB, List<String> sluiceBJvmOptions, List<String> proxyJvmOptions) {
 
     static BenchSettings fromSystemProperties() {
         return new BenchSettings(
@@ -62,8 +64,13 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.perf.jar", "bench/target/pulsar-perf/pulsar-testclient.jar")).toAbsolutePath(),
                 System.getProperty("bench.sluiceB") == null ? null : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
-                // Commas too: BENCH_OPTS is split on spaces before Java sees it.
-                List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split("[ ,]+")));
+                options(System.getProperty("bench.sluiceBJvm", "")),
+                options(System.getProperty("bench.proxyJvm", "-Xmx512m")));
+    }
+
+    /** JVM options separated by spaces or commas (commas survive BENCH_OPTS, which the shell splits on spaces). */
+    private static List<String> options(String value) {
+        return Arrays.stream(value.split("[ ,]+")).filter(option -> !option.isEmpty()).toList();
     }
 
     private static double number(String key, double fallback) {

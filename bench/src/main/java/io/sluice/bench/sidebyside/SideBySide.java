@@ -69,7 +69,8 @@ public final class SideBySide {
                 .config("managedLedgerNewEntriesCheckDelayInMillis", "0").start();
              SluiceProcess sluice = SluiceProcess.start(settings.sluiceJar(), broker.serviceUrl(), proxyJvm, workDir);
              SluiceProcess sluiceB = settings.sluiceJarB() == null ? null
-                     : SluiceProcess.start(settings.sluiceJarB(), broker.serviceUrl(), proxyJvm,
+                     : SluiceProcess.start(settings.sluiceJarB(), broker.serviceUrl(),
+                             concat(proxyJvm, settings.sluiceBJvmOptions()),
                              Files.createDirectories(workDir.resolve("sluice-b")));
              PulsarProxyProcess pulsarProxy = settings.pulsarProxy()
                      ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, proxyJvm, workDir)
@@ -127,6 +128,12 @@ public final class SideBySide {
             System.out.println("proxy logs and configuration in " + workDir);
         }
         return report;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     /** What {@code results.json} says about the run, so that two runs compared can be told apart. */

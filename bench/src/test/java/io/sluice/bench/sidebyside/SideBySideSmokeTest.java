@@ -28,7 +28,7 @@ class SideBySideSmokeTest {
         BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, 30, 2000, true,
                 false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(), null, List.of("-Xmx256m"));
+                Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(), null, List.of(), List.of("-Xmx256m"));
 
         String markdown = SideBySide.run(tiny, Set.of(SideBySide.ALL_SCENARIOS.split(","))).markdown();
 

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * it reported: an independent check on the suite's own load generator.
  *
  * @param totalSent         messages it sent, warm-up included
- * @param messagesPerSecond its aggregated throughput
+ * @param messagesPerSecond the mean of its per-second throughput after its warm-up (its own aggregated
+ *                          figure counts the warm-up, when a fresh JVM's JIT is still at work)
  * @param p50Millis         its aggregated median send latency
  * @param p99Millis         its aggregated 99th percentile
  * @param p999Millis        its aggregated 99.9th percentile
@@ -28,7 +29,9 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
 
     private static final String MAIN_CLASS = "org.apache.pulsar.testclient.PulsarPerfTestTool";
     private static final Pattern THROUGHPUT = Pattern.compile(
-            "Aggregated throughput stats --- (\\d+) records sent --- ([\\d.]+) msg/s");
+            "Aggregated throughput stats --- ([\\d,]+) records sent --- ([\\d.,]+) msg/s");
+    /** One line a second with {@code -i 1}. */
+    private static final Pattern INTERVAL = Pattern.compile("Throughput produced: +[\\d.,]+ msg --- +([\\d.,]+) msg/s");
     private static final Pattern LATENCY = Pattern.compile(
             "Aggregated latency stats --- Latency: mean: +[\\d.]+ ms - med: +([\\d.]+) - 95pct: +[\\d.]+ - "
                     + "99pct: +([\\d.]+) - 99.9pct: +([\\d.]+)");
@@ -47,7 +50,7 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
         command.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
         command.addAll(List.of(MAIN_CLASS, clientConf.toString(), "produce", "-u", serviceUrl,
-                "--warmup-time", Double.toString(warmupSeconds),
+                "--warmup-time", Double.toString(warmupSeconds), "-i", "1",
                 "-time", Long.toString(Math.round(warmupSeconds + seconds))));
         command.addAll(arguments);
         command.add(topic);
@@ -63,7 +66,7 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
                 process.destroyForcibly().waitFor();
                 throw new IllegalStateException("pulsar-perf did not finish within " + timeout + " s; see " + log);
             }
-            return parse(Files.readString(log, StandardCharsets.UTF_8), log);
+            return parse(Files.readString(log, StandardCharsets.UTF_8), (int) Math.ceil(warmupSeconds), log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run pulsar-perf", e);
         } catch (InterruptedException e) {
@@ -72,13 +75,29 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
         }
     }
 
-    static PulsarPerfRun parse(String output, Path log) {
+    /** Reads pulsar-perf's output; the first {@code warmupLines} per-second lines are its warm-up. */
+    static PulsarPerfRun parse(String output, int warmupLines, Path log) {
         Matcher throughput = THROUGHPUT.matcher(output);
         Matcher latency = LATENCY.matcher(output);
         if (!throughput.find() || !latency.find()) {
             throw new IllegalStateException("pulsar-perf printed no aggregated stats; see " + log);
         }
-        return new PulsarPerfRun(Long.parseLong(throughput.group(1)), Double.parseDouble(throughput.group(2)), Double.parseDouble(latency.group(1)),
+        Matcher interval = INTERVAL.matcher(output);
+        double sum = 0;
+        int lines = 0;
+        for (int line = 0; interval.find(); line++) {
+            if (line >= warmupLines) {
+                sum += number(interval.group(1));
+                lines++;
+            }
+        }
+        return new PulsarPerfRun((long) number(throughput.group(1)),
+                lines == 0 ? number(throughput.group(2)) : sum / lines, Double.parseDouble(latency.group(1)),
                 Double.parseDouble(latency.group(2)), Double.parseDouble(latency.group(3)));
+    }
+
+    /** A figure as pulsar-perf prints it, perhaps with grouping commas. */
+    private static double number(String text) {
+        return Double.parseDouble(text.replace(",", ""));
     }
 }

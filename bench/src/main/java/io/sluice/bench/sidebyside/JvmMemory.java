@@ -29,12 +29,18 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
     static final String KINDS = "total / heap / threads / code / GC / other (direct buffers) / class+metaspace";
 
     private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
-    private static final Pattern NATIVE = Pattern.compile("^[-\\s]*(\\S[^(]*?) \\(reserved=\\d+KB, committed=(\\d+)KB",
+    /** A kind's line, e.g. {@code -                 Java Heap (reserved=524288KB, committed=209920KB)}. */
+    private static final Pattern NATIVE = Pattern.compile("^- +([A-Za-z][^(\\n]*?) \\(reserved=\\d+KB, committed=(\\d+)KB",
             Pattern.MULTILINE);
     private static final Pattern TOTAL = Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB");
 
     static JvmMemory of(long pid) {
-        Matcher heap = HEAP.matcher(jcmd(pid, "GC.heap_info"));
+        return parse(jcmd(pid, "GC.heap_info"), jcmd(pid, "VM.native_memory summary"), threads(pid));
+    }
+
+    /** Reads what {@code jcmd GC.heap_info} and {@code jcmd VM.native_memory summary} printed. */
+    static JvmMemory parse(String heapInfo, String nmt, long threads) {
+        Matcher heap = HEAP.matcher(heapInfo);
         double used = Double.NaN;
         double committed = Double.NaN;
         if (heap.find()) {
@@ -42,7 +48,6 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
             used = Long.parseLong(heap.group(2)) / 1024.0;
         }
         Map<String, Double> kinds = new LinkedHashMap<>();
-        String nmt = jcmd(pid, "VM.native_memory summary");
         Matcher total = TOTAL.matcher(nmt);
         if (total.find()) {
             kinds.put("Total", Long.parseLong(total.group(1)) / 1024.0);
@@ -51,7 +56,7 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
                 kinds.put(kind.group(1).trim(), Long.parseLong(kind.group(2)) / 1024.0);
             }
         }
-        return new JvmMemory(used, committed, kinds, threads(pid));
+        return new JvmMemory(used, committed, kinds, threads);
     }
 
     /** Native memory committed in all, NaN without tracking. */

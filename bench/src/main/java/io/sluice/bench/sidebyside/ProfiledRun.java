@@ -72,8 +72,13 @@ final class ProfiledRun {
         report.table(cpu.topFramesTable());
         report.figures().add("profile", name, contender.name(), "allocated B per message",
                 allocated / messages, false, false, 16);
-        cpu.categories().forEach((category, count) -> report.figures().add("profile", name, contender.name(),
-                "CPU share % " + category, 100.0 * count / cpu.samples(), false, false, 3));
+        // The categories that matter; the long tail of one-sample categories would only differ between runs.
+        cpu.categories().forEach((category, count) -> {
+            if (count >= cpu.samples() / 100) {
+                report.figures().add("profile", name, contender.name(), "CPU share % " + category,
+                        100.0 * count / cpu.samples(), false, false, 3);
+            }
+        });
         return result;
     }
 }

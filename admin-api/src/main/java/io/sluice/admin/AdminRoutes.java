@@ -20,6 +20,7 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,7 +34,7 @@ final class AdminRoutes {
     }
 
     /** @param admission admission control, or {@code null} when the proxy runs without it */
-    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
+    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, List<ProxyStats> stats,
                             AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);

@@ -36,7 +36,7 @@ final class AdminFixture implements AutoCloseable {
     final LimitsStore store;
     final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     final TopicActivity activity = new TopicActivity(Duration.ofMinutes(10));
-    final ProxyStats stats = new ProxyStats();
+    final ProxyStats stats = new ProxyStats("pulsar");
     final AtomicBoolean ready = new AtomicBoolean(true);
     final AdminServer server;
     final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -50,7 +50,7 @@ public final class SluiceDemo {
                 new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
                 dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
                 LookupMode.REWRITE, 1000, Duration.ofSeconds(10), PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS);
+                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, null);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

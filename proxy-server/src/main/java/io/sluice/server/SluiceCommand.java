@@ -1,14 +1,19 @@
 package io.sluice.server;
 
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -20,11 +25,12 @@ import java.util.regex.PatternSyntaxException;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         sortOptions = false,
-        description = "A throttling proxy for the Apache Pulsar binary protocol.")
+        description = "A throttling proxy for Apache Pulsar and Apache Kafka.")
 final class SluiceCommand {
 
     @Option(names = "--upstream", paramLabel = "URL",
-            description = "Broker service URL, pulsar://host:port (required). Env SLUICE_UPSTREAM.")
+            description = "Pulsar broker service URL, pulsar://host:port; enables the Pulsar front end. At least one of"
+                    + " --upstream and --kafka-upstream is required. Env SLUICE_UPSTREAM.")
     String upstream;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:6650",
@@ -73,13 +79,39 @@ final class SluiceCommand {
                     + " or after its last answer (default: ${DEFAULT-VALUE}).")
     String adminIdleTimeout;
 
+    @Option(names = "--kafka-upstream", paramLabel = "HOST:PORT[,HOST:PORT]",
+            description = "Bootstrap servers of the Kafka cluster; enables the Kafka front end. Env SLUICE_KAFKA_UPSTREAM.")
+    String kafkaUpstream;
+
+    @Option(names = "--kafka-listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:9092",
+            description = "Kafka bootstrap port for clients (default: ${DEFAULT-VALUE}).")
+    String kafkaListen;
+
+    @Option(names = "--kafka-advertised-host", paramLabel = "HOST",
+            description = "Host Kafka clients are told to connect to for each broker (default: the --kafka-listen host,"
+                    + " the machine's name if that is a wildcard).")
+    String kafkaAdvertisedHost;
+
+    @Option(names = "--kafka-node-port-base", paramLabel = "PORT",
+            description = "Kafka broker node N is served on port PORT+N (default: the --kafka-listen port + 1).")
+    String kafkaNodePortBase;
+
+    @Option(names = "--kafka-address-mode", paramLabel = "MODE", defaultValue = "rewrite",
+            description = "rewrite (front proxy: broker addresses become Sluice's) or passthrough (sidecar beside one broker"
+                    + " that advertises Sluice) (default: ${DEFAULT-VALUE}).")
+    String kafkaAddressMode;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
-        if (upstream == null || upstream.isBlank()) {
-            throw new IllegalArgumentException("missing required option --upstream (or SLUICE_UPSTREAM)");
+        boolean pulsar = upstream != null && !upstream.isBlank();
+        boolean kafka = kafkaUpstream != null && !kafkaUpstream.isBlank();
+        if (!pulsar && !kafka) {
+            throw new IllegalArgumentException("missing --upstream (SLUICE_UPSTREAM) or --kafka-upstream"
+                    + " (SLUICE_KAFKA_UPSTREAM): at least one front end is required");
         }
-        BrokerAddress upstreamAddress = option("--upstream", () -> BrokerAddress.parse(upstream));
-        BrokerAllowList allowList = allowedBrokers == null || allowedBrokers.isBlank()
+        BrokerAddress upstreamAddress = pulsar ? option("--upstream", () -> BrokerAddress.parse(upstream)) : null;
+        BrokerAllowList allowList = !pulsar ? null
+                : allowedBrokers == null || allowedBrokers.isBlank()
                 ? BrokerAllowList.only(upstreamAddress)
                 : option("--allowed-brokers", () -> {
                     try {
@@ -102,7 +134,42 @@ final class SluiceCommand {
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, handshake, adminIdle, admission);
+                allowList, mode, maxTopics, drain, handshake, adminIdle, admission, kafka ? kafkaConfig() : null);
+    }
+
+    private KafkaConfig kafkaConfig() {
+        List<BrokerEndpoint> servers = option("--kafka-upstream", () -> BrokerEndpoint.parseList(kafkaUpstream));
+        HostPort listenOn = option("--kafka-listen", () -> HostPort.parse(kafkaListen));
+        RoutingMode mode = option("--kafka-address-mode", () -> switch (kafkaAddressMode.toLowerCase(Locale.ROOT)) {
+            case "passthrough" -> RoutingMode.PASSTHROUGH;
+            case "rewrite" -> RoutingMode.REWRITE;
+            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + kafkaAddressMode + "'");
+        });
+        String host = kafkaAdvertisedHost != null && !kafkaAdvertisedHost.isBlank() ? kafkaAdvertisedHost.trim()
+                : option("--kafka-advertised-host", () -> advertisedHostOf(listenOn));
+        int base = option("--kafka-node-port-base", () -> {
+            if (kafkaNodePortBase != null && !kafkaNodePortBase.isBlank()) {
+                return positiveInt(kafkaNodePortBase);
+            }
+            if (listenOn.port() == 0 && mode == RoutingMode.REWRITE) {
+                throw new IllegalArgumentException("must be set when --kafka-listen picks a free port (port 0)");
+            }
+            return listenOn.port() + 1;
+        });
+        return option("--kafka-node-port-base", () -> new KafkaConfig(servers, listenOn, host, base, mode));
+    }
+
+    /** The listen host, or the machine's name when that is a wildcard address. */
+    private static String advertisedHostOf(HostPort listenOn) {
+        String host = listenOn.host();
+        if (!host.equals("0.0.0.0") && !host.equals("::") && !host.equals("0:0:0:0:0:0:0:0")) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("the machine's name is unknown (" + e.getMessage() + "); set it");
+        }
     }
 
     private static Duration seconds(String text) {

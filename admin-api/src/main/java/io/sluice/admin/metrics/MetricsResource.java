@@ -14,6 +14,7 @@ import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /** {@code GET /metrics}: a scrape of the server's own registry in the Prometheus text format. */
@@ -34,7 +35,7 @@ public final class MetricsResource {
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      */
     public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
-                                           ProxyStats stats, AdmissionController admission, int maxTopics) {
+                                           List<ProxyStats> stats, AdmissionController admission, int maxTopics) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new ThrottleDelayCollector(ledger));

@@ -123,7 +123,8 @@ final class RunningSluice implements AutoCloseable {
                     Duration.ofSeconds(10),
                     handshakeTimeout,
                     adminIdleTimeout,
-                    admission);
+                    admission,
+                    null);
             return new RunningSluice(SluiceServer.start(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -199,6 +199,7 @@ final class PulsarConnection implements Outbound {
 
     @Override
     public void toClient(ByteBuf frame) {
+        stats.bytesToClient(frame.readableBytes());
         if (state == ConnectionState.CLOSED) {
             client.write(frame, client.voidPromise());
         } else {

@@ -296,7 +296,7 @@ class KafkaClientsIT {
     @Test
     @Order(8)
     void anOlderClientLineWorksThroughSluiceToo() throws Exception {
-        Path jars = Path.of("target", "kafka-clients-3");
+        Path jars = Path.of("target", "kafka-clients-3").toAbsolutePath();
         String classpath;
         try (Stream<Path> files = Files.list(jars)) {
             classpath = Stream.concat(files.map(Path::toString),

@@ -143,7 +143,10 @@ class KafkaFaultsIT {
     @Order(90)
     void admissionControlRefusesNewConnectionsAndMetadataWhileTheSteadyProducerGoesOn() throws Exception {
         try (KafkaProducer<String, String> idle = clients.producer(ProducerConfig.MAX_BLOCK_MS_CONFIG, "2000")) {
-            idle.partitionsFor(steadyTopic);
+            // Connected to every broker first, so that its next Metadata request goes out on a connection it has.
+            for (int partition = 0; partition < 3; partition++) {
+                idle.send(new ProducerRecord<>(steadyTopic, partition, null, "idle")).get();
+            }
             admission("{\"mode\":\"enforced\",\"thresholds\":{\"cpu\":null,\"heap\":0.0001,\"direct_memory\":null,"
                     + "\"event_loop_lag\":null,\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},"
                     + "\"sampleIntervalMillis\":100,\"openAfterBreaches\":1,\"coolDownMillis\":60000}");
@@ -154,8 +157,9 @@ class KafkaFaultsIT {
                 assertClosedAlone(new byte[0], null);
                 assertThrows(TimeoutException.class, () -> idle.partitionsFor(KafkaClientsIT.unique("refused")));
                 KafkaClientsIT.await(() -> acknowledged.get() > before + 50, "the steady producer going on");
-                assertTrue(sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"new_connection\"}") > 0);
-                assertTrue(sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"metadata\"}") > 0);
+                KafkaClientsIT.await(() -> sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"new_connection\"}") > 0
+                        && sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"metadata\"}") > 0,
+                        "refused connections and Metadata requests counted");
             } finally {
                 admission("{\"mode\":\"disabled\"}");
             }

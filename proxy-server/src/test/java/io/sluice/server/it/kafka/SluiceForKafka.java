@@ -35,6 +35,14 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** Sluice forwarding to {@code upstream} (a listener of the cluster), with {@code options} besides its ports. */
     static SluiceForKafka start(BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+        return startOn("127.0.0.1", brokers, upstream, options);
+    }
+
+    /**
+     * Sluice listening on {@code listenHost} (another loopback address, for a relay in front of each
+     * port) while it still tells clients {@code 127.0.0.1}.
+     */
+    static SluiceForKafka startOn(String listenHost, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
         int nodeCount = brokers.cluster.nodeIds().size();
         int kafkaPort = FreePorts.loopbackRange(2 + nodeCount);
         int base = kafkaPort;
@@ -46,7 +54,7 @@ final class SluiceForKafka implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         List<String> args = new ArrayList<>(List.of("--kafka-upstream", upstream,
-                "--kafka-listen", "127.0.0.1:" + kafkaPort, "--kafka-advertised-host", "127.0.0.1",
+                "--kafka-listen", listenHost + ":" + kafkaPort, "--kafka-advertised-host", "127.0.0.1",
                 "--kafka-node-port-base", Integer.toString(base),
                 "--admin", "127.0.0.1:" + adminPort, "--limits-file", limits.toString()));
         args.addAll(List.of(options));

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -37,6 +38,8 @@ final class AdminFixture implements AutoCloseable {
     final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     final TopicActivity activity = new TopicActivity(Duration.ofMinutes(10));
     final ProxyStats stats = new ProxyStats("pulsar");
+    /** A second front end's counters, which count requests by kind. */
+    final ProxyStats kafkaStats = new ProxyStats("kafka", List.of("produce", "fetch"));
     final AtomicBoolean ready = new AtomicBoolean(true);
     final AdminServer server;
     final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -54,7 +57,7 @@ final class AdminFixture implements AutoCloseable {
                 .limits(store)
                 .throttleLedger(ledger)
                 .topicActivity(activity)
-                .proxyStats(stats)
+                .proxyStats(stats, kafkaStats)
                 .admission(admission)
                 .ready(ready::get)
                 .metricsMaxTopics(metricsMaxTopics)

@@ -120,11 +120,7 @@ final class SluiceCommand {
                         throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
                     }
                 });
-        LookupMode mode = option("--lookup-mode", () -> switch (lookupMode.toLowerCase(Locale.ROOT)) {
-            case "passthrough" -> LookupMode.PASSTHROUGH;
-            case "rewrite" -> LookupMode.REWRITE;
-            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + lookupMode + "'");
-        });
+        LookupMode mode = option("--lookup-mode", () -> passthroughOrRewrite(lookupMode, LookupMode.PASSTHROUGH, LookupMode.REWRITE));
         int maxTopics = option("--metrics-max-topics", () -> positiveInt(metricsMaxTopics));
         Duration drain = option("--drain-timeout", () -> seconds(drainTimeout));
         Duration handshake = option("--handshake-timeout", () -> seconds(handshakeTimeout));
@@ -140,11 +136,8 @@ final class SluiceCommand {
     private KafkaConfig kafkaConfig() {
         List<BrokerEndpoint> servers = option("--kafka-upstream", () -> BrokerEndpoint.parseList(kafkaUpstream));
         HostPort listenOn = option("--kafka-listen", () -> HostPort.parse(kafkaListen));
-        RoutingMode mode = option("--kafka-address-mode", () -> switch (kafkaAddressMode.toLowerCase(Locale.ROOT)) {
-            case "passthrough" -> RoutingMode.PASSTHROUGH;
-            case "rewrite" -> RoutingMode.REWRITE;
-            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + kafkaAddressMode + "'");
-        });
+        RoutingMode mode = option("--kafka-address-mode",
+                () -> passthroughOrRewrite(kafkaAddressMode, RoutingMode.PASSTHROUGH, RoutingMode.REWRITE));
         String host = kafkaAdvertisedHost != null && !kafkaAdvertisedHost.isBlank() ? kafkaAdvertisedHost.trim()
                 : option("--kafka-advertised-host", () -> advertisedHostOf(listenOn));
         int base = option("--kafka-node-port-base", () -> {
@@ -170,6 +163,15 @@ final class SluiceCommand {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("the machine's name is unknown (" + e.getMessage() + "); set it");
         }
+    }
+
+    /** A front end's mode, as both front ends spell theirs. */
+    private static <M> M passthroughOrRewrite(String text, M passthrough, M rewrite) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "passthrough" -> passthrough;
+            case "rewrite" -> rewrite;
+            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + text + "'");
+        };
     }
 
     private static Duration seconds(String text) {

@@ -285,23 +285,14 @@ final class KafkaConnection implements Outbound {
 
     /** The client can take more bytes again, or cannot: read from the broker accordingly. */
     void clientWritabilityChanged() {
-        if (brokerReads == null) {
-            return;
-        }
-        if (client.isWritable()) {
-            brokerReads.resume(ReadGate.PEER_UNWRITABLE);
-        } else {
-            brokerReads.pause(ReadGate.PEER_UNWRITABLE);
+        if (brokerReads != null) {
+            brokerReads.followWritability(client);
         }
     }
 
     /** The broker can take more bytes again, or cannot: read from the client accordingly. */
     void brokerWritabilityChanged() {
-        if (broker.isWritable()) {
-            clientReads.resume(ReadGate.PEER_UNWRITABLE);
-        } else {
-            clientReads.pause(ReadGate.PEER_UNWRITABLE);
-        }
+        clientReads.followWritability(broker);
     }
 
     /**
@@ -357,9 +348,9 @@ final class KafkaConnection implements Outbound {
             inFlight.removeOldest();
         }
         stats.connectionClosed();
-        closeAfterFlush(client);
+        OutboundFrames.closeWhenFlushed(client);
         if (broker != null) {
-            closeAfterFlush(broker);
+            OutboundFrames.closeWhenFlushed(broker);
         }
     }
 
@@ -376,13 +367,5 @@ final class KafkaConnection implements Outbound {
             log.debug("Closing Kafka connection from {}", client.remoteAddress(), cause);
         }
         close();
-    }
-
-    private static void closeAfterFlush(Channel channel) {
-        if (channel.isActive()) {
-            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            channel.close();
-        }
     }
 }

@@ -109,6 +109,15 @@ final class SluiceForKafka implements AutoCloseable {
         process.close();
     }
 
+    /** Closes Sluice, then fails if its log reported a leaked buffer. */
+    void closeCheckingLeaks() {
+        boolean leaked = leaked();
+        close();
+        if (leaked) {
+            throw new AssertionError("Sluice's log reports a leaked buffer");
+        }
+    }
+
     /** Whether Sluice's log reports a leaked buffer. */
     boolean leaked() {
         try {

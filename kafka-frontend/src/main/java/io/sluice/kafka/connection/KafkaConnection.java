@@ -23,6 +23,7 @@ import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +56,8 @@ final class KafkaConnection implements Outbound {
 
     /** The largest response Sluice relays: a broker's fetch answers can be large, and it is trusted. */
     static final int MAX_RESPONSE_SIZE = Integer.MAX_VALUE - 4;
+
+    private static final short PRODUCE = ApiKeys.PRODUCE.id;
 
     /** Reasons to stop decoding the client's buffered bytes as well as reading its socket. */
     private static final int STOP_DECODING = ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING;
@@ -116,7 +119,7 @@ final class KafkaConnection implements Outbound {
 
     private void remember(RequestHeader header, ByteBuf ownAnswer, ByteBuf releaseOnFailure) {
         try {
-            inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), ownAnswer);
+            inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), System.nanoTime(), ownAnswer);
         } catch (MalformedFrameException e) {
             releaseOnFailure.release();
             throw e;
@@ -138,7 +141,12 @@ final class KafkaConnection implements Outbound {
             frame.release();
             throw e;
         }
-        ByteBuf out = rewriter.rewrite(client.alloc(), frame, inFlight.oldestApiKey(), inFlight.oldestApiVersion());
+        short apiKey = inFlight.oldestApiKey();
+        if (apiKey == PRODUCE) {
+            long now = System.nanoTime();
+            services.upstreamLatency().record(now - inFlight.oldestSentAtNanos(), now);
+        }
+        ByteBuf out = rewriter.rewrite(client.alloc(), frame, apiKey, inFlight.oldestApiVersion());
         inFlight.removeOldest();
         toClient(out);
         while (!inFlight.isEmpty() && inFlight.oldestContext() != null) {

@@ -96,6 +96,14 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void produceResponseTimesFeedTheUpstreamLatencySignalOfAdmissionControl() {
+        harness.clientSends(produceRequest(1, (short) -1));
+        harness.brokerSends(KafkaFrames.response(new ProduceResponseData(), (short) 9, 1));
+
+        assertEquals(1, harness.services.upstreamLatency().count(System.nanoTime()));
+    }
+
+    @Test
     void produceWithAcksZeroIsNotAwaitedSoTheNextResponseMatchesTheNextRequest() {
         harness.clientSends(produceRequest(1, (short) 0), metadataRequest(2));
         harness.brokerReceived();

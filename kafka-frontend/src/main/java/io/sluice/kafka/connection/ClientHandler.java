@@ -10,6 +10,7 @@ import io.sluice.kafka.codec.MetadataRefusal;
 import io.sluice.kafka.codec.ProduceRequestReader;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.WireCursor;
+import io.sluice.relay.ConnectionState;
 import io.sluice.relay.Drain;
 import io.sluice.relay.InboundFrames;
 import io.sluice.relay.ProxyServices;
@@ -61,6 +62,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        if (connection.state() == ConnectionState.CLOSED) {
+            // The rest of a read that closed the connection: nothing more is taken from it.
+            frame.release();
+            return;
+        }
         services.stats().bytesFromClient(frame.readableBytes());
         InboundFrames.readOrRelease(frame, header, (f, h) -> h.read(f));
         services.stats().request(header.apiKey());

@@ -242,6 +242,24 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void requestsAfterOneThatClosedTheConnectionInTheSameReadAreNeitherForwardedNorAnswered() {
+        harness.clientSends(metadataRequest(1));
+        harness.brokerReceived();
+        ByteBuf oldProduce = produceRequest(2, (short) 1);
+        oldProduce.setShort(6, 2);
+        ByteBuf newerApiVersions = KafkaFrames.request(new ApiVersionsRequestData(), (short) 4, 4, "client");
+        newerApiVersions.setShort(6, HandledApi.API_VERSIONS.maxVersion() + 1);
+
+        // Found by the pipeline fuzz test: the request after the bad one was remembered as in
+        // flight, so Sluice's own answer to the next waited for it, for ever, and leaked.
+        harness.clientSends(oldProduce, metadataRequest(3), newerApiVersions);
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(0, harness.brokerReceived().length);
+        assertEquals(0, harness.clientReceived().length);
+    }
+
+    @Test
     void aNodesPortForwardsToTheNodeOnceItIsKnownAndClosesItsConnectionsBefore() {
         harness.close();
         ConnectionHarness shared = new ConnectionHarness();

@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  * The Kafka protocol ports: {@code --kafka-listen} in front of the {@code --kafka-upstream}
  * bootstrap servers and, in rewrite mode, one port per broker node ({@code --kafka-node-port-base}
  * plus the node id), opened the first time the node appears in a response, on the server's event
- * loops. Every readiness check also asks the cluster for its brokers, so that a Sluice that just
- * started has every node's port open before clients ask.
+ * loops. Readiness checks also ask the cluster for its brokers until that has worked once, so that
+ * a Sluice that just started has every node's port open before clients ask.
  */
 final class KafkaFrontEnd implements FrontEnd {
 
@@ -62,6 +62,7 @@ final class KafkaFrontEnd implements FrontEnd {
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
     private volatile boolean upstreamReachable;
+    private volatile boolean nodesLearnt;
     private volatile boolean draining;
     private Channel listener;
 
@@ -148,14 +149,16 @@ final class KafkaFrontEnd implements FrontEnd {
     }
 
     /**
-     * Reachable when a bootstrap server accepts a connection. In rewrite mode, asks it for the
-     * brokers as well, opening the port of any node not seen yet; a cluster that wants SASL
-     * before Metadata only counts as reachable, and its nodes are learnt from the clients' requests.
+     * Reachable when a bootstrap server accepts a connection. In rewrite mode, until that has
+     * worked once, asks it for the brokers as well, opening every node's port; later nodes are
+     * learnt from the responses clients get. A cluster that wants SASL before Metadata only counts
+     * as reachable, and all its nodes are learnt from the clients' responses.
      */
     @Override
     public void checkUpstream() {
         for (BrokerEndpoint server : config.upstream()) {
-            if (nodes != null && learnNodes(server)) {
+            if (nodes != null && !nodesLearnt && learnNodes(server)) {
+                nodesLearnt = true;
                 upstreamReachable = true;
                 return;
             }

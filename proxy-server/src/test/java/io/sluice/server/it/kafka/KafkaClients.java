@@ -50,9 +50,15 @@ final class KafkaClients {
 
     /** Creates topics of {@code partitions} partitions, replicated three times with min ISR 2. */
     void createTopics(int partitions, String... topics) throws Exception {
+        createTopics(partitions, 3, topics);
+    }
+
+    /** Creates topics of {@code partitions} partitions and {@code replicas} replicas (min ISR 2 when there are three). */
+    void createTopics(int partitions, int replicas, String... topics) throws Exception {
+        Map<String, String> configs = replicas >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
         try (Admin admin = admin()) {
             admin.createTopics(java.util.Arrays.stream(topics)
-                    .map(topic -> new NewTopic(topic, partitions, (short) 3).configs(Map.of("min.insync.replicas", "2")))
+                    .map(topic -> new NewTopic(topic, partitions, (short) replicas).configs(configs))
                     .toList()).all().get(60, TimeUnit.SECONDS);
         }
     }

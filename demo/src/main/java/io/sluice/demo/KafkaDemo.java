@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,8 +59,9 @@ final class KafkaDemo {
         }
         AtomicLong produced = new AtomicLong();
         AtomicLong consumed = new AtomicLong();
-        Thread producer = daemon("kafka-producer", () -> produce(bootstrap, produced));
-        Thread consumer = daemon("kafka-consumer", () -> consume(bootstrap, consumed));
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread producer = daemon("kafka-producer", () -> produce(bootstrap, produced, running));
+        Thread consumer = daemon("kafka-consumer", () -> consume(bootstrap, consumed, running));
         ProxyStats stats = sluice.kafkaStats();
         System.out.printf("A producer and a consumer group on %s, through Sluice:%n", TOPIC);
         long producedBefore = 0;
@@ -76,8 +78,7 @@ final class KafkaDemo {
             producedBefore = producedNow;
             consumedBefore = consumedNow;
         }
-        producer.interrupt();
-        consumer.interrupt();
+        running.set(false);
         producer.join();
         consumer.join();
         System.out.printf("%n%nSluice keeps running. Try it:%n"
@@ -88,35 +89,31 @@ final class KafkaDemo {
                 bootstrap, TOPIC, bootstrap, TOPIC, adminUrl, config.nodePortBase(), cluster.bootstrapServers());
     }
 
-    private static void produce(String bootstrap, AtomicLong produced) {
+    private static void produce(String bootstrap, AtomicLong produced, AtomicBoolean running) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[256];
-            while (!Thread.currentThread().isInterrupted()) {
+            while (running.get()) {
                 producer.send(new ProducerRecord<>(TOPIC, value), (metadata, error) -> {
                     if (error == null) {
                         produced.incrementAndGet();
                     }
                 });
             }
-        } catch (org.apache.kafka.common.errors.InterruptException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
-    private static void consume(String bootstrap, AtomicLong consumed) {
+    private static void consume(String bootstrap, AtomicLong consumed, AtomicBoolean running) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "demo");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(TOPIC));
-            while (!Thread.currentThread().isInterrupted()) {
+            while (running.get()) {
                 consumed.addAndGet(consumer.poll(Duration.ofMillis(200)).count());
             }
-        } catch (org.apache.kafka.common.errors.InterruptException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -169,7 +169,8 @@ class KafkaClientsIT {
         String group = unique("admin-group");
         try (Admin admin = clients.admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 4, (short) 3))).all().get(60, TimeUnit.SECONDS);
-            assertTrue(admin.listTopics().names().get().contains(topic));
+            // Brokers learn of a new topic a little after the controller made it.
+            await(() -> topicNames(admin).contains(topic), "the new topic listed");
             TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
             assertEquals(4, description.partitions().size());
 
@@ -218,13 +219,7 @@ class KafkaClientsIT {
             admin.deleteConsumerGroups(List.of(group)).all().get();
 
             admin.deleteTopics(List.of(topic)).all().get();
-            await(() -> {
-                try {
-                    return !admin.listTopics().names().get().contains(topic);
-                } catch (Exception e) {
-                    return false;
-                }
-            }, "topic deleted");
+            await(() -> !topicNames(admin).contains(topic), "topic deleted");
         }
     }
 
@@ -370,6 +365,14 @@ class KafkaClientsIT {
     }
 
     // ---------------------------------------------------------------------------------------------
+
+    private static Set<String> topicNames(Admin admin) {
+        try {
+            return admin.listTopics().names().get();
+        } catch (Exception e) {
+            throw new AssertionError("listing topics failed", e);
+        }
+    }
 
     private static void assertSluiceNode(Node node) {
         assertEquals("127.0.0.1", node.host(), "node " + node);

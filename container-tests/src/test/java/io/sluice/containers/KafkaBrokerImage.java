@@ -2,19 +2,13 @@ package io.sluice.containers;
 
 import io.sluice.testkit.kafka.KafkaCluster;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * A single-node Kafka image (KRaft, broker and controller in one process) made of the very server
@@ -60,43 +54,26 @@ final class KafkaBrokerImage {
         }
         BaseImages.ensure();
         List<Path> jars = LocalImage.classpathJars(KafkaCluster.class, "kafka.classpath");
-        String version = jars.stream().map(jar -> SERVER_JAR.matcher(jar.getFileName().toString()))
-                .filter(Matcher::matches).map(m -> m.group(1)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no kafka_2.13 jar on the Kafka classpath"));
-        String imageTag = "local/sluice-test-kafka:" + version;
+        String imageTag = "local/sluice-test-kafka:" + LocalImage.version(jars, SERVER_JAR);
         Path source = Locations.dockerDir().resolve("kafka-broker");
-        String dockerfile = LocalImage.read(source.resolve("Dockerfile"));
-        String serverProperties = LocalImage.read(source.resolve("server.properties"));
-        // kafka-storage.sh format and kafka-server-start.sh, as the testkit's KafkaNodeMain runs them.
-        String formatArgs = javaArgs(jars, List.of(), "kafka.tools.StorageTool",
-                "format", "--config", CONF + "server.properties", "--cluster-id", CLUSTER_ID);
-        // The testkit's node flags: C1 only and a small heap, for a test broker on a busy machine.
-        String serverArgs = javaArgs(jars, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                "kafka.Kafka", CONF + "server.properties");
-        String log4j = LocalImage.resource(KafkaCluster.class, "log4j2-kafka.xml");
-        LocalImage.ensure(imageTag, LocalImage.fingerprint(jars, dockerfile, serverProperties, formatArgs, serverArgs, log4j),
-                Locations.workDir().resolve("kafka-broker"), context -> {
-                    Files.writeString(context.resolve("Dockerfile"), dockerfile);
-                    Files.writeString(context.resolve("server.properties"), serverProperties);
-                    Path conf = Files.createDirectories(context.resolve("conf"));
-                    Files.writeString(conf.resolve("format.args"), formatArgs);
-                    Files.writeString(conf.resolve("java.args"), serverArgs);
-                    Files.writeString(conf.resolve("log4j2.xml"), log4j);
-                    LocalImage.linkJars(jars, context.resolve("lib"));
-                }, Map.of("BASE_IMAGE", BaseImages.JRE));
+        LocalImage.ensure(imageTag, Locations.workDir().resolve("kafka-broker"), Map.of(
+                "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
+                "server.properties", LocalImage.read(source.resolve("server.properties")),
+                // kafka-storage.sh format and kafka-server-start.sh, as the testkit's KafkaNodeMain runs them.
+                "conf/format.args", javaArgs(jars, List.of(), "kafka.tools.StorageTool",
+                        "format", "--config", CONF + "server.properties", "--cluster-id", CLUSTER_ID),
+                // The testkit's node flags: C1 only and a small heap, for a test broker on a busy machine.
+                "conf/java.args", javaArgs(jars, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                        "kafka.Kafka", CONF + "server.properties"),
+                "conf/log4j2.xml", LocalImage.resource(KafkaCluster.class, "log4j2-kafka.xml")), jars);
         tag = imageTag;
         return tag;
     }
 
-    /** A java command line, one argument per line (a java @argfile), with the jars in the build's order. */
     private static String javaArgs(List<Path> jars, List<String> flags, String mainClass, String... mainArgs) {
-        List<String> args = new ArrayList<>(flags);
-        args.add("-Dlog4j2.configurationFile=" + CONF + "log4j2.xml");
-        args.add("-cp");
-        args.add(jars.stream().map(jar -> LIB + jar.getFileName()).collect(Collectors.joining(":")));
-        args.add(mainClass);
-        args.addAll(List.of(mainArgs));
-        return String.join("\n", args) + "\n";
+        List<String> all = new ArrayList<>(flags);
+        all.add("-Dlog4j2.configurationFile=" + CONF + "log4j2.xml");
+        return LocalImage.javaArgs(LIB, jars, all, mainClass, mainArgs);
     }
 
     /** The PLAINTEXT listener {@code server.properties} advertises, e.g. {@code PLAINTEXT://kafka-broker:9092}. */
@@ -106,13 +83,7 @@ final class KafkaBrokerImage {
 
     private static synchronized Properties config() {
         if (config == null) {
-            Properties properties = new Properties();
-            try {
-                properties.load(new StringReader(LocalImage.read(Locations.dockerDir().resolve("kafka-broker/server.properties"))));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            config = properties;
+            config = LocalImage.properties(Locations.dockerDir().resolve("kafka-broker/server.properties"));
         }
         return config;
     }

@@ -2,18 +2,12 @@ package io.sluice.containers;
 
 import io.sluice.testkit.pulsar.PulsarBroker;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * A Pulsar standalone broker image made of the very jars every other test runs as a child JVM
@@ -57,51 +51,30 @@ final class PulsarBrokerImage {
         }
         BaseImages.ensure();
         List<Path> jars = LocalImage.classpathJars(PulsarBroker.class, "broker.classpath");
-        String version = jars.stream().map(jar -> BROKER_JAR.matcher(jar.getFileName().toString()))
-                .filter(Matcher::matches).map(m -> m.group(1)).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no pulsar-broker jar on the broker classpath"));
-        String imageTag = "local/sluice-test-pulsar:" + version;
+        String imageTag = "local/sluice-test-pulsar:" + LocalImage.version(jars, BROKER_JAR);
         Path source = Locations.dockerDir().resolve("pulsar-broker");
-        String dockerfile = LocalImage.read(source.resolve("Dockerfile"));
-        String brokerConf = LocalImage.read(source.resolve("broker.conf"));
-        String javaArgs = javaArgs(jars);
-        String log4j = LocalImage.resource(PulsarBroker.class, "log4j2-broker.xml");
-        LocalImage.ensure(imageTag, LocalImage.fingerprint(jars, dockerfile, brokerConf, javaArgs, log4j),
-                Locations.workDir().resolve("pulsar-broker"), context -> {
-                    Files.writeString(context.resolve("Dockerfile"), dockerfile);
-                    Files.writeString(context.resolve("broker.conf"), brokerConf);
-                    Path conf = Files.createDirectories(context.resolve("conf"));
-                    Files.writeString(conf.resolve("java.args"), javaArgs);
-                    Files.writeString(conf.resolve("log4j2.xml"), log4j);
-                    LocalImage.linkJars(jars, context.resolve("lib"));
-                }, Map.of("BASE_IMAGE", BaseImages.JRE));
+        LocalImage.ensure(imageTag, Locations.workDir().resolve("pulsar-broker"), Map.of(
+                "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
+                "broker.conf", LocalImage.read(source.resolve("broker.conf")),
+                "conf/java.args", javaArgs(jars),
+                "conf/log4j2.xml", LocalImage.resource(PulsarBroker.class, "log4j2-broker.xml")), jars);
         tag = imageTag;
         return tag;
     }
 
-    /** The java command line, one argument per line (a java @argfile), with the jars in the build's order. */
+    /** The broker's java command line. */
     private static String javaArgs(List<Path> jars) {
-        List<String> args = new ArrayList<>();
-        args.add("-Xmx256m");
-        args.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
-        args.add("-Dlog4j2.configurationFile=" + CONF + "log4j2.xml");
-        args.add("-cp");
-        args.add(jars.stream().map(jar -> LIB + jar.getFileName()).collect(Collectors.joining(":")));
-        args.add(MAIN_CLASS);
-        args.addAll(List.of("--config", CONF + "broker.conf", "--no-functions-worker", "--no-stream-storage",
-                "--metadata-dir", "/var/lib/pulsar/metadata", "--bookkeeper-dir", "/var/lib/pulsar/bookkeeper"));
-        return String.join("\n", args) + "\n";
+        List<String> flags = new ArrayList<>();
+        flags.add("-Xmx256m");
+        flags.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
+        flags.add("-Dlog4j2.configurationFile=" + CONF + "log4j2.xml");
+        return LocalImage.javaArgs(LIB, jars, flags, MAIN_CLASS, "--config", CONF + "broker.conf", "--no-functions-worker",
+                "--no-stream-storage", "--metadata-dir", "/var/lib/pulsar/metadata", "--bookkeeper-dir", "/var/lib/pulsar/bookkeeper");
     }
 
     private static synchronized Properties config() {
         if (config == null) {
-            Properties properties = new Properties();
-            try {
-                properties.load(new StringReader(LocalImage.read(Locations.dockerDir().resolve("pulsar-broker/broker.conf"))));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            config = properties;
+            config = LocalImage.properties(Locations.dockerDir().resolve("pulsar-broker/broker.conf"));
         }
         return config;
     }

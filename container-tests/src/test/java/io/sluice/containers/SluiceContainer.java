@@ -84,16 +84,19 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
 
     /** What a Kafka client on the host puts in {@code bootstrap.servers}. */
     String kafkaBootstrap() {
-        if (kafkaPort == 0) {
-            throw new IllegalStateException("this Sluice has no Kafka front end; make it with inFrontOfKafka");
-        }
-        return getHost() + ":" + kafkaPort;
+        return getHost() + ":" + kafkaPort();
     }
 
     /** The port Sluice serves Kafka node {@code nodeId} on, and advertises for it. */
     int kafkaNodePort(int nodeId) {
-        kafkaBootstrap();
-        return kafkaPort + nodeId;
+        return kafkaPort() + nodeId;
+    }
+
+    private int kafkaPort() {
+        if (kafkaPort == 0) {
+            throw new IllegalStateException("this Sluice has no Kafka front end; make it with inFrontOfKafka");
+        }
+        return kafkaPort;
     }
 
     /** The admin port (REST API, probes, metrics) as seen from the host. */

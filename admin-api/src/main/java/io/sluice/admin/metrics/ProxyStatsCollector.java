@@ -11,7 +11,8 @@ import io.sluice.relay.ProxyStats;
 
 /**
  * The proxy's connection figures: {@code sluice_connections}, {@code sluice_protocol_errors_total}
- * (by reason) and {@code sluice_upstream_connect_failures_total}.
+ * (by reason), {@code sluice_upstream_connect_failures_total} and
+ * {@code sluice_tls_reload_failures_total}.
  */
 public final class ProxyStatsCollector implements MultiCollector {
 
@@ -35,6 +36,10 @@ public final class ProxyStatsCollector implements MultiCollector {
                 CounterSnapshot.builder().name("sluice_upstream_connect_failures")
                         .help("Failed attempts to connect to an upstream broker")
                         .dataPoint(CounterDataPointSnapshot.builder().value(stats.upstreamConnectFailures()).build())
+                        .build(),
+                CounterSnapshot.builder().name("sluice_tls_reload_failures")
+                        .help("Changed certificate, key or CA files that could not be used; the ones in use were kept")
+                        .dataPoint(CounterDataPointSnapshot.builder().value(stats.tlsReloadFailures()).build())
                         .build());
     }
 }

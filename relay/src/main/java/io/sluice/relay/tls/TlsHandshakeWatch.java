@@ -65,13 +65,13 @@ public final class TlsHandshakeWatch extends ChannelInboundHandlerAdapter {
     }
 
     /** Why a handshake failed, in words that hold nothing the peer sent. */
-    static String reason(Throwable cause) {
+    public static String reason(Throwable cause) {
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof NotSslRecordException) {
-            return "the client does not speak TLS";
+            return "the peer does not speak TLS";
         }
         if (c instanceof ClosedChannelException) {
-            return "the client closed the connection";
+            return "the peer closed the connection";
         }
         if (c instanceof SSLException && c.getMessage() != null) {
             return c.getMessage();

@@ -24,7 +24,8 @@ import java.util.regex.PatternSyntaxException;
 final class SluiceCommand {
 
     @Option(names = "--upstream", paramLabel = "URL",
-            description = "Broker service URL, pulsar://host:port (required). Env SLUICE_UPSTREAM.")
+            description = "Broker service URL, pulsar://host:port, or pulsar+ssl://host:port to speak TLS to the brokers"
+                    + " (required). Env SLUICE_UPSTREAM.")
     String upstream;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:6650",
@@ -73,6 +74,29 @@ final class SluiceCommand {
                     + " or after its last answer (default: ${DEFAULT-VALUE}).")
     String adminIdleTimeout;
 
+    @Option(names = "--tls-cert", paramLabel = "PATH",
+            description = "PEM certificate chain (with --tls-key): the Pulsar port speaks pulsar+ssl, the admin port"
+                    + " HTTPS; re-read when the file changes.")
+    String tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PATH",
+            description = "PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1, not encrypted).")
+    String tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PATH",
+            description = "Pulsar clients must present a certificate signed by this CA (PEM): mutual TLS.")
+    String tlsClientCa;
+
+    @Option(names = "--upstream-tls-ca", paramLabel = "PATH",
+            description = "CA (PEM) the brokers' certificates must chain to when --upstream is pulsar+ssl://"
+                    + " (default: the JDK's trust store).")
+    String upstreamTlsCa;
+
+    @Option(names = "--admin-token-file", paramLabel = "PATH",
+            description = "File holding the admin token (a mounted Kubernetes Secret), re-read when it changes;"
+                    + " instead of --admin-token.")
+    String adminTokenFile;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
         if (upstream == null || upstream.isBlank()) {
@@ -97,12 +121,42 @@ final class SluiceCommand {
         Duration drain = option("--drain-timeout", () -> seconds(drainTimeout));
         Duration handshake = option("--handshake-timeout", () -> seconds(handshakeTimeout));
         Duration adminIdle = option("--admin-idle-timeout", () -> seconds(adminIdleTimeout));
+        String token = adminToken == null || adminToken.isEmpty() ? null : adminToken;
+        Path tokenFile = option("--admin-token-file", () -> path(adminTokenFile));
+        if (token != null && tokenFile != null) {
+            throw new IllegalArgumentException("invalid --admin-token-file: give --admin-token or --admin-token-file, not both");
+        }
         return new SluiceConfig(upstreamAddress,
                 option("--listen", () -> HostPort.parse(listen)),
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
-                adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, handshake, adminIdle, admission);
+                token, allowList, mode, maxTopics, drain, handshake, adminIdle, admission,
+                tls(upstream.trim().startsWith("pulsar+ssl://")), tokenFile);
+    }
+
+    private TlsConfig tls(boolean pulsarUpstream) {
+        Path certificate = option("--tls-cert", () -> path(tlsCert));
+        Path key = option("--tls-key", () -> path(tlsKey));
+        Path clientCa = option("--tls-client-ca", () -> path(tlsClientCa));
+        Path upstreamCa = option("--upstream-tls-ca", () -> path(upstreamTlsCa));
+        if (certificate != null && key == null) {
+            throw new IllegalArgumentException("invalid --tls-cert: needs --tls-key, the certificate's private key");
+        }
+        if (key != null && certificate == null) {
+            throw new IllegalArgumentException("invalid --tls-key: needs --tls-cert, the certificate it belongs to");
+        }
+        if (clientCa != null && certificate == null) {
+            throw new IllegalArgumentException("invalid --tls-client-ca: needs --tls-cert and --tls-key");
+        }
+        if (upstreamCa != null && !pulsarUpstream) {
+            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://");
+        }
+        return new TlsConfig(certificate, key, clientCa, pulsarUpstream, upstreamCa);
+    }
+
+    /** A file option: null when unset or empty. */
+    private static Path path(String text) {
+        return text == null || text.isBlank() ? null : Path.of(text.strip());
     }
 
     private static Duration seconds(String text) {

@@ -25,6 +25,9 @@ import java.util.Objects;
  * @param adminIdleTimeout how long an admin connection may take to send a complete request after
  *                         opening or after its previous answer
  * @param admission        admission control settings at start (changed live through the API)
+ * @param tls              where Sluice speaks TLS and with which files
+ * @param adminTokenFile   file holding the admin token, re-read when it changes, or null; never
+ *                         together with {@code adminToken}
  */
 public record SluiceConfig(BrokerAddress upstream,
                            HostPort listen,
@@ -37,7 +40,9 @@ public record SluiceConfig(BrokerAddress upstream,
                            Duration drainTimeout,
                            Duration handshakeTimeout,
                            Duration adminIdleTimeout,
-                           AdmissionSettings admission) {
+                           AdmissionSettings admission,
+                           TlsConfig tls,
+                           Path adminTokenFile) {
 
     public SluiceConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -50,5 +55,18 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(adminIdleTimeout, "adminIdleTimeout");
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(tls, "tls");
+        if (adminToken != null && adminTokenFile != null) {
+            throw new IllegalArgumentException("an admin token and an admin token file exclude each other");
+        }
+    }
+
+    /** Plaintext, with the admin token (if any) given as is. */
+    public SluiceConfig(BrokerAddress upstream, HostPort listen, HostPort admin, Path limitsFile, String adminToken,
+                        BrokerAllowList allowedBrokers, LookupMode lookupMode, int metricsMaxTopics,
+                        Duration drainTimeout, Duration handshakeTimeout, Duration adminIdleTimeout,
+                        AdmissionSettings admission) {
+        this(upstream, listen, admin, limitsFile, adminToken, allowedBrokers, lookupMode, metricsMaxTopics, drainTimeout,
+                handshakeTimeout, adminIdleTimeout, admission, TlsConfig.NONE, null);
     }
 }

@@ -26,6 +26,7 @@ import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.FileWatch;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.QuotaEngine;
@@ -69,6 +70,7 @@ public final class SluiceServer implements AutoCloseable {
     private PulsarFrontEnd pulsar;
     private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
+    private SecretFiles secrets;
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
         this.config = config;
@@ -97,9 +99,11 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /**
-     * Loads the limits, binds the proxy port and returns once Sluice accepts connections.
+     * Loads the limits and the TLS and token files, binds the proxy port and returns once Sluice
+     * accepts connections.
      *
      * @throws io.sluice.settings.InvalidSettingsException when the limits file is not valid
+     * @throws IllegalArgumentException when a TLS or token file cannot be used, naming its option
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
@@ -116,10 +120,11 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException, IOException {
+        secrets = SecretFiles.open(config, services.stats(), FileWatch.DEFAULT_INTERVAL);
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType);
+        pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
         frontEnds.add(pulsar);
         for (FrontEnd frontEnd : frontEnds) {
             frontEnd.start();
@@ -130,7 +135,8 @@ public final class SluiceServer implements AutoCloseable {
         sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(FrontEnd::checkUpstream), 2, 2, TimeUnit.SECONDS);
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
-                .adminToken(config.adminToken())
+                .adminToken(secrets.adminToken())
+                .tls(secrets.adminTls())
                 .limits(limits)
                 .throttleLedger(services.throttles())
                 .topicActivity(services.topics())
@@ -238,6 +244,9 @@ public final class SluiceServer implements AutoCloseable {
             admin.close();
         }
         sampler.shutdownNow();
+        if (secrets != null) {
+            secrets.close();
+        }
         if (admissionSampler != null) {
             admissionSampler.close();
         }

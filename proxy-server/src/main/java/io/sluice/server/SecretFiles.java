@@ -1,0 +1,132 @@
+package io.sluice.server;
+
+import io.sluice.admin.http.AdminToken;
+import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.FileWatch;
+import io.sluice.relay.tls.ReloadingSslContext;
+import io.sluice.relay.tls.ServerTlsFiles;
+import io.sluice.relay.tls.TlsFileException;
+import io.sluice.relay.tls.TlsProvider;
+import io.sluice.relay.tls.UpstreamTlsFiles;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What Sluice reads from certificate, key, CA and token files, and the watch that reads them again
+ * when they change: the TLS contexts of the Pulsar port, the admin port and the upstream, and the
+ * admin token. A file that cannot be used at start stops Sluice; one that cannot be used later
+ * keeps what is in force (see {@link ReloadingSslContext} and {@link AdminToken}).
+ *
+ * <p>The Pulsar and admin ports present the same certificate from two contexts, because only the
+ * Pulsar port asks for client certificates: Kubernetes probes and Prometheus have none to give.
+ */
+final class SecretFiles implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SecretFiles.class);
+
+    private final FileWatch watch;
+    private final ReloadingSslContext pulsarTls;
+    private final ReloadingSslContext adminTls;
+    private final ReloadingSslContext upstreamTls;
+    private final AdminToken adminToken;
+
+    private SecretFiles(FileWatch watch, ReloadingSslContext pulsarTls, ReloadingSslContext adminTls,
+                        ReloadingSslContext upstreamTls, AdminToken adminToken) {
+        this.watch = watch;
+        this.pulsarTls = pulsarTls;
+        this.adminTls = adminTls;
+        this.upstreamTls = upstreamTls;
+        this.adminToken = adminToken;
+    }
+
+    /**
+     * Reads every file the configuration names and starts watching them.
+     *
+     * @throws IllegalArgumentException naming the option whose file cannot be used
+     */
+    static SecretFiles open(SluiceConfig config, ProxyStats stats, Duration checkInterval) {
+        TlsConfig tls = config.tls();
+        ReloadingSslContext pulsar = null;
+        ReloadingSslContext admin = null;
+        ReloadingSslContext upstream = null;
+        AdminToken token;
+        try {
+            if (tls.serves()) {
+                pulsar = ReloadingSslContext.load("the Pulsar port", new ServerTlsFiles(tls.certificate(), tls.key(),
+                        tls.clientCa()), stats);
+                admin = ReloadingSslContext.load("the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null),
+                        stats);
+            }
+            if (tls.pulsarUpstream()) {
+                upstream = ReloadingSslContext.load("the Pulsar upstream", new UpstreamTlsFiles(tls.upstreamCa()), stats);
+            }
+            if (tls.serves() || tls.pulsarUpstream()) {
+                log.info("TLS by {}", TlsProvider.describe());
+            }
+        } catch (TlsFileException e) {
+            throw new IllegalArgumentException("invalid " + optionOf(e.file(), tls) + ": " + e.getMessage());
+        }
+        try {
+            token = config.adminTokenFile() != null ? AdminToken.fromFile(config.adminTokenFile())
+                    : config.adminToken() != null ? AdminToken.of(config.adminToken()) : null;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid --admin-token-file: " + e.getMessage());
+        }
+        FileWatch watch = new FileWatch(checkInterval);
+        for (ReloadingSslContext context : Arrays.asList(pulsar, admin, upstream)) {
+            if (context != null) {
+                watch.watch(context.files(), context::reload);
+            }
+        }
+        if (token != null && token.file() != null) {
+            watch.watch(List.of(token.file()), token::reload);
+        }
+        return new SecretFiles(watch, pulsar, admin, upstream, token);
+    }
+
+    private static String optionOf(Path file, TlsConfig tls) {
+        Map<Path, String> options = new LinkedHashMap<>();
+        if (tls.upstreamCa() != null) {
+            options.put(tls.upstreamCa(), "--upstream-tls-ca");
+        }
+        if (tls.clientCa() != null) {
+            options.put(tls.clientCa(), "--tls-client-ca");
+        }
+        if (tls.key() != null) {
+            options.put(tls.key(), "--tls-key");
+            options.put(tls.certificate(), "--tls-cert");
+        }
+        return options.getOrDefault(file, "TLS file");
+    }
+
+    /** The Pulsar port's TLS, or null for plaintext. */
+    ReloadingSslContext pulsarTls() {
+        return pulsarTls;
+    }
+
+    /** The admin port's TLS, or null for plain HTTP. */
+    ReloadingSslContext adminTls() {
+        return adminTls;
+    }
+
+    /** The TLS Sluice speaks to Pulsar brokers, or null for plaintext. */
+    ReloadingSslContext upstreamTls() {
+        return upstreamTls;
+    }
+
+    /** The admin token, or null when the admin API is open. */
+    AdminToken adminToken() {
+        return adminToken;
+    }
+
+    @Override
+    public void close() {
+        watch.close();
+    }
+}

@@ -10,7 +10,6 @@ import io.sluice.relay.tls.TlsProvider;
 import io.sluice.relay.tls.UpstreamTlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,10 +78,18 @@ final class SecretFiles implements AutoCloseable {
             throw new IllegalArgumentException("invalid --admin-token-file: " + e.getMessage());
         }
         FileWatch watch = new FileWatch(checkInterval);
-        for (ReloadingSslContext context : Arrays.asList(pulsar, admin, upstream)) {
-            if (context != null) {
-                watch.watch(context.files(), context::reload);
-            }
+        if (pulsar != null) {
+            // One set of files: the admin port follows the Pulsar port, so a bad file is reported once.
+            ReloadingSslContext pulsarPort = pulsar;
+            ReloadingSslContext adminPort = admin;
+            watch.watch(pulsar.files(), () -> {
+                if (pulsarPort.reload()) {
+                    adminPort.reload();
+                }
+            });
+        }
+        if (upstream != null) {
+            watch.watch(upstream.files(), upstream::reload);
         }
         if (token != null && token.file() != null) {
             watch.watch(List.of(token.file()), token::reload);

@@ -1,5 +1,6 @@
 package io.sluice.server.it;
 
+import io.sluice.cli.AdminCli;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.tls.TlsHandshakeWatch;
 import io.sluice.server.SluiceServer;
@@ -8,7 +9,10 @@ import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.ClientSslContexts;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -20,8 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -209,8 +215,11 @@ class TlsIT {
     @Test
     void theAdminPortSpeaksHttpsAndItsTokenRotatesThroughItsFile() throws Exception {
         Path tokenFile = Files.writeString(dir.resolve("admin-token"), "first-secret\n");
+        // Named for the Service only, as in a cluster: the CLI beside it dials 127.0.0.1.
+        IssuedCertificate serviceOnly = ca.issue("sluice service").hosts("localhost").write();
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(serving(clientCa.certificateFile())).adminTokenFile(tokenFile).start())) {
+                .tls(new TlsConfig(serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), false, null))
+                .adminTokenFile(tokenFile).start())) {
             HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
             assertEquals(200, sluice.admin(https, "/readyz", null).statusCode(),
@@ -220,7 +229,26 @@ class TlsIT {
             Files.writeString(tokenFile, "second-secret\n");
             await(() -> sluice.adminStatus(https, "/api/v1/limits", "second-secret") == 200, "the rotated token in force");
             assertEquals(401, sluice.admin(https, "/api/v1/limits", "first-secret").statusCode(), "the old token is out");
+
+            Map<String, String> container = Map.of("SLUICE_ADMIN", "0.0.0.0:" + sluice.server.adminPort(),
+                    "SLUICE_TLS_CERT", serviceOnly.certificate().toString(), "SLUICE_ADMIN_TOKEN_FILE", tokenFile.toString());
+            assertEquals(AdminCli.OK, cli(container, "limits", "list"), "the CLI in the server's container needs no option");
+            Map<String, String> outside = Map.of("SLUICE_URL", "https://localhost:" + sluice.server.adminPort(),
+                    "SLUICE_CA_FILE", ca.certificateFile().toString(), "SLUICE_TOKEN_FILE", tokenFile.toString());
+            assertEquals(AdminCli.OK, cli(outside, "limits", "list"), "from elsewhere, with the CA");
+            assertEquals(AdminCli.UNREACHABLE, cli(Map.of("SLUICE_URL", "https://localhost:" + sluice.server.adminPort(),
+                    "SLUICE_TOKEN_FILE", tokenFile.toString()), "limits", "list"), "the JVM's trust store knows no test CA");
         }
+    }
+
+    private static int cli(Map<String, String> env, String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = AdminCli.run(args, env, InputStream.nullInputStream(), new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err), Clock.systemUTC());
+        if (exit != AdminCli.OK) {
+            System.out.println("sluice " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
+        }
+        return exit;
     }
 
     @Test

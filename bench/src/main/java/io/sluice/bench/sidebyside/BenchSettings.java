@@ -51,6 +51,13 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split(" ")));
     }
 
+    /** The same settings writing to {@code dir}. */
+    BenchSettings withOutputDir(Path dir) {
+        return new BenchSettings(rounds, warmupSeconds, measureSeconds, accuracySeconds, isolationSeconds, accuracyRates,
+                accuracyBytesPerSecond, producers, connections, connectionsSeconds, pulsarProxy, dir, sluiceJar,
+                pulsarProxyJar, proxyJvmOptions);
+    }
+
     private static double number(String key, double fallback) {
         String value = System.getProperty(key);
         return value == null ? fallback : Double.parseDouble(value);

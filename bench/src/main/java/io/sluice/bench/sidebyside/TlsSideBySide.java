@@ -14,8 +14,9 @@ import java.util.List;
 /**
  * The TLS overhead suite ({@link TlsOverheadScenario}): a real Pulsar 4.0.7 broker with its TLS
  * listener, Sluice's jar and Apache Pulsar's proxy each speaking TLS to clients and to the broker,
- * with certificates of a CA made for the run; clients verify hostnames. Writes
- * {@code results-tls.md} and its charts to {@code bench.output} (default {@code docs/bench}).
+ * with certificates of a CA made for the run; clients verify hostnames. Writes {@code results.md}
+ * and its charts to {@code tls/} under {@code bench.output} (default {@code docs/bench}), apart from
+ * the plaintext suite's, whose chart names they share.
  * Sizes are the system properties of {@link BenchSettings}; run it like {@link SideBySide} with
  * this class as the main class.
  */
@@ -29,12 +30,13 @@ public final class TlsSideBySide {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         BenchSettings settings = BenchSettings.fromSystemProperties();
         run(settings, List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B));
-        System.out.println("results in " + settings.outputDir().resolve("results-tls.md").toAbsolutePath());
+        System.out.println("results in " + settings.outputDir().resolve("tls").resolve("results.md").toAbsolutePath());
         System.exit(0);
     }
 
     /** Runs {@code workloads} through every contender and writes the report; returns it. */
-    static Report run(BenchSettings settings, List<Workload> workloads) throws Exception {
+    static Report run(BenchSettings suite, List<Workload> workloads) throws Exception {
+        BenchSettings settings = suite.withOutputDir(suite.outputDir().resolve("tls"));
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-bench-tls-");
         CertificateAuthority ca = CertificateAuthority.create(workDir, "bench CA");
@@ -77,7 +79,7 @@ public final class TlsSideBySide {
                 TlsOverheadScenario.run(contenders, workloads, suitePids, settings, report);
             }
         } finally {
-            report.write(settings.outputDir().resolve("results-tls.md"));
+            report.write(settings.outputDir().resolve("results.md"));
             System.out.println("proxy logs and configuration in " + workDir);
         }
         return report;

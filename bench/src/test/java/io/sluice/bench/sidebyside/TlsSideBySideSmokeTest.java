@@ -31,6 +31,6 @@ class TlsSideBySideSmokeTest {
         assertTrue(markdown.contains("| direct plaintext | "), markdown);
         assertTrue(markdown.contains("### TLS: the machine's load during the runs"), markdown);
         assertTrue(markdown.contains("| 1 KiB, no batching, 1 in flight | "), markdown);
-        assertTrue(Files.exists(output.resolve("results-tls.md")));
+        assertTrue(Files.exists(output.resolve("tls").resolve("results.md")));
     }
 }

@@ -80,11 +80,11 @@ final class PulsarFrontEnd implements FrontEnd {
     @Override
     public String describe() {
         InetSocketAddress address = (InetSocketAddress) listener.localAddress();
-        String upstream = config.tls().pulsarUpstream()
-                ? "pulsar+ssl://" + config.upstream().hostPort() : config.upstream().toString();
-        return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort()
-                + (config.tls().serves() ? " (TLS" + (config.tls().clientCa() != null ? ", client certificates" : "") + ", "
-                : " (") + "upstream " + upstream + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
+        TlsConfig tls = config.tls();
+        String clients = !tls.serves() ? "" : tls.clientCa() == null ? "TLS, " : "TLS with client certificates, ";
+        String upstream = (tls.pulsarUpstream() ? "pulsar+ssl://" : "pulsar://") + config.upstream().hostPort();
+        return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort() + " (" + clients + "upstream "
+                + upstream + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
     }
 
     /** The port clients connect to (useful when started on port 0). */

@@ -59,11 +59,18 @@ rendering something that crash-loops.
 {{- fail (printf "mode must be sidecar or proxy, got %q" (toString .Values.mode)) }}
 {{- end }}
 {{- if eq .Values.mode "proxy" }}
-{{- if not .Values.upstream }}
-{{- fail "mode=proxy needs upstream, the broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650" }}
+{{- if not (or .Values.upstream .Values.kafka.upstream) }}
+{{- fail "mode=proxy needs upstream (the Pulsar broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650) or kafka.upstream (the Kafka bootstrap servers), or both" }}
 {{- end }}
-{{- if not (or (hasPrefix "pulsar://" .Values.upstream) (hasPrefix "pulsar+ssl://" .Values.upstream)) }}
+{{- if and .Values.upstream (not (or (hasPrefix "pulsar://" .Values.upstream) (hasPrefix "pulsar+ssl://" .Values.upstream))) }}
 {{- fail (printf "upstream must be a pulsar://host:port or pulsar+ssl://host:port URL, got %q" .Values.upstream) }}
+{{- end }}
+{{- if .Values.kafka.upstream }}
+{{- range .Values.kafka.nodeIds }}
+{{- if gt (add (int $.Values.kafka.nodePortBase) (int .)) 65535 }}
+{{- fail (printf "kafka.nodePortBase + node id %d is past port 65535" (int .)) }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- if and .Values.upstreamTls.caSecretName (not (and (eq .Values.mode "proxy") (hasPrefix "pulsar+ssl://" .Values.upstream))) }}
@@ -88,6 +95,20 @@ rendering something that crash-loops.
 {{- fail "adminIdleTimeoutSeconds must be a positive number of seconds" }}
 {{- end }}
 {{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
+{{- with .Values.cluster }}
+{{- if not (has .limitsSource (list "file" "store")) }}
+{{- fail (printf "cluster.limitsSource must be file or store, got %q" (toString .limitsSource)) }}
+{{- end }}
+{{- if and (eq .limitsSource "store") (not .store) }}
+{{- fail "cluster.limitsSource=store needs cluster.store, e.g. --set cluster.store=redis://redis:6379" }}
+{{- end }}
+{{- if and .store (not (or (hasPrefix "redis://" .store) (hasPrefix "rediss://" .store))) }}
+{{- fail (printf "cluster.store must be a redis:// or rediss:// URL, got %q" .store) }}
+{{- end }}
+{{- if and .tls.caSecret (not (hasPrefix "rediss://" (toString .store))) }}
+{{- fail "cluster.tls.caSecret needs a rediss:// cluster.store" }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -122,6 +143,27 @@ service and rewrites lookups.
 
 {{- define "sluice.upstream" -}}
 {{- if eq .Values.mode "sidecar" }}{{ printf "pulsar://127.0.0.1:%d" (int .Values.sidecar.brokerBindPort) }}{{ else }}{{ .Values.upstream }}{{ end }}
+{{- end }}
+
+{{/*
+Which front ends run: Pulsar in proxy mode when upstream is set, in sidecar mode unless the
+sidecar is Kafka's; Kafka in proxy mode when kafka.upstream is set, in sidecar mode when the
+sidecar is Kafka's. Each renders "true" or nothing.
+*/}}
+{{- define "sluice.pulsarEnabled" -}}
+{{- if eq .Values.mode "sidecar" }}{{ if not .Values.kafka.sidecar.enabled }}true{{ end }}{{ else if .Values.upstream }}true{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaEnabled" -}}
+{{- if eq .Values.mode "sidecar" }}{{ if .Values.kafka.sidecar.enabled }}true{{ end }}{{ else if .Values.kafka.upstream }}true{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaListenPort" -}}
+{{- if eq .Values.mode "sidecar" }}{{ int .Values.kafka.sidecar.port }}{{ else }}{{ int .Values.kafka.port }}{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaAdvertisedHost" -}}
+{{- .Values.kafka.advertisedHost | default (printf "%s.%s.svc.cluster.local" (include "sluice.fullname" .) .Release.Namespace) }}
 {{- end }}
 
 {{- define "sluice.lookupMode" -}}
@@ -212,18 +254,39 @@ The Sluice container, configured only through SLUICE_* environment variables (on
   image: {{ include "sluice.image" . }}
   imagePullPolicy: {{ .Values.image.pullPolicy }}
   env:
+    {{- if include "sluice.pulsarEnabled" . }}
     - name: SLUICE_UPSTREAM
       value: {{ include "sluice.upstream" . | quote }}
     - name: SLUICE_LISTEN
       value: {{ printf "0.0.0.0:%s" (include "sluice.listenPort" .) | quote }}
-    - name: SLUICE_ADMIN
-      value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
     - name: SLUICE_LOOKUP_MODE
       value: {{ include "sluice.lookupMode" . | quote }}
     {{- if and (eq .Values.mode "proxy") .Values.allowedBrokers }}
     - name: SLUICE_ALLOWED_BROKERS
       value: {{ .Values.allowedBrokers | quote }}
     {{- end }}
+    {{- end }}
+    {{- if include "sluice.kafkaEnabled" . }}
+    - name: SLUICE_KAFKA_LISTEN
+      value: {{ printf "0.0.0.0:%s" (include "sluice.kafkaListenPort" .) | quote }}
+    {{- if eq .Values.mode "sidecar" }}
+    - name: SLUICE_KAFKA_UPSTREAM
+      value: {{ printf "127.0.0.1:%d" (int .Values.kafka.sidecar.brokerBindPort) | quote }}
+    - name: SLUICE_KAFKA_ADDRESS_MODE
+      value: passthrough
+    {{- else }}
+    - name: SLUICE_KAFKA_UPSTREAM
+      value: {{ .Values.kafka.upstream | quote }}
+    - name: SLUICE_KAFKA_ADDRESS_MODE
+      value: rewrite
+    - name: SLUICE_KAFKA_ADVERTISED_HOST
+      value: {{ include "sluice.kafkaAdvertisedHost" . | quote }}
+    - name: SLUICE_KAFKA_NODE_PORT_BASE
+      value: {{ int .Values.kafka.nodePortBase | toString | quote }}
+    {{- end }}
+    {{- end }}
+    - name: SLUICE_ADMIN
+      value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
     - name: SLUICE_LIMITS_FILE
       value: /var/lib/sluice/limits.json
     - name: SLUICE_ADMIN_TOKEN_FILE
@@ -250,15 +313,52 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.handshakeTimeoutSeconds | toString | quote }}
     - name: SLUICE_ADMIN_IDLE_TIMEOUT
       value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
+    {{- with .Values.cluster }}
+    {{- if .store }}
+    - name: SLUICE_CLUSTER_STORE
+      value: {{ .store | quote }}
+    - name: SLUICE_CLUSTER_ID
+      value: {{ .id | default (include "sluice.fullname" $) | quote }}
+    - name: SLUICE_CLUSTER_SYNC_INTERVAL
+      value: {{ .syncInterval | quote }}
+    - name: SLUICE_LIMITS_SOURCE
+      value: {{ .limitsSource | quote }}
+    {{- if .password.existingSecret }}
+    - name: SLUICE_CLUSTER_STORE_PASSWORD
+      valueFrom:
+        secretKeyRef:
+          name: {{ .password.existingSecret }}
+          key: {{ .password.existingSecretKey }}
+    {{- end }}
+    {{- if .tls.caSecret }}
+    - name: SLUICE_CLUSTER_STORE_CA
+      value: {{ printf "/etc/sluice/redis-ca/%s" .tls.caSecretKey | quote }}
+    {{- end }}
+    {{- end }}
+    {{- end }}
     - name: JAVA_TOOL_OPTIONS
       value: {{ .Values.jvmOptions | quote }}
     {{- with .Values.extraEnv }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
   ports:
+    {{- if include "sluice.pulsarEnabled" . }}
     - name: sluice-pulsar
       containerPort: {{ include "sluice.listenPort" . }}
       protocol: TCP
+    {{- end }}
+    {{- if include "sluice.kafkaEnabled" . }}
+    - name: sluice-kafka
+      containerPort: {{ include "sluice.kafkaListenPort" . }}
+      protocol: TCP
+    {{- if eq .Values.mode "proxy" }}
+    {{- range .Values.kafka.nodeIds }}
+    - name: {{ printf "kafka-node-%d" (int .) }}
+      containerPort: {{ add (int $.Values.kafka.nodePortBase) (int .) }}
+      protocol: TCP
+    {{- end }}
+    {{- end }}
+    {{- end }}
     - name: sluice-admin
       containerPort: {{ $adminPort }}
       protocol: TCP
@@ -301,6 +401,11 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       mountPath: {{ include "sluice.upstreamCaDir" . }}
       readOnly: true
     {{- end }}
+    {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
+    - name: sluice-redis-ca
+      mountPath: /etc/sluice/redis-ca
+      readOnly: true
+    {{- end }}
 {{- end }}
 
 {{/*
@@ -340,5 +445,10 @@ scratch space; the root filesystem is read-only), the admin token and the TLS Se
 - name: sluice-upstream-ca
   secret:
     secretName: {{ .Values.upstreamTls.caSecretName }}
+{{- end }}
+{{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
+- name: sluice-redis-ca
+  secret:
+    secretName: {{ .Values.cluster.tls.caSecret }}
 {{- end }}
 {{- end }}

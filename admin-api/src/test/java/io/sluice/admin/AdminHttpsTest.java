@@ -48,7 +48,7 @@ class AdminHttpsTest {
     @TempDir
     Path dir;
 
-    private final ProxyStats stats = new ProxyStats();
+    private final ProxyStats stats = new ProxyStats("pulsar");
     private CertificateAuthority ca;
     private IssuedCertificate first;
     private Path certificate;

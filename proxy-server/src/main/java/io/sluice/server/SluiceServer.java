@@ -24,10 +24,13 @@ import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
+import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.FileWatch;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.status.ThrottleLedger;
@@ -48,8 +51,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running Sluice: the client-facing Pulsar port, the event loops behind it, the limits store
- * and the proxy-wide services. Wiring only; the protocol work happens in proxy-core.
+ * A running Sluice: the client-facing front ends (Pulsar, Kafka or both), the event loops behind
+ * them, the limits store and the proxy-wide services. Wiring only; the protocol work happens in
+ * the front ends.
  */
 public final class SluiceServer implements AutoCloseable {
 
@@ -64,17 +68,20 @@ public final class SluiceServer implements AutoCloseable {
     private final ScheduledExecutorService sampler;
     private final ProxyServices services;
     private final LimitsStore limits;
+    private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
     private PulsarFrontEnd pulsar;
+    private KafkaFrontEnd kafka;
     private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
     private SecretFiles secrets;
 
-    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
+    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
         this.config = config;
         this.limits = limits;
+        this.cluster = cluster;
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
@@ -90,7 +97,7 @@ public final class SluiceServer implements AutoCloseable {
                 Signal.UPSTREAM_LATENCY_P99, upstreamLatency,
                 Signal.UPSTREAM_CONNECT_FAILURES, connectFailures));
         this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
-                new ThrottleLedger(Clock.systemUTC()), new ProxyStats(), admission, upstreamLatency, connectFailures);
+                new ThrottleLedger(Clock.systemUTC()), new ProxyStats("pulsar"), admission, upstreamLatency, connectFailures);
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-sampler");
             t.setDaemon(true);
@@ -108,8 +115,19 @@ public final class SluiceServer implements AutoCloseable {
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
         QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
-        LimitsStore limits = LimitsStore.open(config.limitsFile(), quotas::update);
-        SluiceServer server = new SluiceServer(config, quotas, limits);
+        ClusterMember cluster = ClusterMember.of(config.cluster());
+        LimitsStore limits;
+        try {
+            limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
+                    ? LimitsStore.openShared(cluster.sharedLimits(), config.limitsFile(), quotas::update)
+                    : LimitsStore.open(config.limitsFile(), quotas::update);
+        } catch (IOException | RuntimeException e) {
+            if (cluster != null) {
+                cluster.close();
+            }
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(config, quotas, limits, cluster);
         try {
             server.bind();
         } catch (InterruptedException | IOException | RuntimeException e) {
@@ -124,8 +142,15 @@ public final class SluiceServer implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
-        frontEnds.add(pulsar);
+        if (config.upstream() != null) {
+            pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
+            frontEnds.add(pulsar);
+        }
+        if (config.kafka() != null) {
+            kafka = new KafkaFrontEnd(config.kafka(), config.handshakeTimeout(),
+                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType);
+            frontEnds.add(kafka);
+        }
         for (FrontEnd frontEnd : frontEnds) {
             frontEnd.start();
         }
@@ -133,6 +158,13 @@ public final class SluiceServer implements AutoCloseable {
         admissionSampler = AdmissionSampler.start(services.admission());
         sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
         sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(FrontEnd::checkUpstream), 2, 2, TimeUnit.SECONDS);
+        if (!limits.isShared()) {
+            LimitsFileWatch limitsFileWatch = new LimitsFileWatch(limits);
+            sampler.scheduleWithFixedDelay(limitsFileWatch::check, 1, 1, TimeUnit.SECONDS);
+        }
+        if (cluster != null) {
+            cluster.start(services.quotas(), limits);
+        }
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
                 .adminToken(secrets.adminToken())
@@ -140,16 +172,18 @@ public final class SluiceServer implements AutoCloseable {
                 .limits(limits)
                 .throttleLedger(services.throttles())
                 .topicActivity(services.topics())
-                .proxyStats(services.stats())
+                .proxyStats(frontEnds.stream().map(FrontEnd::stats).toArray(ProxyStats[]::new))
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(services.admission())
+                .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .build();
         admin.start();
-        log.info("Sluice ready: {}, admin on {}:{}, limits from {}",
+        log.info("Sluice ready: {}, admin on {}:{}, limits from {}{}",
                 frontEnds.stream().map(FrontEnd::describe).collect(Collectors.joining(", ")),
-                admin.address().getHostString(), admin.port(), limits.file());
+                admin.address().getHostString(), admin.port(), limits.isShared() ? "the cluster store" : limits.file(),
+                cluster == null ? "" : ", " + cluster.describe());
     }
 
     /** Each worker loop ticks a probe; a late tick is event-loop lag, an admission signal. */
@@ -173,13 +207,24 @@ public final class SluiceServer implements AutoCloseable {
         return admin.port();
     }
 
-    /** The port clients connect to (useful when started on port 0). */
+    /** The Pulsar port clients connect to (useful when started on port 0). */
     public int proxyPort() {
         return pulsar.port();
     }
 
+    /** The Kafka bootstrap port clients connect to (useful when started on port 0). */
+    public int kafkaPort() {
+        return kafka.port();
+    }
+
+    /** The Pulsar front end's connection counters. */
     public ProxyStats stats() {
         return services.stats();
+    }
+
+    /** The Kafka front end's connection counters. */
+    public ProxyStats kafkaStats() {
+        return kafka.stats();
     }
 
     public ProxyServices services() {
@@ -192,11 +237,6 @@ public final class SluiceServer implements AutoCloseable {
 
     public SluiceConfig config() {
         return config;
-    }
-
-    /** True from the start of a drain on: readiness probes must fail so no new clients come. */
-    public boolean isDraining() {
-        return draining;
     }
 
     /**
@@ -246,6 +286,9 @@ public final class SluiceServer implements AutoCloseable {
         sampler.shutdownNow();
         if (secrets != null) {
             secrets.close();
+        }
+        if (cluster != null) {
+            cluster.close();
         }
         if (admissionSampler != null) {
             admissionSampler.close();

@@ -86,9 +86,9 @@ class TlsOptionsTest {
                 ? "pulsar+ssl://b:6651" : "pulsar://b:6650"}, Map.of(), out);
         SluiceConfig withFiles = new SluiceConfig(config.upstream(), config.listen(), config.admin(), config.limitsFile(),
                 null, config.allowedBrokers(), config.lookupMode(), config.metricsMaxTopics(), config.drainTimeout(),
-                config.handshakeTimeout(), config.adminIdleTimeout(), config.admission(), tls, tokenFile);
+                config.handshakeTimeout(), config.adminIdleTimeout(), config.admission(), config.cluster(), config.kafka(), tls, tokenFile);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SecretFiles.open(withFiles, new ProxyStats(), Duration.ofSeconds(1)).close());
+                () -> SecretFiles.open(withFiles, new ProxyStats("pulsar"), Duration.ofSeconds(1)).close());
         assertTrue(e.getMessage().startsWith(expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
     }

@@ -20,6 +20,9 @@ import java.util.List;
  */
 final class PulsarProxyProcess implements AutoCloseable {
 
+    /** The contender's name in tables and in {@code results.json}. */
+    static final String NAME = "Pulsar proxy";
+
     private static final String MAIN_CLASS = "org.apache.pulsar.proxy.server.ProxyServiceStarter";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -81,7 +84,7 @@ final class PulsarProxyProcess implements AutoCloseable {
     }
 
     Contender contender() {
-        return contender("Pulsar proxy", "pulsar://127.0.0.1:" + port);
+        return contender(NAME, "pulsar://127.0.0.1:" + port);
     }
 
     /** This proxy under another name, reached at {@code serviceUrl} (its TLS port, say). */

@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -15,12 +16,12 @@ final class TlsOverheadScenario {
     }
 
     static void run(List<Contender> contenders, List<Workload> workloads, List<Long> suitePids, BenchSettings settings,
-                    Report report) throws Exception {
+                    Path workDir, Report report) throws Exception {
         MarkdownTable load = new MarkdownTable("workload", "machine busy (cores of " + Runtime.getRuntime().availableProcessors()
                 + ")", "suite's processes", "other work", "load average (1 min, at the end)");
         for (Workload workload : workloads) {
             MachineLoad.Mark start = MachineLoad.mark(suitePids);
-            PassthroughScenario.run(contenders, List.of(workload), settings, report);
+            PassthroughScenario.run("tls", contenders, List.of(workload), settings, workDir, report);
             MachineLoad during = MachineLoad.since(start);
             load.row(workload.name(), MarkdownTable.num(during.busyCores(), 2), MarkdownTable.num(during.suiteCores(), 2),
                     MarkdownTable.num(during.otherCores(), 2), MarkdownTable.num(during.loadAverage(), 2));

@@ -76,7 +76,7 @@ public final class TlsSideBySide {
                 contenders.add(Contender.direct(broker.serviceUrl()).renamed("direct plaintext"));
                 List<Long> suitePids = new ArrayList<>(List.of(ProcessHandle.current().pid(), broker.pid()));
                 contenders.stream().filter(Contender::hasProxy).forEach(c -> suitePids.add(c.proxyPid()));
-                TlsOverheadScenario.run(contenders, workloads, suitePids, settings, report);
+                TlsOverheadScenario.run(contenders, workloads, suitePids, settings, workDir, report);
             }
         } finally {
             report.write(settings.outputDir().resolve("results.md"));

@@ -355,7 +355,7 @@ class FaultsIT {
 
     /** Messages a Sluice forwarded for {@code topic} since it started: its {@code sluice_publish_messages_total}. */
     private static long forwardedMessages(int adminPort, String topic) throws Exception {
-        String sample = "sluice_publish_messages_total{topic=\"" + topic + "\"} ";
+        String sample = "sluice_publish_messages_total{protocol=\"pulsar\",topic=\"" + topic + "\"} ";
         String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         return metrics.lines().filter(line -> line.startsWith(sample))

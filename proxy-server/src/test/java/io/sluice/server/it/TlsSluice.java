@@ -5,6 +5,7 @@ import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -64,7 +65,7 @@ final class TlsSluice {
             return SluiceServer.start(new SluiceConfig(upstream, new HostPort("127.0.0.1", port),
                     new HostPort("127.0.0.1", 0), Files.createTempDirectory("sluice-tls-it").resolve("limits.json"), null,
                     BrokerAllowList.only(upstream), mode, 1000, Duration.ofSeconds(10), handshakeTimeout,
-                    AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, tls, adminTokenFile));
+                    AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, ClusterSettings.NONE, null, tls, adminTokenFile));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

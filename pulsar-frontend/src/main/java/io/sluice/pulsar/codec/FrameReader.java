@@ -5,6 +5,8 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandSend;
+import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 
 import java.io.IOException;
 
@@ -23,17 +25,34 @@ public final class FrameReader {
     private static final int WIRE_LENGTH_DELIMITED = 2;
     private static final int WIRE_FIXED32 = 5;
 
+    /** totalSize and commandSize, each a 4-byte int, before the command. */
+    private static final int SIZES = 8;
+    /** The two-byte markers of a payload's parts: the CRC32C checksum, and broker entry metadata before it. */
+    private static final int MAGIC_CRC32C = 0x0e01;
+    private static final int MAGIC_BROKER_ENTRY_METADATA = 0x0e02;
+    /** MessageMetadata.num_messages_in_batch, which our proto subset does not declare. */
+    private static final int NUM_MESSAGES_IN_BATCH_FIELD = 11;
+
+    private static final int TYPE_TAG = tag(BaseCommand.TYPE_FIELD_NUMBER, WIRE_VARINT);
+    private static final int PRODUCER_ID_TAG = tag(CommandSend.PRODUCER_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int SEQUENCE_ID_TAG = tag(CommandSend.SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int NUM_MESSAGES_TAG = tag(CommandSend.NUM_MESSAGES_FIELD_NUMBER, WIRE_VARINT);
+    private static final int SEND_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSend.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
+    private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
+
     private FrameReader() {
     }
 
     /** Size of the command part of the frame. */
     public static int commandSize(ByteBuf frame) {
-        return (int) frame.getUnsignedInt(frame.readerIndex() + 4);
+        return (int) frame.getUnsignedInt(frame.readerIndex() + Integer.BYTES);
     }
 
     /** Bytes after the command (for SEND and MESSAGE: checksum, metadata and payload). */
     public static int payloadSize(ByteBuf frame) {
-        return frame.readableBytes() - 8 - commandSize(frame);
+        return frame.readableBytes() - SIZES - commandSize(frame);
     }
 
     /**
@@ -42,7 +61,7 @@ public final class FrameReader {
      * (a SEND past its quota) inside another.
      */
     public static int type(ByteBuf frame) {
-        int pos = frame.readerIndex() + 8;
+        int pos = frame.readerIndex() + SIZES;
         int end = pos + commandSize(frame);
         if (end > frame.writerIndex()) {
             throw malformed("command extends past the frame");
@@ -52,7 +71,7 @@ public final class FrameReader {
         int type = 0;
         while (c.pos < end) {
             int tag = (int) c.readVarint();
-            if (tag == (1 << 3 | WIRE_VARINT)) {
+            if (tag == TYPE_TAG) {
                 if (found) {
                     throw malformed("command gives its type twice");
                 }
@@ -72,7 +91,7 @@ public final class FrameReader {
     public static BaseCommand parse(ByteBuf frame) {
         int size = commandSize(frame);
         try {
-            CodedInputStream in = CodedInputStream.newInstance(frame.nioBuffer(frame.readerIndex() + 8, size));
+            CodedInputStream in = CodedInputStream.newInstance(frame.nioBuffer(frame.readerIndex() + SIZES, size));
             return BaseCommand.parseFrom(in);
         } catch (InvalidProtocolBufferException e) {
             throw new MalformedFrameException("bad_command", "undecodable command: " + e.getMessage(), e);
@@ -84,46 +103,50 @@ public final class FrameReader {
     /** Reads a SEND's fields into {@code out} without allocating. */
     public static void readSend(ByteBuf frame, SendFields out) {
         out.clear();
-        Cursor c = nested(frame, 6);
+        Cursor c = nested(frame, BaseCommand.SEND_FIELD_NUMBER);
         while (c.pos < c.end) {
             int tag = (int) c.readVarint();
-            switch (tag) {
-                case 1 << 3 -> out.producerId = c.readVarint();
-                case 2 << 3 -> out.sequenceId = c.readVarint();
-                case 3 << 3 -> out.numMessages = (int) c.readVarint();
-                case 6 << 3 -> out.highestSequenceId = c.readVarint();
-                case 7 << 3 -> out.chunk = c.readVarint() != 0;
-                default -> c.skip(tag & 7);
+            if (tag == PRODUCER_ID_TAG) {
+                out.producerId = c.readVarint();
+            } else if (tag == SEQUENCE_ID_TAG) {
+                out.sequenceId = c.readVarint();
+            } else if (tag == NUM_MESSAGES_TAG) {
+                out.numMessages = (int) c.readVarint();
+            } else if (tag == SEND_HIGHEST_SEQUENCE_ID_TAG) {
+                out.highestSequenceId = c.readVarint();
+            } else if (tag == IS_CHUNK_TAG) {
+                out.chunk = c.readVarint() != 0;
+            } else {
+                c.skip(tag & 7);
             }
         }
     }
 
     /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
     public static void readSendReceipt(ByteBuf frame, SendFields out) {
-        readReceipt(frame, BaseCommand.Type.SEND_RECEIPT_VALUE, out);
+        readReceipt(frame, BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
     }
 
     /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
     public static void readSendError(ByteBuf frame, SendFields out) {
-        readReceipt(frame, BaseCommand.Type.SEND_ERROR_VALUE, out);
+        readReceipt(frame, BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
     }
 
-    private static void readReceipt(ByteBuf frame, int type, SendFields out) {
+    /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
+    private static void readReceipt(ByteBuf frame, int commandField, SendFields out) {
         out.clear();
-        Cursor c = nested(frame, type);
+        boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
+        Cursor c = nested(frame, commandField);
         while (c.pos < c.end) {
             int tag = (int) c.readVarint();
-            switch (tag) {
-                case 1 << 3 -> out.producerId = c.readVarint();
-                case 2 << 3 -> out.sequenceId = c.readVarint();
-                case 4 << 3 -> {
-                    if (type == 7) {
-                        out.highestSequenceId = c.readVarint();
-                    } else {
-                        c.skip(WIRE_VARINT);
-                    }
-                }
-                default -> c.skip(tag & 7);
+            if (tag == PRODUCER_ID_TAG) {
+                out.producerId = c.readVarint();
+            } else if (tag == SEQUENCE_ID_TAG) {
+                out.sequenceId = c.readVarint();
+            } else if (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG) {
+                out.highestSequenceId = c.readVarint();
+            } else {
+                c.skip(tag & 7);
             }
         }
     }
@@ -136,7 +159,7 @@ public final class FrameReader {
         Cursor c = nested(frame, type);
         while (c.pos < c.end) {
             int tag = (int) c.readVarint();
-            if (tag == 1 << 3) {
+            if (tag == FIRST_ID_TAG) {
                 return c.readVarint();
             }
             c.skip(tag & 7);
@@ -149,9 +172,9 @@ public final class FrameReader {
      * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
      */
     public static int messagesInEntry(ByteBuf frame) {
-        int pos = frame.readerIndex() + 8 + commandSize(frame);
+        int pos = frame.readerIndex() + SIZES + commandSize(frame);
         int end = frame.writerIndex();
-        if (pos + 2 <= end && frame.getUnsignedShort(pos) == 0x0e02) {
+        if (pos + 2 <= end && frame.getUnsignedShort(pos) == MAGIC_BROKER_ENTRY_METADATA) {
             if (pos + 6 > end) {
                 throw malformed("truncated broker entry metadata");
             }
@@ -161,7 +184,8 @@ public final class FrameReader {
             }
             pos += 6 + (int) entryMetadataSize;
         }
-        if (pos + 10 > end || frame.getUnsignedShort(pos) != 0x0e01) {
+        // magic (2), checksum (4), metadata size (4)
+        if (pos + 10 > end || frame.getUnsignedShort(pos) != MAGIC_CRC32C) {
             throw malformed("message without metadata");
         }
         long metadataSize = frame.getUnsignedInt(pos + 6);
@@ -172,7 +196,7 @@ public final class FrameReader {
         Cursor c = new Cursor(frame, pos, pos + (int) metadataSize);
         while (c.pos < c.end) {
             int tag = (int) c.readVarint();
-            if (tag == 11 << 3) {
+            if (tag == tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT)) {
                 return (int) c.readVarint();
             }
             c.skip(tag & 7);
@@ -196,10 +220,10 @@ public final class FrameReader {
      * caller from two ints is not.
      */
     private static long nestedBody(ByteBuf frame, int field) {
-        int pos = frame.readerIndex() + 8;
+        int pos = frame.readerIndex() + SIZES;
         int end = pos + commandSize(frame);
         Cursor c = new Cursor(frame, pos, end);
-        int wanted = field << 3 | WIRE_LENGTH_DELIMITED;
+        int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;
         int bodyEnd = -1;
         while (c.pos < end) {
@@ -223,6 +247,11 @@ public final class FrameReader {
             throw malformed("command lacks field " + field);
         }
         return (long) bodyStart << 32 | bodyEnd;
+    }
+
+    /** A protobuf field key: the field number and its wire type. */
+    private static int tag(int field, int wireType) {
+        return field << 3 | wireType;
     }
 
     private static MalformedFrameException malformed(String message) {

@@ -41,7 +41,7 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
     final QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), loop::clockNanos);
     final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     final TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
-    final ProxyServices services = new ProxyServices(quotas, activity, ledger, new ProxyStats(),
+    final ProxyServices services = new ProxyServices(quotas, activity, ledger, new ProxyStats("pulsar"),
             new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(), new UpstreamConnectFailures());
     final List<ByteBuf> upstream = new ArrayList<>();
     final List<ByteBuf> client = new ArrayList<>();

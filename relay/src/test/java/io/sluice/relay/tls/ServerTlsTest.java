@@ -43,7 +43,7 @@ class ServerTlsTest {
     @TempDir
     Path dir;
 
-    private final ProxyStats stats = new ProxyStats();
+    private final ProxyStats stats = new ProxyStats("pulsar");
     private CertificateAuthority ca;
     private IssuedCertificate first;
     private Path certificate;

@@ -48,7 +48,7 @@ class UpstreamTlsTest {
     @TempDir
     Path dir;
 
-    private final ProxyStats stats = new ProxyStats();
+    private final ProxyStats stats = new ProxyStats("pulsar");
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private CertificateAuthority ca;
 

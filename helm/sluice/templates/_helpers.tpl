@@ -73,8 +73,11 @@ rendering something that crash-loops.
 {{- end }}
 {{- end }}
 {{- end }}
-{{- if and .Values.upstreamTls.caSecretName (not (and (eq .Values.mode "proxy") (hasPrefix "pulsar+ssl://" .Values.upstream))) }}
-{{- fail "upstreamTls.caSecretName is for mode=proxy with a pulsar+ssl:// upstream" }}
+{{- if and .Values.kafka.upstreamTls (not (and (eq .Values.mode "proxy") .Values.kafka.upstream)) }}
+{{- fail "kafka.upstreamTls is for mode=proxy with kafka.upstream, the brokers' SSL listener" }}
+{{- end }}
+{{- if and .Values.upstreamTls.caSecretName (not (and (eq .Values.mode "proxy") (or (hasPrefix "pulsar+ssl://" .Values.upstream) .Values.kafka.upstreamTls))) }}
+{{- fail "upstreamTls.caSecretName is for mode=proxy with a pulsar+ssl:// upstream or kafka.upstreamTls" }}
 {{- end }}
 {{- if and .Values.tls.enabled (not .Values.tls.secretName) (not .Values.tls.certManager.enabled) }}
 {{- fail "tls.enabled needs tls.secretName (a kubernetes.io/tls Secret) or tls.certManager.enabled" }}
@@ -283,6 +286,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ include "sluice.kafkaAdvertisedHost" . | quote }}
     - name: SLUICE_KAFKA_NODE_PORT_BASE
       value: {{ int .Values.kafka.nodePortBase | toString | quote }}
+    {{- if .Values.kafka.upstreamTls }}
+    - name: SLUICE_KAFKA_UPSTREAM_TLS
+      value: "true"
+    {{- end }}
     {{- end }}
     {{- end }}
     - name: SLUICE_ADMIN

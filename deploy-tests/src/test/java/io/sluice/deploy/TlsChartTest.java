@@ -54,6 +54,25 @@ class TlsChartTest {
     }
 
     @Test
+    void aKafkaProxySpeaksTlsToTheBrokersWithTheCaFromASecret() {
+        JsonNode podSpec = Chart.template("""
+                mode: proxy
+                kafka:
+                  upstream: kafka-0.kafka:9093
+                  upstreamTls: true
+                tls: {enabled: true, secretName: sluice-tls}
+                upstreamTls: {caSecretName: kafka-ca}
+                """).one("Deployment", "sluice").path("spec").path("template").path("spec");
+        JsonNode sluice = PodChecks.container(podSpec, "containers", "sluice");
+        Map<String, JsonNode> env = PodChecks.env(sluice);
+        assertEquals("true", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM_TLS"));
+        assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_UPSTREAM_TLS_CA"), "kafka-ca", "ca.crt");
+        assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_TLS_CERT"), "sluice-tls", "tls.crt");
+        PodChecks.assertNoSecretInEnvironmentOrCommandLine(podSpec);
+        PodChecks.assertNoUnknownSluiceVariables(podSpec);
+    }
+
+    @Test
     void probesAndScrapesUseHttps() {
         Manifests manifests = Chart.template(PROXY_TLS);
         JsonNode pod = manifests.one("Deployment", "sluice").path("spec").path("template");
@@ -124,6 +143,7 @@ class TlsChartTest {
         assertRefused("tls:\n  enabled: true\n  certManager: {enabled: true}\n", "issuerRef.name");
         assertRefused("tls:\n  clientCa: {secretName: ca}\n", "tls.enabled");
         assertRefused("mode: proxy\nupstream: pulsar://b:6650\nupstreamTls: {caSecretName: ca}\n", "pulsar+ssl://");
+        assertRefused("mode: proxy\nupstream: pulsar://b:6650\nkafka: {upstreamTls: true}\n", "kafka.upstream");
     }
 
     private static void assertSecretFile(JsonNode podSpec, JsonNode container, String file, String secret, String key) {

@@ -57,7 +57,7 @@ final class PulsarFrontEnd implements FrontEnd {
     public void start() throws InterruptedException {
         PulsarSettings settings = new PulsarSettings(config.upstream(), config.allowedBrokers(), config.lookupMode(),
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                config.handshakeTimeout(), secrets.pulsarTls(), secrets.upstreamTls());
+                config.handshakeTimeout(), secrets.portTls(), secrets.pulsarUpstreamTls());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, services);
         listener = new ServerBootstrap()
                 .group(acceptors, workers)

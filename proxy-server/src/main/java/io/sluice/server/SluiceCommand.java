@@ -82,8 +82,8 @@ final class SluiceCommand {
     String adminIdleTimeout;
 
     @Option(names = "--tls-cert", paramLabel = "PATH",
-            description = "PEM certificate chain (with --tls-key): the Pulsar port speaks pulsar+ssl, the admin port"
-                    + " HTTPS; re-read when the file changes.")
+            description = "PEM certificate chain (with --tls-key): the Pulsar port speaks pulsar+ssl, the Kafka ports"
+                    + " SSL, the admin port HTTPS; re-read when the file changes.")
     String tlsCert;
 
     @Option(names = "--tls-key", paramLabel = "PATH",
@@ -91,12 +91,12 @@ final class SluiceCommand {
     String tlsKey;
 
     @Option(names = "--tls-client-ca", paramLabel = "PATH",
-            description = "Pulsar clients must present a certificate signed by this CA (PEM): mutual TLS.")
+            description = "Pulsar and Kafka clients must present a certificate signed by this CA (PEM): mutual TLS.")
     String tlsClientCa;
 
     @Option(names = "--upstream-tls-ca", paramLabel = "PATH",
-            description = "CA (PEM) the brokers' certificates must chain to when --upstream is pulsar+ssl://"
-                    + " (default: the JDK's trust store).")
+            description = "CA (PEM) the brokers' certificates must chain to when --upstream is pulsar+ssl:// or with"
+                    + " --kafka-upstream-tls (default: the JDK's trust store).")
     String upstreamTlsCa;
 
     @Option(names = "--admin-token-file", paramLabel = "PATH",
@@ -150,6 +150,12 @@ final class SluiceCommand {
                     + " that advertises Sluice) (default: ${DEFAULT-VALUE}).")
     String kafkaAddressMode;
 
+    @Option(names = "--kafka-upstream-tls", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
+            fallbackValue = "true",
+            description = "Speak TLS to the Kafka brokers, verifying their certificates against --upstream-tls-ca"
+                    + " (default: ${DEFAULT-VALUE}).")
+    boolean kafkaUpstreamTls;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
         boolean pulsar = upstream != null && !upstream.isBlank();
@@ -184,10 +190,10 @@ final class SluiceCommand {
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 token, allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster(),
-                kafka ? kafkaConfig() : null, tls(pulsar && upstream.trim().startsWith("pulsar+ssl://")), tokenFile);
+                kafka ? kafkaConfig() : null, tls(pulsar && upstream.trim().startsWith("pulsar+ssl://"), kafka), tokenFile);
     }
 
-    private TlsConfig tls(boolean pulsarUpstream) {
+    private TlsConfig tls(boolean pulsarUpstream, boolean kafka) {
         Path certificate = option("--tls-cert", () -> path(tlsCert));
         Path key = option("--tls-key", () -> path(tlsKey));
         Path clientCa = option("--tls-client-ca", () -> path(tlsClientCa));
@@ -201,10 +207,14 @@ final class SluiceCommand {
         if (clientCa != null && certificate == null) {
             throw new IllegalArgumentException("invalid --tls-client-ca: needs --tls-cert and --tls-key");
         }
-        if (upstreamCa != null && !pulsarUpstream) {
-            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://");
+        if (kafkaUpstreamTls && !kafka) {
+            throw new IllegalArgumentException("invalid --kafka-upstream-tls: needs --kafka-upstream");
         }
-        return new TlsConfig(certificate, key, clientCa, pulsarUpstream, upstreamCa);
+        if (upstreamCa != null && !pulsarUpstream && !kafkaUpstreamTls) {
+            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://"
+                    + " or with --kafka-upstream-tls");
+        }
+        return new TlsConfig(certificate, key, clientCa, pulsarUpstream, upstreamCa, kafkaUpstreamTls);
     }
 
     /** A file option: null when unset or empty. */

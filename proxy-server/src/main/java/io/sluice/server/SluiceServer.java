@@ -148,7 +148,8 @@ public final class SluiceServer implements AutoCloseable {
         }
         if (config.kafka() != null) {
             kafka = new KafkaFrontEnd(config.kafka(), config.handshakeTimeout(),
-                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType);
+                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType,
+                    secrets.portTls(), secrets.kafkaUpstreamTls(), secrets.kafkaMetadataSockets());
             frontEnds.add(kafka);
         }
         for (FrontEnd frontEnd : frontEnds) {

@@ -1,11 +1,13 @@
 package io.sluice.relay.tls;
 
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * How Sluice checks the broker it connects to over TLS: the broker's certificate must chain to
@@ -36,6 +38,16 @@ public record UpstreamTlsFiles(Path ca) implements TlsSource {
         } catch (SSLException | RuntimeException e) {
             throw new TlsFileException(ca == null ? Path.of("<JDK trust store>") : ca, "cannot trust it: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Blocking sockets trusting the same CA, for a client on a thread of its own (never an event
+     * loop). The caller turns hostname verification on for each socket ({@code SSLParameters}).
+     *
+     * @throws TlsFileException when the CA file cannot be used
+     */
+    public SSLSocketFactory blockingSockets() {
+        return ((JdkSslContext) build(SslProvider.JDK).context()).context().getSocketFactory();
     }
 
     @Override

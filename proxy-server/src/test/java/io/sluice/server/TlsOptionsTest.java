@@ -55,11 +55,25 @@ class TlsOptionsTest {
     }
 
     @Test
+    void kafkaUpstreamTlsIsAFlagTheEnvironmentOrConfigFileMaySetAndTakesTheUpstreamCa() throws Exception {
+        SluiceConfig flag = SluiceMain.parse(new String[] {"--kafka-upstream", "kafka:9093", "--kafka-upstream-tls",
+                "--upstream-tls-ca", "/etc/ca/kafka.crt"}, Map.of(), out);
+        assertEquals(new TlsConfig(null, null, null, false, Path.of("/etc/ca/kafka.crt"), true), flag.tls());
+        SluiceConfig env = SluiceMain.parse(new String[] {"--kafka-upstream", "kafka:9093"},
+                Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
+        assertTrue(env.tls().kafkaUpstream());
+        assertFalse(env.tls().pulsarUpstream(), "the Pulsar upstream is not TLS for that");
+        Path yaml = Files.writeString(dir.resolve("kafka.yaml"), "kafkaUpstream: kafka:9093\nkafkaUpstreamTls: false\n");
+        assertFalse(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out).tls().kafkaUpstream());
+    }
+
+    @Test
     void combinationsThatCannotWorkAreRefusedNamingTheOption() {
         assertMessage("invalid --tls-cert: needs --tls-key", "--tls-cert", "a.crt");
         assertMessage("invalid --tls-key: needs --tls-cert", "--tls-key", "a.key");
         assertMessage("invalid --tls-client-ca: needs --tls-cert", "--tls-client-ca", "ca.crt");
         assertMessage("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://", "--upstream-tls-ca", "ca.crt");
+        assertMessage("invalid --kafka-upstream-tls: needs --kafka-upstream", "--kafka-upstream-tls");
         assertMessage("invalid --admin-token-file: give --admin-token or --admin-token-file, not both",
                 "--admin-token", "t", "--admin-token-file", "token");
     }

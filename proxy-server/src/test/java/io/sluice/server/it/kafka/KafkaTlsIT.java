@@ -95,6 +95,10 @@ class KafkaTlsIT {
 
     @Test
     void clientsWithACertificateProduceAndConsumeThroughTlsOnBothLegs() throws Exception {
+        String log = Files.readString(mutualTlsToTls.process.logFile());
+        assertTrue(log.indexOf("Kafka node 1 served on port") >= 0
+                && log.indexOf("Kafka node 1 served on port") < log.indexOf("Sluice ready"),
+                "Sluice asked a broker for the nodes over TLS before it was ready: " + log);
         roundTrip(new KafkaClients(mutualTlsToTls.bootstrap(), ssl(true)));
     }
 

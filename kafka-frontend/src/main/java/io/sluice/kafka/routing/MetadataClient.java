@@ -1,6 +1,7 @@
 package io.sluice.kafka.routing;
 
 import io.sluice.kafka.codec.HandledApi;
+import io.sluice.relay.tls.TlsProvider;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
@@ -71,6 +72,7 @@ public final class MetadataClient {
             if (socket instanceof SSLSocket tls) {
                 SSLParameters parameters = tls.getSSLParameters();
                 parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                parameters.setProtocols(TlsProvider.PROTOCOLS);
                 tls.setSSLParameters(parameters);
             }
             socket.connect(new InetSocketAddress(server.host(), server.port()), millis);

@@ -225,14 +225,9 @@ class KafkaTlsIT {
     private static double metric(SluiceForKafka sluice, String series) {
         try {
             HttpClient http = HttpClient.newBuilder().sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
-            String body = http.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + sluice.adminPort + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            for (String line : body.split("\n")) {
-                if (line.startsWith(series + " ")) {
-                    return Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
-                }
-            }
-            return 0;
+            return SluiceForKafka.sample(http.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + sluice.adminPort + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body(), series);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,16 +1,10 @@
 package io.sluice.server;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.connection.KafkaChannelInitializer;
 import io.sluice.kafka.connection.KafkaSettings;
@@ -21,7 +15,6 @@ import io.sluice.kafka.routing.MetadataClient;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
-import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.ReloadingSslContext;
@@ -34,9 +27,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Kafka protocol ports: {@code --kafka-listen} in front of the {@code --kafka-upstream}
@@ -55,18 +45,13 @@ final class KafkaFrontEnd implements FrontEnd {
     private final KafkaConfig config;
     private final Duration handshakeTimeout;
     private final ProxyServices services;
-    private final EventLoopGroup acceptors;
-    private final EventLoopGroup workers;
-    private final Class<? extends ServerChannel> serverType;
     private final Class<? extends SocketChannel> socketType;
-    private final ChannelGroup clients = new DefaultChannelGroup("sluice-kafka-clients", GlobalEventExecutor.INSTANCE);
-    private final Map<Integer, Channel> nodeListeners = new ConcurrentHashMap<>();
+    private final ClientPorts ports;
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
     private final SocketFactory metadataSockets;
     private volatile boolean upstreamReachable;
     private volatile boolean nodesLearnt;
-    private volatile boolean draining;
     private Channel listener;
 
     /**
@@ -81,10 +66,8 @@ final class KafkaFrontEnd implements FrontEnd {
         this.config = config;
         this.handshakeTimeout = handshakeTimeout;
         this.services = services;
-        this.acceptors = acceptors;
-        this.workers = workers;
-        this.serverType = serverType;
         this.socketType = socketType;
+        this.ports = new ClientPorts("kafka", acceptors, workers, serverType, KafkaChannelInitializer.WATER_MARK);
         this.metadataSockets = metadataSockets;
         boolean rewrite = config.addressMode() == RoutingMode.REWRITE;
         this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
@@ -102,7 +85,7 @@ final class KafkaFrontEnd implements FrontEnd {
 
     /** Opens node {@code nodeId}'s port; called once per node, from an event loop or the sampler thread. */
     private void openNodePort(int nodeId) {
-        if (draining) {
+        if (ports.closing()) {
             return;
         }
         int port = config.nodePortBase() + nodeId;
@@ -112,31 +95,14 @@ final class KafkaFrontEnd implements FrontEnd {
                         port, nodeId, bound.cause().toString());
                 return;
             }
-            nodeListeners.put(nodeId, bound.channel());
-            if (draining) {
-                bound.channel().close();
-                return;
+            if (!ports.closing()) {
+                log.info("Kafka node {} served on port {}", nodeId, port);
             }
-            log.info("Kafka node {} served on port {}", nodeId, port);
         });
     }
 
     private ChannelFuture bind(String host, int port, UpstreamRoute route) {
-        KafkaChannelInitializer pipeline = new KafkaChannelInitializer(settings, services, route);
-        return new ServerBootstrap()
-                .group(acceptors, workers)
-                .channel(serverType)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, KafkaChannelInitializer.WATER_MARK)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        clients.add(ch);
-                        ch.pipeline().addLast(pipeline);
-                    }
-                })
-                .bind(host, port);
+        return ports.bind(host, port, new KafkaChannelInitializer(settings, services, route));
     }
 
     @Override
@@ -158,7 +124,7 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public boolean isReady() {
-        return !draining && listener != null && listener.isActive() && upstreamReachable;
+        return !ports.closing() && listener != null && listener.isActive() && upstreamReachable;
     }
 
     /**
@@ -206,14 +172,12 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public void drain() {
-        draining = true;
-        closeListeners();
-        clients.forEach(Drain::request);
+        ports.drain();
     }
 
     @Override
     public int openConnections() {
-        return clients.size();
+        return ports.openConnections();
     }
 
     @Override
@@ -223,15 +187,6 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public void close() {
-        draining = true;
-        closeListeners();
-        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-    }
-
-    private void closeListeners() {
-        if (listener != null) {
-            listener.close().syncUninterruptibly();
-        }
-        nodeListeners.values().forEach(channel -> channel.close().syncUninterruptibly());
+        ports.close();
     }
 }

@@ -1,26 +1,18 @@
 package io.sluice.server;
 
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
-import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /** The Pulsar protocol port: {@code --listen} in front of {@code --upstream}. */
 final class PulsarFrontEnd implements FrontEnd {
@@ -31,14 +23,10 @@ final class PulsarFrontEnd implements FrontEnd {
 
     private final SluiceConfig config;
     private final ProxyServices services;
-    private final EventLoopGroup acceptors;
-    private final EventLoopGroup workers;
-    private final Class<? extends ServerChannel> serverType;
     private final Class<? extends SocketChannel> socketType;
     private final SecretFiles secrets;
-    private final ChannelGroup clients = new DefaultChannelGroup("sluice-pulsar-clients", GlobalEventExecutor.INSTANCE);
+    private final ClientPorts ports;
     private volatile boolean upstreamReachable;
-    private volatile boolean draining;
     private Channel listener;
 
     PulsarFrontEnd(SluiceConfig config, ProxyServices services, EventLoopGroup acceptors, EventLoopGroup workers,
@@ -46,11 +34,9 @@ final class PulsarFrontEnd implements FrontEnd {
                    SecretFiles secrets) {
         this.config = config;
         this.services = services;
-        this.acceptors = acceptors;
-        this.workers = workers;
-        this.serverType = serverType;
         this.socketType = socketType;
         this.secrets = secrets;
+        this.ports = new ClientPorts("pulsar", acceptors, workers, serverType, WATER_MARK);
     }
 
     @Override
@@ -59,22 +45,7 @@ final class PulsarFrontEnd implements FrontEnd {
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
                 config.handshakeTimeout(), secrets.portTls(), secrets.pulsarUpstreamTls());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, services);
-        listener = new ServerBootstrap()
-                .group(acceptors, workers)
-                .channel(serverType)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        clients.add(ch);
-                        ch.pipeline().addLast(pipeline);
-                    }
-                })
-                .bind(config.listen().host(), config.listen().port())
-                .sync()
-                .channel();
+        listener = ports.bind(config.listen().host(), config.listen().port(), pipeline).sync().channel();
         checkUpstream();
     }
 
@@ -95,7 +66,7 @@ final class PulsarFrontEnd implements FrontEnd {
 
     @Override
     public boolean isReady() {
-        return !draining && listener != null && listener.isActive() && upstreamReachable;
+        return !ports.closing() && listener != null && listener.isActive() && upstreamReachable;
     }
 
     @Override
@@ -110,16 +81,12 @@ final class PulsarFrontEnd implements FrontEnd {
 
     @Override
     public void drain() {
-        draining = true;
-        if (listener != null) {
-            listener.close().syncUninterruptibly();
-        }
-        clients.forEach(Drain::request);
+        ports.drain();
     }
 
     @Override
     public int openConnections() {
-        return clients.size();
+        return ports.openConnections();
     }
 
     @Override
@@ -129,10 +96,6 @@ final class PulsarFrontEnd implements FrontEnd {
 
     @Override
     public void close() {
-        draining = true;
-        if (listener != null) {
-            listener.close().syncUninterruptibly();
-        }
-        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        ports.close();
     }
 }

@@ -1,0 +1,104 @@
+package io.sluice.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.relay.Drain;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ports one front end listens on and the client connections they accepted: each port binds on
+ * the server's event loops with the front end's pipeline, and all of them drain and close together.
+ * Thread-safe: ports may open from an event loop (a Kafka node first seen in a response) while the
+ * server drains from its shutdown thread.
+ */
+final class ClientPorts {
+
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> serverType;
+    private final WriteBufferWaterMark waterMark;
+    private final ChannelGroup clients;
+    private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
+    private volatile boolean closing;
+
+    ClientPorts(String protocol, EventLoopGroup acceptors, EventLoopGroup workers, Class<? extends ServerChannel> serverType,
+                WriteBufferWaterMark waterMark) {
+        this.acceptors = acceptors;
+        this.workers = workers;
+        this.serverType = serverType;
+        this.waterMark = waterMark;
+        this.clients = new DefaultChannelGroup("sluice-" + protocol + "-clients", GlobalEventExecutor.INSTANCE);
+    }
+
+    /**
+     * Binds {@code host:port}; each accepted connection gets {@code pipeline}, a sharable handler
+     * that assembles the front end's pipeline. A port that binds after {@link #drain()} or
+     * {@link #close()} began is closed at once.
+     */
+    ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
+        ChannelFuture bound = new ServerBootstrap()
+                .group(acceptors, workers)
+                .channel(serverType)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        clients.add(ch);
+                        ch.pipeline().addLast(pipeline);
+                    }
+                })
+                .bind(host, port);
+        bound.addListener((ChannelFuture done) -> {
+            if (done.isSuccess()) {
+                listeners.add(done.channel());
+                if (closing) {
+                    done.channel().close();
+                }
+            }
+        });
+        return bound;
+    }
+
+    /** Whether {@link #drain()} or {@link #close()} began. */
+    boolean closing() {
+        return closing;
+    }
+
+    /** Stops accepting on every port and asks every client connection to finish what it holds, then close. */
+    void drain() {
+        closeListeners();
+        clients.forEach(Drain::request);
+    }
+
+    /** Client connections still open. */
+    int openConnections() {
+        return clients.size();
+    }
+
+    /** Closes every port and every client connection. */
+    void close() {
+        closeListeners();
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    private void closeListeners() {
+        closing = true;
+        listeners.forEach(listener -> listener.close().syncUninterruptibly());
+    }
+}

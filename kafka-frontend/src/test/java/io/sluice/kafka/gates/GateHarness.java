@@ -62,7 +62,7 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
     int pauses;
     int flushes;
 
-    private final ByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+    private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
     private final List<ByteBuf> toRelease = new ArrayList<>();
 
     KafkaGates gates() {
@@ -97,6 +97,11 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
         ByteBuf out = request.exchange().complete(KafkaFrames.response(response, request.version(), request.correlationId()));
         toRelease.add(out);
         return out;
+    }
+
+    /** Heap bytes of the harness's allocator not released yet. */
+    long unreleasedBytes() {
+        return alloc.metric().usedHeapMemory();
     }
 
     List<ThrottledClient> throttled() {

@@ -76,6 +76,20 @@ rendering something that crash-loops.
 {{- fail "adminIdleTimeoutSeconds must be a positive number of seconds" }}
 {{- end }}
 {{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
+{{- with .Values.cluster }}
+{{- if not (has .limitsSource (list "file" "store")) }}
+{{- fail (printf "cluster.limitsSource must be file or store, got %q" (toString .limitsSource)) }}
+{{- end }}
+{{- if and (eq .limitsSource "store") (not .store) }}
+{{- fail "cluster.limitsSource=store needs cluster.store, e.g. --set cluster.store=redis://redis:6379" }}
+{{- end }}
+{{- if and .store (not (or (hasPrefix "redis://" .store) (hasPrefix "rediss://" .store))) }}
+{{- fail (printf "cluster.store must be a redis:// or rediss:// URL, got %q" .store) }}
+{{- end }}
+{{- if and .tls.caSecret (not (hasPrefix "rediss://" (toString .store))) }}
+{{- fail "cluster.tls.caSecret needs a rediss:// cluster.store" }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -206,6 +220,29 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.handshakeTimeoutSeconds | toString | quote }}
     - name: SLUICE_ADMIN_IDLE_TIMEOUT
       value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
+    {{- with .Values.cluster }}
+    {{- if .store }}
+    - name: SLUICE_CLUSTER_STORE
+      value: {{ .store | quote }}
+    - name: SLUICE_CLUSTER_ID
+      value: {{ .id | default (include "sluice.fullname" $) | quote }}
+    - name: SLUICE_CLUSTER_SYNC_INTERVAL
+      value: {{ .syncInterval | quote }}
+    - name: SLUICE_LIMITS_SOURCE
+      value: {{ .limitsSource | quote }}
+    {{- if .password.existingSecret }}
+    - name: SLUICE_CLUSTER_STORE_PASSWORD
+      valueFrom:
+        secretKeyRef:
+          name: {{ .password.existingSecret }}
+          key: {{ .password.existingSecretKey }}
+    {{- end }}
+    {{- if .tls.caSecret }}
+    - name: SLUICE_CLUSTER_STORE_CA
+      value: {{ printf "/etc/sluice/redis-ca/%s" .tls.caSecretKey | quote }}
+    {{- end }}
+    {{- end }}
+    {{- end }}
     - name: JAVA_TOOL_OPTIONS
       value: {{ .Values.jvmOptions | quote }}
     {{- with .Values.extraEnv }}
@@ -237,6 +274,11 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       mountPath: /var/lib/sluice
     - name: sluice-tmp
       mountPath: /tmp
+    {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
+    - name: sluice-redis-ca
+      mountPath: /etc/sluice/redis-ca
+      readOnly: true
+    {{- end }}
 {{- end }}
 
 {{/*
@@ -256,4 +298,9 @@ JVM's scratch space; the root filesystem is read-only).
   {{- end }}
 - name: sluice-tmp
   emptyDir: {}
+{{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
+- name: sluice-redis-ca
+  secret:
+    secretName: {{ .Values.cluster.tls.caSecret }}
+{{- end }}
 {{- end }}

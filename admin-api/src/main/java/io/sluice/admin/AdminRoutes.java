@@ -5,6 +5,7 @@ import static io.netty.handler.codec.http.HttpMethod.GET;
 import static io.netty.handler.codec.http.HttpMethod.PUT;
 
 import io.sluice.admin.admission.AdmissionResource;
+import io.sluice.admin.cluster.ClusterResource;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.limits.ConnectionLimitsResource;
 import io.sluice.admin.limits.LimitScope;
@@ -16,11 +17,13 @@ import io.sluice.admin.probe.ProbeResource;
 import io.sluice.admin.status.ThrottledResource;
 import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The one route table of the admin server (docs/REFERENCE.md, "Admin REST API"). {@code openapi.json} describes
@@ -34,12 +37,15 @@ final class AdminRoutes {
 
     /** @param admission admission control, or {@code null} when the proxy runs without it */
     static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
-                            AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics) {
+                            AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics,
+                            Supplier<ClusterStatus> cluster) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
-        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready);
+        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready,
+                cluster);
+        ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource();
 
@@ -56,6 +62,7 @@ final class AdminRoutes {
                 .add(PUT, "/api/v1/limits/connection", connection::put)
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)
+                .add(GET, "/api/v1/cluster", clusterStatus::get)
                 .add(GET, "/api/v1/openapi.json", openApi::get)
                 .add(GET, "/metrics", metrics::get)
                 .add(GET, "/healthz", probes::health)

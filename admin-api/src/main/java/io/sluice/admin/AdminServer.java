@@ -16,6 +16,7 @@ import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
@@ -28,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ import org.slf4j.LoggerFactory;
  *         .adminToken(token)              // optional
  *         .limits(store).throttleLedger(ledger).topicActivity(activity).proxyStats(stats)
  *         .admission(controller)          // optional
+ *         .cluster(sync::status)          // optional
  *         .ready(() -> proxyListening && upstreamReachable)
  *         .metricsMaxTopics(1000)
  *         .idleTimeout(Duration.ofSeconds(30))  // optional
@@ -86,7 +89,7 @@ public final class AdminServer implements AutoCloseable {
         this.idleTimeout = builder.idleTimeout;
         this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
         this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
-                builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics);
+                builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics, builder.cluster);
     }
 
     public static Builder builder() {
@@ -183,8 +186,18 @@ public final class AdminServer implements AutoCloseable {
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
 
         private Builder() {
+        }
+
+        /**
+         * How this Sluice shares limits with others, for {@code GET /api/v1/cluster} and the
+         * {@code sluice_cluster_*} metrics; by default it shares none ({@code standalone}).
+         */
+        public Builder cluster(Supplier<ClusterStatus> status) {
+            this.cluster = Objects.requireNonNull(status, "status");
+            return this;
         }
 
         /** Where to listen; port 0 picks a free port (see {@link AdminServer#port()}). Default {@code 0.0.0.0:8080}. */

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.admission.AdmissionController;
 import io.sluice.relay.ProxyStats;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.SharedLimits;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
@@ -20,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -45,8 +48,14 @@ final class AdminFixture implements AutoCloseable {
 
     private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
             throws IOException {
+        this(dir, token, metricsMaxTopics, admission, idleTimeout, null, ClusterStatus::standalone);
+    }
+
+    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout,
+                         SharedLimits shared, Supplier<ClusterStatus> cluster) throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
-        this.store = LimitsStore.open(limitsFile, engine::update);
+        this.store = shared == null ? LimitsStore.open(limitsFile, engine::update)
+                : LimitsStore.openShared(shared, limitsFile, engine::update);
         this.token = token;
         this.server = AdminServer.builder()
                 .bind("127.0.0.1", 0)
@@ -59,6 +68,7 @@ final class AdminFixture implements AutoCloseable {
                 .ready(ready::get)
                 .metricsMaxTopics(metricsMaxTopics)
                 .idleTimeout(idleTimeout)
+                .cluster(cluster)
                 .build();
         server.start();
     }
@@ -82,6 +92,11 @@ final class AdminFixture implements AutoCloseable {
     /** @param token the admin token, or {@code null} for none */
     static AdminFixture withAdmission(Path dir, String token, AdmissionController admission) throws IOException {
         return new AdminFixture(dir, token, 1000, admission, AdminServer.DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /** A Sluice of a cluster, its limits in {@code shared}. */
+    static AdminFixture inCluster(Path dir, SharedLimits shared, Supplier<ClusterStatus> cluster) throws IOException {
+        return new AdminFixture(dir, null, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT, shared, cluster);
     }
 
     URI uri(String path) {

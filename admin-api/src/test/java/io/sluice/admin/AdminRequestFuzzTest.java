@@ -7,6 +7,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.admin.http.Router;
 import io.sluice.relay.ProxyStats;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.NanoClock;
@@ -71,7 +72,7 @@ class AdminRequestFuzzTest {
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
         store = LimitsStore.open(dir.resolve("limits.json"), engine::update);
         router = new Router(AdminRoutes.table(store, new ThrottleLedger(Clock.systemUTC()),
-                new TopicActivity(Duration.ofMinutes(1)), new ProxyStats(), null, () -> true, 1000), Runnable::run);
+                new TopicActivity(Duration.ofMinutes(1)), new ProxyStats(), null, () -> true, 1000, ClusterStatus::standalone), Runnable::run);
     }
 
     @AfterAll

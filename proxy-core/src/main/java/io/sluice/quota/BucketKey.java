@@ -2,10 +2,36 @@ package io.sluice.quota;
 
 import io.sluice.limits.Direction;
 import io.sluice.limits.ScopeRef;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
- * Identifies one bucket in the engine's cache. The rate and burst are part of the key, so a
- * changed limit gets a new (full) bucket while an unchanged one keeps its state across updates.
+ * Identifies one bucket: one rate (messages or bytes) of one scope's limit in one direction. The
+ * limit's values are not part of it, so a changed limit adjusts the bucket in place instead of
+ * starting a new, full one.
+ *
+ * @param direction publish or dispatch
+ * @param scope the limited scope
+ * @param dimension messages or bytes
  */
-record BucketKey(Direction direction, ScopeRef scope, Dimension dimension, double rate, double burstSeconds) {
+public record BucketKey(Direction direction, ScopeRef scope, Dimension dimension) {
+
+    public BucketKey {
+        Objects.requireNonNull(direction, "direction");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(dimension, "dimension");
+    }
+
+    /**
+     * A stable text form, the same in every Sluice and release: {@code publish messages namespace
+     * public/default}, {@code dispatch bytes proxy proxy}. The name comes last, so a name with
+     * spaces in it cannot be mistaken for another key.
+     */
+    public String id() {
+        return lower(direction) + " " + lower(dimension) + " " + scope.kind().name().toLowerCase(Locale.ROOT) + " " + scope.name();
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
 }

@@ -20,12 +20,12 @@ public final class QuotaDecision {
     private double rate;
     private OnExceed onExceed;
 
-    void refuse(long waitNanos, BucketKey exceeded, OnExceed onExceed) {
+    void refuse(long waitNanos, BucketKey exceeded, double limitRate, OnExceed onExceed) {
         this.waitNanos = waitNanos;
         this.direction = exceeded.direction();
         this.scope = exceeded.scope();
         this.dimension = exceeded.dimension();
-        this.rate = exceeded.rate();
+        this.rate = limitRate;
         this.onExceed = onExceed;
     }
 
@@ -54,7 +54,10 @@ public final class QuotaDecision {
         return dimension;
     }
 
-    /** The exceeded rate, in {@link #dimension()} per second. */
+    /**
+     * The exceeded limit, in {@link #dimension()} per second, as the limits document sets it (for
+     * all Sluices that share limits together, not this Sluice's share of it).
+     */
     public double rate() {
         return rate;
     }

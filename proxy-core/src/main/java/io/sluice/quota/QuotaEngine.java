@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.DoubleSupplier;
 
 /**
  * The quota engine: holds the current {@link LimitsDocument} and the token buckets of every
@@ -21,10 +22,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link ScopeChain} a front end describes it by.
  *
  * <p>Limits are an immutable snapshot swapped atomically by {@link #update}; each swap bumps a
- * version so paths know they are stale. Buckets live in a cache keyed by direction, scope, name
- * and limit values, expiring after they go unused for a while ({@link #DEFAULT_IDLE_EXPIRY}), so
- * a million short-lived topics leave nothing behind. Paths re-resolve at least once a second,
- * which touches their buckets, so a bucket in use never expires.
+ * version so paths know they are stale. Buckets live in a cache keyed by direction, scope and
+ * dimension ({@link BucketKey}), expiring after they go unused for a while
+ * ({@link #DEFAULT_IDLE_EXPIRY}), so a million short-lived topics leave nothing behind. Paths
+ * re-resolve at least once a second, which touches their buckets, so a bucket in use never
+ * expires; a changed limit is put in force in the same bucket, which keeps its state.
+ *
+ * <p>Each bucket enforces its share of its limit ({@link ScopeBucket}): the whole limit for a
+ * Sluice on its own; a part of it, set by the cluster sync, when Sluices share limits.
  */
 public final class QuotaEngine {
 
@@ -33,7 +38,8 @@ public final class QuotaEngine {
 
     private final NanoClock clock;
     private final AtomicReference<Snapshot> snapshot;
-    private final Cache<BucketKey, TokenBucket> buckets;
+    private final Cache<BucketKey, ScopeBucket> buckets;
+    private volatile DoubleSupplier initialShare = () -> 1.0;
 
     /** An engine with the default idle expiry. */
     public QuotaEngine(LimitsDocument initial, NanoClock clock) {
@@ -86,6 +92,36 @@ public final class QuotaEngine {
         return resolve(Direction.DISPATCH, chain);
     }
 
+    /**
+     * Where a new bucket takes its share of its limit from until someone sets it: 1 (the whole
+     * limit) unless a cluster sync says how many Sluices share the limits.
+     */
+    public void initialShare(DoubleSupplier share) {
+        this.initialShare = Objects.requireNonNull(share, "share");
+    }
+
+    /**
+     * The live buckets whose scope is limited in the limits in force, each brought up to date with
+     * its limit: what a cluster sync reports and sets shares of. Reading them does not keep them
+     * from expiring.
+     */
+    public List<ScopeBucket> limitedBuckets() {
+        LimitsDocument limits = snapshot.get().limits();
+        List<ScopeBucket> limited = new ArrayList<>();
+        for (ScopeBucket bucket : buckets.asMap().values()) {
+            BucketKey key = bucket.key();
+            Limit limit = limits.limitOf(key.scope());
+            RateLimit rates = limit == null ? null : limit.rates(key.direction());
+            Double rate = rates == null ? null
+                    : key.dimension() == Dimension.MESSAGES ? rates.messagesPerSecond() : rates.bytesPerSecond();
+            if (rate != null) {
+                bucket.limit(rate, rates.burstSeconds());
+                limited.add(bucket);
+            }
+        }
+        return limited;
+    }
+
     /** The number of buckets held, after dropping those that expired. */
     public long liveBucketCount() {
         buckets.cleanUp();
@@ -96,36 +132,48 @@ public final class QuotaEngine {
         // Read the version together with the limits, so a path never claims a newer version than its buckets.
         Snapshot current = snapshot.get();
         LimitsDocument limits = current.limits();
-        List<BucketKey> keys = new ArrayList<>(8);
-        List<OnExceed> actions = new ArrayList<>(8);
+        List<Rate> rates = new ArrayList<>(8);
         for (ScopeRef scope : chain.scopes(limits)) {
-            addScope(keys, actions, direction, scope, limits.limitOf(scope));
+            addScope(rates, direction, scope, limits.limitOf(scope));
         }
-        addScope(keys, actions, direction, ScopeRef.PROXY, limits.proxy());
+        addScope(rates, direction, ScopeRef.PROXY, limits.proxy());
 
         long now = clock.nanoTime();
-        TokenBucket[] pathBuckets = new TokenBucket[keys.size()];
-        for (int i = 0; i < pathBuckets.length; i++) {
-            pathBuckets[i] = buckets.get(keys.get(i), key -> new TokenBucket(key.rate(), key.burstSeconds(), now));
+        int size = rates.size();
+        TokenBucket[] pathBuckets = new TokenBucket[size];
+        BucketKey[] keys = new BucketKey[size];
+        double[] limitRates = new double[size];
+        OnExceed[] actions = new OnExceed[size];
+        for (int i = 0; i < size; i++) {
+            Rate rate = rates.get(i);
+            ScopeBucket bucket = buckets.get(rate.key(),
+                    key -> new ScopeBucket(key, rate.perSecond(), rate.burstSeconds(), initialShare.getAsDouble(), now));
+            bucket.limit(rate.perSecond(), rate.burstSeconds());
+            pathBuckets[i] = bucket.bucket();
+            keys[i] = rate.key();
+            limitRates[i] = rate.perSecond();
+            actions[i] = rate.onExceed();
         }
-        return new QuotaPath(this, current.version(), now, pathBuckets,
-                keys.toArray(new BucketKey[0]), actions.toArray(new OnExceed[0]));
+        return new QuotaPath(this, current.version(), now, pathBuckets, keys, limitRates, actions);
     }
 
-    private static void addScope(List<BucketKey> keys, List<OnExceed> actions, Direction direction,
-                                 ScopeRef scope, Limit limit) {
-        RateLimit rates = limit == null ? null : limit.rates(direction);
-        if (rates == null) {
+    private static void addScope(List<Rate> rates, Direction direction, ScopeRef scope, Limit limit) {
+        RateLimit limited = limit == null ? null : limit.rates(direction);
+        if (limited == null) {
             return;
         }
-        if (rates.messagesPerSecond() != null) {
-            keys.add(new BucketKey(direction, scope, Dimension.MESSAGES, rates.messagesPerSecond(), rates.burstSeconds()));
-            actions.add(limit.onExceed());
+        if (limited.messagesPerSecond() != null) {
+            rates.add(new Rate(new BucketKey(direction, scope, Dimension.MESSAGES), limited.messagesPerSecond(),
+                    limited.burstSeconds(), limit.onExceed()));
         }
-        if (rates.bytesPerSecond() != null) {
-            keys.add(new BucketKey(direction, scope, Dimension.BYTES, rates.bytesPerSecond(), rates.burstSeconds()));
-            actions.add(limit.onExceed());
+        if (limited.bytesPerSecond() != null) {
+            rates.add(new Rate(new BucketKey(direction, scope, Dimension.BYTES), limited.bytesPerSecond(),
+                    limited.burstSeconds(), limit.onExceed()));
         }
+    }
+
+    /** One limited rate on a path being resolved. */
+    private record Rate(BucketKey key, double perSecond, double burstSeconds, OnExceed onExceed) {
     }
 
     /** Limits and their version, swapped together. */

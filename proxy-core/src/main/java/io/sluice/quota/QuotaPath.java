@@ -23,15 +23,17 @@ public final class QuotaPath {
     private final TokenBucket[] buckets;
     private final boolean[] countsBytes;
     private final BucketKey[] keys;
+    private final double[] limitRates;
     private final OnExceed[] actions;
 
     QuotaPath(QuotaEngine engine, long version, long resolvedAtNanos,
-              TokenBucket[] buckets, BucketKey[] keys, OnExceed[] actions) {
+              TokenBucket[] buckets, BucketKey[] keys, double[] limitRates, OnExceed[] actions) {
         this.engine = engine;
         this.version = version;
         this.resolvedAtNanos = resolvedAtNanos;
         this.buckets = buckets;
         this.keys = keys;
+        this.limitRates = limitRates;
         this.actions = actions;
         this.countsBytes = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) {
@@ -64,7 +66,8 @@ public final class QuotaPath {
 
     /**
      * Admits a batch if every scope on the path admits it, and then charges every scope; if any
-     * scope refuses, charges none and fills {@code out}. Lock-free: two threads racing may each
+     * scope refuses, charges none, marks that scope's bucket as having refused (its demand is
+     * more than its rate) and fills {@code out}. Lock-free: two threads racing may each
      * pass the check before either charges, so a bucket can go one batch per thread further
      * negative than a single caller would take it.
      *
@@ -75,7 +78,8 @@ public final class QuotaPath {
         TokenBucket[] path = buckets;
         for (int i = 0; i < path.length; i++) {
             if (!path[i].admits(nowNanos)) {
-                out.refuse(waitNanos(nowNanos), keys[i], actions[i]);
+                path[i].refused();
+                out.refuse(waitNanos(nowNanos), keys[i], limitRates[i], actions[i]);
                 return false;
             }
         }

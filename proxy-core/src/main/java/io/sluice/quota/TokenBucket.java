@@ -2,6 +2,7 @@ package io.sluice.quota;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A lock-free token bucket, safe to use from several threads at once, implemented as GCRA (the
@@ -23,6 +24,11 @@ import java.lang.invoke.VarHandle;
  * {@link System#nanoTime()} values, which is exact while differences stay under 2^57 ns (4.5
  * years); a single charge is capped at a year of rate to stay far from that.
  *
+ * <p>The rate and burst can change while the bucket is in use ({@link #setRate}): what it owes is
+ * kept as time, so a bucket in debt stays in debt and a full one stays full at the new size. The
+ * bucket also counts the units it was charged and whether it refused since last asked, which is
+ * what a cluster of Sluices shares to split a limit (io.sluice.cluster).
+ *
  * <p>All methods take {@code nowNanos} from the same {@link NanoClock} as the bucket was created with.
  */
 public final class TokenBucket {
@@ -32,20 +38,25 @@ public final class TokenBucket {
     private static final long MAX_COST_TICKS = (365L * 24 * 3600 * 1_000_000_000L) << TICK_BITS;
 
     private static final VarHandle TAT;
+    private static final VarHandle REFUSED;
 
     static {
         try {
             TAT = MethodHandles.lookup().findVarHandle(TokenBucket.class, "tat", long.class);
+            REFUSED = MethodHandles.lookup().findVarHandle(TokenBucket.class, "refused", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final double unitsPerSecond;
-    private final double ticksPerUnit;
-    private final long burstTicks;
+    // Volatile so that a rate set by another thread is seen at once; written rarely, read as plain loads on x86.
+    private volatile double unitsPerSecond;
+    private volatile double ticksPerUnit;
+    private volatile long burstTicks;
     // A field updated through a VarHandle rather than an AtomicLong: one object and one pointer fewer on the hot path.
     private volatile long tat;
+    private final LongAdder charged = new LongAdder();
+    private volatile boolean refused;
 
     /**
      * A full bucket.
@@ -55,18 +66,50 @@ public final class TokenBucket {
      * @param nowNanos the current time
      */
     public TokenBucket(double unitsPerSecond, double burstSeconds, long nowNanos) {
+        setRate(unitsPerSecond, burstSeconds);
+        this.tat = ticks(nowNanos);
+    }
+
+    /**
+     * Changes the rate and burst from now on without resetting the bucket: the time it owes is
+     * kept, so its balance in units scales with the new size.
+     *
+     * @param unitsPerSecond the refill rate, positive and finite
+     * @param burstSeconds seconds of rate the bucket holds, positive and finite
+     */
+    public void setRate(double unitsPerSecond, double burstSeconds) {
         if (!(unitsPerSecond > 0) || Double.isInfinite(unitsPerSecond) || !(burstSeconds > 0) || Double.isInfinite(burstSeconds)) {
             throw new IllegalArgumentException("rate and burst must be positive and finite, got " + unitsPerSecond + " and " + burstSeconds);
         }
         this.unitsPerSecond = unitsPerSecond;
         this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
         this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
-        this.tat = ticks(nowNanos);
     }
 
     /** True when the balance is positive, so that a charge of any size would be admitted now. */
     public boolean admits(long nowNanos) {
         return (long) TAT.getVolatile(this) - ticks(nowNanos) < burstTicks;
+    }
+
+    /**
+     * Remembers that a caller found this bucket empty and held, rejected or paused traffic: its
+     * demand was more than its rate. Written only when not set already, so a throttled bucket
+     * does not bounce its cache line between event loops.
+     */
+    public void refused() {
+        if (!refused) {
+            refused = true;
+        }
+    }
+
+    /** Whether {@link #refused} was called since the last call of this method; clears the mark. */
+    public boolean takeRefused() {
+        return (boolean) REFUSED.getAndSet(this, false);
+    }
+
+    /** Every unit this bucket was charged since it was created, whether admitted by {@link #tryAcquire} or charged. */
+    public long chargedUnits() {
+        return charged.sum();
     }
 
     /**
@@ -80,9 +123,11 @@ public final class TokenBucket {
         for (;;) {
             long current = (long) TAT.getVolatile(this);
             if (current - now >= burstTicks) {
+                refused();
                 return false;
             }
             if (TAT.compareAndSet(this, current, later(current, now) + cost)) {
+                charged.add(units);
                 return true;
             }
         }
@@ -99,6 +144,7 @@ public final class TokenBucket {
         do {
             current = (long) TAT.getVolatile(this);
         } while (!TAT.compareAndSet(this, current, later(current, now) + cost));
+        charged.add(units);
     }
 
     /** Nanoseconds until {@link #admits} turns true; 0 if it is true now. */

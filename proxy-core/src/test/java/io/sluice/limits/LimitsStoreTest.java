@@ -25,7 +25,7 @@ class LimitsStoreTest {
 
     private final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
 
-    private static Limit publish(double messagesPerSecond) {
+    static Limit publish(double messagesPerSecond) {
         return LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
                 .getBytes(StandardCharsets.UTF_8));
     }

@@ -224,8 +224,13 @@ class QuotaEngineTest {
         assertFalse(before.isCurrent(clock.nanoTime()), "paths see the change");
         QuotaPath after = engine.publishPath(PulsarScopes.topic(ORDERS));
         assertTrue(after.isCurrent(clock.nanoTime()));
-        assertEquals(50, drain(after, 1), "a new limit value gets a new, full bucket");
+        assertEquals(0, drain(after, 1), "a changed limit keeps the bucket: what it owes stays owed");
         assertEquals(OnExceed.REJECT, decision.onExceed());
+        assertEquals("throttled: topic " + ORDERS + " exceeds 50.0 msg/s; retry after 1 ms", decision.rejectMessage());
+        clock.advance(Duration.ofMillis(100));
+        assertEquals(5, drain(after, 1), "refilled at the new rate");
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(50, drain(after, 1), "and holds the new capacity");
 
         engine.update(engine.limits().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), null));
         assertEquals(2, engine.version());
@@ -240,6 +245,45 @@ class QuotaEngineTest {
         engine.update(limits.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.REJECT)).withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "other"), publish(1.0, null, null)));
         assertEquals(0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1), "same rates, same bucket: no free refill");
         assertEquals(OnExceed.REJECT, decision.onExceed(), "the new action applies at once");
+    }
+
+    @Test
+    void aShareScalesTheRateWithoutResettingTheBucketAndTheRejectMessageNamesTheWholeLimit() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(100.0, null, OnExceed.REJECT));
+        QuotaEngine engine = new QuotaEngine(limits, clock);
+        engine.initialShare(() -> 0.5);
+        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        assertEquals(50, drain(path, 1), "a new bucket starts with the initial share of its limit");
+        assertEquals("throttled: namespace public/default exceeds 100.0 msg/s; retry after 1 ms", decision.rejectMessage());
+
+        ScopeBucket bucket = engine.limitedBuckets().get(0);
+        assertEquals(new BucketKey(Direction.PUBLISH, new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), Dimension.MESSAGES),
+                bucket.key());
+        assertEquals(100.0, bucket.limitRate());
+        assertEquals(0.5, bucket.share());
+        assertEquals(50, bucket.chargedUnits());
+        assertTrue(bucket.takeRefused());
+        assertFalse(bucket.takeRefused(), "taking the mark clears it");
+
+        bucket.share(0.25);
+        assertEquals(0, drain(path, 1), "still empty after the change");
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(25, drain(path, 1), "refilled at a quarter of the limit");
+        assertEquals(75, bucket.chargedUnits());
+    }
+
+    @Test
+    void onlyBucketsOfLimitsInForceAreListed() {
+        ScopeRef orders = new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS);
+        LimitsDocument limits = LimitsDocument.empty().withLimit(orders, publish(10.0, 2000.0, null));
+        QuotaEngine engine = new QuotaEngine(limits, clock);
+        engine.publishPath(PulsarScopes.topic(ORDERS));
+        assertEquals(2, engine.limitedBuckets().size());
+        engine.update(limits.withLimit(orders, publish(20.0, null, null)));
+        assertEquals(1, engine.limitedBuckets().size(), "the byte limit is gone, its bucket not yet");
+        assertEquals(20.0, engine.limitedBuckets().get(0).limitRate(), "the listed bucket has the limit in force");
+        assertEquals(2, engine.liveBucketCount());
     }
 
     @Test

@@ -53,6 +53,34 @@ class TokenBucketTest {
     }
 
     @Test
+    void aNewRateKeepsWhatTheBucketOwesAsTime() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 150));
+        assertEquals(-50.0, bucket.balance(now), 1e-6);
+
+        bucket.setRate(200, 1.0);
+        assertEquals(-100.0, bucket.balance(now), 1e-6, "half a second owed is 100 units at the new rate");
+        assertEquals(500_000_001L, bucket.waitNanos(now), "and still half a second to wait");
+        clock.advance(2 * SECOND);
+        assertEquals(200.0, bucket.balance(clock.nanoTime()), 1e-6, "full at the new capacity");
+        assertThrows(IllegalArgumentException.class, () -> bucket.setRate(0, 1.0));
+        assertEquals(200.0, bucket.rate());
+    }
+
+    @Test
+    void countsWhatItWasChargedAndRemembersARefusalUntilAsked() {
+        TokenBucket bucket = new TokenBucket(10, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 7));
+        bucket.charge(now, 5);
+        assertFalse(bucket.tryAcquire(now, 1));
+        assertEquals(12, bucket.chargedUnits(), "a refused acquire takes nothing");
+        assertTrue(bucket.takeRefused());
+        assertFalse(bucket.takeRefused());
+    }
+
+    @Test
     void waitIsZeroWhenItAdmits() {
         TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
         assertEquals(0, bucket.waitNanos(clock.nanoTime()));

@@ -4,6 +4,7 @@ import io.sluice.admission.AdmissionSettings;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.redis.RedisLink;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -73,6 +74,31 @@ final class SluiceCommand {
                     + " or after its last answer (default: ${DEFAULT-VALUE}).")
     String adminIdleTimeout;
 
+    @Option(names = "--cluster-store", paramLabel = "URL",
+            description = "redis://host:port[/db] or rediss://host:port[/db] (Redis 6+ or Valkey): Sluices with the same"
+                    + " --cluster-id share their limits through it (default: none, limits are per Sluice).")
+    String clusterStore;
+
+    @Option(names = "--cluster-store-password", paramLabel = "PASSWORD",
+            description = "The cluster store's password, overriding one in the URL; best set by its environment variable.")
+    String clusterStorePassword;
+
+    @Option(names = "--cluster-store-ca", paramLabel = "PATH",
+            description = "PEM certificates to trust for rediss:// (default: the JVM's trust store).")
+    String clusterStoreCa;
+
+    @Option(names = "--cluster-id", paramLabel = "NAME", defaultValue = "sluice",
+            description = "Key prefix in the cluster store: Sluices with the same id share limits (default: ${DEFAULT-VALUE}).")
+    String clusterId;
+
+    @Option(names = "--cluster-sync-interval", paramLabel = "DURATION", defaultValue = "1s",
+            description = "How often each Sluice reports its usage and takes its share (default: ${DEFAULT-VALUE}).")
+    String clusterSyncInterval;
+
+    @Option(names = "--limits-source", paramLabel = "SOURCE", defaultValue = "file",
+            description = "file or store: where the limits document lives (default: ${DEFAULT-VALUE}).")
+    String limitsSource;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
         if (upstream == null || upstream.isBlank()) {
@@ -102,7 +128,23 @@ final class SluiceCommand {
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, handshake, adminIdle, admission);
+                allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster());
+    }
+
+    private ClusterSettings cluster() {
+        String store = blankToNull(clusterStore);
+        if (store != null) {
+            option("--cluster-store", () -> RedisLink.parse(store));
+        }
+        String ca = blankToNull(clusterStoreCa);
+        return new ClusterSettings(store, blankToNull(clusterStorePassword), ca == null ? null : option("--cluster-store-ca", () -> Path.of(ca)),
+                clusterId.trim(),
+                option("--cluster-sync-interval", () -> ClusterSettings.duration(clusterSyncInterval)),
+                option("--limits-source", () -> ClusterSettings.LimitsSource.parse(limitsSource)));
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.trim();
     }
 
     private static Duration seconds(String text) {

@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param adminIdleTimeout how long an admin connection may take to send a complete request after
  *                         opening or after its previous answer
  * @param admission        admission control settings at start (changed live through the API)
+ * @param cluster          how limits are shared with other Sluices, if at all
  */
 public record SluiceConfig(BrokerAddress upstream,
                            HostPort listen,
@@ -37,7 +38,8 @@ public record SluiceConfig(BrokerAddress upstream,
                            Duration drainTimeout,
                            Duration handshakeTimeout,
                            Duration adminIdleTimeout,
-                           AdmissionSettings admission) {
+                           AdmissionSettings admission,
+                           ClusterSettings cluster) {
 
     public SluiceConfig {
         Objects.requireNonNull(upstream, "upstream");
@@ -50,5 +52,14 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(adminIdleTimeout, "adminIdleTimeout");
         Objects.requireNonNull(admission, "admission");
+        Objects.requireNonNull(cluster, "cluster");
+    }
+
+    /** A Sluice whose limits are its own. */
+    public SluiceConfig(BrokerAddress upstream, HostPort listen, HostPort admin, Path limitsFile, String adminToken,
+                        BrokerAllowList allowedBrokers, LookupMode lookupMode, int metricsMaxTopics, Duration drainTimeout,
+                        Duration handshakeTimeout, Duration adminIdleTimeout, AdmissionSettings admission) {
+        this(upstream, listen, admin, limitsFile, adminToken, allowedBrokers, lookupMode, metricsMaxTopics, drainTimeout,
+                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE);
     }
 }

@@ -26,7 +26,9 @@ import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.status.ThrottleLedger;
@@ -63,6 +65,7 @@ public final class SluiceServer implements AutoCloseable {
     private final ScheduledExecutorService sampler;
     private final ProxyServices services;
     private final LimitsStore limits;
+    private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
@@ -70,9 +73,10 @@ public final class SluiceServer implements AutoCloseable {
     private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
 
-    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits) {
+    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
         this.config = config;
         this.limits = limits;
+        this.cluster = cluster;
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
@@ -104,8 +108,19 @@ public final class SluiceServer implements AutoCloseable {
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
         QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
-        LimitsStore limits = LimitsStore.open(config.limitsFile(), quotas::update);
-        SluiceServer server = new SluiceServer(config, quotas, limits);
+        ClusterMember cluster = ClusterMember.of(config.cluster());
+        LimitsStore limits;
+        try {
+            limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
+                    ? LimitsStore.openShared(cluster.sharedLimits(), config.limitsFile(), quotas::update)
+                    : LimitsStore.open(config.limitsFile(), quotas::update);
+        } catch (IOException | RuntimeException e) {
+            if (cluster != null) {
+                cluster.close();
+            }
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(config, quotas, limits, cluster);
         try {
             server.bind();
         } catch (InterruptedException | IOException | RuntimeException e) {
@@ -128,6 +143,13 @@ public final class SluiceServer implements AutoCloseable {
         admissionSampler = AdmissionSampler.start(services.admission());
         sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
         sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(FrontEnd::checkUpstream), 2, 2, TimeUnit.SECONDS);
+        if (!limits.isShared()) {
+            LimitsFileWatch limitsFileWatch = new LimitsFileWatch(limits);
+            sampler.scheduleWithFixedDelay(limitsFileWatch::check, 1, 1, TimeUnit.SECONDS);
+        }
+        if (cluster != null) {
+            cluster.start(services.quotas(), limits);
+        }
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
                 .adminToken(config.adminToken())
@@ -139,11 +161,13 @@ public final class SluiceServer implements AutoCloseable {
                 .metricsMaxTopics(config.metricsMaxTopics())
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(services.admission())
+                .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .build();
         admin.start();
-        log.info("Sluice ready: {}, admin on {}:{}, limits from {}",
+        log.info("Sluice ready: {}, admin on {}:{}, limits from {}{}",
                 frontEnds.stream().map(FrontEnd::describe).collect(Collectors.joining(", ")),
-                admin.address().getHostString(), admin.port(), limits.file());
+                admin.address().getHostString(), admin.port(), limits.isShared() ? "the cluster store" : limits.file(),
+                cluster == null ? "" : ", " + cluster.describe());
     }
 
     /** Each worker loop ticks a probe; a late tick is event-loop lag, an admission signal. */
@@ -233,6 +257,9 @@ public final class SluiceServer implements AutoCloseable {
             admin.close();
         }
         sampler.shutdownNow();
+        if (cluster != null) {
+            cluster.close();
+        }
         if (admissionSampler != null) {
             admissionSampler.close();
         }

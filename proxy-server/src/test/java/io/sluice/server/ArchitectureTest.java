@@ -17,7 +17,7 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     private static final String[] ENGINE = {"io.sluice.limits..", "io.sluice.scopes..", "io.sluice.quota..",
-        "io.sluice.admission..", "io.sluice.status..", "io.sluice.settings.."};
+        "io.sluice.admission..", "io.sluice.status..", "io.sluice.settings..", "io.sluice.cluster.."};
 
     @ArchTest
     static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses().that().resideInAnyPackage(ENGINE)
@@ -27,7 +27,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule theQuotaEngineKnowsNoProtocolsScopeModel = noClasses()
-            .that().resideInAnyPackage("io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..")
+            .that().resideInAnyPackage("io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..", "io.sluice.cluster..")
             .should().dependOnClassesThat().resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..",
                     "io.sluice.limits.kafka..")
             .because("a front end describes a resource by its scope chain; the engine resolves any chain");
@@ -57,6 +57,16 @@ class ArchitectureTest {
             .that().resideInAnyPackage("io.sluice.pulsar.gates..", "io.sluice.pulsar.lookup..", "io.sluice.pulsar.codec..")
             .should().dependOnClassesThat().resideInAPackage("io.sluice.pulsar.connection..")
             .because("gates get a narrow Outbound, never the connection or its pipeline");
+
+    @ArchTest
+    static final ArchRule theEngineKnowsNoRedis = noClasses().that().resideInAnyPackage(ENGINE)
+            .should().dependOnClassesThat().resideInAnyPackage("io.lettuce..", "io.sluice.redis..")
+            .because("the cluster sync is unit-tested with a store in memory; Redis is one store behind ClusterStore");
+
+    @ArchTest
+    static final ArchRule theRedisStoreKnowsOnlyTheEngine = noClasses().that().resideInAPackage("io.sluice.redis..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.relay..", "io.sluice.pulsar..", "io.sluice.kafka..",
+                    "io.sluice.admin..", "io.sluice.server..");
 
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("io.sluice.(**)").should().beFreeOfCycles();

@@ -94,6 +94,39 @@ class SluiceMainTest {
     }
 
     @Test
+    void clusterOptionsDefaultToLimitsOfThisSluiceAloneAndAreChecked() throws Exception {
+        SluiceConfig alone = SluiceMain.parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertFalse(alone.cluster().enabled());
+        assertEquals("sluice", alone.cluster().clusterId());
+        assertEquals(Duration.ofSeconds(1), alone.cluster().syncInterval());
+        assertEquals(ClusterSettings.LimitsSource.FILE, alone.cluster().limitsSource());
+
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(yaml, "upstream: pulsar://b:1\nclusterStore: rediss://redis:6380/1\nclusterId: prod-eu\n"
+                + "clusterSyncInterval: 500ms\nlimitsSource: store\n");
+        SluiceConfig shared = SluiceMain.parse(new String[] {"--config", yaml.toString()},
+                Map.of("SLUICE_CLUSTER_STORE_PASSWORD", "s3cret", "SLUICE_CLUSTER_SYNC_INTERVAL", "2s"), out);
+        assertTrue(shared.cluster().enabled());
+        assertEquals("rediss://redis:6380/1", shared.cluster().storeUrl());
+        assertEquals("s3cret", shared.cluster().storePassword());
+        assertEquals("prod-eu", shared.cluster().clusterId());
+        assertEquals(Duration.ofSeconds(2), shared.cluster().syncInterval(), "env over file");
+        assertEquals(ClusterSettings.LimitsSource.STORE, shared.cluster().limitsSource());
+
+        assertMessage("invalid --cluster-store: expected redis://host:port[/db]",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-store", "http://redis:6379"}, Map.of());
+        assertMessage("invalid --cluster-id", new String[] {"--upstream", "pulsar://b:1", "--cluster-id", "a b"}, Map.of());
+        assertMessage("invalid --cluster-sync-interval: expected a duration such as 500ms, 2s or 1m, got 'soon'",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "soon"}, Map.of());
+        assertMessage("invalid --cluster-sync-interval: must be between 100ms and 1m, got 10ms",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "10ms"}, Map.of());
+        assertMessage("invalid --limits-source: expected file or store, got 'redis'",
+                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "redis"}, Map.of());
+        assertMessage("--limits-source store needs --cluster-store",
+                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "store"}, Map.of());
+    }
+
+    @Test
     void helpPrintsUsageAndStartsNothing() {
         ByteArrayOutputStream usage = new ByteArrayOutputStream();
         assertNull(SluiceMain.parse(new String[] {"--help"}, Map.of(), new PrintStream(usage)));

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
+import io.sluice.limits.LimitsUnavailableException;
 import io.sluice.settings.InvalidSettingsException;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends each request to its route and writes the answer: 404 for an unknown path, 405 with
  * {@code Allow} for a known path with another method, 415 for a {@code PUT} body that is not
- * JSON, 400 for what the handler finds invalid, 500 when it fails.
+ * JSON, 400 for what the handler finds invalid, 503 for a limits change while the cluster store
+ * that holds the limits is unreachable, 500 when it fails.
  *
  * <p>Handlers may block (a limits change waits for an fsync), so they run on {@code handlers},
  * never on the event loop. The request's buffer is released here on the loop; handlers get a
@@ -94,6 +96,8 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
             return e.response();
         } catch (InvalidSettingsException e) {
             return ApiResponse.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
+        } catch (LimitsUnavailableException e) {
+            return ApiResponse.error(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage());
         } catch (IOException e) {
             log.warn("Admin request {} {} failed", call.method(), call.uri(), e);
             return ApiResponse.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "could not complete the request: " + e);

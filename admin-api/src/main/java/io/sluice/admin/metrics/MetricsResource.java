@@ -8,6 +8,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
+import io.sluice.cluster.ClusterStatus;
 import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
@@ -16,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** {@code GET /metrics}: a scrape of the server's own registry in the Prometheus text format. */
 public final class MetricsResource {
@@ -34,10 +36,11 @@ public final class MetricsResource {
      *        there are no {@code sluice_admission_*} families)
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
+     * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      */
     public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
                                            ProxyStats stats, AdmissionController admission, int maxTopics,
-                                           BooleanSupplier ready) {
+                                           BooleanSupplier ready, Supplier<ClusterStatus> cluster) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));
@@ -47,6 +50,7 @@ public final class MetricsResource {
         if (admission != null) {
             registry.register(new AdmissionCollector(admission));
         }
+        registry.register(new ClusterCollector(cluster));
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);
         return new MetricsResource(registry);

@@ -39,7 +39,7 @@ public final class FetchResponseTrim {
                     continue;
                 }
                 int start = parts.recordsStart(p);
-                splice.copy(from, parts.recordsLengthIndex[p])
+                splice.copy(from, parts.recordsLengthIndex(p))
                         .length(keptLengths[p], parts.compactRecords())
                         .copy(start, start + keptLengths[p]);
                 from = start + parts.recordsLength(p);

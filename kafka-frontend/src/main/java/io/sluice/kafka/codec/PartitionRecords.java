@@ -16,33 +16,37 @@ import java.util.Arrays;
  */
 public final class PartitionRecords {
 
+    // One row of ints per topic and per partition, so that growing is one copy whatever is kept.
+    private static final int TOPIC_START = 0;
+    private static final int NAME_INDEX = 1;
+    private static final int NAME_LENGTH = 2;
+    private static final int COUNT_INDEX = 3;
+    private static final int PARTITIONS_END = 4;
+    private static final int TOPIC_END = 5;
+    private static final int FIRST_PARTITION = 6;
+    private static final int TOPIC_INTS = 7;
+
+    private static final int TOPIC = 0;
+    private static final int INDEX = 1;
+    private static final int PARTITION_START = 2;
+    private static final int PARTITION_END = 3;
+    private static final int LENGTH_INDEX = 4;
+    private static final int RECORDS_START = 5;
+    private static final int RECORDS_LENGTH = 6;
+    private static final int PARTITION_INTS = 7;
+
     private ByteBuf frame;
     private RecordsLayout layout;
 
     int topicsCountIndex;
-    int topicsCountEnd;
     int topicsEnd;
 
     private int topicCount;
-    int[] topicStart = new int[4];
-    private int[] topicNameIndex = new int[4];
-    private int[] topicNameLength = new int[4];
-    private long[] topicIdMsb = new long[4];
-    private long[] topicIdLsb = new long[4];
-    int[] partitionsCountIndex = new int[4];
-    int[] partitionsCountEnd = new int[4];
-    int[] topicPartitionsEnd = new int[4];
-    int[] topicEnd = new int[4];
-    private int[] firstPartition = new int[4];
-
+    private int[] topics = new int[4 * TOPIC_INTS];
+    /** Two longs per topic: the high and low half of its id. */
+    private long[] topicIds = new long[4 * 2];
     private int partitionCount;
-    private int[] partitionTopic = new int[8];
-    private int[] partitionIndex = new int[8];
-    int[] partitionStart = new int[8];
-    int[] partitionEnd = new int[8];
-    int[] recordsLengthIndex = new int[8];
-    private int[] recordsStart = new int[8];
-    private int[] recordsLength = new int[8];
+    private int[] partitions = new int[8 * PARTITION_INTS];
 
     /**
      * Reads the Produce request {@code frame}, whose body (version {@code version}) starts at
@@ -101,114 +105,143 @@ public final class PartitionRecords {
 
     /** Where topic {@code t}'s name starts in the frame; its UTF-8 bytes are {@link #topicNameLength} long. */
     public int topicNameIndex(int t) {
-        return topicNameIndex[t];
+        return topics[t * TOPIC_INTS + NAME_INDEX];
     }
 
     public int topicNameLength(int t) {
-        return topicNameLength[t];
+        return topics[t * TOPIC_INTS + NAME_LENGTH];
     }
 
     /** The high half of topic {@code t}'s id, when {@link #topicsById}. */
     public long topicIdMsb(int t) {
-        return topicIdMsb[t];
+        return topicIds[t * 2];
     }
 
     public long topicIdLsb(int t) {
-        return topicIdLsb[t];
+        return topicIds[t * 2 + 1];
     }
 
     /** The first of topic {@code t}'s partitions, which are numbered on from there up to {@link #endPartition}. */
     public int firstPartition(int t) {
-        return firstPartition[t];
+        return topics[t * TOPIC_INTS + FIRST_PARTITION];
     }
 
     /** One past topic {@code t}'s last partition. */
     public int endPartition(int t) {
-        return t + 1 < topicCount ? firstPartition[t + 1] : partitionCount;
+        return t + 1 < topicCount ? firstPartition(t + 1) : partitionCount;
     }
 
     /** The topic partition {@code p} belongs to. */
     public int topicOf(int p) {
-        return partitionTopic[p];
+        return partitions[p * PARTITION_INTS + TOPIC];
     }
 
     /** Partition {@code p}'s index within its topic, as the message gives it. */
     public int partitionIndex(int p) {
-        return partitionIndex[p];
+        return partitions[p * PARTITION_INTS + INDEX];
     }
 
     /** Where partition {@code p}'s records start in the frame. */
     public int recordsStart(int p) {
-        return recordsStart[p];
+        return partitions[p * PARTITION_INTS + RECORDS_START];
     }
 
     /** How many bytes of records partition {@code p} has; -1 for null records. */
     public int recordsLength(int p) {
-        return recordsLength[p];
+        return partitions[p * PARTITION_INTS + RECORDS_LENGTH];
+    }
+
+    /** Where topic {@code t} starts: its name or id. */
+    int topicStart(int t) {
+        return topics[t * TOPIC_INTS + TOPIC_START];
+    }
+
+    /** Where topic {@code t}'s partition count starts. */
+    int partitionsCountIndex(int t) {
+        return topics[t * TOPIC_INTS + COUNT_INDEX];
+    }
+
+    /** Where topic {@code t}'s partitions end: its own trailing fields follow. */
+    int partitionsEnd(int t) {
+        return topics[t * TOPIC_INTS + PARTITIONS_END];
+    }
+
+    int topicEnd(int t) {
+        return topics[t * TOPIC_INTS + TOPIC_END];
+    }
+
+    int partitionStart(int p) {
+        return partitions[p * PARTITION_INTS + PARTITION_START];
+    }
+
+    int partitionEnd(int p) {
+        return partitions[p * PARTITION_INTS + PARTITION_END];
+    }
+
+    /** Where partition {@code p}'s records length is written. */
+    int recordsLengthIndex(int p) {
+        return partitions[p * PARTITION_INTS + LENGTH_INDEX];
     }
 
     int addTopic(int start) {
-        if (topicCount == topicStart.length) {
-            int size = topicCount * 2;
-            topicStart = Arrays.copyOf(topicStart, size);
-            topicNameIndex = Arrays.copyOf(topicNameIndex, size);
-            topicNameLength = Arrays.copyOf(topicNameLength, size);
-            topicIdMsb = Arrays.copyOf(topicIdMsb, size);
-            topicIdLsb = Arrays.copyOf(topicIdLsb, size);
-            partitionsCountIndex = Arrays.copyOf(partitionsCountIndex, size);
-            partitionsCountEnd = Arrays.copyOf(partitionsCountEnd, size);
-            topicPartitionsEnd = Arrays.copyOf(topicPartitionsEnd, size);
-            topicEnd = Arrays.copyOf(topicEnd, size);
-            firstPartition = Arrays.copyOf(firstPartition, size);
+        if ((topicCount + 1) * TOPIC_INTS > topics.length) {
+            topics = Arrays.copyOf(topics, topics.length * 2);
+            topicIds = Arrays.copyOf(topicIds, topicIds.length * 2);
         }
         int t = topicCount++;
-        topicStart[t] = start;
-        topicNameIndex[t] = -1;
-        topicNameLength[t] = 0;
-        topicIdMsb[t] = 0;
-        topicIdLsb[t] = 0;
-        firstPartition[t] = partitionCount;
+        int row = t * TOPIC_INTS;
+        Arrays.fill(topics, row, row + TOPIC_INTS, -1);
+        topics[row + TOPIC_START] = start;
+        topics[row + NAME_LENGTH] = 0;
+        topics[row + FIRST_PARTITION] = partitionCount;
+        topicIds[t * 2] = 0;
+        topicIds[t * 2 + 1] = 0;
         return t;
     }
 
     void topicName(int t, int index, int length) {
-        topicNameIndex[t] = index;
-        topicNameLength[t] = length;
+        topics[t * TOPIC_INTS + NAME_INDEX] = index;
+        topics[t * TOPIC_INTS + NAME_LENGTH] = length;
     }
 
     void topicId(int t, long msb, long lsb) {
-        topicIdMsb[t] = msb;
-        topicIdLsb[t] = lsb;
+        topicIds[t * 2] = msb;
+        topicIds[t * 2 + 1] = lsb;
+    }
+
+    void partitionsCountIndex(int t, int index) {
+        topics[t * TOPIC_INTS + COUNT_INDEX] = index;
+    }
+
+    void topicEnds(int t, int partitionsEnd, int end) {
+        topics[t * TOPIC_INTS + PARTITIONS_END] = partitionsEnd;
+        topics[t * TOPIC_INTS + TOPIC_END] = end;
     }
 
     int addPartition(int t, int start) {
-        if (partitionCount == partitionStart.length) {
-            int size = partitionCount * 2;
-            partitionTopic = Arrays.copyOf(partitionTopic, size);
-            partitionIndex = Arrays.copyOf(partitionIndex, size);
-            partitionStart = Arrays.copyOf(partitionStart, size);
-            partitionEnd = Arrays.copyOf(partitionEnd, size);
-            recordsLengthIndex = Arrays.copyOf(recordsLengthIndex, size);
-            recordsStart = Arrays.copyOf(recordsStart, size);
-            recordsLength = Arrays.copyOf(recordsLength, size);
+        if ((partitionCount + 1) * PARTITION_INTS > partitions.length) {
+            partitions = Arrays.copyOf(partitions, partitions.length * 2);
         }
         int p = partitionCount++;
-        partitionTopic[p] = t;
-        partitionStart[p] = start;
-        partitionIndex[p] = -1;
-        recordsLengthIndex[p] = -1;
-        recordsStart[p] = start;
-        recordsLength[p] = -1;
+        int row = p * PARTITION_INTS;
+        Arrays.fill(partitions, row, row + PARTITION_INTS, -1);
+        partitions[row + TOPIC] = t;
+        partitions[row + PARTITION_START] = start;
+        partitions[row + RECORDS_START] = start;
         return p;
     }
 
     void partitionIndex(int p, int index) {
-        partitionIndex[p] = index;
+        partitions[p * PARTITION_INTS + INDEX] = index;
     }
 
     void records(int p, int lengthIndex, int start, int length) {
-        recordsLengthIndex[p] = lengthIndex;
-        recordsStart[p] = start;
-        recordsLength[p] = length;
+        partitions[p * PARTITION_INTS + LENGTH_INDEX] = lengthIndex;
+        partitions[p * PARTITION_INTS + RECORDS_START] = start;
+        partitions[p * PARTITION_INTS + RECORDS_LENGTH] = length;
+    }
+
+    void partitionEnd(int p, int end) {
+        partitions[p * PARTITION_INTS + PARTITION_END] = end;
     }
 }

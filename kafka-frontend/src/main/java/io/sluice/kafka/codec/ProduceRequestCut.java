@@ -42,12 +42,12 @@ public final class ProduceRequestCut {
                 }
                 int first = parts.firstPartition(t);
                 int end = parts.endPartition(t);
-                splice.copy(parts.topicStart[t], parts.partitionsCountIndex[t])
+                splice.copy(parts.topicStart(t), parts.partitionsCountIndex(t))
                         .count(kept(keep, first, end), compact);
                 for (int p = keep.nextSetBit(first); p >= 0 && p < end; p = keep.nextSetBit(p + 1)) {
-                    splice.copy(parts.partitionStart[p], parts.partitionEnd[p]);
+                    splice.copy(parts.partitionStart(p), parts.partitionEnd(p));
                 }
-                splice.copy(parts.topicPartitionsEnd[t], parts.topicEnd[t]);
+                splice.copy(parts.partitionsEnd(t), parts.topicEnd(t));
             }
             splice.copy(parts.topicsEnd, frame.writerIndex());
             return splice.finish();

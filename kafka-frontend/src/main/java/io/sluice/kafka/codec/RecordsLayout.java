@@ -90,7 +90,6 @@ final class RecordsLayout {
         body.skipFields(cursor, 0, topicsField);
         into.topicsCountIndex = cursor.index();
         int topics = count(cursor);
-        into.topicsCountEnd = cursor.index();
         for (int i = 0; i < topics; i++) {
             int t = into.addTopic(cursor.index());
             for (int f = 0; f < partitionsField; f++) {
@@ -107,15 +106,14 @@ final class RecordsLayout {
                     topic.field(f).skip(cursor);
                 }
             }
-            into.partitionsCountIndex[t] = cursor.index();
+            into.partitionsCountIndex(t, cursor.index());
             int partitions = count(cursor);
-            into.partitionsCountEnd[t] = cursor.index();
             for (int j = 0; j < partitions; j++) {
                 walkPartition(cursor, into, into.addPartition(t, cursor.index()));
             }
-            into.topicPartitionsEnd[t] = cursor.index();
+            int partitionsEnd = cursor.index();
             topic.skipFields(cursor, partitionsField + 1, topic.fieldCount());
-            into.topicEnd[t] = cursor.index();
+            into.topicEnds(t, partitionsEnd, cursor.index());
         }
         into.topicsEnd = cursor.index();
         body.skipFields(cursor, topicsField + 1, body.fieldCount());
@@ -137,7 +135,7 @@ final class RecordsLayout {
                 partition.field(f).skip(cursor);
             }
         }
-        into.partitionEnd[p] = cursor.index();
+        into.partitionEnd(p, cursor.index());
     }
 
     /** An array's element count; null or more elements than bytes left cannot be right here. */

@@ -16,7 +16,6 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.GateTimer;
 
-import java.util.ArrayDeque;
 import java.util.function.Consumer;
 
 /**
@@ -50,12 +49,10 @@ public final class FetchGate {
     private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final GateContext context;
-    private final KafkaOutbound out;
-    private final ConnectionTopics topics;
     private final WireCursor cursor = new WireCursor();
     private final PartitionRecords parts = new PartitionRecords();
     private final QuotaDecision decision = new QuotaDecision();
-    private final ArrayDeque<FetchExchange> pool = new ArrayDeque<>();
+    private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final RequestHeader heldHeader = new RequestHeader();
     private final GateTimer heldTimer;
     private final Consumer<GatedTopic> ticker = this::tick;
@@ -76,8 +73,6 @@ public final class FetchGate {
 
     FetchGate(GateContext context) {
         this.context = context;
-        this.out = context.out();
-        this.topics = context.topics();
         this.heldTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::releaseHeldIfDue);
     }
 
@@ -90,9 +85,7 @@ public final class FetchGate {
             frame.release();
             throw e;
         }
-        long now = context.clock().nanoTime();
-        topics.clientId(frame, header);
-        topics.sweep(now);
+        long now = context.arrived(frame, header);
         long quiet = quietUntilNanos - now;
         if (quiet > 0 && maxWaitMillis > 0) {
             held = frame;
@@ -102,7 +95,7 @@ public final class FetchGate {
             heldTimer.schedule(heldUntilNanos - now);
             return;
         }
-        out.forward(frame, header, exchange(header.apiVersion()));
+        context.out().forward(frame, header, exchange(header.apiVersion()));
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
@@ -113,7 +106,7 @@ public final class FetchGate {
             held.release();
             held = null;
         }
-        topics.forEach(entry -> {
+        context.topics().forEach(entry -> {
             GatedTopic topic = entry.fetch;
             if (topic != null) {
                 topic.timer.cancel();
@@ -135,15 +128,14 @@ public final class FetchGate {
         held = null;
         heldHeader.read(frame);
         context.services().throttles().delayed(quietScope, now - heldAtNanos);
-        out.forward(frame, heldHeader, exchange(heldHeader.apiVersion()));
-        out.flush();
+        context.out().forward(frame, heldHeader, exchange(heldHeader.apiVersion()));
+        context.out().flush();
         context.pauses().resume(RequestPauses.FETCH_HELD);
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
-    ByteBuf completed(FetchExchange exchange, ByteBuf frame) {
+    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
         short version = exchange.version();
-        recycle(exchange);
         ByteBuf response = frame;
         try {
             parts.readFetchResponse(frame, ResponseHeader.bodyIndex(frame, FETCH, version, cursor), version, cursor);
@@ -153,7 +145,7 @@ public final class FetchGate {
             long now = context.clock().nanoTime();
             chargeAll(version, now);
             if (trimmed) {
-                response = FetchResponseTrim.trim(out.alloc(), parts, kept);
+                response = FetchResponseTrim.trim(context.out().alloc(), parts, kept);
                 frame.release();
             }
             if (notifyNanos > 0) {
@@ -255,7 +247,7 @@ public final class FetchGate {
     }
 
     private GatedTopic topic(int t, long now) {
-        ConnectionTopics.Entry entry = topics.find(parts, t, now);
+        ConnectionTopics.Entry entry = context.topics().find(parts, t, now);
         if (entry == null) {
             return null;
         }
@@ -263,18 +255,7 @@ public final class FetchGate {
         return entry.fetch;
     }
 
-    private FetchExchange exchange(short version) {
-        FetchExchange exchange = pool.poll();
-        if (exchange == null) {
-            exchange = new FetchExchange(this);
-        }
-        exchange.start(version);
-        return exchange;
-    }
-
-    void recycle(FetchExchange exchange) {
-        if (pool.size() < POOLED_EXCHANGES) {
-            pool.push(exchange);
-        }
+    private GateExchange exchange(short version) {
+        return exchanges.take(version, null, 0, context.clock().nanoTime());
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.kafka.gates;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
+import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
 import io.sluice.relay.ProxyServices;
@@ -42,6 +44,17 @@ record GateContext(KafkaOutbound out, EventExecutor loop, NanoClock clock, Proxy
         }
         current.rechain(quota, throttle, generation);
         return current;
+    }
+
+    /**
+     * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
+     * id, lets the topics forget what nobody used for long, and returns the time.
+     */
+    long arrived(ByteBuf frame, RequestHeader header) {
+        long now = clock.nanoTime();
+        topics.clientId(frame, header);
+        topics.sweep(now);
+        return now;
     }
 
     /** Nanoseconds as whole milliseconds, rounded up, so that a client waiting them is not early. */

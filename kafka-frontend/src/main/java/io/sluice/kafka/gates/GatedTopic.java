@@ -2,6 +2,7 @@ package io.sluice.kafka.gates;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.relay.GateTimer;
+import io.sluice.relay.HeldFrames;
 import io.sluice.relay.TopicQuota;
 import java.util.function.Consumer;
 
@@ -11,7 +12,8 @@ import java.util.function.Consumer;
  * batches, ends the throttle when no request comes to do it). For produce also the partitions
  * with a sequence gap and the {@code acks=0} batches held. Confined to the connection's event loop.
  *
- * <p>Buffer ownership: every request in {@link #held} belongs to this topic until the gate
+ * <p>Buffer ownership: every request in {@link #held} (each a cut of the client's, see
+ * {@link io.sluice.kafka.codec.ProduceRequestCut}) belongs to this topic until the gate
  * forwards it or the connection closes (released there).
  */
 final class GatedTopic {
@@ -21,7 +23,7 @@ final class GatedTopic {
     TopicThrottle throttle;
     int generation;
     final SequenceGaps gaps = new SequenceGaps();
-    final HeldBatches held = new HeldBatches();
+    final HeldFrames held = new HeldFrames();
     final GateTimer timer;
 
     GatedTopic(TopicQuota quota, TopicThrottle throttle, int generation, EventExecutor loop, long maxWaitNanos,

@@ -11,18 +11,17 @@ import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.ResponseHeader;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
-import io.sluice.kafka.gates.HeldBatches.Held;
 import io.sluice.limits.Direction;
 import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.HeldFrames.Held;
 import io.sluice.status.TopicMeter;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.function.Consumer;
@@ -77,8 +76,6 @@ public final class ProduceGate {
     private static final int HOLD = 3;
 
     private final GateContext context;
-    private final KafkaOutbound out;
-    private final ConnectionTopics topics;
     private final ConnectionBudget budget;
     private final WireCursor cursor = new WireCursor();
     private final PartitionRecords parts = new PartitionRecords();
@@ -86,7 +83,7 @@ public final class ProduceGate {
     private final QuotaDecision decision = new QuotaDecision();
     private final BitSet keep = new BitSet();
     private final BitSet single = new BitSet();
-    private final ArrayDeque<ProduceExchange> pool = new ArrayDeque<>();
+    private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per topic and per partition of the request being decided. */
     private GatedTopic[] requestTopics = new GatedTopic[4];
@@ -100,8 +97,6 @@ public final class ProduceGate {
 
     ProduceGate(GateContext context) {
         this.context = context;
-        this.out = context.out();
-        this.topics = context.topics();
         this.budget = new ConnectionBudget(() -> context.services().quotas().limits().connection(),
                 new ConnectionBudget.Pause() {
                     @Override
@@ -127,9 +122,7 @@ public final class ProduceGate {
             frame.release();
             throw e;
         }
-        long now = context.clock().nanoTime();
-        topics.clientId(frame, header);
-        topics.sweep(now);
+        long now = context.arrived(frame, header);
         grow(parts.topicCount(), parts.partitionCount());
         if (acks == 0) {
             unanswered(frame, now);
@@ -148,7 +141,7 @@ public final class ProduceGate {
             }
         }
         if (keep.cardinality() == parts.partitionCount()) {
-            out.forward(frame, header, exchange(version, null, now));
+            context.out().forward(frame, header, exchange(version, null, now));
             return;
         }
         ProduceVerdicts verdicts;
@@ -156,15 +149,15 @@ public final class ProduceGate {
         try {
             verdicts = verdicts(version);
             if (!keep.isEmpty()) {
-                cut = ProduceRequestCut.keep(out.alloc(), parts, keep);
+                cut = ProduceRequestCut.keep(context.out().alloc(), parts, keep);
             }
         } finally {
             frame.release();
         }
         if (cut == null) {
-            out.answer(header, verdicts.answer(out.alloc(), header.correlationId()));
+            context.out().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
         } else {
-            out.forward(cut, header, exchange(version, verdicts, now));
+            context.out().forward(cut, header, exchange(version, verdicts, now));
         }
     }
 
@@ -176,11 +169,11 @@ public final class ProduceGate {
     /** The connection closes: what is held is released, throttles end, timers stop. */
     public void close() {
         closed = true;
-        topics.forEach(entry -> {
+        context.topics().forEach(entry -> {
             GatedTopic topic = entry.produce;
             if (topic != null) {
                 topic.timer.cancel();
-                topic.quota.meter().held(-topic.held.records(), -topic.held.bytes());
+                topic.quota.meter().held(-topic.held.messages(), -topic.held.bytes());
                 budget.held(-topic.held.bytes());
                 budget.sendsDone(topic.held.releaseAll());
                 topic.gaps.clear();
@@ -267,7 +260,7 @@ public final class ProduceGate {
             }
         }
         if (!holds) {
-            out.toUpstream(frame);
+            context.out().toUpstream(frame);
             return;
         }
         try {
@@ -275,11 +268,11 @@ public final class ProduceGate {
                 if (outcomes[p] == HOLD) {
                     single.clear();
                     single.set(p);
-                    hold(requestTopics[parts.topicOf(p)], ProduceRequestCut.keep(out.alloc(), parts, single), p, now);
+                    hold(requestTopics[parts.topicOf(p)], ProduceRequestCut.keep(context.out().alloc(), parts, single), p, now);
                 }
             }
             if (!keep.isEmpty()) {
-                out.toUpstream(ProduceRequestCut.keep(out.alloc(), parts, keep));
+                context.out().toUpstream(ProduceRequestCut.keep(context.out().alloc(), parts, keep));
             }
         } finally {
             frame.release();
@@ -305,7 +298,7 @@ public final class ProduceGate {
     private void hold(GatedTopic topic, ByteBuf request, int p, long now) {
         topic.held.add(request, records[p], bytes[p], now);
         topic.quota.meter().held(records[p], bytes[p]);
-        topic.throttle.holding(topic.held.records(), topic.held.bytes());
+        topic.throttle.holding(topic.held.messages(), topic.held.bytes());
         budget.sendPending();
         budget.held(bytes[p]);
         topic.timer.schedule(topic.quota.path(now).waitNanos(now));
@@ -321,22 +314,22 @@ public final class ProduceGate {
         Held head;
         while ((head = topic.held.peek()) != null) {
             QuotaPath path = topic.quota.path(now);
-            if (!path.isUnlimited() && !path.tryAcquire(now, head.records(), head.bytes(), decision)) {
+            if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
                 topic.timer.schedule(decision.waitNanos());
                 break;
             }
             topic.held.poll();
             TopicMeter meter = topic.quota.meter();
-            meter.held(-head.records(), -head.bytes());
-            meter.published(head.records(), head.bytes());
+            meter.held(-head.messages(), -head.bytes());
+            meter.published(head.messages(), head.bytes());
             budget.held(-head.bytes());
             budget.sendsDone(1);
             context.services().throttles().delayed(topic.throttle.scope(), now - head.heldAtNanos());
-            out.toUpstream(head.request());
+            context.out().toUpstream(head.frame());
             released = true;
         }
         if (!topic.held.isEmpty()) {
-            topic.throttle.holding(topic.held.records(), topic.held.bytes());
+            topic.throttle.holding(topic.held.messages(), topic.held.bytes());
         } else if (!topic.throttle.endIfOver(now, topic.outstanding())) {
             topic.throttle.holding(0, 0);
             long left = topic.throttle.leftNanos(now);
@@ -344,7 +337,7 @@ public final class ProduceGate {
             topic.timer.schedule(left > 0 ? left : GateContext.MAX_TIMER_NANOS);
         }
         if (released) {
-            out.flush();
+            context.out().flush();
         }
         budget.check();
     }
@@ -356,7 +349,7 @@ public final class ProduceGate {
 
     /** The gate's state of topic {@code t} of the request, or null for a topic id nobody named. */
     private GatedTopic topic(int t, long now) {
-        ConnectionTopics.Entry entry = topics.find(parts, t, now);
+        ConnectionTopics.Entry entry = context.topics().find(parts, t, now);
         GatedTopic topic = null;
         if (entry != null) {
             topic = context.gated(entry, entry.produce, Direction.PUBLISH, ticker);
@@ -389,23 +382,18 @@ public final class ProduceGate {
         return verdicts;
     }
 
-    private ProduceExchange exchange(short version, ProduceVerdicts verdicts, long now) {
-        ProduceExchange exchange = pool.poll();
-        if (exchange == null) {
-            exchange = new ProduceExchange(this);
-        }
-        exchange.start(version, verdicts, notifyMillis, now);
-        return exchange;
+    private GateExchange exchange(short version, ProduceVerdicts verdicts, long now) {
+        return exchanges.take(version, verdicts, notifyMillis, now);
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
-    ByteBuf completed(ProduceExchange exchange, ByteBuf frame) {
+    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
         long now = context.clock().nanoTime();
         context.services().upstreamLatency().record(now - exchange.sentAtNanos(), now);
         ByteBuf response = frame;
         try {
             if (exchange.verdicts() != null) {
-                response = exchange.verdicts().merge(out.alloc(), frame, ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
+                response = exchange.verdicts().merge(context.out().alloc(), frame, ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
                 frame.release();
             }
             if (exchange.notifyMillis() > 0) {
@@ -417,15 +405,6 @@ public final class ProduceGate {
         } catch (RuntimeException e) {
             response.release();
             throw e;
-        } finally {
-            recycle(exchange);
-        }
-    }
-
-    void recycle(ProduceExchange exchange) {
-        exchange.clear();
-        if (pool.size() < POOLED_EXCHANGES) {
-            pool.push(exchange);
         }
     }
 

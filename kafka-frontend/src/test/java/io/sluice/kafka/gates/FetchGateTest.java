@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
-import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.status.ThrottledClient;
@@ -42,23 +40,20 @@ class FetchGateTest {
     private static final int MAX_WAIT = 500;
 
     private final GateHarness harness = new GateHarness();
-    private final KafkaGates gates = harness.gates();
     private int correlationId;
 
     @AfterEach
     void closeAll() {
-        gates.close();
         harness.close();
     }
 
     private static Limit records(double perSecond, OnExceed onExceed) {
-        return new Limit(null, new RateLimit(perSecond, null, null), onExceed);
+        return GateHarness.records(false, perSecond, onExceed);
     }
 
     private void fetch(short version) {
         FetchRequestData request = new FetchRequestData().setMaxWaitMs(MAX_WAIT).setMinBytes(1).setReplicaId(-1);
-        ByteBuf frame = KafkaFrames.request(request, version, ++correlationId, "app");
-        gates.fetch().request(frame, new RequestHeader().read(frame));
+        harness.request(KafkaFrames.request(request, version, ++correlationId, GateHarness.CLIENT_ID));
     }
 
     /** Fetches once, the broker answering with {@code parts}; what the client gets. */

@@ -60,7 +60,7 @@ class GateFuzzTest {
             return;
         }
         try (GateHarness harness = new GateHarness()) {
-            KafkaGates gates = harness.gates();
+            KafkaGates gates = harness.gates;
             harness.limit(ScopeRef.PROXY, new Limit(new RateLimit(1.0, 1.0, null), null, ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
@@ -89,7 +89,6 @@ class GateFuzzTest {
                 // The proxy closes such a connection.
             } finally {
                 frame.release();
-                gates.close();
             }
             harness.close();
             assertEquals(0, harness.unreleasedBytes(), "buffers left unreleased");
@@ -105,7 +104,7 @@ class GateFuzzTest {
         short version = (short) (api.minVersion() + Math.floorMod(ByteBuffer.wrap(input, 1, 2).getShort(),
                 api.maxVersion() - api.minVersion() + 1));
         try (GateHarness harness = new GateHarness()) {
-            KafkaGates gates = harness.gates();
+            KafkaGates gates = harness.gates;
             harness.limit(ScopeRef.PROXY, new Limit(null, new RateLimit(3.0, 200.0, null), ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf request = KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz");
             gates.fetch().request(request, new RequestHeader().read(request));
@@ -123,7 +122,7 @@ class GateFuzzTest {
             try {
                 out = forwarded.exchange().complete(frame);
             } catch (MalformedFrameException expected) {
-                gates.close();
+                harness.close();
                 assertEquals(0, harness.unreleasedBytes(), "buffers left unreleased");
                 return;
             }
@@ -133,8 +132,8 @@ class GateFuzzTest {
                 }
             } finally {
                 out.release();
-                gates.close();
             }
+            harness.close();
             assertEquals(0, harness.unreleasedBytes(), "buffers left unreleased");
         }
     }
@@ -153,7 +152,7 @@ class GateFuzzTest {
             assertEquals(requested, partitions(RecordFrames.readProduceResponse(answer.frame(), version)),
                     "Sluice's answer does not mirror the request");
         }
-        for (ByteBuf unanswered : harness.unanswered) {
+        for (ByteBuf unanswered : harness.upstream) {
             assertTrue(requested.containsAll(partitions(RecordFrames.readProduce(unanswered, version))));
         }
     }

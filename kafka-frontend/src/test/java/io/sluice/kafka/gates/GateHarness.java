@@ -1,42 +1,28 @@
 package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.sluice.admission.AdmissionController;
-import io.sluice.admission.AdmissionSettings;
-import io.sluice.admission.LatencyWindow;
-import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.limits.Limit;
-import io.sluice.limits.LimitsDocument;
-import io.sluice.limits.ScopeRef;
-import io.sluice.quota.QuotaEngine;
-import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
-import io.sluice.status.ThrottleLedger;
-import io.sluice.status.ThrottledClient;
-import io.sluice.status.TopicActivity;
-import io.sluice.testing.ManualEventLoop;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.testing.GateWorld;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * The gates' world without a broker or sockets: a manual event loop whose clock the quota engine
- * shares, and a {@link KafkaOutbound} that keeps what the gates forward, answer and send, and
- * whether they paused the client's requests. Frames kept here are released by {@link #close}.
+ * The Kafka gates in a world without a broker or sockets ({@link GateWorld}): the connection's side
+ * keeps what they forward, answer and send, and whether they stopped the client's requests. Frames
+ * kept here, and the gates, are released by {@link #close}.
  */
-final class GateHarness implements KafkaOutbound, AutoCloseable {
+final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseable {
 
     static final String CLIENT_ADDRESS = "10.0.0.1:5000";
+    static final String CLIENT_ID = "app";
 
     /** A request the gates forwarded, with what its header said and the exchange its response goes through. */
     record Forwarded(ByteBuf frame, short apiKey, short version, int correlationId, Exchange exchange) {
@@ -46,41 +32,28 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
     record Answer(ByteBuf frame, int correlationId) {
     }
 
-    final ManualEventLoop loop = new ManualEventLoop();
-    final QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), loop::clockNanos);
-    final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
-    final TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
-    final LatencyWindow latency = new LatencyWindow();
-    final ProxyServices services = new ProxyServices(quotas, activity, ledger, new ProxyStats(),
-            new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), latency, new UpstreamConnectFailures());
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
     final List<Answer> answers = new ArrayList<>();
-    final List<ByteBuf> unanswered = new ArrayList<>();
-    final List<ByteBuf> client = new ArrayList<>();
+    final KafkaGates gates = new KafkaGates(this, loop, services, topicIds, CLIENT_ADDRESS);
     boolean paused;
-    int pauses;
-    int flushes;
 
-    private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
     private final List<ByteBuf> toRelease = new ArrayList<>();
 
-    KafkaGates gates() {
-        return new KafkaGates(this, loop, services, topicIds, CLIENT_ADDRESS);
+    /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
+    static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
+        RateLimit rate = new RateLimit(perSecond, null, null);
+        return produce ? new Limit(rate, null, onExceed) : new Limit(null, rate, onExceed);
     }
 
-    void limit(ScopeRef scope, Limit limit) {
-        quotas.update(quotas.limits().withLimit(scope, limit));
-    }
-
-    void limits(LimitsDocument limits) {
-        quotas.update(limits);
-    }
-
-    /** Moves time on and runs the timers that fall due. */
-    void advance(long millis) {
-        loop.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
-        loop.runTasks();
+    /** Hands {@code frame} to the gate its API goes to, as the connection does; the gate takes it. */
+    void request(ByteBuf frame) {
+        RequestHeader header = new RequestHeader().read(frame);
+        if (header.apiKey() == ApiKeys.PRODUCE.id) {
+            gates.produce().request(frame, header);
+        } else {
+            gates.fetch().request(frame, header);
+        }
     }
 
     /** The oldest forwarded request not yet answered, removed. */
@@ -99,15 +72,6 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
         return out;
     }
 
-    /** Heap bytes of the harness's allocator not released yet. */
-    long unreleasedBytes() {
-        return alloc.metric().usedHeapMemory();
-    }
-
-    List<ThrottledClient> throttled() {
-        return ledger.throttled();
-    }
-
     @Override
     public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
         forwarded.add(new Forwarded(frame, header.apiKey(), header.apiVersion(), header.correlationId(), exchange));
@@ -121,7 +85,6 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
     @Override
     public void pauseRequests() {
         paused = true;
-        pauses++;
     }
 
     @Override
@@ -130,39 +93,17 @@ final class GateHarness implements KafkaOutbound, AutoCloseable {
     }
 
     @Override
-    public void toUpstream(ByteBuf frame) {
-        unanswered.add(frame);
-    }
-
-    @Override
-    public void toClient(ByteBuf frame) {
-        client.add(frame);
-    }
-
-    @Override
-    public void flush() {
-        flushes++;
-    }
-
-    @Override
-    public ByteBufAllocator alloc() {
-        return alloc;
-    }
-
-    @Override
     public void close() {
+        gates.close();
         forwarded.forEach(f -> {
             f.frame().release();
             f.exchange().abandon();
         });
         answers.forEach(a -> a.frame().release());
-        unanswered.forEach(ByteBuf::release);
-        client.forEach(ByteBuf::release);
         toRelease.forEach(ByteBuf::release);
         forwarded.clear();
         answers.clear();
-        unanswered.clear();
-        client.clear();
         toRelease.clear();
+        releaseAll();
     }
 }

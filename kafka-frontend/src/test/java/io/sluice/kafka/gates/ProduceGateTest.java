@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -15,7 +14,6 @@ import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
-import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.status.DelayHistogram;
@@ -50,22 +48,27 @@ class ProduceGateTest {
     private static final short EPOCH = 0;
 
     private final GateHarness harness = new GateHarness();
-    private final KafkaGates gates = harness.gates();
+    private final KafkaGates gates = harness.gates;
     private int correlationId;
 
     @AfterEach
     void closeAll() {
-        gates.close();
         harness.close();
     }
 
     private static Limit records(double perSecond, OnExceed onExceed) {
-        return new Limit(new RateLimit(perSecond, null, null), null, onExceed);
+        return GateHarness.records(true, perSecond, onExceed);
     }
 
     private void produce(short version, short acks, Part... parts) {
-        ByteBuf frame = RecordFrames.produceRequest(version, acks, ++correlationId, "app", parts);
-        gates.produce().request(frame, new RequestHeader().read(frame));
+        harness.request(RecordFrames.produceRequest(version, acks, ++correlationId, GateHarness.CLIENT_ID, parts));
+    }
+
+    /** Limits {@link #SLOW} to 10 records a second, {@code onExceed}, and spends the burst on partition 0. */
+    private void exhaustSlow(OnExceed onExceed, Part burst) {
+        harness.limit(SLOW_TOPIC, records(10, onExceed));
+        produce(burst);
+        respond(harness.takeForwarded());
     }
 
     private void produce(Part... parts) {
@@ -117,8 +120,8 @@ class ProduceGateTest {
     @Test
     void withinQuotaTheVeryRequestGoesAndItsResponsePassesUntouched() {
         harness.limit(SLOW_TOPIC, records(100, OnExceed.DELAY));
-        ByteBuf frame = RecordFrames.produceRequest(V, ALL, 1, "app", part(SLOW, 0, 5), part(FAST, 0, 5));
-        gates.produce().request(frame, new RequestHeader().read(frame));
+        ByteBuf frame = RecordFrames.produceRequest(V, ALL, 1, GateHarness.CLIENT_ID, part(SLOW, 0, 5), part(FAST, 0, 5));
+        harness.request(frame);
         Forwarded request = harness.takeForwarded();
         assertSame(frame, request.frame(), "the very buffer, not a copy");
         ByteBuf response = KafkaFrames.response(
@@ -133,9 +136,7 @@ class ProduceGateTest {
 
     @Test
     void delayAnswersOnlyTheOverQuotaPartitionRetriablyAndForwardsTheRest() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        produce(part(SLOW, 0, 10));
-        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
 
         produce(part(SLOW, 0, 5), part(FAST, 0, 5), part(FAST, 1, 5));
         Forwarded cut = harness.takeForwarded();
@@ -163,9 +164,7 @@ class ProduceGateTest {
 
     @Test
     void aRequestWhollyOverQuotaIsAnsweredBySluiceAlone() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        produce(part(SLOW, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
         produce(part(SLOW, 0, 3), part(SLOW, 1, 3));
         assertTrue(harness.forwarded.isEmpty());
         Answer answer = harness.answers.get(0);
@@ -175,9 +174,7 @@ class ProduceGateTest {
 
     @Test
     void laterBatchesOfAnIdempotentProducerWaitBehindTheBouncedOne() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        produce(idempotent(SLOW, 0, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.DELAY, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5), part(FAST, 0, 1));
         assertEquals(List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:NONE"), respond(harness.takeForwarded()));
 
@@ -199,9 +196,7 @@ class ProduceGateTest {
 
     @Test
     void aNewEpochEndsTheGap() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        produce(idempotent(SLOW, 0, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.DELAY, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5));
         harness.answers.forEach(a -> a.frame().release());
         harness.answers.clear();
@@ -212,9 +207,7 @@ class ProduceGateTest {
 
     @Test
     void rejectFailsTheBatchWithTheReferenceMessageAndBouncesWhatFollowsItUntilRenumbered() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
-        produce(idempotent(SLOW, 0, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.REJECT, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5), part(FAST, 0, 1));
         Forwarded cut = harness.takeForwarded();
         ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
@@ -233,9 +226,7 @@ class ProduceGateTest {
 
     @Test
     void notifyForwardsChargesAndSaysHowLongToKeepQuiet() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.NOTIFY));
-        produce(part(SLOW, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.NOTIFY, part(SLOW, 0, 10));
         produce(part(SLOW, 0, 10), part(FAST, 0, 1));
         Forwarded request = harness.takeForwarded();
         assertEquals(List.of("slow-0", "fast-0"), partitions(request), "nothing is cut");
@@ -267,11 +258,11 @@ class ProduceGateTest {
         harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
         short none = 0;
         produce(V, none, part(SLOW, 0, 10), part(FAST, 0, 1));
-        assertEquals(1, harness.unanswered.size(), "within quota: the request goes whole");
+        assertEquals(1, harness.upstream.size(), "within quota: the request goes whole");
         produce(V, none, part(SLOW, 0, 5), part(FAST, 0, 1));
         produce(V, none, part(SLOW, 1, 5));
         produce(V, none, part(SLOW, 0, 5));
-        assertEquals(2, harness.unanswered.size(), "only fast-0 of the second request went");
+        assertEquals(2, harness.upstream.size(), "only fast-0 of the second request went");
         ThrottledClient throttle = onlyThrottle();
         assertEquals("delay", throttle.action(), "nothing to carry a rejection: held");
         assertEquals(15, throttle.heldMessages());
@@ -280,8 +271,8 @@ class ProduceGateTest {
         List<String> released = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             harness.advance(100);
-            while (harness.unanswered.size() > 2) {
-                ByteBuf frame = harness.unanswered.remove(2);
+            while (harness.upstream.size() > 2) {
+                ByteBuf frame = harness.upstream.remove(2);
                 ProduceRequestData data = RecordFrames.readProduce(frame, V);
                 assertEquals(0, data.acks());
                 data.topicData().forEach(t -> t.partitionData().forEach(p -> released.add(t.name() + "-" + p.index())));
@@ -353,9 +344,7 @@ class ProduceGateTest {
 
     @Test
     void aChangedLimitAppliesToTheNextBatch() {
-        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        produce(part(SLOW, 0, 10));
-        respond(harness.takeForwarded());
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
         harness.limits(harness.quotas.limits().withLimit(SLOW_TOPIC, null));
         produce(part(SLOW, 0, 10));
         assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
@@ -372,7 +361,7 @@ class ProduceGateTest {
         assertEquals(0, harness.activity.meter("kafka", SLOW).heldMessages());
         assertTrue(harness.throttled().isEmpty());
         harness.advance(5_000);
-        assertEquals(1, harness.unanswered.size(), "nothing released after close");
+        assertEquals(1, harness.upstream.size(), "nothing released after close");
     }
 
     @Test

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: a real Pulsar 4.0.7 broker, Sluice (proxy-server/target/sluice.jar) and
-# Apache Pulsar's own proxy, each its own process, driven with identical loads. Results and charts go
-# to docs/bench/ (results.md, *.png). Sizes are system properties in BENCH_OPTS, for example
+# Apache Pulsar's own proxy, each its own process, driven with identical loads. Results go to
+# docs/bench/ (results.md, results.json for bench/compare.sh, *.png, profiles/). Sizes are system
+# properties in BENCH_OPTS, for example
 #   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
 # --no-build skips the Maven build (use the jars already built).
-# The connections scenario needs `ulimit -Hn` of at least 9 per connection plus 1024 (10024 for 1,000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--no-build" ]]; then
-  mvn -B -q install -DskipTests -pl bench -am
+  # package, not install: the reactor puts the modules' own target/ jars on bench.classpath.
+  mvn -B -q package -DskipTests -pl bench -am
 fi
+# The connections scenarios hold several sockets per client in each process: about 9 per client in
+# Apache Pulsar's proxy (1,000 clients: 10,024 files), 4 in Sluice (10,000 clients of the
+# many-connections scenario: 40,000 and more). Raise the limit as far as this shell may; the JVM
+# raises its soft limit to the hard one, and the broker and proxies, its children, inherit it. Each
+# scenario checks its own need and names the figure if the limit is too low.
+wanted=100000
+if [[ "$(ulimit -Hn)" != unlimited && "$(ulimit -Hn)" -lt $wanted ]]; then
+  ulimit -Hn $wanted 2>/dev/null || echo "cannot raise the hard open-file limit to $wanted (it is $(ulimit -Hn))" >&2
+fi
+ulimit -Sn "$(ulimit -Hn)"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo +changes)"
 # shellcheck disable=SC2086  # BENCH_OPTS is a list of options
-exec java ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
+exec java -Dbench.commit="$commit" ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
   io.sluice.bench.sidebyside.SideBySide

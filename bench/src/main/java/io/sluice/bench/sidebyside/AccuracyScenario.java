@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,8 @@ final class AccuracyScenario {
     private AccuracyScenario() {
     }
 
-    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
-            throws Exception {
+    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Path workDir,
+                    Report report) throws Exception {
         double seconds = settings.accuracySeconds();
         MarkdownTable table = new MarkdownTable("limit msg/s", "enforced by", "first 1 s msg/s",
                 "steady msg/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)", "steady error %", "failed sends");
@@ -39,7 +40,12 @@ final class AccuracyScenario {
 
                 String sluiceTopic = "persistent://public/default/accuracy-sluice-" + rate + "-" + System.nanoTime();
                 sluice.putTopicLimit(sluiceTopic, "{\"publish\":{\"messagesPerSecond\":" + rate + "}}");
-                PublishRun.Result viaSluice = PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds);
+                // Profiled, when asked, in the measured run itself: the first flood of a fresh Sluice is
+                // the one that shows how its held path warms up, and there is no second first time.
+                PublishRun.Result viaSluice = settings.profile()
+                        ? ProfiledRun.profile(sluice.contender(), "accuracy flood, limit " + rate + " msg/s", settings,
+                                workDir, report, () -> PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds))
+                        : PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds);
                 row(table, rate, "Sluice (delay)", viaSluice, seconds);
                 series.put("Sluice", viaSluice.timeline().series(seconds));
 
@@ -100,7 +106,7 @@ final class AccuracyScenario {
     }
 
     /** Topic policies travel through a system topic; wait until the broker reports this one. */
-    private static void awaitPolicy(PulsarAdmin admin, String topic) throws Exception {
+    static void awaitPolicy(PulsarAdmin admin, String topic) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (admin.topicPolicies().getPublishRate(topic) == null) {
             if (System.nanoTime() > deadline) {

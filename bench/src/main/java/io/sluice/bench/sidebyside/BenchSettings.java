@@ -20,16 +20,27 @@ import java.util.List;
  * @param connections        how many clients, each with one connection and one producer, the
  *                           connections scenario opens
  * @param connectionsSeconds each measured run of the connections scenario
+ * @param manyConnections    how many clients the many-connections scenario opens (Sluice and direct only)
+ * @param heldRate           the limit of the held scenario, msg/s: one producer limited to it, then two
+ *                           producers limited to half of it each
+ * @param profile            whether to profile each proxy (async-profiler and JFR) in an extra,
+ *                           unmeasured run of each passthrough, producers and held workload
  * @param pulsarProxy        whether Apache Pulsar's proxy is a contender
  * @param outputDir          where results.md and the PNG charts go
  * @param sluiceJar          Sluice's executable jar
  * @param pulsarProxyJar     the pulsar-proxy jar copied by the bench build
- * @param proxyJvmOptions    JVM options given to both proxies alike
+ * @param pulsarPerfJar      the pulsar-testclient (pulsar-perf) jar copied by the bench build
+ * @param sluiceJarB         a second Sluice jar, run beside the first as contender "Sluice B" (an A/B
+ *                           run of two builds against one broker), or null
+ * @param sluiceBJvmOptions  JVM options for Sluice B only, after {@code proxyJvmOptions} (an A/B run of
+ *                           two settings of one build when {@code sluiceJarB} is the same jar)
+ * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
  */
 record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
                      double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
-                     double connectionsSeconds, boolean pulsarProxy, Path outputDir,
-                     Path sluiceJar, Path pulsarProxyJar, List<String> proxyJvmOptions) {
+                     double connectionsSeconds, int manyConnections, int heldRate, boolean profile,
+                     boolean pulsarProxy, Path outputDir, Path sluiceJar, Path pulsarProxyJar, Path pulsarPerfJar,
+                     Path sluiceJarB, List<String> sluiceBJvmOptions, List<String> proxyJvmOptions) {
 
     static BenchSettings fromSystemProperties() {
         return new BenchSettings(
@@ -44,11 +55,22 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
                 Integer.getInteger("bench.producers", 16),
                 Integer.getInteger("bench.connections", 1000),
                 number("bench.connectionsSeconds", 10),
+                Integer.getInteger("bench.manyConnections", 10_000),
+                Integer.getInteger("bench.heldRate", 50_000),
+                Boolean.parseBoolean(System.getProperty("bench.profile", "false")),
                 Boolean.parseBoolean(System.getProperty("bench.pulsarProxy", "true")),
                 Path.of(System.getProperty("bench.output", "docs/bench")).toAbsolutePath(),
                 Path.of(System.getProperty("sluice.jar", "proxy-server/target/sluice.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar")).toAbsolutePath(),
-                List.of(System.getProperty("bench.proxyJvm", "-Xmx512m").split(" ")));
+                Path.of(System.getProperty("pulsar.perf.jar", "bench/target/pulsar-perf/pulsar-testclient.jar")).toAbsolutePath(),
+                System.getProperty("bench.sluiceB") == null ? null : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
+                options(System.getProperty("bench.sluiceBJvm", "")),
+                options(System.getProperty("bench.proxyJvm", "-Xmx512m")));
+    }
+
+    /** JVM options separated by spaces or commas (commas survive BENCH_OPTS, which the shell splits on spaces). */
+    private static List<String> options(String value) {
+        return Arrays.stream(value.split("[ ,]+")).filter(option -> !option.isEmpty()).toList();
     }
 
     private static double number(String key, double fallback) {

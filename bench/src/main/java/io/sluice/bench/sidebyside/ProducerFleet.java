@@ -24,9 +24,10 @@ import org.apache.pulsar.shade.io.netty.util.HashedWheelTimer;
  * <p>A {@code PulsarClient} built the ordinary way starts its own event loop, timer and executors,
  * several threads per client, which for 1,000 clients would swamp the load generator. These are built
  * with {@link PulsarClientImpl}'s builder instead, sharing one event loop group, timer and set of
- * executors; each client still has its own connection pool, lookup service and producer (and,
- * in Pulsar 4.0, its own idle lookup thread, which the builder cannot share), so the broker or
- * proxy sees the same connections and commands as from that many separate clients.
+ * executors (the lookup executor too: one thread per client would be 10,000 threads for the
+ * many-connections scenario); each client still has its own connection pool, lookup service and
+ * producer, so the broker or proxy sees the same connections and commands as from that many
+ * separate clients.
  */
 final class ProducerFleet implements AutoCloseable {
 
@@ -40,6 +41,7 @@ final class ProducerFleet implements AutoCloseable {
     private final ExecutorProvider external = new ExecutorProvider(1, "fleet-listener");
     private final ExecutorProvider internal = new ExecutorProvider(1, "fleet-internal");
     private final ScheduledExecutorProvider scheduled = new ScheduledExecutorProvider(1, "fleet-scheduled");
+    private final ExecutorProvider lookups = new ExecutorProvider(1, "fleet-lookup");
     private final List<PulsarClient> clients = new ArrayList<>();
     private final List<Producer<byte[]>> producers = new ArrayList<>();
 
@@ -69,6 +71,7 @@ final class ProducerFleet implements AutoCloseable {
                     .eventLoopGroup(eventLoops).timer(timer)
                     .externalExecutorProvider(external).internalExecutorProvider(internal)
                     .scheduledExecutorProvider(scheduled)
+                    .lookupExecutorProvider(lookups)
                     .build();
             clients.add(client);
             creating.acquireUninterruptibly();
@@ -115,6 +118,7 @@ final class ProducerFleet implements AutoCloseable {
         external.shutdownNow();
         internal.shutdownNow();
         scheduled.shutdownNow();
+        lookups.shutdownNow();
     }
 
     private static ThreadFactory daemon(String name) {

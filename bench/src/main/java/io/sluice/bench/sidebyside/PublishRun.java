@@ -23,11 +23,12 @@ final class PublishRun {
     private static final Duration CONSUMER_GRACE = Duration.ofSeconds(10);
 
     /**
-     * What a run achieved; {@code failed} counts sends that completed with an error; {@code received}
+     * What a run achieved; {@code failed} counts sends that completed with an error; {@code timeline}
+     * counts all producers' completions, {@code producerTimelines} each producer's; {@code received}
      * and {@code endToEnd} are the consumer's (0 and empty without one).
      */
     record Result(long completed, long failed, double seconds, LatencySamples latencies, RateTimeline timeline,
-                  long received, LatencySamples endToEnd) {
+                  List<RateTimeline> producerTimelines, long received, LatencySamples endToEnd) {
         double messagesPerSecond() {
             return completed / seconds;
         }
@@ -61,7 +62,7 @@ final class PublishRun {
             }
             consumer.awaitReceived(sent.completed(), CONSUMER_GRACE);
             return new Result(sent.completed(), sent.failed(), sent.seconds(), sent.latencies(), sent.timeline(),
-                    consumer.received(), consumer.latencies());
+                    sent.producerTimelines(), consumer.received(), consumer.latencies());
         } finally {
             PulsarClients.closeInBackground(client);
         }
@@ -86,8 +87,11 @@ final class PublishRun {
         Tally tally = new Tally(new LatencySamples(), new RateTimeline(start, 0.25, seconds * 2 + 10),
                 new AtomicLong(), new AtomicLong());
         List<Thread> senders = new ArrayList<>();
+        List<RateTimeline> producerTimelines = new ArrayList<>();
         for (Producer<byte[]> producer : producers) {
-            Thread sender = new Thread(() -> sendUntil(end, producer, workload, tally), "send-" + producer.getTopic());
+            RateTimeline own = new RateTimeline(start, 0.25, seconds * 2 + 10);
+            producerTimelines.add(own);
+            Thread sender = new Thread(() -> sendUntil(end, producer, workload, tally, own), "send-" + producer.getTopic());
             sender.start();
             senders.add(sender);
         }
@@ -101,11 +105,12 @@ final class PublishRun {
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         return new Result(tally.completed().get(), tally.failed().get(), elapsed, tally.latencies(), tally.timeline(),
-                0, new LatencySamples());
+                producerTimelines, 0, new LatencySamples());
     }
 
     /** Keeps the workload's sends in flight until {@code end}, then waits for the last ones. */
-    private static void sendUntil(long end, Producer<byte[]> producer, Workload workload, Tally tally) {
+    private static void sendUntil(long end, Producer<byte[]> producer, Workload workload, Tally tally,
+                                  RateTimeline own) {
         // A consumer needs each payload's own send time; otherwise one shared payload saves the garbage.
         byte[] shared = new byte[workload.payloadBytes()];
         Semaphore window = new Semaphore(workload.inFlight());
@@ -118,6 +123,7 @@ final class PublishRun {
                     long now = System.nanoTime();
                     tally.latencies().add(now - sentAt);
                     tally.timeline().record(now);
+                    own.record(now);
                     tally.completed().incrementAndGet();
                 } else {
                     tally.failed().incrementAndGet();

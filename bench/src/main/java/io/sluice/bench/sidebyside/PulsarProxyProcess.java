@@ -20,6 +20,9 @@ import java.util.List;
  */
 final class PulsarProxyProcess implements AutoCloseable {
 
+    /** The contender's name in tables and in {@code results.json}. */
+    static final String NAME = "Pulsar proxy";
+
     private static final String MAIN_CLASS = "org.apache.pulsar.proxy.server.ProxyServiceStarter";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -74,7 +77,7 @@ final class PulsarProxyProcess implements AutoCloseable {
     }
 
     Contender contender() {
-        return new Contender("Pulsar proxy", "pulsar://127.0.0.1:" + port, process.pid());
+        return new Contender(NAME, "pulsar://127.0.0.1:" + port, process.pid());
     }
 
     /** SIGTERM, then SIGKILL if the proxy has not exited after 10 s. */

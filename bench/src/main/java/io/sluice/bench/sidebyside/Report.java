@@ -5,10 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The suite's findings as Markdown, printed as they come and written to {@code results.md}. */
+/**
+ * The suite's findings: as Markdown, printed as they come and written to {@code results.md}, and
+ * as figures, written to {@code results.json} for {@link CompareResults}.
+ */
 final class Report {
 
     private final StringBuilder markdown = new StringBuilder();
+    private final ResultFile figures = new ResultFile();
 
     void heading(String title) {
         add("\n### " + title + "\n");
@@ -27,15 +31,22 @@ final class Report {
         System.out.println(text);
     }
 
+    /** The machine-readable figures of the run. */
+    ResultFile figures() {
+        return figures;
+    }
+
     String markdown() {
         return markdown.toString();
     }
 
-    void write(Path file) {
+    /** Writes {@code results.md} and {@code results.json} to {@code directory}. */
+    void write(Path directory) {
         try {
-            Files.writeString(file, markdown);
+            Files.writeString(directory.resolve("results.md"), markdown);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
+            throw new UncheckedIOException("cannot write results.md to " + directory, e);
         }
+        figures.write(directory.resolve("results.json"));
     }
 }

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -22,7 +24,8 @@ import java.util.TreeSet;
 public final class SideBySide {
 
     /** Every scenario, in the order they run; {@code -Dbench.scenarios} picks some of them. */
-    static final String ALL_SCENARIOS = "passthrough,producers,endtoend,accuracy,isolation,connections";
+    static final String ALL_SCENARIOS =
+            "passthrough,producers,endtoend,pulsarperf,held,accuracy,isolation,connections,manyconnections";
 
     private SideBySide() {
     }
@@ -34,7 +37,8 @@ public final class SideBySide {
         BenchSettings settings = BenchSettings.fromSystemProperties();
         Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(","));
         run(settings, scenarios);
-        System.out.println("results in " + settings.outputDir().resolve("results.md").toAbsolutePath());
+        System.out.println("results in " + settings.outputDir().resolve("results.md").toAbsolutePath()
+                + " and results.json beside it");
         // The Pulsar client leaves non-daemon threads behind; the shutdown hooks stop the children.
         System.exit(0);
     }
@@ -50,47 +54,105 @@ public final class SideBySide {
         Path workDir = Files.createTempDirectory("sluice-bench-");
         Report report = new Report();
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings);
+        report.text("Load average (1 min) at the start: " + MarkdownTable.num(LoadAverage.oneMinute(), 2)
+                + " on " + Runtime.getRuntime().availableProcessors() + " cores.");
+        describe(report.figures(), settings, scenarios);
+        // Profiling wants exact inlined frames, in both proxies alike.
+        List<String> proxyJvm = new ArrayList<>(settings.proxyJvmOptions());
+        if (settings.profile()) {
+            proxyJvm.addAll(ProcessProfiler.jvmOptions(workDir));
+        }
         // Both settings keep the broker from batching in time, which would hide what a proxy adds:
         // a synchronous send would wait for the bookie's 2 ms group commit, and a caught-up consumer
         // would be sent a new message only when its cursor next looks, every 10 ms.
         try (PulsarBroker broker = PulsarBroker.builder().config("journalFlushWhenQueueEmpty", "true")
                 .config("managedLedgerNewEntriesCheckDelayInMillis", "0").start();
-             SluiceContender sluice = SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(),
-                     settings.proxyJvmOptions(), workDir);
+             SluiceContender sluice = SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(), proxyJvm, workDir);
+             SluiceContender sluiceB = settings.sluiceJarB() == null ? null
+                     : SluiceContender.start(settings.sluiceJarB(), broker.serviceUrl(),
+                             concat(proxyJvm, settings.sluiceBJvmOptions()),
+                             Files.createDirectories(workDir.resolve("sluice-b")));
              PulsarProxyProcess pulsarProxy = settings.pulsarProxy()
-                     ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, settings.proxyJvmOptions(), workDir)
+                     ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, proxyJvm, workDir)
                      : null) {
+            Contender direct = Contender.direct(broker.serviceUrl());
             List<Contender> contenders = new ArrayList<>();
-            contenders.add(Contender.direct(broker.serviceUrl()));
+            contenders.add(direct);
             contenders.add(sluice.contender());
+            Map<Contender, SluiceContender> sluices = new LinkedHashMap<>();
+            sluices.put(sluice.contender(), sluice);
+            if (sluiceB != null) {
+                Contender b = sluiceB.contender();
+                Contender named = new Contender("Sluice B", b.serviceUrl(), b.proxyPid());
+                contenders.add(named);
+                sluices.put(named, sluiceB);
+            }
             if (pulsarProxy != null) {
                 contenders.add(pulsarProxy.contender());
             }
             if (scenarios.contains("passthrough")) {
-                PassthroughScenario.run(contenders,
-                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B), settings, report);
+                PassthroughScenario.run("passthrough", contenders,
+                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B), settings, workDir, report);
             }
             if (scenarios.contains("producers")) {
-                PassthroughScenario.run(contenders, List.of(Workload.ASYNC_1KIB.splitOver(settings.producers()),
-                        Workload.BATCHED_100B.splitOver(settings.producers())), settings, report);
+                PassthroughScenario.run("producers", contenders, List.of(Workload.ASYNC_1KIB.splitOver(settings.producers()),
+                        Workload.BATCHED_100B.splitOver(settings.producers())), settings, workDir, report);
             }
             if (scenarios.contains("endtoend")) {
-                PassthroughScenario.run(contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, report);
+                PassthroughScenario.run("endtoend", contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, workDir,
+                        report);
+            }
+            if (scenarios.contains("pulsarperf")) {
+                PulsarPerfScenario.run(contenders, settings, workDir, report);
+            }
+            if (scenarios.contains("held")) {
+                HeldScenario.run(direct, sluices, broker.webUrl(), settings, workDir, report);
             }
             if (scenarios.contains("accuracy")) {
-                AccuracyScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);
+                AccuracyScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, workDir, report);
             }
             if (scenarios.contains("isolation")) {
                 IsolationScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);
             }
             // Last: a thousand connections leave the proxies' heaps grown for whatever would follow.
             if (scenarios.contains("connections")) {
-                ConnectionsScenario.run(contenders, settings, report);
+                ConnectionsScenario.run("connections", contenders, settings.connections(), settings, report);
+            }
+            // Sluice only: Apache Pulsar's proxy would need about 9 open files per client.
+            if (scenarios.contains("manyconnections")) {
+                ConnectionsScenario.run("manyconnections", List.of(direct, sluice.contender()),
+                        settings.manyConnections(), settings, report);
             }
         } finally {
-            report.write(settings.outputDir().resolve("results.md"));
+            report.write(settings.outputDir());
             System.out.println("proxy logs and configuration in " + workDir);
         }
         return report;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    /** What {@code results.json} says about the run, so that two runs compared can be told apart. */
+    private static void describe(ResultFile json, BenchSettings settings, Set<String> scenarios) {
+        json.describe("started", LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        json.describe("commit", System.getProperty("bench.commit", "unknown"));
+        json.describe("settings", settings.toString());
+        json.describe("scenarios", String.join(",", new TreeSet<>(scenarios)));
+        json.describe("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        json.describe("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        json.describe("load average at start", MarkdownTable.num(LoadAverage.oneMinute(), 2));
+        json.describe("sluice jar", settings.sluiceJar() + " (" + lastModified(settings.sluiceJar()) + ")");
+    }
+
+    private static String lastModified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toString();
+        } catch (java.io.IOException e) {
+            return "missing";
+        }
     }
 }

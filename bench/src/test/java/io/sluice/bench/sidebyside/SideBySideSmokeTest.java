@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -22,10 +23,12 @@ class SideBySideSmokeTest {
     @Test
     void everyScenarioRunsAndWritesItsTablesAndCharts() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        // 3 producers on one connection, 20 connections of one producer each.
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, false, output,
-                Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(), List.of("-Xmx256m"));
+        // 3 producers on one connection, 20 connections of one producer each (30 in the many-connections
+        // scenario), a held rate of 2,000 msg/s, and one profiled run of each workload.
+        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, 30, 2000, true,
+                false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(), null, List.of(), List.of("-Xmx256m"));
 
         String markdown = SideBySide.run(tiny, Set.of(SideBySide.ALL_SCENARIOS.split(","))).markdown();
 
@@ -42,5 +45,18 @@ class SideBySideSmokeTest {
         assertTrue(markdown.contains("| 100000 | Sluice (delay) |"), markdown);
         assertTrue(Files.size(output.resolve("latency-cdf-1-kib-no-batching-1-in-flight.png")) > 0);
         assertTrue(Files.size(output.resolve("e2e-latency-cdf-1-kib-no-batching-1-in-flight-to-a-consumer.png")) > 0);
+        assertTrue(markdown.contains("### Passthrough with pulsar-perf: 1 KiB, no batching, 1000 in flight"), markdown);
+        assertTrue(markdown.contains("| Sluice delay, 2 producers limited to 1000 each |"), markdown);
+        assertTrue(markdown.contains("### Connections: 30 clients"), markdown);
+        assertTrue(markdown.contains("### Profile: Sluice, 1 KiB, no batching, 1000 in flight"), markdown);
+        assertTrue(markdown.contains("| socket writes (system call, kernel TCP, loopback delivery) |"), markdown);
+        assertTrue(Files.size(output.resolve("profiles/sluice-1-kib-no-batching-1000-in-flight-cpu.html")) > 0);
+        assertTrue(Files.size(output.resolve("profiles/sluice-1-kib-no-batching-1000-in-flight-alloc.html")) > 0);
+        // The machine-readable results compare cleanly with themselves.
+        Path json = output.resolve("results.json");
+        List<ResultFile.Figure> figures = ResultFile.read(json).figures();
+        assertTrue(figures.stream().anyMatch(f -> f.metric().equals("msg/s vs direct") && f.contender().equals("Sluice")),
+                figures.toString());
+        assertEquals(0, CompareResults.run(new String[] {json.toString(), json.toString()}, System.out, System.err));
     }
 }

@@ -256,6 +256,6 @@ public final class FetchGate {
     }
 
     private GateExchange exchange(short version) {
-        return exchanges.take(version, null, 0, context.clock().nanoTime());
+        return exchanges.take(version, null, 0);
     }
 }

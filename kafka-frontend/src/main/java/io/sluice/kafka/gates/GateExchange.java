@@ -7,8 +7,8 @@ import java.util.ArrayDeque;
 
 /**
  * A request a gate forwarded (whole or cut), awaiting the broker's response: its version, what the
- * response must be given (Sluice's answers for the partitions not forwarded, a throttle time) and
- * when the request left. Each gate keeps a {@link Pool} of them, so an ordinary request allocates
+ * response must be given (Sluice's answers for the partitions not forwarded, a throttle time).
+ * Each gate keeps a {@link Pool} of them, so an ordinary request allocates
  * nothing.
  */
 final class GateExchange implements Exchange {
@@ -34,8 +34,8 @@ final class GateExchange implements Exchange {
             this.capacity = capacity;
         }
 
-        /** An exchange for a request of {@code version} that left at {@code sentAtNanos}. */
-        GateExchange take(short version, ProduceVerdicts verdicts, int notifyMillis, long sentAtNanos) {
+        /** An exchange for a request of {@code version}. */
+        GateExchange take(short version, ProduceVerdicts verdicts, int notifyMillis) {
             GateExchange exchange = free.poll();
             if (exchange == null) {
                 exchange = new GateExchange(this);
@@ -43,7 +43,6 @@ final class GateExchange implements Exchange {
             exchange.version = version;
             exchange.verdicts = verdicts;
             exchange.notifyMillis = notifyMillis;
-            exchange.sentAtNanos = sentAtNanos;
             return exchange;
         }
 
@@ -59,7 +58,6 @@ final class GateExchange implements Exchange {
     private short version;
     private ProduceVerdicts verdicts;
     private int notifyMillis;
-    private long sentAtNanos;
 
     private GateExchange(Pool pool) {
         this.pool = pool;
@@ -77,10 +75,6 @@ final class GateExchange implements Exchange {
     /** The throttle time {@code notify} asks for; 0 for none. */
     int notifyMillis() {
         return notifyMillis;
-    }
-
-    long sentAtNanos() {
-        return sentAtNanos;
     }
 
     @Override

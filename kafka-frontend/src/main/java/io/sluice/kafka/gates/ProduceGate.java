@@ -141,7 +141,7 @@ public final class ProduceGate {
             }
         }
         if (keep.cardinality() == parts.partitionCount()) {
-            context.out().forward(frame, header, exchange(version, null, now));
+            context.out().forward(frame, header, exchange(version, null));
             return;
         }
         ProduceVerdicts verdicts;
@@ -157,7 +157,7 @@ public final class ProduceGate {
         if (cut == null) {
             context.out().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
         } else {
-            context.out().forward(cut, header, exchange(version, verdicts, now));
+            context.out().forward(cut, header, exchange(version, verdicts));
         }
     }
 
@@ -382,14 +382,12 @@ public final class ProduceGate {
         return verdicts;
     }
 
-    private GateExchange exchange(short version, ProduceVerdicts verdicts, long now) {
-        return exchanges.take(version, verdicts, notifyMillis, now);
+    private GateExchange exchange(short version, ProduceVerdicts verdicts) {
+        return exchanges.take(version, verdicts, notifyMillis);
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
     private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
-        long now = context.clock().nanoTime();
-        context.services().upstreamLatency().record(now - exchange.sentAtNanos(), now);
         ByteBuf response = frame;
         try {
             if (exchange.verdicts() != null) {

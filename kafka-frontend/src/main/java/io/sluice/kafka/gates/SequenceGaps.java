@@ -44,15 +44,37 @@ final class SequenceGaps {
         if (gap == null || gap.producerId != producerId) {
             return Standing.NONE;
         }
-        if (gap.epoch != epoch || nowNanos - gap.sinceNanos > EXPIRY_NANOS) {
+        if (nowNanos - gap.sinceNanos > EXPIRY_NANOS) {
             gaps.remove(partition);
             return Standing.NONE;
+        }
+        if (gap.epoch != epoch) {
+            return newEpoch(partition, gap, epoch, sequence);
         }
         if (sequence == gap.sequence) {
             return Standing.AWAITED;
         }
         long distance = Math.floorMod((long) sequence - gap.sequence, SEQUENCES);
         return distance < SEQUENCES / 2 ? Standing.BEHIND : Standing.NONE;
+    }
+
+    /**
+     * A batch of another epoch than the gap's. Older: a batch the broker refuses anyway, no business
+     * of the gap's. Newer: the client gave up on the gap's sequence and restarted the partition's
+     * sequences at 0 under a new epoch; it may send a new batch before it resends the first ones,
+     * and the broker refuses any but sequence 0 as a new epoch's first. So the gap now waits for
+     * sequence 0 of the new epoch.
+     */
+    private Standing newEpoch(int partition, Gap gap, short epoch, int sequence) {
+        if ((short) (epoch - gap.epoch) < 0) {
+            return Standing.NONE;
+        }
+        if (sequence == 0) {
+            gaps.remove(partition);
+            return Standing.NONE;
+        }
+        gaps.put(partition, new Gap(gap.producerId, epoch, 0, gap.sinceNanos, false));
+        return Standing.BEHIND;
     }
 
     /**

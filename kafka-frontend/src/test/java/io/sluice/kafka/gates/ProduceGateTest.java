@@ -206,6 +206,23 @@ class ProduceGateTest {
     }
 
     @Test
+    void aNewEpochsLaterBatchWaitsForItsFirst() {
+        // An idempotent producer whose batch was rejected bumps its epoch and restarts its in-flight
+        // batches at sequence 0, but may send a new batch before it resends those.
+        exhaustSlow(OnExceed.REJECT, idempotent(SLOW, 0, 0, 10));
+        produce(idempotent(SLOW, 0, 10, 5));
+        harness.advance(2_000);
+        short next = 1;
+        produce(new Part(SLOW, null, 0, RecordFrames.idempotent(PRODUCER, next, 5, 5, 10)));
+        assertEquals(List.of("slow-0:REQUEST_TIMED_OUT"), outcomes(harness.answers.get(1).frame(), V),
+                "the broker would refuse anything but sequence 0 first under a new epoch");
+        produce(new Part(SLOW, null, 0, RecordFrames.idempotent(PRODUCER, next, 0, 5, 10)));
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
+        produce(new Part(SLOW, null, 0, RecordFrames.idempotent(PRODUCER, next, 5, 5, 10)));
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
+    }
+
+    @Test
     void rejectFailsTheBatchWithTheReferenceMessageAndBouncesWhatFollowsItUntilRenumbered() {
         exhaustSlow(OnExceed.REJECT, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5), part(FAST, 0, 1));

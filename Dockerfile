@@ -2,6 +2,8 @@
 # Sluice container image (works with the classic builder and with BuildKit).
 #   docker build -t sluice:0.1.0 .
 #   docker run --rm -p 6650:6650 -p 8080:8080 -e SLUICE_UPSTREAM=pulsar://broker:6650 sluice:0.1.0
+#   docker run --rm -p 9092-9095:9092-9095 -p 8080:8080 -e SLUICE_KAFKA_UPSTREAM=kafka-1:9092,kafka-2:9092 \
+#     -e SLUICE_KAFKA_ADVERTISED_HOST=docker-host.example sluice:0.1.0   # Kafka: node N on port 9093+N
 # Every option is an environment variable SLUICE_<OPTION> (see README, Options); arguments after
 # the image name are passed to Sluice as flags and win over the environment.
 #
@@ -28,12 +30,14 @@ RUN groupadd --gid 10001 sluice \
 # Listen on every interface inside the container (the jar's defaults, stated so that `docker
 # inspect` shows them); the limits file lives on the volume because the REST API rewrites it.
 ENV SLUICE_LISTEN=0.0.0.0:6650 \
+    SLUICE_KAFKA_LISTEN=0.0.0.0:9092 \
     SLUICE_ADMIN=0.0.0.0:8080 \
     SLUICE_LIMITS_FILE=/var/lib/sluice/limits.json \
     JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 
-# Pulsar protocol, then admin API / metrics / probes (GET /healthz, /readyz).
-EXPOSE 6650 8080
+# Pulsar protocol, Kafka bootstrap, then admin API / metrics / probes (GET /healthz, /readyz).
+# Kafka broker node N is served on 9093+N (--kafka-node-port-base): publish those as the cluster needs.
+EXPOSE 6650 9092 8080
 
 VOLUME ["/var/lib/sluice"]
 WORKDIR /var/lib/sluice

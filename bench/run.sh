@@ -4,9 +4,16 @@
 # docs/bench/ (results.md, results.json for bench/compare.sh, *.png, profiles/). Sizes are system
 # properties in BENCH_OPTS, for example
 #   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
+# `bench/run.sh kafka` runs the Kafka suite instead: a real three-broker cluster, directly and
+# through Sluice, and kafka-producer-perf-test (kafka-results.md).
 # --no-build skips the Maven build (use the jars already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+suite=io.sluice.bench.sidebyside.SideBySide
+if [[ "${1:-}" == "kafka" ]]; then
+  suite=io.sluice.bench.sidebyside.KafkaSideBySide
+  shift
+fi
 if [[ "${1:-}" != "--no-build" ]]; then
   # package, not install: the reactor puts the modules' own target/ jars on bench.classpath.
   mvn -B -q package -DskipTests -pl bench -am
@@ -23,5 +30,4 @@ fi
 ulimit -Sn "$(ulimit -Hn)"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo +changes)"
 # shellcheck disable=SC2086  # BENCH_OPTS is a list of options
-exec java -Dbench.commit="$commit" ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" \
-  io.sluice.bench.sidebyside.SideBySide
+exec java -Dbench.commit="$commit" ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$suite"

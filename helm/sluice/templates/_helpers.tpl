@@ -59,11 +59,18 @@ rendering something that crash-loops.
 {{- fail (printf "mode must be sidecar or proxy, got %q" (toString .Values.mode)) }}
 {{- end }}
 {{- if eq .Values.mode "proxy" }}
-{{- if not .Values.upstream }}
-{{- fail "mode=proxy needs upstream, the broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650" }}
+{{- if not (or .Values.upstream .Values.kafka.upstream) }}
+{{- fail "mode=proxy needs upstream (the Pulsar broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650) or kafka.upstream (the Kafka bootstrap servers), or both" }}
 {{- end }}
-{{- if not (hasPrefix "pulsar://" .Values.upstream) }}
+{{- if and .Values.upstream (not (hasPrefix "pulsar://" .Values.upstream)) }}
 {{- fail (printf "upstream must be a pulsar://host:port URL, got %q" .Values.upstream) }}
+{{- end }}
+{{- if .Values.kafka.upstream }}
+{{- range .Values.kafka.nodeIds }}
+{{- if gt (add (int $.Values.kafka.nodePortBase) (int .)) 65535 }}
+{{- fail (printf "kafka.nodePortBase + node id %d is past port 65535" (int .)) }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- if lt (int .Values.drainTimeoutSeconds) 1 }}
@@ -124,6 +131,27 @@ service and rewrites lookups.
 
 {{- define "sluice.upstream" -}}
 {{- if eq .Values.mode "sidecar" }}{{ printf "pulsar://127.0.0.1:%d" (int .Values.sidecar.brokerBindPort) }}{{ else }}{{ .Values.upstream }}{{ end }}
+{{- end }}
+
+{{/*
+Which front ends run: Pulsar in proxy mode when upstream is set, in sidecar mode unless the
+sidecar is Kafka's; Kafka in proxy mode when kafka.upstream is set, in sidecar mode when the
+sidecar is Kafka's. Each renders "true" or nothing.
+*/}}
+{{- define "sluice.pulsarEnabled" -}}
+{{- if eq .Values.mode "sidecar" }}{{ if not .Values.kafka.sidecar.enabled }}true{{ end }}{{ else if .Values.upstream }}true{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaEnabled" -}}
+{{- if eq .Values.mode "sidecar" }}{{ if .Values.kafka.sidecar.enabled }}true{{ end }}{{ else if .Values.kafka.upstream }}true{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaListenPort" -}}
+{{- if eq .Values.mode "sidecar" }}{{ int .Values.kafka.sidecar.port }}{{ else }}{{ int .Values.kafka.port }}{{ end }}
+{{- end }}
+
+{{- define "sluice.kafkaAdvertisedHost" -}}
+{{- .Values.kafka.advertisedHost | default (printf "%s.%s.svc.cluster.local" (include "sluice.fullname" .) .Release.Namespace) }}
 {{- end }}
 
 {{- define "sluice.lookupMode" -}}
@@ -193,18 +221,39 @@ The Sluice container, configured only through SLUICE_* environment variables (on
   image: {{ include "sluice.image" . }}
   imagePullPolicy: {{ .Values.image.pullPolicy }}
   env:
+    {{- if include "sluice.pulsarEnabled" . }}
     - name: SLUICE_UPSTREAM
       value: {{ include "sluice.upstream" . | quote }}
     - name: SLUICE_LISTEN
       value: {{ printf "0.0.0.0:%s" (include "sluice.listenPort" .) | quote }}
-    - name: SLUICE_ADMIN
-      value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
     - name: SLUICE_LOOKUP_MODE
       value: {{ include "sluice.lookupMode" . | quote }}
     {{- if and (eq .Values.mode "proxy") .Values.allowedBrokers }}
     - name: SLUICE_ALLOWED_BROKERS
       value: {{ .Values.allowedBrokers | quote }}
     {{- end }}
+    {{- end }}
+    {{- if include "sluice.kafkaEnabled" . }}
+    - name: SLUICE_KAFKA_LISTEN
+      value: {{ printf "0.0.0.0:%s" (include "sluice.kafkaListenPort" .) | quote }}
+    {{- if eq .Values.mode "sidecar" }}
+    - name: SLUICE_KAFKA_UPSTREAM
+      value: {{ printf "127.0.0.1:%d" (int .Values.kafka.sidecar.brokerBindPort) | quote }}
+    - name: SLUICE_KAFKA_ADDRESS_MODE
+      value: passthrough
+    {{- else }}
+    - name: SLUICE_KAFKA_UPSTREAM
+      value: {{ .Values.kafka.upstream | quote }}
+    - name: SLUICE_KAFKA_ADDRESS_MODE
+      value: rewrite
+    - name: SLUICE_KAFKA_ADVERTISED_HOST
+      value: {{ include "sluice.kafkaAdvertisedHost" . | quote }}
+    - name: SLUICE_KAFKA_NODE_PORT_BASE
+      value: {{ int .Values.kafka.nodePortBase | toString | quote }}
+    {{- end }}
+    {{- end }}
+    - name: SLUICE_ADMIN
+      value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
     - name: SLUICE_LIMITS_FILE
       value: /var/lib/sluice/limits.json
     - name: SLUICE_ADMIN_TOKEN
@@ -249,9 +298,23 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     {{- toYaml . | nindent 4 }}
     {{- end }}
   ports:
+    {{- if include "sluice.pulsarEnabled" . }}
     - name: sluice-pulsar
       containerPort: {{ include "sluice.listenPort" . }}
       protocol: TCP
+    {{- end }}
+    {{- if include "sluice.kafkaEnabled" . }}
+    - name: sluice-kafka
+      containerPort: {{ include "sluice.kafkaListenPort" . }}
+      protocol: TCP
+    {{- if eq .Values.mode "proxy" }}
+    {{- range .Values.kafka.nodeIds }}
+    - name: {{ printf "kafka-node-%d" (int .) }}
+      containerPort: {{ add (int $.Values.kafka.nodePortBase) (int .) }}
+      protocol: TCP
+    {{- end }}
+    {{- end }}
+    {{- end }}
     - name: sluice-admin
       containerPort: {{ $adminPort }}
       protocol: TCP

@@ -22,6 +22,7 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -36,7 +37,7 @@ final class AdminRoutes {
     }
 
     /** @param admission admission control, or {@code null} when the proxy runs without it */
-    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, ProxyStats stats,
+    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, List<ProxyStats> stats,
                             AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics,
                             Supplier<ClusterStatus> cluster) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);

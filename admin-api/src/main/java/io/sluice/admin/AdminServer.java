@@ -24,6 +24,7 @@ import io.sluice.status.TopicActivity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -181,7 +182,7 @@ public final class AdminServer implements AutoCloseable {
         private LimitsStore limits;
         private ThrottleLedger throttleLedger;
         private TopicActivity topicActivity;
-        private ProxyStats proxyStats;
+        private List<ProxyStats> proxyStats;
         private AdmissionController admission;
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
@@ -237,9 +238,9 @@ public final class AdminServer implements AutoCloseable {
             return this;
         }
 
-        /** Connection counters. */
-        public Builder proxyStats(ProxyStats stats) {
-            this.proxyStats = stats;
+        /** The connection counters of each front end that runs. */
+        public Builder proxyStats(ProxyStats... stats) {
+            this.proxyStats = List.of(stats);
             return this;
         }
 

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -39,7 +40,9 @@ final class AdminFixture implements AutoCloseable {
     final LimitsStore store;
     final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     final TopicActivity activity = new TopicActivity(Duration.ofMinutes(10));
-    final ProxyStats stats = new ProxyStats();
+    final ProxyStats stats = new ProxyStats("pulsar");
+    /** A second front end's counters, which count requests by kind. */
+    final ProxyStats kafkaStats = new ProxyStats("kafka", List.of("produce", "fetch"));
     final AtomicBoolean ready = new AtomicBoolean(true);
     final AdminServer server;
     final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -63,7 +66,7 @@ final class AdminFixture implements AutoCloseable {
                 .limits(store)
                 .throttleLedger(ledger)
                 .topicActivity(activity)
-                .proxyStats(stats)
+                .proxyStats(stats, kafkaStats)
                 .admission(admission)
                 .ready(ready::get)
                 .metricsMaxTopics(metricsMaxTopics)

@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,7 +73,8 @@ class AdminRequestFuzzTest {
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
         store = LimitsStore.open(dir.resolve("limits.json"), engine::update);
         router = new Router(AdminRoutes.table(store, new ThrottleLedger(Clock.systemUTC()),
-                new TopicActivity(Duration.ofMinutes(1)), new ProxyStats(), null, () -> true, 1000, ClusterStatus::standalone), Runnable::run);
+                new TopicActivity(Duration.ofMinutes(1)), List.of(new ProxyStats("pulsar")), null, () -> true, 1000,
+                ClusterStatus::standalone), Runnable::run);
     }
 
     @AfterAll

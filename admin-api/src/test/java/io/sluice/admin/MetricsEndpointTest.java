@@ -52,7 +52,8 @@ class MetricsEndpointTest {
             assertEquals(List.of(Map.of("protocol", "kafka", "topic", "_other"), Map.of("protocol", "pulsar", "topic", "_other")),
                     families.get("sluice_publish_messages_total").samples().stream().map(Sample::labels).toList(),
                     "every protocol's families exist from the first scrape on");
-            assertEquals(0, value(families, "sluice_connections", Map.of()));
+            assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
+            assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "kafka")));
             assertTrue(families.keySet().stream().noneMatch(name -> name.startsWith("sluice_admission")),
                     "without admission control there are no admission families");
         }
@@ -125,10 +126,12 @@ class MetricsEndpointTest {
             assertEquals(200, value(families, "sluice_held_bytes", orders));
             assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("protocol", "pulsar", "topic", NS + "orders", "scope", "topic",
                     "reason", "publish messagesPerSecond 5.0", "action", "delay")));
-            assertEquals(1, value(families, "sluice_connections", Map.of()));
-            assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of()));
-            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("reason", "frame too large")));
-            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("reason", "odd \\\"reason\\\"\\nwith a newline\\\\")));
+            assertEquals(1, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
+            assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of("protocol", "pulsar")));
+            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "pulsar", "reason", "frame too large")));
+            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "pulsar",
+                    "reason", "odd \\\"reason\\\"\\nwith a newline\\\\")));
+            assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "kafka")));
 
             Family delays = families.get("sluice_throttle_delay_seconds");
             assertEquals("histogram", delays.type());
@@ -236,6 +239,33 @@ class MetricsEndpointTest {
 
     private static Map<String, Double> byTopic(Family family) {
         return family.samples().stream().collect(Collectors.toMap(s -> s.label("topic"), Sample::value, Double::sum, TreeMap::new));
+    }
+
+    @Test
+    void eachFrontEndHasItsOwnConnectionByteAndRequestSeriesLabelledWithItsProtocol() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            admin.kafkaStats.connectionOpened();
+            admin.kafkaStats.request(0);
+            admin.kafkaStats.request(0);
+            admin.kafkaStats.request(7);
+            admin.kafkaStats.bytesFromClient(300);
+            admin.kafkaStats.bytesToClient(40);
+            admin.kafkaStats.protocolError("unknown_api_key");
+            admin.stats.bytesFromClient(5);
+
+            Map<String, Family> families = scrape(admin);
+
+            assertEquals(1, value(families, "sluice_connections", Map.of("protocol", "kafka")));
+            assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
+            assertEquals(2, value(families, "sluice_requests_total", Map.of("protocol", "kafka", "api", "produce")));
+            assertEquals(List.of(Map.of("api", "produce", "protocol", "kafka")),
+                    families.get("sluice_requests_total").samples().stream().map(Sample::labels).toList(),
+                    "only kinds seen, and only for front ends that count them");
+            assertEquals(300, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "in")));
+            assertEquals(40, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "out")));
+            assertEquals(5, value(families, "sluice_client_bytes_total", Map.of("protocol", "pulsar", "direction", "in")));
+            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "kafka", "reason", "unknown_api_key")));
+        }
     }
 
     private static double value(Map<String, Family> families, String sample, Map<String, String> labels) {

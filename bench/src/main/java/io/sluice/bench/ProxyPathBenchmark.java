@@ -87,7 +87,7 @@ public class ProxyPathBenchmark {
                 : "{}";
         ProxyServices services = new ProxyServices(
                 new QuotaEngine(LimitsJson.parseDocument(limits.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM),
-                new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), new ProxyStats(),
+                new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), new ProxyStats("pulsar"),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
                 new UpstreamConnectFailures());
         PulsarSettings settings = new PulsarSettings(new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),

@@ -6,10 +6,12 @@ import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.status.TopicMeter;
+import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
@@ -28,10 +30,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sluice at work in one command: a real Pulsar broker, Sluice in front of it with
- * {@code persistent://public/default/slow} limited to 100 msg/s over the REST API, and two producers
- * sharing one client connection, one per topic, with their rates printed every second. Afterwards
- * everything keeps running for the reader to try; Ctrl-C stops it all.
+ * Sluice at work in one command ({@code demo.sh [pulsar|kafka|both]}): a real Pulsar broker, Sluice
+ * in front of it with {@code persistent://public/default/slow} limited to 100 msg/s over the REST
+ * API, and two producers sharing one client connection, one per topic, with their rates printed
+ * every second; or a real Kafka cluster with Sluice in front ({@link KafkaDemo}); or both through
+ * one Sluice. Afterwards everything keeps running for the reader to try; Ctrl-C stops it all.
  */
 public final class SluiceDemo {
 
@@ -43,25 +46,62 @@ public final class SluiceDemo {
     }
 
     public static void main(String[] args) throws Exception {
-        System.out.println("Starting a Pulsar 4.0.7 broker (child JVM, about 10 s)...");
-        PulsarBroker broker = PulsarBroker.builder().start();
+        String mode = args.length == 0 ? "pulsar" : args[0];
+        boolean pulsar = mode.equals("pulsar") || mode.equals("both");
+        boolean kafka = mode.equals("kafka") || mode.equals("both");
+        if (!pulsar && !kafka) {
+            System.err.println("usage: demo.sh [pulsar|kafka|both]");
+            System.exit(2);
+            return;
+        }
+        PulsarBroker broker = null;
+        KafkaCluster cluster = null;
+        if (pulsar) {
+            System.out.println("Starting a Pulsar 4.0.7 broker (child JVM, about 10 s)...");
+            broker = PulsarBroker.builder().start();
+        }
+        if (kafka) {
+            System.out.println("Starting a Kafka cluster: a KRaft controller and three brokers (child JVMs, about 10 s)...");
+            cluster = KafkaCluster.builder().start();
+        }
         Path dir = Files.createTempDirectory("sluice-demo");
-        SluiceConfig config = new SluiceConfig(BrokerAddress.parse(broker.serviceUrl()),
+        BrokerAddress upstream = pulsar ? BrokerAddress.parse(broker.serviceUrl()) : null;
+        SluiceConfig config = new SluiceConfig(upstream,
                 new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
-                dir.resolve("limits.json"), null, BrokerAllowList.only(BrokerAddress.parse(broker.serviceUrl())),
+                dir.resolve("limits.json"), null, pulsar ? BrokerAllowList.only(upstream) : null,
                 LookupMode.REWRITE, 1000, Duration.ofSeconds(10), PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS);
+                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, ClusterSettings.NONE,
+                kafka ? KafkaDemo.config(cluster) : null);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
+        PulsarBroker pulsarBroker = broker;
+        KafkaCluster kafkaCluster = cluster;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("\nStopping Sluice and the broker...");
+            System.out.println("\nStopping Sluice and the brokers...");
             sluice.close();
-            broker.close();
+            if (pulsarBroker != null) {
+                pulsarBroker.close();
+            }
+            if (kafkaCluster != null) {
+                kafkaCluster.close();
+            }
             stop.countDown();
         }, "demo-stop"));
 
-        String pulsarUrl = "pulsar://127.0.0.1:" + sluice.proxyPort();
         String adminUrl = "http://127.0.0.1:" + sluice.adminPort();
+        if (pulsar) {
+            showPulsar(sluice, adminUrl, broker);
+        }
+        if (kafka) {
+            KafkaDemo.show(sluice, config.kafka(), adminUrl, cluster);
+        }
+        System.out.printf("Press Ctrl-C to stop everything.%n");
+        stop.await();
+    }
+
+    /** Two Pulsar producers on one connection, one of them limited, with their rates each second. */
+    private static void showPulsar(SluiceServer sluice, String adminUrl, PulsarBroker broker) throws Exception {
+        String pulsarUrl = "pulsar://127.0.0.1:" + sluice.proxyPort();
         limitSlowTopic(adminUrl);
 
         try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsarUrl).build()) {
@@ -97,9 +137,8 @@ public final class SluiceDemo {
                         + "  curl -X PUT %s/api/v1/limits/topics/persistent/public/default/slow \\%n"
                         + "       -H 'Content-Type: application/json' -d '{\"publish\":{\"messagesPerSecond\":20}}'%n"
                         + "  curl %s/metrics | grep sluice_%n"
-                        + "The broker itself is at %s. Press Ctrl-C to stop everything.%n",
+                        + "The broker itself is at %s.%n%n",
                 pulsarUrl, SLOW, adminUrl, adminUrl, adminUrl, adminUrl, broker.serviceUrl());
-        stop.await();
     }
 
     private static void limitSlowTopic(String adminUrl) throws IOException, InterruptedException {

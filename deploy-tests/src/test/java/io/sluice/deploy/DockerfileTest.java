@@ -136,19 +136,20 @@ class DockerfileTest {
     }
 
     @Test
-    void exposesTheDefaultPulsarAndAdminPorts() {
+    void exposesTheDefaultPulsarKafkaAndAdminPorts() {
         Set<Integer> exposed = exposedPorts();
-        Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--admin"));
-        assertEquals(Set.of(6650, 8080), defaults, "the defaults of docs/REFERENCE.md");
+        Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--kafka-listen"),
+                options.defaultPort("--admin"));
+        assertEquals(Set.of(6650, 9092, 8080), defaults, "the defaults of docs/REFERENCE.md");
         assertEquals(defaults, exposed);
 
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());
-        assertTrue(env.containsKey("SLUICE_LISTEN") && env.containsKey("SLUICE_ADMIN"),
-                "the image states its listen addresses: " + env.keySet());
-        assertEquals(options.defaultPort("--listen"), SluiceOptions.portOf(env.get("SLUICE_LISTEN")));
-        assertEquals(options.defaultPort("--admin"), SluiceOptions.portOf(env.get("SLUICE_ADMIN")));
-        assertTrue(env.get("SLUICE_LISTEN").startsWith("0.0.0.0:") && env.get("SLUICE_ADMIN").startsWith("0.0.0.0:"),
-                "inside a container Sluice must listen on every interface");
+        for (String option : List.of("--listen", "--kafka-listen", "--admin")) {
+            String value = env.get(SluiceOptions.envName(option));
+            assertNotNull(value, "the image states its listen address " + SluiceOptions.envName(option) + ": " + env.keySet());
+            assertEquals(options.defaultPort(option), SluiceOptions.portOf(value), option);
+            assertTrue(value.startsWith("0.0.0.0:"), "inside a container Sluice must listen on every interface: " + value);
+        }
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.sluice.server;
 
+import io.sluice.relay.ProxyStats;
+
 /**
  * One protocol's port: it binds on the server's event loops, serves client connections to its
  * upstream, says whether it is ready, and drains on shutdown. The server starts one per protocol
@@ -24,6 +26,9 @@ interface FrontEnd extends AutoCloseable {
 
     /** Client connections still open. */
     int openConnections();
+
+    /** Its connection counters, labelled with its protocol. */
+    ProxyStats stats();
 
     /** Closes the port and every connection. */
     @Override

@@ -15,6 +15,7 @@ import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -113,6 +114,11 @@ final class PulsarFrontEnd implements FrontEnd {
     @Override
     public int openConnections() {
         return clients.size();
+    }
+
+    @Override
+    public ProxyStats stats() {
+        return services.stats();
     }
 
     @Override

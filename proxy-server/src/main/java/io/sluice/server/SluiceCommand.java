@@ -1,6 +1,8 @@
 package io.sluice.server;
 
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
@@ -8,8 +10,11 @@ import io.sluice.redis.RedisLink;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -21,11 +26,12 @@ import java.util.regex.PatternSyntaxException;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         sortOptions = false,
-        description = "A throttling proxy for the Apache Pulsar binary protocol.")
+        description = "A throttling proxy for Apache Pulsar and Apache Kafka.")
 final class SluiceCommand {
 
     @Option(names = "--upstream", paramLabel = "URL",
-            description = "Broker service URL, pulsar://host:port (required). Env SLUICE_UPSTREAM.")
+            description = "Pulsar broker service URL, pulsar://host:port; enables the Pulsar front end. At least one of"
+                    + " --upstream and --kafka-upstream is required. Env SLUICE_UPSTREAM.")
     String upstream;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:6650",
@@ -98,14 +104,39 @@ final class SluiceCommand {
     @Option(names = "--limits-source", paramLabel = "SOURCE", defaultValue = "file",
             description = "file or store: where the limits document lives (default: ${DEFAULT-VALUE}).")
     String limitsSource;
+    @Option(names = "--kafka-upstream", paramLabel = "HOST:PORT[,HOST:PORT]",
+            description = "Bootstrap servers of the Kafka cluster; enables the Kafka front end. Env SLUICE_KAFKA_UPSTREAM.")
+    String kafkaUpstream;
+
+    @Option(names = "--kafka-listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:9092",
+            description = "Kafka bootstrap port for clients (default: ${DEFAULT-VALUE}).")
+    String kafkaListen;
+
+    @Option(names = "--kafka-advertised-host", paramLabel = "HOST",
+            description = "Host Kafka clients are told to connect to for each broker (default: the --kafka-listen host,"
+                    + " the machine's name if that is a wildcard).")
+    String kafkaAdvertisedHost;
+
+    @Option(names = "--kafka-node-port-base", paramLabel = "PORT",
+            description = "Kafka broker node N is served on port PORT+N (default: the --kafka-listen port + 1).")
+    String kafkaNodePortBase;
+
+    @Option(names = "--kafka-address-mode", paramLabel = "MODE", defaultValue = "rewrite",
+            description = "rewrite (front proxy: broker addresses become Sluice's) or passthrough (sidecar beside one broker"
+                    + " that advertises Sluice) (default: ${DEFAULT-VALUE}).")
+    String kafkaAddressMode;
 
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
-        if (upstream == null || upstream.isBlank()) {
-            throw new IllegalArgumentException("missing required option --upstream (or SLUICE_UPSTREAM)");
+        boolean pulsar = upstream != null && !upstream.isBlank();
+        boolean kafka = kafkaUpstream != null && !kafkaUpstream.isBlank();
+        if (!pulsar && !kafka) {
+            throw new IllegalArgumentException("missing --upstream (SLUICE_UPSTREAM) or --kafka-upstream"
+                    + " (SLUICE_KAFKA_UPSTREAM): at least one front end is required");
         }
-        BrokerAddress upstreamAddress = option("--upstream", () -> BrokerAddress.parse(upstream));
-        BrokerAllowList allowList = allowedBrokers == null || allowedBrokers.isBlank()
+        BrokerAddress upstreamAddress = pulsar ? option("--upstream", () -> BrokerAddress.parse(upstream)) : null;
+        BrokerAllowList allowList = !pulsar ? null
+                : allowedBrokers == null || allowedBrokers.isBlank()
                 ? BrokerAllowList.only(upstreamAddress)
                 : option("--allowed-brokers", () -> {
                     try {
@@ -114,11 +145,7 @@ final class SluiceCommand {
                         throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
                     }
                 });
-        LookupMode mode = option("--lookup-mode", () -> switch (lookupMode.toLowerCase(Locale.ROOT)) {
-            case "passthrough" -> LookupMode.PASSTHROUGH;
-            case "rewrite" -> LookupMode.REWRITE;
-            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + lookupMode + "'");
-        });
+        LookupMode mode = option("--lookup-mode", () -> passthroughOrRewrite(lookupMode, LookupMode.PASSTHROUGH, LookupMode.REWRITE));
         int maxTopics = option("--metrics-max-topics", () -> positiveInt(metricsMaxTopics));
         Duration drain = option("--drain-timeout", () -> seconds(drainTimeout));
         Duration handshake = option("--handshake-timeout", () -> seconds(handshakeTimeout));
@@ -128,7 +155,8 @@ final class SluiceCommand {
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
                 adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster());
+                allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster(),
+                kafka ? kafkaConfig() : null);
     }
 
     private ClusterSettings cluster() {
@@ -145,6 +173,47 @@ final class SluiceCommand {
 
     private static String blankToNull(String text) {
         return text == null || text.isBlank() ? null : text.trim();
+    }
+
+    private KafkaConfig kafkaConfig() {
+        List<BrokerEndpoint> servers = option("--kafka-upstream", () -> BrokerEndpoint.parseList(kafkaUpstream));
+        HostPort listenOn = option("--kafka-listen", () -> HostPort.parse(kafkaListen));
+        RoutingMode mode = option("--kafka-address-mode",
+                () -> passthroughOrRewrite(kafkaAddressMode, RoutingMode.PASSTHROUGH, RoutingMode.REWRITE));
+        String host = kafkaAdvertisedHost != null && !kafkaAdvertisedHost.isBlank() ? kafkaAdvertisedHost.trim()
+                : option("--kafka-advertised-host", () -> advertisedHostOf(listenOn));
+        int base = option("--kafka-node-port-base", () -> {
+            if (kafkaNodePortBase != null && !kafkaNodePortBase.isBlank()) {
+                return positiveInt(kafkaNodePortBase);
+            }
+            if (listenOn.port() == 0 && mode == RoutingMode.REWRITE) {
+                throw new IllegalArgumentException("must be set when --kafka-listen picks a free port (port 0)");
+            }
+            return listenOn.port() + 1;
+        });
+        return option("--kafka-node-port-base", () -> new KafkaConfig(servers, listenOn, host, base, mode));
+    }
+
+    /** The listen host, or the machine's name when that is a wildcard address. */
+    private static String advertisedHostOf(HostPort listenOn) {
+        String host = listenOn.host();
+        if (!host.equals("0.0.0.0") && !host.equals("::") && !host.equals("0:0:0:0:0:0:0:0")) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("the machine's name is unknown (" + e.getMessage() + "); set it");
+        }
+    }
+
+    /** A front end's mode, as both front ends spell theirs. */
+    private static <M> M passthroughOrRewrite(String text, M passthrough, M rewrite) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "passthrough" -> passthrough;
+            case "rewrite" -> rewrite;
+            default -> throw new IllegalArgumentException("expected passthrough or rewrite, got '" + text + "'");
+        };
     }
 
     private static Duration seconds(String text) {

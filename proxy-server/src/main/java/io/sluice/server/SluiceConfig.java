@@ -12,12 +12,13 @@ import java.util.Objects;
 /**
  * Everything Sluice is started with, after flags, environment and config file are merged.
  *
- * @param upstream         the broker service URL clients reach by default
+ * @param upstream         the Pulsar broker service URL clients reach by default; null when the
+ *                         Pulsar front end is off
  * @param listen           the Pulsar protocol port for clients
  * @param admin            the admin REST API, metrics and probes port
  * @param limitsFile       where limits persist
  * @param adminToken       bearer token required by {@code /api/v1/**}, or null for none
- * @param allowedBrokers   which {@code proxy_to_broker_url} values a client may ask for
+ * @param allowedBrokers   which {@code proxy_to_broker_url} values a client may ask for (Pulsar)
  * @param lookupMode       whether lookup answers are rewritten to come back through Sluice
  * @param metricsMaxTopics how many topics get their own {@code topic} label
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
@@ -26,6 +27,7 @@ import java.util.Objects;
  *                         opening or after its previous answer
  * @param admission        admission control settings at start (changed live through the API)
  * @param cluster          how limits are shared with other Sluices, if at all
+ * @param kafka            the Kafka front end; null when it is off
  */
 public record SluiceConfig(BrokerAddress upstream,
                            HostPort listen,
@@ -39,14 +41,19 @@ public record SluiceConfig(BrokerAddress upstream,
                            Duration handshakeTimeout,
                            Duration adminIdleTimeout,
                            AdmissionSettings admission,
-                           ClusterSettings cluster) {
+                           ClusterSettings cluster,
+                           KafkaConfig kafka) {
 
     public SluiceConfig {
-        Objects.requireNonNull(upstream, "upstream");
+        if (upstream == null && kafka == null) {
+            throw new IllegalArgumentException("neither a Pulsar upstream nor a Kafka upstream: nothing to proxy");
+        }
+        if (upstream != null) {
+            Objects.requireNonNull(allowedBrokers, "allowedBrokers");
+        }
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(admin, "admin");
         Objects.requireNonNull(limitsFile, "limitsFile");
-        Objects.requireNonNull(allowedBrokers, "allowedBrokers");
         Objects.requireNonNull(lookupMode, "lookupMode");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
@@ -55,11 +62,11 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(cluster, "cluster");
     }
 
-    /** A Sluice whose limits are its own. */
+    /** A Pulsar-only Sluice whose limits are its own. */
     public SluiceConfig(BrokerAddress upstream, HostPort listen, HostPort admin, Path limitsFile, String adminToken,
                         BrokerAllowList allowedBrokers, LookupMode lookupMode, int metricsMaxTopics, Duration drainTimeout,
                         Duration handshakeTimeout, Duration adminIdleTimeout, AdmissionSettings admission) {
         this(upstream, listen, admin, limitsFile, adminToken, allowedBrokers, lookupMode, metricsMaxTopics, drainTimeout,
-                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE);
+                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE, null);
     }
 }

@@ -24,6 +24,7 @@ import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
+import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.cluster.ClusterStatus;
@@ -49,8 +50,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running Sluice: the client-facing Pulsar port, the event loops behind it, the limits store
- * and the proxy-wide services. Wiring only; the protocol work happens in proxy-core.
+ * A running Sluice: the client-facing front ends (Pulsar, Kafka or both), the event loops behind
+ * them, the limits store and the proxy-wide services. Wiring only; the protocol work happens in
+ * the front ends.
  */
 public final class SluiceServer implements AutoCloseable {
 
@@ -70,6 +72,7 @@ public final class SluiceServer implements AutoCloseable {
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
     private PulsarFrontEnd pulsar;
+    private KafkaFrontEnd kafka;
     private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
 
@@ -92,7 +95,7 @@ public final class SluiceServer implements AutoCloseable {
                 Signal.UPSTREAM_LATENCY_P99, upstreamLatency,
                 Signal.UPSTREAM_CONNECT_FAILURES, connectFailures));
         this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
-                new ThrottleLedger(Clock.systemUTC()), new ProxyStats(), admission, upstreamLatency, connectFailures);
+                new ThrottleLedger(Clock.systemUTC()), new ProxyStats("pulsar"), admission, upstreamLatency, connectFailures);
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-sampler");
             t.setDaemon(true);
@@ -134,8 +137,15 @@ public final class SluiceServer implements AutoCloseable {
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType);
-        frontEnds.add(pulsar);
+        if (config.upstream() != null) {
+            pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType);
+            frontEnds.add(pulsar);
+        }
+        if (config.kafka() != null) {
+            kafka = new KafkaFrontEnd(config.kafka(), config.handshakeTimeout(),
+                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType);
+            frontEnds.add(kafka);
+        }
         for (FrontEnd frontEnd : frontEnds) {
             frontEnd.start();
         }
@@ -156,7 +166,7 @@ public final class SluiceServer implements AutoCloseable {
                 .limits(limits)
                 .throttleLedger(services.throttles())
                 .topicActivity(services.topics())
-                .proxyStats(services.stats())
+                .proxyStats(frontEnds.stream().map(FrontEnd::stats).toArray(ProxyStats[]::new))
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
                 .idleTimeout(config.adminIdleTimeout())
@@ -191,13 +201,24 @@ public final class SluiceServer implements AutoCloseable {
         return admin.port();
     }
 
-    /** The port clients connect to (useful when started on port 0). */
+    /** The Pulsar port clients connect to (useful when started on port 0). */
     public int proxyPort() {
         return pulsar.port();
     }
 
+    /** The Kafka bootstrap port clients connect to (useful when started on port 0). */
+    public int kafkaPort() {
+        return kafka.port();
+    }
+
+    /** The Pulsar front end's connection counters. */
     public ProxyStats stats() {
         return services.stats();
+    }
+
+    /** The Kafka front end's connection counters. */
+    public ProxyStats kafkaStats() {
+        return kafka.stats();
     }
 
     public ProxyServices services() {

@@ -1,6 +1,8 @@
 package io.sluice.server;
 
 import io.sluice.admin.AdminServer;
+import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.connection.PulsarSettings;
 import org.junit.jupiter.api.Test;
@@ -8,9 +10,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,7 +76,7 @@ class SluiceMainTest {
 
     @Test
     void badOptionsAreOneLineErrorsNamingTheOption() throws Exception {
-        assertMessage("missing required option --upstream", new String[] {}, Map.of());
+        assertMessage("missing --upstream (SLUICE_UPSTREAM) or --kafka-upstream", new String[] {}, Map.of());
         assertMessage("invalid --upstream", new String[] {"--upstream", "http://x:1"}, Map.of());
         assertMessage("Unknown option: '--bogus'", new String[] {"--upstream", "pulsar://b:1", "--bogus"}, Map.of());
         assertMessage("invalid --listen", new String[] {"--upstream", "pulsar://b:1", "--listen", "nope"}, Map.of());
@@ -124,6 +128,41 @@ class SluiceMainTest {
                 new String[] {"--upstream", "pulsar://b:1", "--limits-source", "redis"}, Map.of());
         assertMessage("--limits-source store needs --cluster-store",
                 new String[] {"--upstream", "pulsar://b:1", "--limits-source", "store"}, Map.of());
+    }
+
+    @Test
+    void kafkaAloneStartsOnlyTheKafkaFrontEndWithTheDocumentedDefaults() throws Exception {
+        SluiceConfig config = SluiceMain.parse(new String[] {"--kafka-upstream", "k1:9092, k2:9093"}, Map.of(), out);
+        assertNull(config.upstream(), "no Pulsar front end");
+        KafkaConfig kafka = config.kafka();
+        assertEquals(List.of(new BrokerEndpoint("k1", 9092), new BrokerEndpoint("k2", 9093)), kafka.upstream());
+        assertEquals(new HostPort("0.0.0.0", 9092), kafka.listen());
+        assertEquals(9093, kafka.nodePortBase(), "the listen port + 1");
+        assertEquals(InetAddress.getLocalHost().getHostName(), kafka.advertisedHost(), "the machine's name for a wildcard");
+        assertEquals(RoutingMode.REWRITE, kafka.addressMode());
+    }
+
+    @Test
+    void kafkaOptionsComeFromFlagsEnvironmentAndFileAndBothFrontEndsMayRun() throws Exception {
+        Path yaml = dir.resolve("sluice.yaml");
+        Files.writeString(yaml, "kafkaUpstream: from-file:9092\nkafkaAddressMode: passthrough\nkafkaNodePortBase: 30000\n");
+        SluiceConfig config = SluiceMain.parse(new String[] {"--config", yaml.toString(), "--upstream", "pulsar://b:6650",
+                "--kafka-listen", "10.0.0.5:19092"}, Map.of("SLUICE_KAFKA_UPSTREAM", "from-env:9092"), out);
+        assertEquals("b", config.upstream().host());
+        assertEquals(List.of(new BrokerEndpoint("from-env", 9092)), config.kafka().upstream(), "env over file");
+        assertEquals(RoutingMode.PASSTHROUGH, config.kafka().addressMode());
+        assertEquals(30000, config.kafka().nodePortBase());
+        assertEquals("10.0.0.5", config.kafka().advertisedHost(), "the listen host when it is not a wildcard");
+    }
+
+    @Test
+    void badKafkaOptionsAreOneLineErrorsNamingTheOption() {
+        assertMessage("invalid --kafka-upstream", new String[] {"--kafka-upstream", "k1"}, Map.of());
+        assertMessage("invalid --kafka-address-mode", new String[] {"--kafka-upstream", "k:1", "--kafka-address-mode", "x"}, Map.of());
+        assertMessage("invalid --kafka-node-port-base: must be set when --kafka-listen picks a free port",
+                new String[] {"--kafka-upstream", "k:1", "--kafka-listen", "127.0.0.1:0"}, Map.of());
+        assertMessage("invalid --kafka-node-port-base", new String[] {"--kafka-upstream", "k:1", "--kafka-node-port-base", "70000"},
+                Map.of());
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.sluice.relay;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 
 /**
  * Frames on their way out through one channel of a connection, flushed at the end of a read batch.
@@ -57,6 +59,15 @@ public final class OutboundFrames {
         if (unflushed) {
             unflushed = false;
             channel.flush();
+        }
+    }
+
+    /** Closes {@code channel} once what was written to it is flushed; at once when it is not connected. */
+    public static void closeWhenFlushed(Channel channel) {
+        if (channel.isActive()) {
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            channel.close();
         }
     }
 

@@ -10,8 +10,9 @@ import io.sluice.status.TopicActivity;
 import java.util.Objects;
 
 /**
- * The proxy-wide state every connection uses: quotas, traffic meters, the throttle ledger,
- * connection counters, and admission control with the signals the proxy feeds it. All thread-safe.
+ * The state every connection uses: the proxy-wide quotas, traffic meters, throttle ledger and
+ * admission control with the signals the proxy feeds it, and its front end's connection counters
+ * ({@link #withStats}). All thread-safe.
  *
  * @param upstreamLatency  SEND to SEND_RECEIPT times, recorded by every connection
  * @param connectFailures  failed upstream connects, recorded by every connection
@@ -28,5 +29,10 @@ public record ProxyServices(QuotaEngine quotas, TopicActivity topics, ThrottleLe
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(upstreamLatency, "upstreamLatency");
         Objects.requireNonNull(connectFailures, "connectFailures");
+    }
+
+    /** The same services with a front end's own connection counters. */
+    public ProxyServices withStats(ProxyStats frontEndStats) {
+        return new ProxyServices(quotas, topics, throttles, frontEndStats, admission, upstreamLatency, connectFailures);
     }
 }

@@ -1,21 +1,53 @@
 package io.sluice.relay;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters the proxy keeps about its connections, for the metrics endpoint to read. Thread-safe;
- * every event loop updates them.
+ * Counters one front end keeps about its connections, for the metrics endpoint to read, labelled
+ * with the front end's protocol. Thread-safe; every event loop updates them, none allocates.
  */
 public final class ProxyStats {
 
+    private final String protocol;
     private final AtomicLong openConnections = new AtomicLong();
     private final LongAdder acceptedConnections = new LongAdder();
     private final LongAdder upstreamConnectFailures = new LongAdder();
+    private final LongAdder bytesFromClients = new LongAdder();
+    private final LongAdder bytesToClients = new LongAdder();
     private final Map<String, LongAdder> protocolErrors = new ConcurrentHashMap<>();
+    private final String[] requestKinds;
+    private final LongAdder[] requests;
+
+    /** A front end that does not count requests by kind. */
+    public ProxyStats(String protocol) {
+        this(protocol, List.of());
+    }
+
+    /**
+     * @param protocol     the {@code protocol} label: {@code pulsar} or {@code kafka}
+     * @param requestKinds the name of each request kind by its number ({@link #request}); null
+     *                     where a number names no kind
+     */
+    public ProxyStats(String protocol, List<String> requestKinds) {
+        this.protocol = Objects.requireNonNull(protocol, "protocol");
+        this.requestKinds = requestKinds.toArray(String[]::new);
+        this.requests = new LongAdder[this.requestKinds.length];
+        for (int i = 0; i < requests.length; i++) {
+            if (this.requestKinds[i] != null) {
+                requests[i] = new LongAdder();
+            }
+        }
+    }
+
+    public String protocol() {
+        return protocol;
+    }
 
     public void connectionOpened() {
         openConnections.incrementAndGet();
@@ -32,6 +64,23 @@ public final class ProxyStats {
 
     public void protocolError(String reason) {
         protocolErrors.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** A client sent a request of kind {@code kind} (a number given a name at construction); others are ignored. */
+    public void request(int kind) {
+        if (kind >= 0 && kind < requests.length && requests[kind] != null) {
+            requests[kind].increment();
+        }
+    }
+
+    /** {@code bytes} came from a client, to be forwarded or answered. */
+    public void bytesFromClient(long bytes) {
+        bytesFromClients.add(bytes);
+    }
+
+    /** {@code bytes} went to a client. */
+    public void bytesToClient(long bytes) {
+        bytesToClients.add(bytes);
     }
 
     /** Client connections open now. */
@@ -54,5 +103,27 @@ public final class ProxyStats {
         Map<String, Long> copy = new TreeMap<>();
         protocolErrors.forEach((reason, count) -> copy.put(reason, count.sum()));
         return copy;
+    }
+
+    /** Requests since start by the name of their kind, for each kind seen at least once. */
+    public Map<String, Long> requests() {
+        Map<String, Long> copy = new TreeMap<>();
+        for (int i = 0; i < requests.length; i++) {
+            long count = requests[i] == null ? 0 : requests[i].sum();
+            if (count > 0) {
+                copy.put(requestKinds[i], count);
+            }
+        }
+        return copy;
+    }
+
+    /** Bytes received from clients since start (frames whole, size prefixes included). */
+    public long bytesFromClients() {
+        return bytesFromClients.sum();
+    }
+
+    /** Bytes sent to clients since start. */
+    public long bytesToClients() {
+        return bytesToClients.sum();
     }
 }

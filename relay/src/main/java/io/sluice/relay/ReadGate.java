@@ -42,6 +42,15 @@ public final class ReadGate {
         }
     }
 
+    /** Pauses for {@link #PEER_UNWRITABLE} while {@code peer} cannot take more bytes; resumes once it can. */
+    public void followWritability(Channel peer) {
+        if (peer.isWritable()) {
+            resume(PEER_UNWRITABLE);
+        } else {
+            pause(PEER_UNWRITABLE);
+        }
+    }
+
     public boolean isPaused(int reason) {
         return (reasons & reason) != 0;
     }

@@ -38,8 +38,7 @@ public class GateWorld implements Outbound {
     public final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     public final TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
     public final LatencyWindow latency = new LatencyWindow();
-    public final ProxyServices services = new ProxyServices(quotas, activity, ledger, new ProxyStats(),
-            new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), latency, new UpstreamConnectFailures());
+    public final ProxyServices services;
     /** Frames sent to the broker, oldest first. */
     public final List<ByteBuf> upstream = new ArrayList<>();
     /** Frames sent to the client, oldest first. */
@@ -48,6 +47,12 @@ public class GateWorld implements Outbound {
     public int flushes;
 
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+
+    /** A world whose stats are labelled with {@code protocol} ("pulsar" or "kafka"). */
+    public GateWorld(String protocol) {
+        services = new ProxyServices(quotas, activity, ledger, new ProxyStats(protocol),
+                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), latency, new UpstreamConnectFailures());
+    }
 
     public void limit(ScopeRef scope, Limit limit) {
         quotas.update(quotas.limits().withLimit(scope, limit));

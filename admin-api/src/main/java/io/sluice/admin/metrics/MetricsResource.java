@@ -15,6 +15,7 @@ import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -39,7 +40,7 @@ public final class MetricsResource {
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      */
     public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
-                                           ProxyStats stats, AdmissionController admission, int maxTopics,
+                                           List<ProxyStats> stats, AdmissionController admission, int maxTopics,
                                            BooleanSupplier ready, Supplier<ClusterStatus> cluster) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));

@@ -9,32 +9,49 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.relay.ProxyStats;
 
+import java.util.List;
+
 /**
- * The proxy's connection figures: {@code sluice_connections}, {@code sluice_protocol_errors_total}
- * (by reason) and {@code sluice_upstream_connect_failures_total}.
+ * The front ends' connection figures, each series labelled with its front end's {@code protocol}:
+ * {@code sluice_connections}, {@code sluice_protocol_errors_total} (by reason),
+ * {@code sluice_upstream_connect_failures_total}, {@code sluice_client_bytes_total} (by direction)
+ * and {@code sluice_requests_total} (by request kind, for front ends that count them).
  */
 public final class ProxyStatsCollector implements MultiCollector {
 
-    private final ProxyStats stats;
+    private final List<ProxyStats> frontEnds;
 
-    public ProxyStatsCollector(ProxyStats stats) {
-        this.stats = stats;
+    public ProxyStatsCollector(List<ProxyStats> frontEnds) {
+        this.frontEnds = List.copyOf(frontEnds);
     }
 
     @Override
     public MetricSnapshots collect() {
+        GaugeSnapshot.Builder connections = GaugeSnapshot.builder().name("sluice_connections")
+                .help("Client connections open now");
         CounterSnapshot.Builder protocolErrors = CounterSnapshot.builder().name("sluice_protocol_errors")
                 .help("Client connections closed for malformed input, by reason");
-        stats.protocolErrors().forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(Labels.of("reason", reason)).value(count).build()));
-        return MetricSnapshots.of(
-                GaugeSnapshot.builder().name("sluice_connections").help("Client connections open now")
-                        .dataPoint(GaugeDataPointSnapshot.builder().value(stats.openConnections()).build())
-                        .build(),
-                protocolErrors.build(),
-                CounterSnapshot.builder().name("sluice_upstream_connect_failures")
-                        .help("Failed attempts to connect to an upstream broker")
-                        .dataPoint(CounterDataPointSnapshot.builder().value(stats.upstreamConnectFailures()).build())
-                        .build());
+        CounterSnapshot.Builder connectFailures = CounterSnapshot.builder().name("sluice_upstream_connect_failures")
+                .help("Failed attempts to connect to an upstream broker");
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder().name("sluice_client_bytes")
+                .help("Bytes received from clients (direction in) and sent to them (direction out)");
+        CounterSnapshot.Builder requests = CounterSnapshot.builder().name("sluice_requests")
+                .help("Requests received from clients, by kind (the Kafka API)");
+        for (ProxyStats stats : frontEnds) {
+            Labels protocol = Labels.of("protocol", stats.protocol());
+            connections.dataPoint(GaugeDataPointSnapshot.builder().labels(protocol).value(stats.openConnections()).build());
+            stats.protocolErrors().forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("protocol", stats.protocol(), "reason", reason)).value(count).build()));
+            connectFailures.dataPoint(CounterDataPointSnapshot.builder().labels(protocol)
+                    .value(stats.upstreamConnectFailures()).build());
+            bytes.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("direction", "in", "protocol", stats.protocol())).value(stats.bytesFromClients()).build());
+            bytes.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("direction", "out", "protocol", stats.protocol())).value(stats.bytesToClients()).build());
+            stats.requests().forEach((kind, count) -> requests.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("api", kind, "protocol", stats.protocol())).value(count).build()));
+        }
+        return MetricSnapshots.of(connections.build(), protocolErrors.build(), connectFailures.build(), bytes.build(),
+                requests.build());
     }
 }

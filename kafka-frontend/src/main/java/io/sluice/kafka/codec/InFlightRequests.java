@@ -6,7 +6,7 @@ import io.sluice.relay.MalformedFrameException;
  * The requests of one connection the broker has yet to answer, oldest first. A broker answers a
  * connection's requests in order, so each response belongs to the oldest entry; what is kept per
  * request is what reading its response needs: the API key and version (the response's schema and
- * header version) and a {@code context} of the caller's choosing.
+ * header version), when it was sent on, and a {@code context} of the caller's choosing.
  *
  * <p>Requests that get no response (Produce with {@code acks=0}) must not be added. The capacity
  * bounds what a pipelining client can make the proxy remember; adding past it raises a
@@ -22,6 +22,7 @@ public final class InFlightRequests<T> {
     private final short[] apiKeys;
     private final short[] apiVersions;
     private final int[] correlationIds;
+    private final long[] sentAtNanos;
     private final Object[] contexts;
     private int head;
     private int size;
@@ -33,11 +34,12 @@ public final class InFlightRequests<T> {
         apiKeys = new short[capacity];
         apiVersions = new short[capacity];
         correlationIds = new int[capacity];
+        sentAtNanos = new long[capacity];
         contexts = new Object[capacity];
     }
 
-    /** Remembers a request the broker will answer. */
-    public void add(short apiKey, short apiVersion, int correlationId, T context) {
+    /** Remembers a request the broker will answer, sent on at {@code sentAtNanos} (a {@code System.nanoTime()}). */
+    public void add(short apiKey, short apiVersion, int correlationId, long sentAtNanos, T context) {
         if (size == apiKeys.length) {
             throw new MalformedFrameException("too_many_in_flight",
                     "client has " + size + " requests awaiting a response, the most Sluice tracks per connection");
@@ -46,6 +48,7 @@ public final class InFlightRequests<T> {
         apiKeys[slot] = apiKey;
         apiVersions[slot] = apiVersion;
         correlationIds[slot] = correlationId;
+        this.sentAtNanos[slot] = sentAtNanos;
         contexts[slot] = context;
         size++;
     }
@@ -77,6 +80,11 @@ public final class InFlightRequests<T> {
     public int oldestCorrelationId() {
         requireOldest();
         return correlationIds[head];
+    }
+
+    public long oldestSentAtNanos() {
+        requireOldest();
+        return sentAtNanos[head];
     }
 
     @SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package io.sluice.kafka.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.relay.MalformedFrameException;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
@@ -71,12 +72,28 @@ public final class MessageFrames {
      * written as version {@code version}. The caller owns it.
      */
     public static ByteBuf responseWithHeaderV0(ByteBufAllocator alloc, int correlationId, ApiMessage message, short version) {
+        return response(alloc, correlationId, (short) 0, message, version);
+    }
+
+    /**
+     * A new response frame to a request of {@code message}'s API, version {@code version}: the
+     * header its version calls for (in v1 with no tagged fields), then {@code message}. The caller owns it.
+     */
+    public static ByteBuf response(ByteBufAllocator alloc, int correlationId, ApiMessage message, short version) {
+        return response(alloc, correlationId, ApiKeys.forId(message.apiKey()).responseHeaderVersion(version), message, version);
+    }
+
+    private static ByteBuf response(ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage message, short version) {
         ObjectSerializationCache cache = new ObjectSerializationCache();
         int bodySize = message.size(cache, version);
-        ByteBuf out = alloc.buffer(8 + bodySize);
+        int headerSize = headerVersion >= 1 ? 5 : 4;
+        ByteBuf out = alloc.buffer(4 + headerSize + bodySize);
         try {
-            out.writeInt(4 + bodySize);
+            out.writeInt(headerSize + bodySize);
             out.writeInt(correlationId);
+            if (headerVersion >= 1) {
+                out.writeByte(0); // no tagged fields
+            }
             writeBody(out, message, version, cache, bodySize);
             return out;
         } catch (RuntimeException e) {

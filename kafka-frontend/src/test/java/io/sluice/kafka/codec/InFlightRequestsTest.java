@@ -14,14 +14,15 @@ class InFlightRequestsTest {
         InFlightRequests<String> inFlight = new InFlightRequests<>(3);
         int next = 0;
         for (int round = 0; round < 10; round++) {
-            inFlight.add((short) 0, (short) 11, next, "request " + next);
-            inFlight.add((short) 3, (short) 12, next + 1, "request " + (next + 1));
+            inFlight.add((short) 0, (short) 11, next, 1_000L * next, "request " + next);
+            inFlight.add((short) 3, (short) 12, next + 1, 1_000L * (next + 1), "request " + (next + 1));
             for (int i = 0; i < 2; i++) {
                 inFlight.expect(next);
                 assertEquals(next, inFlight.oldestCorrelationId());
                 assertEquals(i == 0 ? 0 : 3, inFlight.oldestApiKey());
                 assertEquals(i == 0 ? 11 : 12, inFlight.oldestApiVersion());
                 assertEquals("request " + next, inFlight.oldestContext());
+                assertEquals(1_000L * next, inFlight.oldestSentAtNanos());
                 inFlight.removeOldest();
                 next++;
             }
@@ -34,8 +35,8 @@ class InFlightRequestsTest {
         InFlightRequests<Void> inFlight = new InFlightRequests<>(4);
         MalformedFrameException none = assertThrows(MalformedFrameException.class, () -> inFlight.expect(1));
         assertEquals("unexpected_response", none.reason());
-        inFlight.add((short) 0, (short) 11, 1, null);
-        inFlight.add((short) 0, (short) 11, 2, null);
+        inFlight.add((short) 0, (short) 11, 1, 0, null);
+        inFlight.add((short) 0, (short) 11, 2, 0, null);
         MalformedFrameException outOfOrder = assertThrows(MalformedFrameException.class, () -> inFlight.expect(2));
         assertEquals("unexpected_response", outOfOrder.reason());
         inFlight.expect(1);
@@ -44,13 +45,13 @@ class InFlightRequestsTest {
     @Test
     void closesAConnectionThatPipelinesPastTheCapacity() {
         InFlightRequests<Void> inFlight = new InFlightRequests<>(2);
-        inFlight.add((short) 1, (short) 17, 1, null);
-        inFlight.add((short) 1, (short) 17, 2, null);
-        MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> inFlight.add((short) 1, (short) 17, 3, null));
+        inFlight.add((short) 1, (short) 17, 1, 0, null);
+        inFlight.add((short) 1, (short) 17, 2, 0, null);
+        MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> inFlight.add((short) 1, (short) 17, 3, 0, null));
         assertEquals("too_many_in_flight", e.reason());
         assertEquals(2, inFlight.size());
         inFlight.removeOldest();
-        inFlight.add((short) 1, (short) 17, 3, null);
+        inFlight.add((short) 1, (short) 17, 3, 0, null);
         assertEquals(2, inFlight.oldestCorrelationId());
     }
 

@@ -94,7 +94,7 @@ class RequestFuzzTest {
                     }
                 }
                 if (answered && !header.isNewerApiVersions()) {
-                    inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), null);
+                    inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), 0, null);
                 }
                 assertEquals(reader, frame.readerIndex(), "reader index moved");
                 assertEquals(writer, frame.writerIndex(), "writer index moved");

@@ -40,6 +40,10 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
 
     private final List<ByteBuf> toRelease = new ArrayList<>();
 
+    GateHarness() {
+        super("kafka");
+    }
+
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null);

@@ -6,6 +6,7 @@ import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
@@ -123,7 +124,9 @@ final class RunningSluice implements AutoCloseable {
                     Duration.ofSeconds(10),
                     handshakeTimeout,
                     adminIdleTimeout,
-                    admission);
+                    admission,
+                    ClusterSettings.NONE,
+                    null);
             return new RunningSluice(SluiceServer.start(config));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
@@ -14,18 +15,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A recording TCP relay: forwards every accepted connection to {@code host:port} and keeps each
  * direction's bytes, so a test can see exactly what a real client and broker say to each other.
  */
-final class TcpTee implements AutoCloseable {
+public final class TcpTee implements AutoCloseable {
 
     /** The bytes of one relayed connection, each direction in order. */
-    static final class Recording {
+    public static final class Recording {
         final ByteArrayOutputStream fromClient = new ByteArrayOutputStream();
         final ByteArrayOutputStream fromServer = new ByteArrayOutputStream();
 
-        synchronized byte[] clientBytes() {
+        public synchronized byte[] clientBytes() {
             return fromClient.toByteArray();
         }
 
-        synchronized byte[] serverBytes() {
+        public synchronized byte[] serverBytes() {
             return fromServer.toByteArray();
         }
     }
@@ -34,12 +35,17 @@ final class TcpTee implements AutoCloseable {
     private final String host;
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-    final List<Recording> recordings = new CopyOnWriteArrayList<>();
+    public final List<Recording> recordings = new CopyOnWriteArrayList<>();
 
     TcpTee(String host, int port) throws IOException {
+        this(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), host, port);
+    }
+
+    /** A relay listening on {@code listen} (a port of its own choosing when that port is 0). */
+    public TcpTee(InetSocketAddress listen, String host, int port) throws IOException {
         this.host = host;
         this.port = port;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket(listen.getPort(), 50, listen.getAddress());
         Thread acceptor = new Thread(this::accept, "tee-accept");
         acceptor.setDaemon(true);
         acceptor.start();

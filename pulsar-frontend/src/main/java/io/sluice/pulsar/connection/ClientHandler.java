@@ -52,6 +52,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        services.stats().bytesFromClient(frame.readableBytes());
         int type = InboundFrames.readOrRelease(frame, FrameReader::type);
         if (!connection.hasBroker()) {
             if (type != CONNECT) {

@@ -199,6 +199,7 @@ final class PulsarConnection implements Outbound {
 
     @Override
     public void toClient(ByteBuf frame) {
+        stats.bytesToClient(frame.readableBytes());
         if (state == ConnectionState.CLOSED) {
             client.write(frame, client.voidPromise());
         } else {
@@ -229,23 +230,14 @@ final class PulsarConnection implements Outbound {
 
     /** The client can take more bytes again, or cannot: read from the broker accordingly. */
     void clientWritabilityChanged() {
-        if (brokerReads == null) {
-            return;
-        }
-        if (client.isWritable()) {
-            brokerReads.resume(ReadGate.PEER_UNWRITABLE);
-        } else {
-            brokerReads.pause(ReadGate.PEER_UNWRITABLE);
+        if (brokerReads != null) {
+            brokerReads.followWritability(client);
         }
     }
 
     /** The broker can take more bytes again, or cannot: read from the client accordingly. */
     void brokerWritabilityChanged() {
-        if (broker.isWritable()) {
-            clientReads.resume(ReadGate.PEER_UNWRITABLE);
-        } else {
-            clientReads.pause(ReadGate.PEER_UNWRITABLE);
-        }
+        clientReads.followWritability(broker);
     }
 
     /**
@@ -302,9 +294,9 @@ final class PulsarConnection implements Outbound {
         publish.close();
         dispatch.close();
         stats.connectionClosed();
-        closeAfterFlush(client);
+        OutboundFrames.closeWhenFlushed(client);
         if (broker != null) {
-            closeAfterFlush(broker);
+            OutboundFrames.closeWhenFlushed(broker);
         }
     }
 
@@ -326,13 +318,5 @@ final class PulsarConnection implements Outbound {
     void refuse(ServerError error, String message) {
         toClient(FrameWriter.error(client.alloc(), CONNECTION_REQUEST_ID, error, message));
         close();
-    }
-
-    private static void closeAfterFlush(Channel channel) {
-        if (channel.isActive()) {
-            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            channel.close();
-        }
     }
 }

@@ -22,7 +22,7 @@ final class TestServices {
 
     static ProxyServices withQuotas(QuotaEngine quotas) {
         return new ProxyServices(quotas, new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()),
-                new ProxyStats(), new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
+                new ProxyStats("pulsar"), new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
                 new UpstreamConnectFailures());
     }
 }

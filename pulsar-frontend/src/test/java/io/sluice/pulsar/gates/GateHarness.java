@@ -20,6 +20,10 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
 
+    GateHarness() {
+        super("pulsar");
+    }
+
     PublishGate publishGate() {
         return new PublishGate(this, loop, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
     }

@@ -35,7 +35,8 @@ import java.util.stream.Collectors;
  * {@code PLAINTEXT} listener for clients ({@link #bootstrapServers()}) and, with
  * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN and SCRAM-SHA-256
  * ({@link #saslBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
- * {@link Builder#advertisedHost} says otherwise. The internal topics are replicated as far as the
+ * {@link Builder#advertisedHost} (or, for one broker's PLAINTEXT port, {@link Builder#advertisedClientPort})
+ * says otherwise. The internal topics are replicated as far as the
  * brokers allow (3, min ISR 2 with three brokers), so transactions and consumer groups work and
  * survive one broker's restart. A restarted broker keeps its ports and data.
  *
@@ -298,7 +299,8 @@ public final class KafkaCluster implements AutoCloseable {
         Map<String, String> c = commonConfig(nodeId);
         c.put("process.roles", "broker");
         String listeners = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://127.0.0.1:" + brokerPort(nodeId);
-        String advertised = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://" + b.advertisedHost + ":" + brokerPort(nodeId);
+        int advertisedPort = b.advertisedClientPorts.getOrDefault(nodeId, brokerPort(nodeId));
+        String advertised = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://" + b.advertisedHost + ":" + advertisedPort;
         if (sasl) {
             listeners += ",SASL_PLAINTEXT://127.0.0.1:" + saslPort(nodeId);
             advertised += ",SASL_PLAINTEXT://" + b.advertisedHost + ":" + saslPort(nodeId);
@@ -384,6 +386,7 @@ public final class KafkaCluster implements AutoCloseable {
         // duration; tests do not need the brokers' peak throughput.
         private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         private String advertisedHost = "127.0.0.1";
+        private final Map<Integer, Integer> advertisedClientPorts = new LinkedHashMap<>();
         private int socketRequestMaxBytes;
 
         private Builder() {
@@ -435,6 +438,15 @@ public final class KafkaCluster implements AutoCloseable {
         /** The host the brokers' client listeners advertise, {@code 127.0.0.1} by default. */
         public Builder advertisedHost(String host) {
             this.advertisedHost = host;
+            return this;
+        }
+
+        /**
+         * The port broker {@code nodeId}'s PLAINTEXT listener advertises instead of its own, e.g. a
+         * sidecar proxy's in front of it; {@link #brokerPort} stays the port it binds.
+         */
+        public Builder advertisedClientPort(int nodeId, int port) {
+            advertisedClientPorts.put(nodeId, port);
             return this;
         }
 

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Free loopback ports for any child process a test or benchmark starts on ports of its choosing. */
 public final class FreePorts {
@@ -44,5 +45,34 @@ public final class FreePorts {
     /** Returns one free loopback port. */
     public static int loopback() {
         return loopback(1)[0];
+    }
+
+    /**
+     * Returns the first of {@code count} consecutive free loopback ports, for a server that takes
+     * a range (Sluice's Kafka node ports), below the kernel's ephemeral range so that outgoing
+     * connections do not take them meanwhile.
+     */
+    public static int loopbackRange(int count) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int first = 20_000 + ThreadLocalRandom.current().nextInt(12_000);
+            List<ServerSocket> sockets = new ArrayList<>();
+            try {
+                for (int port = first; port < first + count; port++) {
+                    sockets.add(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
+                }
+                return first;
+            } catch (IOException taken) {
+                // Try another range.
+            } finally {
+                for (ServerSocket socket : sockets) {
+                    try {
+                        socket.close();
+                    } catch (IOException e) {
+                        // Nothing to do: the port was only probed.
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no " + count + " consecutive free ports found");
     }
 }

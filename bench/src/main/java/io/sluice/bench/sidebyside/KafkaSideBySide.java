@@ -1,0 +1,95 @@
+package io.sluice.bench.sidebyside;
+
+import io.sluice.testkit.kafka.KafkaCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Kafka side-by-side suite: a real three-broker Kafka cluster (KRaft) and Sluice's jar, each
+ * node and Sluice a process of its own, driven with identical loads from this JVM directly and
+ * through Sluice, and with Kafka's own {@code kafka-producer-perf-test}. Writes
+ * {@code kafka-results.md} and PNG charts to {@code bench.output} (default {@code docs/bench}).
+ *
+ * <p>Run from the repository root with {@code bench/run.sh kafka}; sizes are the system properties
+ * of {@link BenchSettings}, plus {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run).
+ */
+public final class KafkaSideBySide {
+
+    private static final int BROKERS = 3;
+
+    private KafkaSideBySide() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        BenchSettings settings = BenchSettings.fromSystemProperties();
+        long perfRecords = Long.getLong("bench.perfRecords", 300_000);
+        Path toolsDir = Path.of(System.getProperty("bench.kafkaTools", "bench/target/kafka-tools")).toAbsolutePath();
+        run(settings, perfRecords, toolsDir);
+        System.out.println("results in " + settings.outputDir().resolve("kafka-results.md").toAbsolutePath());
+        System.exit(0);
+    }
+
+    /** Runs the suite and writes its report; returns it. */
+    static Report run(BenchSettings settings, long perfRecords, Path toolsDir) throws Exception {
+        Files.createDirectories(settings.outputDir());
+        Path workDir = Files.createTempDirectory("sluice-kafka-bench-");
+        Report report = new Report();
+        report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings
+                + "; load average at start " + loadAverage() + " on " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        // Full JIT on the brokers: their throughput is the ceiling both contenders share.
+        try (KafkaCluster cluster = KafkaCluster.builder().brokers(BROKERS)
+                .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4").start();
+             KafkaSluiceContender sluice = KafkaSluiceContender.start(settings.sluiceJar(), cluster.bootstrapServers(),
+                     BROKERS, settings.proxyJvmOptions(), workDir)) {
+            List<Contender> contenders = new ArrayList<>();
+            contenders.add(Contender.direct(cluster.bootstrapServers()));
+            contenders.add(sluice.contender());
+            List<KafkaWorkload> workloads = List.of(KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB,
+                    KafkaWorkload.SYNC_1KIB.withConsumer());
+            createTopics(cluster.bootstrapServers(), workloads);
+            KafkaOverheadScenario.run(contenders, workloads, settings, report);
+            KafkaOverheadScenario.producerPerformance(contenders, toolsDir, perfRecords, settings, workDir, report);
+            report.text("Load average at the end: " + loadAverage());
+        } finally {
+            report.write(settings.outputDir().resolve("kafka-results.md"));
+            System.out.println("Sluice's log and the tools' output in " + workDir);
+        }
+        return report;
+    }
+
+    /** One topic per workload and one per kafka-producer-perf-test setting: three partitions, three replicas. */
+    private static void createTopics(String bootstrap, List<KafkaWorkload> workloads) throws Exception {
+        List<NewTopic> topics = new ArrayList<>();
+        for (KafkaWorkload workload : workloads) {
+            topics.add(new NewTopic("bench-" + PassthroughScenario.slug(workload.name()), 3, (short) BROKERS));
+        }
+        topics.add(new NewTopic("bench-perf-test-linger-5", 3, (short) BROKERS));
+        topics.add(new NewTopic("bench-perf-test-linger-0", 3, (short) BROKERS));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The 1, 5 and 15 minute load averages, as {@code /proc/loadavg} gives them. */
+    static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

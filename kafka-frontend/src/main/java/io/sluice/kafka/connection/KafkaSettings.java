@@ -1,0 +1,62 @@
+package io.sluice.kafka.connection;
+
+import io.netty.channel.socket.SocketChannel;
+import io.sluice.kafka.codec.KafkaFrameDecoder;
+import io.sluice.kafka.routing.AdvertisedNodes;
+import io.sluice.kafka.routing.ResponseRewriter;
+import io.sluice.kafka.routing.TopicIds;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the Kafka front end needs to know to serve a client connection.
+ *
+ * @param advertisedNodes      Sluice's addresses for the brokers in rewrite mode; null in
+ *                             passthrough mode, where broker addresses reach clients unchanged
+ * @param topicIds             topic names by id, shared by the front end's connections
+ * @param connectTimeoutMillis how long to wait for the upstream TCP connection
+ * @param upstreamChannelType  the socket channel class matching the event loops' transport
+ * @param handshakeTimeout     how long a client connection may take from accept to the broker's
+ *                             first response before it is closed (see {@link HandshakeTimeout})
+ * @param maxRequestSize       the largest request frame a client may send: the brokers'
+ *                             {@code socket.request.max.bytes}
+ */
+public record KafkaSettings(AdvertisedNodes advertisedNodes,
+                            TopicIds topicIds,
+                            int connectTimeoutMillis,
+                            Class<? extends SocketChannel> upstreamChannelType,
+                            Duration handshakeTimeout,
+                            int maxRequestSize) {
+
+    /** The broker and the Java client allow a connection this long before its first answer, as for Pulsar. */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
+
+    public KafkaSettings {
+        Objects.requireNonNull(topicIds, "topicIds");
+        Objects.requireNonNull(upstreamChannelType, "upstreamChannelType");
+        Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
+        if (connectTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("connectTimeoutMillis must be positive");
+        }
+        if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
+            throw new IllegalArgumentException("handshakeTimeout must be positive");
+        }
+        if (maxRequestSize <= 0) {
+            throw new IllegalArgumentException("maxRequestSize must be positive");
+        }
+    }
+
+    /** Settings with the default handshake timeout and the brokers' default largest request. */
+    public KafkaSettings(AdvertisedNodes advertisedNodes, TopicIds topicIds, int connectTimeoutMillis,
+                         Class<? extends SocketChannel> upstreamChannelType) {
+        this(advertisedNodes, topicIds, connectTimeoutMillis, upstreamChannelType, DEFAULT_HANDSHAKE_TIMEOUT,
+                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE);
+    }
+
+    /** A rewriter for one connection's responses, in this front end's routing mode. */
+    ResponseRewriter newRewriter() {
+        return advertisedNodes == null ? ResponseRewriter.passingThrough(topicIds)
+                : ResponseRewriter.rewriting(advertisedNodes, topicIds);
+    }
+}

@@ -1,0 +1,116 @@
+package io.sluice.kafka.routing;
+
+import io.sluice.kafka.codec.HandledApi;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.RequestUtils;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Sluice's own Metadata request to one bootstrap server, asking for the brokers and no topics, so
+ * that a Sluice that just started knows every node (and opens its port) before the first client
+ * asks. Blocking: for a thread of its own, never an event loop. A broker that wants SASL first
+ * closes the connection; then Sluice learns the nodes from the clients' own metadata instead.
+ */
+public final class MetadataClient {
+
+    /** The client id brokers see in their request logs. */
+    static final String CLIENT_ID = "sluice";
+
+    /** A broker the cluster lists, with its own advertised address. */
+    public record Node(int nodeId, String host, int port) {
+    }
+
+    private MetadataClient() {
+    }
+
+    /**
+     * The brokers {@code server} lists: negotiates the Metadata version with ApiVersions v0 (which
+     * every broker answers), then asks for no topics.
+     *
+     * @throws IOException when the server cannot be reached, closes the connection, answers with
+     *     an error or with something unreadable
+     */
+    public static List<Node> brokers(BrokerEndpoint server, Duration timeout) throws IOException {
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(server.host(), server.port()), millis);
+            socket.setSoTimeout(millis);
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+
+            send(out, new ApiVersionsRequestData(), (short) 0, 1);
+            ApiVersionsResponseData versions = receive(in, new ApiVersionsResponseData(), (short) 0, 1);
+            if (versions.errorCode() != Errors.NONE.code()) {
+                throw new IOException(server + " refused ApiVersions: " + Errors.forCode(versions.errorCode()));
+            }
+            ApiVersion metadata = versions.apiKeys().find(ApiKeys.METADATA.id);
+            if (metadata == null) {
+                throw new IOException(server + " does not serve Metadata");
+            }
+            // v0 reads an empty topic list as every topic; from v1 it means none.
+            short version = (short) Math.min(metadata.maxVersion(), HandledApi.METADATA.maxVersion());
+            if (version < Math.max(1, metadata.minVersion())) {
+                throw new IOException(server + " serves Metadata v" + metadata.minVersion() + "-v" + metadata.maxVersion()
+                        + " only, none Sluice asks with");
+            }
+            MetadataRequestData request = new MetadataRequestData().setTopics(List.of());
+            send(out, request, version, 2);
+            MetadataResponseData response = receive(in, new MetadataResponseData(), version, 2);
+            List<Node> nodes = new ArrayList<>();
+            for (MetadataResponseBroker broker : response.brokers()) {
+                nodes.add(new Node(broker.nodeId(), broker.host(), broker.port()));
+            }
+            return nodes;
+        } catch (RuntimeException e) {
+            // kafka-clients' readers signal unreadable input with assorted unchecked exceptions.
+            throw new IOException(server + " answered something unreadable: " + e, e);
+        }
+    }
+
+    private static void send(OutputStream out, ApiMessage body, short version, int correlationId) throws IOException {
+        ApiKeys key = ApiKeys.forId(body.apiKey());
+        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(key.id).setRequestApiVersion(version)
+                .setCorrelationId(correlationId).setClientId(CLIENT_ID);
+        ByteBuffer message = RequestUtils.serialize(header, key.requestHeaderVersion(version), body, version);
+        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining()).putInt(message.remaining()).put(message).flip();
+        out.write(frame.array(), 0, frame.limit());
+        out.flush();
+    }
+
+    private static <M extends ApiMessage> M receive(DataInputStream in, M body, short version, int correlationId) throws IOException {
+        int size = in.readInt();
+        // A response to either request is a few kilobytes; more means this is no Kafka broker.
+        if (size < 4 || size > 1 << 20) {
+            throw new IOException("response of " + size + " bytes to " + ApiKeys.forId(body.apiKey()).name);
+        }
+        byte[] bytes = new byte[size];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        ResponseHeaderData header = new ResponseHeaderData(reader, ApiKeys.forId(body.apiKey()).responseHeaderVersion(version));
+        if (header.correlationId() != correlationId) {
+            throw new IOException("response " + header.correlationId() + " where " + correlationId + " was expected");
+        }
+        body.read(reader, version);
+        return body;
+    }
+}

@@ -1,0 +1,224 @@
+package io.sluice.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.kafka.codec.KafkaFrameDecoder;
+import io.sluice.kafka.connection.KafkaChannelInitializer;
+import io.sluice.kafka.connection.KafkaSettings;
+import io.sluice.kafka.connection.UpstreamRoute;
+import io.sluice.kafka.routing.AdvertisedNodes;
+import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.MetadataClient;
+import io.sluice.kafka.routing.RoutingMode;
+import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.routing.UpstreamNodes;
+import io.sluice.relay.Drain;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Kafka protocol ports: {@code --kafka-listen} in front of the {@code --kafka-upstream}
+ * bootstrap servers and, in rewrite mode, one port per broker node ({@code --kafka-node-port-base}
+ * plus the node id), opened the first time the node appears in a response, on the server's event
+ * loops. Readiness checks also ask the cluster for its brokers until that has worked once, so that
+ * a Sluice that just started has every node's port open before clients ask.
+ */
+final class KafkaFrontEnd implements FrontEnd {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaFrontEnd.class);
+
+    private static final int UPSTREAM_CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(2);
+
+    private final KafkaConfig config;
+    private final Duration handshakeTimeout;
+    private final ProxyServices services;
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> serverType;
+    private final Class<? extends SocketChannel> socketType;
+    private final ChannelGroup clients = new DefaultChannelGroup("sluice-kafka-clients", GlobalEventExecutor.INSTANCE);
+    private final Map<Integer, Channel> nodeListeners = new ConcurrentHashMap<>();
+    private final UpstreamNodes nodes;
+    private final KafkaSettings settings;
+    private volatile boolean upstreamReachable;
+    private volatile boolean nodesLearnt;
+    private volatile boolean draining;
+    private Channel listener;
+
+    KafkaFrontEnd(KafkaConfig config, Duration handshakeTimeout, ProxyServices services, EventLoopGroup acceptors,
+                  EventLoopGroup workers, Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType) {
+        this.config = config;
+        this.handshakeTimeout = handshakeTimeout;
+        this.services = services;
+        this.acceptors = acceptors;
+        this.workers = workers;
+        this.serverType = serverType;
+        this.socketType = socketType;
+        boolean rewrite = config.addressMode() == RoutingMode.REWRITE;
+        this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
+        AdvertisedNodes advertised = rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
+        this.settings = new KafkaSettings(advertised, new TopicIds(TopicIds.DEFAULT_CAPACITY),
+                UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, handshakeTimeout, KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE);
+    }
+
+    @Override
+    public void start() throws InterruptedException {
+        listener = bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream())).sync().channel();
+        checkUpstream();
+    }
+
+    /** Opens node {@code nodeId}'s port; called once per node, from an event loop or the sampler thread. */
+    private void openNodePort(int nodeId) {
+        if (draining) {
+            return;
+        }
+        int port = config.nodePortBase() + nodeId;
+        bind(config.listen().host(), port, UpstreamRoute.node(nodeId, nodes)).addListener((ChannelFuture bound) -> {
+            if (!bound.isSuccess()) {
+                log.error("Cannot open port {} for Kafka node {}: {}; clients cannot reach that broker through Sluice",
+                        port, nodeId, bound.cause().toString());
+                return;
+            }
+            nodeListeners.put(nodeId, bound.channel());
+            if (draining) {
+                bound.channel().close();
+                return;
+            }
+            log.info("Kafka node {} served on port {}", nodeId, port);
+        });
+    }
+
+    private ChannelFuture bind(String host, int port, UpstreamRoute route) {
+        KafkaChannelInitializer pipeline = new KafkaChannelInitializer(settings, services, route);
+        return new ServerBootstrap()
+                .group(acceptors, workers)
+                .channel(serverType)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, KafkaChannelInitializer.WATER_MARK)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        clients.add(ch);
+                        ch.pipeline().addLast(pipeline);
+                    }
+                })
+                .bind(host, port);
+    }
+
+    @Override
+    public String describe() {
+        InetSocketAddress address = (InetSocketAddress) listener.localAddress();
+        String routing = config.addressMode() == RoutingMode.REWRITE
+                ? "node N on port " + config.nodePortBase() + "+N, advertised as " + config.advertisedHost()
+                : "addresses passed through";
+        return "Kafka protocol on " + address.getHostString() + ":" + address.getPort() + " (upstream "
+                + config.upstream().stream().map(BrokerEndpoint::toString).reduce((a, b) -> a + "," + b).orElseThrow()
+                + ", address mode " + config.addressMode().name().toLowerCase(Locale.ROOT) + ", " + routing + ")";
+    }
+
+    /** The bootstrap port clients connect to (useful when started on port 0). */
+    int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    @Override
+    public boolean isReady() {
+        return !draining && listener != null && listener.isActive() && upstreamReachable;
+    }
+
+    /**
+     * Reachable when a bootstrap server accepts a connection. In rewrite mode, until that has
+     * worked once, asks it for the brokers as well, opening every node's port; later nodes are
+     * learnt from the responses clients get. A cluster that wants SASL before Metadata only counts
+     * as reachable, and all its nodes are learnt from the clients' responses.
+     */
+    @Override
+    public void checkUpstream() {
+        for (BrokerEndpoint server : config.upstream()) {
+            if (nodes != null && !nodesLearnt && learnNodes(server)) {
+                nodesLearnt = true;
+                upstreamReachable = true;
+                return;
+            }
+            if (accepts(server)) {
+                upstreamReachable = true;
+                return;
+            }
+        }
+        upstreamReachable = false;
+    }
+
+    private boolean learnNodes(BrokerEndpoint server) {
+        try {
+            for (MetadataClient.Node node : MetadataClient.brokers(server, METADATA_TIMEOUT)) {
+                settings.advertisedNodes().advertise(node.nodeId(), node.host(), node.port());
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            log.debug("No brokers from {}: {}", server, e.toString());
+            return false;
+        }
+    }
+
+    private static boolean accepts(BrokerEndpoint server) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(server.host(), server.port()), (int) METADATA_TIMEOUT.toMillis());
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+        closeListeners();
+        clients.forEach(Drain::request);
+    }
+
+    @Override
+    public int openConnections() {
+        return clients.size();
+    }
+
+    @Override
+    public ProxyStats stats() {
+        return services.stats();
+    }
+
+    @Override
+    public void close() {
+        draining = true;
+        closeListeners();
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    private void closeListeners() {
+        if (listener != null) {
+            listener.close().syncUninterruptibly();
+        }
+        nodeListeners.values().forEach(channel -> channel.close().syncUninterruptibly());
+    }
+}

@@ -1,0 +1,223 @@
+package io.sluice.server.it.kafka;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Hostile peers, readiness and admission control on the Kafka port, while a steady producer keeps
+ * producing through the same Sluice: each bad connection is closed alone, with its reason counted,
+ * and the producer notices nothing.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KafkaFaultsIT {
+
+    private static final int HANDSHAKE_TIMEOUT_SECONDS = 2;
+
+    private static SluiceForKafka sluice;
+    private static KafkaClients clients;
+    private static String steadyTopic;
+
+    private final AtomicBoolean producing = new AtomicBoolean(true);
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private Thread steady;
+    private KafkaProducer<String, String> producer;
+
+    @BeforeAll
+    static void start() throws Exception {
+        BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
+        sluice = SluiceForKafka.start(brokers, brokers.plaintextBootstrap(),
+                "--handshake-timeout", Integer.toString(HANDSHAKE_TIMEOUT_SECONDS));
+        clients = new KafkaClients(sluice.bootstrap());
+        steadyTopic = KafkaClientsIT.unique("steady");
+        clients.createTopics(3, steadyTopic);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sluice != null) {
+            sluice.closeCheckingLeaks();
+        }
+    }
+
+    @BeforeEach
+    void startSteadyProducer() throws Exception {
+        producer = clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "steady");
+        steady = new Thread(() -> {
+            for (int i = 0; producing.get(); i++) {
+                producer.send(new ProducerRecord<>(steadyTopic, Integer.toString(i)), (metadata, error) -> {
+                    if (error == null) {
+                        acknowledged.incrementAndGet();
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                });
+                sleep(10);
+            }
+        }, "steady-producer");
+        steady.start();
+        KafkaClientsIT.await(() -> acknowledged.get() > 20, "the steady producer under way");
+    }
+
+    @AfterEach
+    void stopSteadyProducer() throws Exception {
+        producing.set(false);
+        steady.join();
+        producer.close();
+        assertEquals(0, failed.get(), "the steady producer saw errors");
+    }
+
+    @Test
+    @Order(1)
+    void readyWithAKafkaUpstream() {
+        assertEquals(200, sluice.get("/readyz").statusCode());
+        assertTrue(sluice.metric("sluice_connections{protocol=\"kafka\"}") >= 1);
+    }
+
+    @Test
+    @Order(2)
+    void randomBytesCloseThatConnectionOnly() throws Exception {
+        byte[] noise = new byte[64 * 1024];
+        new Random(13).nextBytes(noise);
+        assertClosedAlone(noise, null);
+    }
+
+    @Test
+    @Order(3)
+    void aTwoGibibyteSizeHeaderIsRefusedBeforeAnyBodyIsBuffered() throws Exception {
+        assertClosedAlone(ByteBuffer.allocate(4).putInt(0x8000_0000).array(), "bad_length");
+        assertClosedAlone(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array(), "frame_too_large");
+    }
+
+    @Test
+    @Order(4)
+    void halfAFrameStalledIsClosedByTheHandshakeTimeout() throws Exception {
+        byte[] half = ByteBuffer.allocate(14).putInt(100).putShort((short) 18).putShort((short) 3).putInt(1).array();
+        long start = System.nanoTime();
+        assertClosedAlone(half, "handshake_timeout");
+        assertTrue(System.nanoTime() - start >= Duration.ofSeconds(HANDSHAKE_TIMEOUT_SECONDS).toNanos() - 200_000_000L);
+    }
+
+    @Test
+    @Order(5)
+    void anUnknownApiKeyClosesThatConnectionOnly() throws Exception {
+        ByteBuffer frame = ByteBuffer.allocate(4 + 10);
+        frame.putInt(10).putShort((short) 9_999).putShort((short) 0).putInt(7).putShort((short) -1);
+        assertClosedAlone(frame.array(), "unknown_api_key");
+    }
+
+    @Test
+    @Order(90)
+    void admissionControlRefusesNewConnectionsAndMetadataWhileTheSteadyProducerGoesOn() throws Exception {
+        try (KafkaProducer<String, String> idle = clients.producer(ProducerConfig.MAX_BLOCK_MS_CONFIG, "2000")) {
+            // Connected to every broker first, so that its next Metadata request goes out on a connection it has.
+            for (int partition = 0; partition < 3; partition++) {
+                idle.send(new ProducerRecord<>(steadyTopic, partition, null, "idle")).get();
+            }
+            admission("{\"mode\":\"enforced\",\"thresholds\":{\"cpu\":null,\"heap\":0.0001,\"direct_memory\":null,"
+                    + "\"event_loop_lag\":null,\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},"
+                    + "\"sampleIntervalMillis\":100,\"openAfterBreaches\":1,\"coolDownMillis\":60000}");
+            try {
+                KafkaClientsIT.await(() -> sluice.metric("sluice_admission_state{type=\"new_connection\"}") == 2
+                        && sluice.metric("sluice_admission_state{type=\"metadata\"}") == 2, "the breakers open");
+                long before = acknowledged.get();
+                assertClosedAlone(new byte[0], null);
+                assertThrows(TimeoutException.class, () -> idle.partitionsFor(KafkaClientsIT.unique("refused")));
+                KafkaClientsIT.await(() -> acknowledged.get() > before + 50, "the steady producer going on");
+                KafkaClientsIT.await(() -> sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"new_connection\"}") > 0
+                        && sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"metadata\"}") > 0,
+                        "refused connections and Metadata requests counted");
+            } finally {
+                admission("{\"mode\":\"disabled\"}");
+            }
+            idle.partitionsFor(steadyTopic);
+        }
+    }
+
+    /**
+     * Opens a raw connection, sends {@code bytes} and checks that Sluice closes it, counting
+     * {@code reason} (any reason when null), while the steady producer goes on.
+     */
+    private void assertClosedAlone(byte[] bytes, String reason) throws Exception {
+        String series = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"" + reason + "\"}";
+        double errorsBefore = reason == null ? 0 : sluice.metric(series);
+        long ackedBefore = acknowledged.get();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
+            socket.setSoTimeout((HANDSHAKE_TIMEOUT_SECONDS + 10) * 1_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            try {
+                out.write(bytes);
+                out.flush();
+            } catch (SocketException closedWhileWriting) {
+                // Closed before the last bytes went out: what is checked below.
+            }
+            assertTrue(closed(in), "Sluice kept the connection open");
+        }
+        if (reason != null) {
+            KafkaClientsIT.await(() -> sluice.metric(series) > errorsBefore, "a " + reason + " protocol error counted");
+        }
+        KafkaClientsIT.await(() -> acknowledged.get() > ackedBefore + 10, "the steady producer going on");
+    }
+
+    private static boolean closed(InputStream in) throws IOException {
+        try {
+            while (true) {
+                if (in.read() < 0) {
+                    return true;
+                }
+            }
+        } catch (SocketException reset) {
+            return true;
+        } catch (java.net.SocketTimeoutException stillOpen) {
+            return false;
+        }
+    }
+
+    private static void admission(String json) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(sluice.adminUrl() + "/api/v1/admission"))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.sluice.server.it.kafka;
+
+import io.sluice.testkit.process.FreePorts;
+import io.sluice.testkit.sluice.SluiceProcess;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code sluice.jar} as a process of its own in front of {@link BrokersOnlySluiceReaches}, in
+ * rewrite mode on free ports: a bootstrap port and the node ports after it. Runs under the test
+ * JVM's leak detector; {@link #close()} fails if Netty reported a leak.
+ */
+final class SluiceForKafka implements AutoCloseable {
+
+    final SluiceProcess process;
+    final int kafkaPort;
+    final int nodePortBase;
+    final int adminPort;
+
+    private SluiceForKafka(SluiceProcess process, int kafkaPort, int nodePortBase, int adminPort) {
+        this.process = process;
+        this.kafkaPort = kafkaPort;
+        this.nodePortBase = nodePortBase;
+        this.adminPort = adminPort;
+    }
+
+    /** Sluice forwarding to {@code upstream} (a listener of the cluster), with {@code options} besides its ports. */
+    static SluiceForKafka start(BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+        return startOn("127.0.0.1", brokers, upstream, options);
+    }
+
+    /**
+     * Sluice listening on {@code listenHost} (another loopback address, for a relay in front of each
+     * port) while it still tells clients {@code 127.0.0.1}.
+     */
+    static SluiceForKafka startOn(String listenHost, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+        int nodeCount = brokers.cluster.nodeIds().size();
+        int kafkaPort = FreePorts.loopbackRange(2 + nodeCount);
+        int base = kafkaPort;
+        int adminPort = FreePorts.loopback();
+        Path limits;
+        try {
+            limits = Files.createTempDirectory("sluice-kafka").resolve("limits.json");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> args = new ArrayList<>(List.of("--kafka-upstream", upstream,
+                "--kafka-listen", listenHost + ":" + kafkaPort, "--kafka-advertised-host", "127.0.0.1",
+                "--kafka-node-port-base", Integer.toString(base),
+                "--admin", "127.0.0.1:" + adminPort, "--limits-file", limits.toString()));
+        args.addAll(List.of(options));
+        List<String> jvm = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + brokers.hostsFile, "-Xmx512m"));
+        String leakLevel = System.getProperty("io.netty.leakDetection.level");
+        if (leakLevel != null) {
+            jvm.add("-Dio.netty.leakDetection.level=" + leakLevel);
+        }
+        SluiceProcess process = SluiceProcess.builder(SluiceProcess.builtJar()).jvmOptions(jvm)
+                .options(args.toArray(String[]::new)).echo("[sluice] ").start();
+        return new SluiceForKafka(process, kafkaPort, base, adminPort);
+    }
+
+    /** What a client puts in {@code bootstrap.servers}. */
+    String bootstrap() {
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    String adminUrl() {
+        return "http://127.0.0.1:" + adminPort;
+    }
+
+    /** One {@code GET /metrics}. */
+    String metrics() {
+        return get("/metrics").body();
+    }
+
+    HttpResponse<String> get(String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(adminUrl() + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The value of the one sample {@code series} (name and labels exactly as exposed), 0 when absent. */
+    double metric(String series) {
+        for (String line : metrics().split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+
+    /** Closes Sluice, then fails if its log reported a leaked buffer. */
+    void closeCheckingLeaks() {
+        boolean leaked = leaked();
+        close();
+        if (leaked) {
+            throw new AssertionError("Sluice's log reports a leaked buffer");
+        }
+    }
+
+    /** Whether Sluice's log reports a leaked buffer. */
+    boolean leaked() {
+        try {
+            return Files.readString(process.logFile()).contains("LEAK:");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -15,7 +15,10 @@ import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -46,9 +49,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Kafka quotas with stock Java clients through Sluice to the real cluster: each produce action,
  * fetch limits beside unlimited topics, no loss or duplicate for delayed records, and a limited
  * topic that does not slow another on the same producer, with Kafka's own client quota beside it
- * for contrast. Rates are measured from the clients' acknowledgements and receipts over a window
+ * for contrast, and limits flipping under a producer while a broker restarts (last, as it disturbs
+ * the others). Rates are measured from the clients' acknowledgements and receipts over a window
  * after the first burst, with tolerances for a loaded two-core machine; the figures are printed.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KafkaQuotaIT {
 
     private static BrokersOnlySluiceReaches brokers;
@@ -279,6 +284,93 @@ class KafkaQuotaIT {
         // The bar is 2x; a shared two-core machine adds scheduling noise of its own to both figures.
         assertTrue(sluiceQuota.steadyP99 <= Math.max(2 * steadyAlone, steadyAlone + 25),
                 "B's p99 " + sluiceQuota.steadyP99 + " ms beside the flood, " + steadyAlone + " ms alone");
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void limitsFlippingEveryHundredMillisecondsAndABrokerRestartLoseAndDuplicateNothingAcknowledged() throws Exception {
+        String topic = KafkaClientsIT.unique("flips");
+        clients.createTopics(3, topic);
+        String[] limits = {
+                "{\"publish\": {\"messagesPerSecond\": 300}, \"onExceed\": \"delay\"}",
+                "{\"publish\": {\"messagesPerSecond\": 2000}, \"onExceed\": \"notify\"}",
+                "{\"publish\": {\"messagesPerSecond\": 500}, \"onExceed\": \"reject\"}",
+                "{\"publish\": {\"messagesPerSecond\": 100, \"bytesPerSecond\": 20000}, \"onExceed\": \"delay\"}",
+                "{\"publish\": {\"messagesPerSecond\": 1000}, \"onExceed\": \"notify\"}",
+                "{}"};
+        Map<Integer, List<Integer>> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, AtomicInteger> failures = new java.util.concurrent.ConcurrentHashMap<>();
+        int restarted = brokers.cluster.nodeIds().get(1);
+        Thread restart = new Thread(() -> brokers.cluster.restartBroker(restarted), "restart-broker");
+        Semaphore outstanding = new Semaphore(500);
+        AtomicInteger flips = new AtomicInteger();
+        java.util.concurrent.ScheduledExecutorService flipper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        flipper.scheduleAtFixedRate(() -> {
+            try {
+                limit(topic, limits[flips.getAndIncrement() % limits.length]);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, 0, 100, TimeUnit.MILLISECONDS);
+        int sent = 0;
+        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000", ProducerConfig.BATCH_SIZE_CONFIG, "1024")) {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
+            while (System.nanoTime() < end) {
+                if (flips.get() >= 30 && restart.getState() == Thread.State.NEW) {
+                    restart.start();
+                }
+                if (!outstanding.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                int value = sent++;
+                producer.send(new ProducerRecord<>(topic, value % 3, null, Integer.toString(value)), (metadata, error) -> {
+                    outstanding.release();
+                    if (error == null) {
+                        acknowledged.computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>()).add(value);
+                    } else {
+                        failures.computeIfAbsent(error.getClass().getSimpleName(), e -> new AtomicInteger()).incrementAndGet();
+                    }
+                });
+            }
+            flipper.shutdown();
+            assertTrue(flipper.awaitTermination(10, TimeUnit.SECONDS));
+            limit(topic, "{}");
+            producer.flush();
+        } finally {
+            flipper.shutdownNow();
+            restart.join(180_000);
+        }
+        assertTrue(brokers.cluster.isRunning(restarted));
+        int acked = acknowledged.values().stream().mapToInt(List::size).sum();
+        Map<Integer, List<Integer>> stored = new java.util.TreeMap<>();
+        for (ConsumerRecord<String, String> record : consume(List.of(topic), acked)) {
+            stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(Integer.parseInt(record.value()));
+        }
+        int lost = 0;
+        int duplicated = 0;
+        int outOfOrder = 0;
+        for (int partition = 0; partition < 3; partition++) {
+            List<Integer> values = stored.getOrDefault(partition, List.of());
+            java.util.Set<Integer> distinct = new java.util.HashSet<>(values);
+            duplicated += values.size() - distinct.size();
+            for (int value : acknowledged.getOrDefault(partition, List.of())) {
+                if (!distinct.contains(value)) {
+                    lost++;
+                }
+            }
+            for (int i = 1; i < values.size(); i++) {
+                if (values.get(i) < values.get(i - 1)) {
+                    outOfOrder++;
+                }
+            }
+        }
+        System.out.printf("[kafka-quota] flips: %d limit changes in 12 s, one asked every 100 ms (delay, notify, reject, none) and broker %d"
+                + " restarted; %d records sent, %d acknowledged, failed by kind %s; lost %d, duplicated %d, out of order %d%n",
+                flips.get(), restarted, sent, acked, failures, lost, duplicated, outOfOrder);
+        assertEquals(0, lost, "acknowledged records lost");
+        assertEquals(0, duplicated, "records duplicated");
+        assertEquals(0, outOfOrder, "records out of order within a partition");
     }
 
     /** What one producer saw while topic {@code flooded} was offered far more than its rate and {@code steady} 200 records/s. */

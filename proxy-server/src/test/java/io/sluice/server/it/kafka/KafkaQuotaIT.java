@@ -251,6 +251,7 @@ class KafkaQuotaIT {
         try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.LINGER_MS_CONFIG, "0",
                 ProducerConfig.BATCH_SIZE_CONFIG, "512", ProducerConfig.CLIENT_ID_CONFIG, "isolation-sluice")) {
             warmUp(producer, flooded, steady);
+            paced(producer, steady, 200, Duration.ofSeconds(1));
             steadyAlone = p99(paced(producer, steady, 200, Duration.ofSeconds(4)));
             sluiceQuota = flood(producer, flooded, steady);
         }

@@ -5,9 +5,11 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.PolicyViolationException;
@@ -120,26 +122,18 @@ class KafkaQuotaIT {
         double rate = 300;
         limit(topic, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"delay\"}");
         int total = 2_400;
-        List<Long> acked = Collections.synchronizedList(new ArrayList<>());
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        long start = System.nanoTime();
+        Acknowledgements acked = new Acknowledgements();
         try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.BATCH_SIZE_CONFIG, "512",
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000")) {
             for (int i = 0; i < total; i++) {
-                producer.send(new ProducerRecord<>(topic, "k" + (i % 30), Integer.toString(i)), (metadata, e) -> {
-                    if (e != null) {
-                        failures.add(e);
-                    } else {
-                        acked.add(System.nanoTime());
-                    }
-                });
+                producer.send(new ProducerRecord<>(topic, "k" + (i % 30), Integer.toString(i)), acked);
             }
             KafkaClientsIT.await(() -> throttledNow(topic, "delay"), "the producer listed in /api/v1/throttled");
             producer.flush();
         }
-        assertEquals(List.of(), failures);
-        double measured = rateAfterFirstSecond(acked, start);
-        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(List.of(), acked.failures);
+        double measured = acked.rateAfterFirstSecond();
+        double seconds = (System.nanoTime() - acked.start) / 1e9;
         System.out.printf("[kafka-quota] delay: %d records at a limit of %.0f/s acknowledged in %.1f s, %.1f records/s"
                 + " after the first second, no error%n", total, rate, seconds, measured);
         assertWithin(rate, measured, 0.15, "delayed produce rate");
@@ -164,25 +158,17 @@ class KafkaQuotaIT {
         double rate = 300;
         limit(topic, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"notify\"}");
         int total = 2_400;
-        List<Long> acked = Collections.synchronizedList(new ArrayList<>());
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        Acknowledgements acked = new Acknowledgements();
         double throttleMax;
-        long start = System.nanoTime();
         try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.BATCH_SIZE_CONFIG, "512")) {
             for (int i = 0; i < total; i++) {
-                producer.send(new ProducerRecord<>(topic, Integer.toString(i)), (metadata, e) -> {
-                    if (e != null) {
-                        failures.add(e);
-                    } else {
-                        acked.add(System.nanoTime());
-                    }
-                });
+                producer.send(new ProducerRecord<>(topic, Integer.toString(i)), acked);
             }
             producer.flush();
             throttleMax = metric(producer.metrics(), "produce-throttle-time-max");
         }
-        assertEquals(List.of(), failures);
-        double measured = rateAfterFirstSecond(acked, start);
+        assertEquals(List.of(), acked.failures);
+        double measured = acked.rateAfterFirstSecond();
         System.out.printf("[kafka-quota] notify: %d records at a limit of %.0f/s, %.1f records/s after the first second,"
                 + " client's produce-throttle-time-max %.0f ms%n", total, rate, measured, throttleMax);
         assertTrue(throttleMax > 0, "the client saw a throttle time");
@@ -380,19 +366,14 @@ class KafkaQuotaIT {
 
     private static Isolation flood(KafkaProducer<String, String> producer, String flooded, String steady) throws Exception {
         Semaphore outstanding = new Semaphore(400);
-        List<Long> floodAcked = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger floodFailures = new AtomicInteger();
+        Acknowledgements floodAcked = new Acknowledgements();
         Thread flooder = new Thread(() -> {
             try {
                 for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
                     outstanding.acquire();
                     producer.send(new ProducerRecord<>(flooded, "flood-" + i), (metadata, e) -> {
                         outstanding.release();
-                        if (e == null) {
-                            floodAcked.add(System.nanoTime());
-                        } else {
-                            floodFailures.incrementAndGet();
-                        }
+                        floodAcked.onCompletion(metadata, e);
                     });
                 }
             } catch (InterruptedException e) {
@@ -401,7 +382,6 @@ class KafkaQuotaIT {
                 // The producer closes under the flooder at the end.
             }
         }, "flooder");
-        long start = System.nanoTime();
         flooder.start();
         List<Long> latencies;
         try {
@@ -411,7 +391,7 @@ class KafkaQuotaIT {
             flooder.interrupt();
             flooder.join(10_000);
         }
-        double floodedRate = rateAfterFirstSecond(new ArrayList<>(floodAcked), start);
+        double floodedRate = floodAcked.rateAfterFirstSecond();
         return new Isolation(p99(latencies), floodedRate);
     }
 
@@ -419,6 +399,28 @@ class KafkaQuotaIT {
     private static void warmUp(KafkaProducer<String, String> producer, String... topics) throws Exception {
         for (String topic : topics) {
             producer.send(new ProducerRecord<>(topic, "warm-up")).get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** When each record was acknowledged, counted from this object's making, and the records that failed. */
+    private static final class Acknowledgements implements Callback {
+
+        final long start = System.nanoTime();
+        final List<Long> times = Collections.synchronizedList(new ArrayList<>());
+        final List<Exception> failures = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onCompletion(RecordMetadata metadata, Exception e) {
+            if (e == null) {
+                times.add(System.nanoTime());
+            } else {
+                failures.add(e);
+            }
+        }
+
+        /** Acknowledgements per second from one second after the start (the bucket's burst) to the last. */
+        double rateAfterFirstSecond() {
+            return KafkaQuotaIT.rateAfterFirstSecond(new ArrayList<>(times), start);
         }
     }
 

@@ -117,10 +117,8 @@ class KafkaQuotaIT {
 
     @Test
     void delayHoldsTheRateWithoutErrorsLossOrDuplicates() throws Exception {
-        String topic = KafkaClientsIT.unique("delay");
-        clients.createTopics(3, topic);
         double rate = 300;
-        limit(topic, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"delay\"}");
+        String topic = produceLimited("delay", 3, rate);
         int total = 2_400;
         Acknowledgements acked = new Acknowledgements();
         try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.BATCH_SIZE_CONFIG, "512",
@@ -154,10 +152,8 @@ class KafkaQuotaIT {
 
     @Test
     void notifyTellsTheClientAThrottleTimeAndTheRateHolds() throws Exception {
-        String topic = KafkaClientsIT.unique("notify");
-        clients.createTopics(1, topic);
         double rate = 300;
-        limit(topic, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"notify\"}");
+        String topic = produceLimited("notify", 1, rate);
         int total = 2_400;
         Acknowledgements acked = new Acknowledgements();
         double throttleMax;
@@ -523,6 +519,14 @@ class KafkaQuotaIT {
             }
         }
         return records;
+    }
+
+    /** A new topic named after {@code action}, of {@code partitions}, limited to {@code rate} produced records a second with that action. */
+    private static String produceLimited(String action, int partitions, double rate) throws Exception {
+        String topic = KafkaClientsIT.unique(action);
+        clients.createTopics(partitions, topic);
+        limit(topic, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"" + action + "\"}");
+        return topic;
     }
 
     /** Whether {@code GET /api/v1/throttled} lists a Kafka client throttled on {@code topic} with {@code action}. */

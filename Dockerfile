@@ -5,7 +5,10 @@
 #   docker run --rm -p 9092-9095:9092-9095 -p 8080:8080 -e SLUICE_KAFKA_UPSTREAM=kafka-1:9092,kafka-2:9092 \
 #     -e SLUICE_KAFKA_ADVERTISED_HOST=docker-host.example sluice:0.1.0   # Kafka: node N on port 9093+N
 # Every option is an environment variable SLUICE_<OPTION> (see README, Options); arguments after
-# the image name are passed to Sluice as flags and win over the environment.
+# the image name are passed to Sluice as flags and win over the environment. Secrets never go on
+# the command line or into the image: mount them as files and name the files, e.g.
+#   -v /etc/sluice:/etc/sluice:ro -e SLUICE_ADMIN_TOKEN_FILE=/etc/sluice/admin-token
+#   -e SLUICE_TLS_CERT=/etc/sluice/tls.crt -e SLUICE_TLS_KEY=/etc/sluice/tls.key
 #
 # Without network access to Maven Central inside the build, package the jar on the host and only
 # copy it in (the "prebuilt" target):

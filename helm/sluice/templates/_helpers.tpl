@@ -62,8 +62,8 @@ rendering something that crash-loops.
 {{- if not (or .Values.upstream .Values.kafka.upstream) }}
 {{- fail "mode=proxy needs upstream (the Pulsar broker service URL, e.g. --set upstream=pulsar://pulsar-broker:6650) or kafka.upstream (the Kafka bootstrap servers), or both" }}
 {{- end }}
-{{- if and .Values.upstream (not (hasPrefix "pulsar://" .Values.upstream)) }}
-{{- fail (printf "upstream must be a pulsar://host:port URL, got %q" .Values.upstream) }}
+{{- if and .Values.upstream (not (or (hasPrefix "pulsar://" .Values.upstream) (hasPrefix "pulsar+ssl://" .Values.upstream))) }}
+{{- fail (printf "upstream must be a pulsar://host:port or pulsar+ssl://host:port URL, got %q" .Values.upstream) }}
 {{- end }}
 {{- if .Values.kafka.upstream }}
 {{- range .Values.kafka.nodeIds }}
@@ -72,6 +72,21 @@ rendering something that crash-loops.
 {{- end }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- if and .Values.kafka.upstreamTls (not (and (eq .Values.mode "proxy") .Values.kafka.upstream)) }}
+{{- fail "kafka.upstreamTls is for mode=proxy with kafka.upstream, the brokers' SSL listener" }}
+{{- end }}
+{{- if and .Values.upstreamTls.caSecretName (not (and (eq .Values.mode "proxy") (or (hasPrefix "pulsar+ssl://" .Values.upstream) .Values.kafka.upstreamTls))) }}
+{{- fail "upstreamTls.caSecretName is for mode=proxy with a pulsar+ssl:// upstream or kafka.upstreamTls" }}
+{{- end }}
+{{- if and .Values.tls.enabled (not .Values.tls.secretName) (not .Values.tls.certManager.enabled) }}
+{{- fail "tls.enabled needs tls.secretName (a kubernetes.io/tls Secret) or tls.certManager.enabled" }}
+{{- end }}
+{{- if and .Values.tls.certManager.enabled (not .Values.tls.certManager.issuerRef.name) }}
+{{- fail "tls.certManager.enabled needs tls.certManager.issuerRef.name" }}
+{{- end }}
+{{- if and .Values.tls.clientCa.secretName (not .Values.tls.enabled) }}
+{{- fail "tls.clientCa needs tls.enabled: client certificates are asked for in the TLS handshake" }}
 {{- end }}
 {{- if lt (int .Values.drainTimeoutSeconds) 1 }}
 {{- fail "drainTimeoutSeconds must be a positive number of seconds" }}
@@ -178,6 +193,24 @@ Helm merges a user's map into a default map, and a selector must be replaceable.
 {{- if .Values.existingSecret }}{{ .Values.existingSecretKey }}{{ else }}admin-token{{ end }}
 {{- end }}
 
+{{- define "sluice.tlsSecretName" -}}
+{{- .Values.tls.secretName | default (printf "%s-tls" (include "sluice.fullname" .)) }}
+{{- end }}
+
+{{/*
+Where the secret files are mounted. Whole Secret volumes, never subPath mounts: the kubelet
+updates a Secret volume in place when the Secret changes, and Sluice re-reads the files, but a
+subPath mount would keep the first version for the life of the pod.
+*/}}
+{{- define "sluice.adminTokenFile" -}}/etc/sluice/admin-token/admin-token{{- end }}
+{{- define "sluice.tlsDir" -}}/etc/sluice/tls{{- end }}
+{{- define "sluice.clientCaDir" -}}/etc/sluice/client-ca{{- end }}
+{{- define "sluice.upstreamCaDir" -}}/etc/sluice/upstream-ca{{- end }}
+
+{{- define "sluice.probeScheme" -}}
+{{- if .Values.tls.enabled }}HTTPS{{ else }}HTTP{{ end }}
+{{- end }}
+
 {{/*
 prometheus.io annotations, understood by the usual Prometheus kubernetes_sd scrape configs.
 */}}
@@ -185,6 +218,9 @@ prometheus.io annotations, understood by the usual Prometheus kubernetes_sd scra
 prometheus.io/scrape: "true"
 prometheus.io/port: {{ include "sluice.adminPort" . | quote }}
 prometheus.io/path: /metrics
+{{- if .Values.tls.enabled }}
+prometheus.io/scheme: https
+{{- end }}
 {{- end }}
 
 {{/*
@@ -250,17 +286,32 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ include "sluice.kafkaAdvertisedHost" . | quote }}
     - name: SLUICE_KAFKA_NODE_PORT_BASE
       value: {{ int .Values.kafka.nodePortBase | toString | quote }}
+    {{- if .Values.kafka.upstreamTls }}
+    - name: SLUICE_KAFKA_UPSTREAM_TLS
+      value: "true"
+    {{- end }}
     {{- end }}
     {{- end }}
     - name: SLUICE_ADMIN
       value: {{ printf "0.0.0.0:%d" $adminPort | quote }}
     - name: SLUICE_LIMITS_FILE
       value: /var/lib/sluice/limits.json
-    - name: SLUICE_ADMIN_TOKEN
-      valueFrom:
-        secretKeyRef:
-          name: {{ include "sluice.secretName" . }}
-          key: {{ include "sluice.secretKey" . }}
+    - name: SLUICE_ADMIN_TOKEN_FILE
+      value: {{ include "sluice.adminTokenFile" . }}
+    {{- if .Values.tls.enabled }}
+    - name: SLUICE_TLS_CERT
+      value: {{ include "sluice.tlsDir" . }}/tls.crt
+    - name: SLUICE_TLS_KEY
+      value: {{ include "sluice.tlsDir" . }}/tls.key
+    {{- if .Values.tls.clientCa.secretName }}
+    - name: SLUICE_TLS_CLIENT_CA
+      value: {{ printf "%s/%s" (include "sluice.clientCaDir" .) .Values.tls.clientCa.key }}
+    {{- end }}
+    {{- end }}
+    {{- if .Values.upstreamTls.caSecretName }}
+    - name: SLUICE_UPSTREAM_TLS_CA
+      value: {{ printf "%s/%s" (include "sluice.upstreamCaDir" .) .Values.upstreamTls.caKey }}
+    {{- end }}
     - name: SLUICE_METRICS_MAX_TOPICS
       value: {{ int .Values.metricsMaxTopics | toString | quote }}
     - name: SLUICE_DRAIN_TIMEOUT
@@ -322,11 +373,13 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     httpGet:
       path: /healthz
       port: {{ $adminPort }}
+      scheme: {{ include "sluice.probeScheme" . }}
     {{- toYaml .Values.probes.liveness | nindent 4 }}
   readinessProbe:
     httpGet:
       path: /readyz
       port: {{ $adminPort }}
+      scheme: {{ include "sluice.probeScheme" . }}
     {{- toYaml .Values.probes.readiness | nindent 4 }}
   resources:
     {{- toYaml .Values.resources | nindent 4 }}
@@ -337,6 +390,24 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       mountPath: /var/lib/sluice
     - name: sluice-tmp
       mountPath: /tmp
+    - name: sluice-admin-token
+      mountPath: {{ dir (include "sluice.adminTokenFile" .) }}
+      readOnly: true
+    {{- if .Values.tls.enabled }}
+    - name: sluice-tls
+      mountPath: {{ include "sluice.tlsDir" . }}
+      readOnly: true
+    {{- if .Values.tls.clientCa.secretName }}
+    - name: sluice-client-ca
+      mountPath: {{ include "sluice.clientCaDir" . }}
+      readOnly: true
+    {{- end }}
+    {{- end }}
+    {{- if .Values.upstreamTls.caSecretName }}
+    - name: sluice-upstream-ca
+      mountPath: {{ include "sluice.upstreamCaDir" . }}
+      readOnly: true
+    {{- end }}
     {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
     - name: sluice-redis-ca
       mountPath: /etc/sluice/redis-ca
@@ -345,8 +416,8 @@ The Sluice container, configured only through SLUICE_* environment variables (on
 {{- end }}
 
 {{/*
-Volumes: the limits ConfigMap (read-only seed), the writable limits directory and /tmp (the
-JVM's scratch space; the root filesystem is read-only).
+Volumes: the limits ConfigMap (read-only seed), the writable limits directory, /tmp (the JVM's
+scratch space; the root filesystem is read-only), the admin token and the TLS Secrets.
 */}}
 {{- define "sluice.volumes" -}}
 - name: sluice-limits
@@ -361,6 +432,27 @@ JVM's scratch space; the root filesystem is read-only).
   {{- end }}
 - name: sluice-tmp
   emptyDir: {}
+- name: sluice-admin-token
+  secret:
+    secretName: {{ include "sluice.secretName" . }}
+    items:
+      - key: {{ include "sluice.secretKey" . }}
+        path: {{ base (include "sluice.adminTokenFile" .) }}
+{{- if .Values.tls.enabled }}
+- name: sluice-tls
+  secret:
+    secretName: {{ include "sluice.tlsSecretName" . }}
+{{- if .Values.tls.clientCa.secretName }}
+- name: sluice-client-ca
+  secret:
+    secretName: {{ .Values.tls.clientCa.secretName }}
+{{- end }}
+{{- end }}
+{{- if .Values.upstreamTls.caSecretName }}
+- name: sluice-upstream-ca
+  secret:
+    secretName: {{ .Values.upstreamTls.caSecretName }}
+{{- end }}
 {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
 - name: sluice-redis-ca
   secret:

@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.admin.http.AdminToken;
 import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
@@ -21,6 +22,7 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+import io.sluice.relay.tls.ReloadingSslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -46,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * AdminServer admin = AdminServer.builder()
  *         .bind("0.0.0.0", 8080)
- *         .adminToken(token)              // optional
+ *         .adminToken(token)              // optional; an AdminToken read from a file, or a String
+ *         .tls(serverTls)                 // optional: HTTPS
  *         .limits(store).throttleLedger(ledger).topicActivity(activity).proxyStats(stats)
  *         .admission(controller)          // optional
  *         .cluster(sync::status)          // optional
@@ -79,6 +82,7 @@ public final class AdminServer implements AutoCloseable {
     private final Duration idleTimeout;
     private final RouteTable routes;
     private final BearerTokenCheck tokenCheck;
+    private final ReloadingSslContext tls;
     private EventLoopGroup ioLoop;
     private ExecutorService handlers;
     private ChannelGroup connections;
@@ -89,6 +93,7 @@ public final class AdminServer implements AutoCloseable {
         this.port = builder.port;
         this.idleTimeout = builder.idleTimeout;
         this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
+        this.tls = builder.tls;
         this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
                 builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics, builder.cluster);
     }
@@ -115,7 +120,7 @@ public final class AdminServer implements AutoCloseable {
                 .group(ioLoop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router))
+                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router, tls))
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bind.isSuccess()) {
@@ -124,7 +129,8 @@ public final class AdminServer implements AutoCloseable {
                     bind.cause());
         }
         serverChannel = bind.channel();
-        log.info("Admin API on {}{}", serverChannel.localAddress(), tokenCheck == null ? " (no admin token)" : "");
+        log.info("Admin API on {}{}{}", serverChannel.localAddress(), tls == null ? "" : " (HTTPS)",
+                tokenCheck == null ? " (no admin token)" : "");
     }
 
     /** The address the server listens on; with port 0 the port chosen by the system. */
@@ -178,7 +184,8 @@ public final class AdminServer implements AutoCloseable {
 
         private String host = "0.0.0.0";
         private int port = 8080;
-        private String adminToken;
+        private AdminToken adminToken;
+        private ReloadingSslContext tls;
         private LimitsStore limits;
         private ThrottleLedger throttleLedger;
         private TopicActivity topicActivity;
@@ -213,10 +220,19 @@ public final class AdminServer implements AutoCloseable {
 
         /** The bearer token every {@code /api/v1/**} request must carry; {@code null} (the default) for none. */
         public Builder adminToken(String token) {
-            if (token != null && token.isBlank()) {
-                throw new IllegalArgumentException("the admin token must not be blank; leave it unset for none");
-            }
+            this.adminToken = token == null ? null : AdminToken.of(token);
+            return this;
+        }
+
+        /** As {@link #adminToken(String)}, for a token read from a file and re-read when it changes. */
+        public Builder adminToken(AdminToken token) {
             this.adminToken = token;
+            return this;
+        }
+
+        /** Serve HTTPS with this context (its certificate rotates with its files); {@code null} (the default) for HTTP. */
+        public Builder tls(ReloadingSslContext context) {
+            this.tls = context;
             return this;
         }
 

@@ -95,7 +95,7 @@ class AdminRequestFuzzTest {
 
         EmbeddedSocketChannel channel = new EmbeddedSocketChannel(new AdminChannelInitializer(
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), AdminServer.MAX_BODY_BYTES, AdminServer.DEFAULT_IDLE_TIMEOUT,
-                null, router));
+                null, router, null));
         channel.writeInbound(Unpooled.wrappedBuffer(request));
         channel.runPendingTasks();
         String answers = drain(channel);

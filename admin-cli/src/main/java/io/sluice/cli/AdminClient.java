@@ -13,6 +13,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * Requests to Sluice's admin REST API. An answer outside 2xx becomes a {@link CliFailure} that
@@ -29,12 +30,19 @@ final class AdminClient {
     private final String token;
     private final HttpClient http;
 
-    /** @param token the bearer token, or {@code null} to send none */
-    AdminClient(URI base, String token) {
+    /**
+     * @param token the bearer token, or {@code null} to send none
+     * @param tls   whom to believe over HTTPS, or {@code null} for the JVM's trust store
+     */
+    AdminClient(URI base, String token, SSLContext tls) {
         this.base = base;
         this.token = token;
         // The admin server speaks HTTP/1.1; no h2c upgrade attempt.
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+        HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT);
+        if (tls != null) {
+            http.sslContext(tls);
+        }
+        this.http = http.build();
     }
 
     /** The parsed JSON answer of {@code GET path}. */

@@ -6,14 +6,18 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Option;
 
 /**
- * Which Sluice a command talks to and with which token: the {@code --url} and
- * {@code --token-file} options every command has, with their environment fallbacks.
+ * Which Sluice a command talks to, which HTTPS certificate it believes and with which token: the
+ * {@code --url}, {@code --ca-file} and {@code --token-file} options every command has, with their
+ * environment fallbacks.
  *
- * <p>Inside Sluice's own container ({@code kubectl exec}), the server's {@code SLUICE_ADMIN}
- * and {@code SLUICE_ADMIN_TOKEN} are there already, so no option is needed.
+ * <p>Inside Sluice's own container ({@code kubectl exec}), the server's {@code SLUICE_ADMIN},
+ * {@code SLUICE_TLS_CERT} and {@code SLUICE_ADMIN_TOKEN_FILE} (or {@code SLUICE_ADMIN_TOKEN}) are
+ * there already, so no option is needed: the CLI calls https://127.0.0.1 when the server speaks
+ * HTTPS and believes exactly the server's own certificate.
  */
 final class AdminTarget {
 
@@ -26,20 +30,49 @@ final class AdminTarget {
 
     @Option(names = "--token-file", paramLabel = "FILE",
             description = "File holding the admin token (the server's --admin-token). Default: env SLUICE_TOKEN_FILE,"
-                    + " else the token of a Sluice in the same container (SLUICE_ADMIN_TOKEN).")
+                    + " else the token of a Sluice in the same container (SLUICE_ADMIN_TOKEN_FILE or SLUICE_ADMIN_TOKEN).")
     Path tokenFile;
 
-    /** A client for the chosen server. @throws CliFailure (usage) for a bad URL or unreadable token file */
+    @Option(names = "--ca-file", paramLabel = "FILE",
+            description = "PEM CA certificates an https:// server's certificate must chain to. Default: env"
+                    + " SLUICE_CA_FILE, else the JVM's trust store.")
+    Path caFile;
+
+    /** A client for the chosen server. @throws CliFailure (usage) for a bad URL or an unreadable token or CA file */
     AdminClient client(Invocation invocation) {
         Map<String, String> env = invocation.env();
-        return new AdminClient(baseUri(env), token(env));
+        URI base = baseUri(env);
+        return new AdminClient(base, token(env), trust(base, env));
+    }
+
+    /** The TLS context for an https:// URL: the CA file, the server's own certificate in its container, or the JVM's. */
+    private SSLContext trust(URI base, Map<String, String> env) {
+        if (!"https".equals(base.getScheme())) {
+            return null;
+        }
+        if (caFile != null) {
+            return AdminTrust.chainingTo(caFile, "--ca-file");
+        }
+        if (nonEmpty(env.get("SLUICE_CA_FILE")) != null) {
+            return AdminTrust.chainingTo(Path.of(env.get("SLUICE_CA_FILE").strip()), "SLUICE_CA_FILE");
+        }
+        if (inServerContainer(env)) {
+            return AdminTrust.pinnedTo(Path.of(env.get("SLUICE_TLS_CERT").strip()), "SLUICE_TLS_CERT");
+        }
+        return null;
+    }
+
+    /** No URL given, and the server's own settings are in the environment: the CLI runs beside it. */
+    private boolean inServerContainer(Map<String, String> env) {
+        return url == null && nonEmpty(env.get("SLUICE_URL")) == null && nonEmpty(env.get("SLUICE_ADMIN")) != null
+                && nonEmpty(env.get("SLUICE_TLS_CERT")) != null;
     }
 
     private URI baseUri(Map<String, String> env) {
         String text = url != null ? url : nonEmpty(env.get("SLUICE_URL"));
         String source = url != null ? "--url" : "SLUICE_URL";
         if (text == null) {
-            text = fromAdminListen(nonEmpty(env.get("SLUICE_ADMIN")));
+            text = fromAdminListen(nonEmpty(env.get("SLUICE_ADMIN")), nonEmpty(env.get("SLUICE_TLS_CERT")) != null);
             source = "SLUICE_ADMIN";
         }
         if (text == null) {
@@ -56,8 +89,11 @@ final class AdminTarget {
         }
     }
 
-    /** The server's admin listen address as a URL to reach it from the same host: 0.0.0.0 becomes 127.0.0.1. */
-    private static String fromAdminListen(String listen) {
+    /**
+     * The server's admin listen address as a URL to reach it from the same host: 0.0.0.0 becomes
+     * 127.0.0.1, and the scheme is https when the server has a certificate.
+     */
+    private static String fromAdminListen(String listen, boolean https) {
         if (listen == null) {
             return null;
         }
@@ -73,7 +109,7 @@ final class AdminTarget {
         if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("*")) {
             host = "127.0.0.1";
         }
-        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        return (https ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
     private String token(Map<String, String> env) {
@@ -82,6 +118,10 @@ final class AdminTarget {
         if (file == null && nonEmpty(env.get("SLUICE_TOKEN_FILE")) != null) {
             file = Path.of(env.get("SLUICE_TOKEN_FILE"));
             source = "SLUICE_TOKEN_FILE";
+        }
+        if (file == null && nonEmpty(env.get("SLUICE_ADMIN_TOKEN_FILE")) != null) {
+            file = Path.of(env.get("SLUICE_ADMIN_TOKEN_FILE").strip());
+            source = "SLUICE_ADMIN_TOKEN_FILE";
         }
         if (file == null) {
             return nonEmpty(env.get("SLUICE_ADMIN_TOKEN"));

@@ -37,6 +37,23 @@ class AdminTargetTest {
     }
 
     @Test
+    void besideAServerWithACertificateTheUrlIsHttpsAndTheTokenIsTheServersFile() throws Exception {
+        Path token = Files.writeString(dir.resolve("admin-token"), "from-the-servers-file\n");
+        Map<String, String> container = Map.of("SLUICE_ADMIN", "0.0.0.0:8081", "SLUICE_TLS_CERT", "/etc/sluice/tls/tls.crt",
+                "SLUICE_ADMIN_TOKEN_FILE", token.toString(), "SLUICE_ADMIN_TOKEN", "ignored");
+        AdminTarget target = new AdminTarget();
+        // Building the client reads SLUICE_TLS_CERT, absent here: the https URL is what counts.
+        CliFailure noCertificate = assertThrows(CliFailure.class, () -> client(target, container));
+        assertTrue(noCertificate.getMessage().contains("SLUICE_TLS_CERT"), noCertificate.getMessage());
+        Map<String, String> plain = Map.of("SLUICE_ADMIN", "0.0.0.0:8081", "SLUICE_ADMIN_TOKEN_FILE", token.toString());
+        assertEquals("http://127.0.0.1:8081", client(target, plain).base().toString());
+        Path empty = Files.writeString(dir.resolve("empty"), "");
+        CliFailure emptyToken = assertThrows(CliFailure.class,
+                () -> client(target, Map.of("SLUICE_ADMIN_TOKEN_FILE", empty.toString())));
+        assertTrue(emptyToken.getMessage().contains("(SLUICE_ADMIN_TOKEN_FILE) is empty"), emptyToken.getMessage());
+    }
+
+    @Test
     void aUrlThatIsNotHttpIsAUsageError() {
         AdminTarget target = new AdminTarget();
         target.url = "pulsar://broker:6650";

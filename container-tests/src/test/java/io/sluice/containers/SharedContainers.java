@@ -1,5 +1,6 @@
 package io.sluice.containers;
 
+import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 
 /**
@@ -10,6 +11,7 @@ final class SharedContainers {
 
     private static Network network;
     private static PulsarBrokerContainer pulsar;
+    private static KafkaBrokerContainer kafka;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(SharedContainers::removeAll, "container-tests-cleanup"));
@@ -30,24 +32,38 @@ final class SharedContainers {
     /** The Pulsar broker, started (about 20 s) on first use. */
     static synchronized PulsarBrokerContainer pulsarBroker() {
         if (pulsar == null) {
-            PulsarBrokerContainer broker = new PulsarBrokerContainer(network());
-            long start = System.nanoTime();
-            try {
-                broker.start();
-            } catch (RuntimeException e) {
-                String logs = broker.getContainerId() == null ? "" : broker.getLogs();
-                broker.stop();
-                throw new IllegalStateException("the Pulsar broker container did not start; its log:\n" + logs, e);
-            }
-            System.out.printf("container-tests: Pulsar broker ready in %.1f s%n", (System.nanoTime() - start) / 1e9);
-            pulsar = broker;
+            pulsar = start(new PulsarBrokerContainer(network()), "Pulsar broker");
         }
         return pulsar;
+    }
+
+    /** The single-node Kafka, started (a few seconds) on first use. */
+    static synchronized KafkaBrokerContainer kafkaBroker() {
+        if (kafka == null) {
+            kafka = start(new KafkaBrokerContainer(network()), "Kafka broker");
+        }
+        return kafka;
+    }
+
+    private static <C extends GenericContainer<C>> C start(C broker, String name) {
+        long start = System.nanoTime();
+        try {
+            broker.start();
+        } catch (RuntimeException e) {
+            String logs = broker.getContainerId() == null ? "" : broker.getLogs();
+            broker.stop();
+            throw new IllegalStateException("the " + name + " container did not start; its log:\n" + logs, e);
+        }
+        System.out.printf("container-tests: %s ready in %.1f s%n", name, (System.nanoTime() - start) / 1e9);
+        return broker;
     }
 
     private static synchronized void removeAll() {
         if (pulsar != null) {
             pulsar.stop();
+        }
+        if (kafka != null) {
+            kafka.stop();
         }
         if (network != null) {
             network.close();

@@ -43,6 +43,13 @@ final class SluiceAdmin {
                 .sum();
     }
 
+    /** The value of one series of {@code /metrics}, name and labels exactly as exposed; 0 when absent. */
+    double series(String series) {
+        return get("/metrics").body().lines().filter(line -> line.startsWith(series + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElse(0);
+    }
+
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10));
     }

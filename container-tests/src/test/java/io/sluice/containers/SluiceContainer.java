@@ -1,6 +1,8 @@
 package io.sluice.containers;
 
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
+import io.sluice.testkit.process.FreePorts;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -15,19 +17,55 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A container of Sluice's image ({@link SluiceImage}) on the test network, configured as the Helm
- * chart configures it: by {@code SLUICE_*} environment variables, with the image's entrypoint.
+ * chart configures it: by {@code SLUICE_*} environment variables, with the image's entrypoint. In
+ * front of a Pulsar broker ({@link #SluiceContainer(Network, String)}) or of a Kafka cluster
+ * ({@link #inFrontOfKafka}).
  */
 final class SluiceContainer extends GenericContainer<SluiceContainer> {
 
     static final int PULSAR_PORT = 6650;
     static final int ADMIN_PORT = 8080;
 
+    /** The Kafka bootstrap port, in the container and on the host alike; 0 without the Kafka front end. */
+    private int kafkaPort;
+
+    /** Sluice in front of the Pulsar broker at {@code upstream}, {@code pulsar://host:port}. */
     SluiceContainer(Network network, String upstream) {
-        super(DockerImageName.parse(SluiceImage.ensure()));
-        withNetwork(network);
+        this(network);
         withEnv("SLUICE_UPSTREAM", upstream);
         withExposedPorts(PULSAR_PORT, ADMIN_PORT);
+    }
+
+    private SluiceContainer(Network network) {
+        super(DockerImageName.parse(SluiceImage.ensure()));
+        withNetwork(network);
         waitingFor(probe("/healthz"));
+    }
+
+    /**
+     * Sluice in front of a Kafka cluster of node ids up to {@code maxNodeId}, bootstrapping from
+     * {@code upstream} ({@code host:port,...}), in rewrite mode.
+     *
+     * <p>A Kafka client goes on to the node ports Sluice advertises, so each must be the same on
+     * the host as in the container: Sluice listens on free host ports (the bootstrap port P, node N
+     * on P + N), each published on that very host port, and advertises the Docker host. Chosen
+     * over the host network mode, which also needs no mapping, because that mode takes Sluice off
+     * the test network (no broker names) and works on Linux engines only; the fixed ports risk only
+     * that another process takes one between the choice and the start.
+     */
+    static SluiceContainer inFrontOfKafka(Network network, String upstream, int maxNodeId) {
+        SluiceContainer sluice = new SluiceContainer(network);
+        int port = FreePorts.loopbackRange(1 + maxNodeId);
+        sluice.kafkaPort = port;
+        sluice.withEnv("SLUICE_KAFKA_UPSTREAM", upstream)
+                .withEnv("SLUICE_KAFKA_LISTEN", "0.0.0.0:" + port)
+                .withEnv("SLUICE_KAFKA_NODE_PORT_BASE", Integer.toString(port))
+                .withEnv("SLUICE_KAFKA_ADVERTISED_HOST", DockerClientFactory.instance().dockerHostIpAddress())
+                .withExposedPorts(ADMIN_PORT);
+        for (int p = port; p <= port + maxNodeId; p++) {
+            sluice.addFixedExposedPort(p, p);
+        }
+        return sluice;
     }
 
     /**
@@ -42,6 +80,23 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
     /** The Pulsar service URL of this Sluice for a client on the host. */
     String serviceUrl() {
         return "pulsar://" + getHost() + ":" + getMappedPort(PULSAR_PORT);
+    }
+
+    /** What a Kafka client on the host puts in {@code bootstrap.servers}. */
+    String kafkaBootstrap() {
+        return getHost() + ":" + kafkaPort();
+    }
+
+    /** The port Sluice serves Kafka node {@code nodeId} on, and advertises for it. */
+    int kafkaNodePort(int nodeId) {
+        return kafkaPort() + nodeId;
+    }
+
+    private int kafkaPort() {
+        if (kafkaPort == 0) {
+            throw new IllegalStateException("this Sluice has no Kafka front end; make it with inFrontOfKafka");
+        }
+        return kafkaPort;
     }
 
     /** The admin port (REST API, probes, metrics) as seen from the host. */

@@ -10,6 +10,7 @@ import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
+import io.sluice.server.TlsConfig;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -71,7 +72,7 @@ public final class SluiceDemo {
                 dir.resolve("limits.json"), null, pulsar ? BrokerAllowList.only(upstream) : null,
                 LookupMode.REWRITE, 1000, Duration.ofSeconds(10), PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                 AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, ClusterSettings.NONE,
-                kafka ? KafkaDemo.config(cluster) : null);
+                kafka ? KafkaDemo.config(cluster) : null, TlsConfig.NONE, null);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         PulsarBroker pulsarBroker = broker;

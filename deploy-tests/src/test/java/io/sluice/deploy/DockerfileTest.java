@@ -165,6 +165,23 @@ class DockerfileTest {
     }
 
     @Test
+    void passesNoSecretOnTheCommandLineOrInTheImage() {
+        List<String> command = new ArrayList<>(entrypoint());
+        dockerfile.inherited(dockerfile.finalStage(), "CMD").forEach(cmd -> readJsonArray(cmd.arguments())
+                .forEach(word -> command.add(word.asText())));
+        for (String word : command) {
+            assertFalse(word.startsWith("--admin-token") && !word.startsWith("--admin-token-file"),
+                    "the admin token on the command line: " + command);
+        }
+        Map<String, String> env = dockerfile.env(dockerfile.finalStage());
+        assertFalse(env.containsKey("SLUICE_ADMIN_TOKEN"), "a token baked into the image");
+        for (Instruction arg : dockerfile.inherited(dockerfile.finalStage(), "ARG")) {
+            assertFalse(arg.arguments().toUpperCase().matches(".*(TOKEN|PASSWORD|SECRET|KEY).*"),
+                    "a secret as a build argument ends up in the image history: " + arg.arguments());
+        }
+    }
+
+    @Test
     void limitsFileIsOnAVolume() {
         String limitsFile = dockerfile.env(dockerfile.finalStage()).get("SLUICE_LIMITS_FILE");
         assertEquals("/var/lib/sluice/limits.json", limitsFile);

@@ -58,6 +58,14 @@ class NotesTest {
         assertFalse(allowed.contains("WARNING"), allowed);
     }
 
+    @Test
+    void withTlsTheUrlsArePulsarSslAndHttps() {
+        String notes = Chart.notes(ProxyChartTest.MINIMAL + "tls: {enabled: true, secretName: sluice-tls}\n");
+        assertContains(notes, "pulsar+ssl://sluice.pulsar.svc.cluster.local:6650");
+        assertContains(notes, "https://sluice.pulsar.svc.cluster.local:8080");
+        assertContains(notes, "Secret sluice-tls");
+    }
+
     private static void assertLines(String notes, String... lines) {
         for (String line : lines) {
             assertTrue(notes.lines().anyMatch(l -> l.strip().equals(line)), "NOTES lack the line\n  " + line + "\n" + notes);

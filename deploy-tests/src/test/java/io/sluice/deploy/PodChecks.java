@@ -48,10 +48,14 @@ final class PodChecks {
         // Stalled peers are cut off (chart defaults, the same as the CLI's).
         assertEquals("30", value(env, "SLUICE_HANDSHAKE_TIMEOUT"));
         assertEquals("30", value(env, "SLUICE_ADMIN_IDLE_TIMEOUT"));
-        JsonNode token = env.get("SLUICE_ADMIN_TOKEN");
-        assertTrue(token != null && !token.has("value"), "the admin token comes from a Secret, never inline");
-        assertEquals(expected.secretName(), token.path("valueFrom").path("secretKeyRef").path("name").asText());
-        assertEquals(expected.secretKey(), token.path("valueFrom").path("secretKeyRef").path("key").asText());
+        // The admin token is a file of a mounted Secret: Sluice re-reads it when the Secret changes.
+        String tokenFile = value(env, "SLUICE_ADMIN_TOKEN_FILE");
+        JsonNode tokenVolume = secretVolumeOf(podSpec, sluice, tokenFile);
+        assertEquals(expected.secretName(), tokenVolume.path("secret").path("secretName").asText());
+        assertEquals(expected.secretKey(), tokenVolume.path("secret").path("items").path(0).path("key").asText());
+        assertEquals(tokenFile.substring(tokenFile.lastIndexOf('/') + 1),
+                tokenVolume.path("secret").path("items").path(0).path("path").asText());
+        assertNoSecretInEnvironmentOrCommandLine(podSpec);
 
         // Probes on the admin port.
         assertProbe(sluice.path("livenessProbe"), "/healthz", expected.adminPort());
@@ -95,6 +99,48 @@ final class PodChecks {
                 assertTrue(volumeNames.contains(mounted), "mount " + mounted + " has no volume; volumes " + volumeNames);
             }
         }
+    }
+
+    /**
+     * No container gets a secret through its environment or command line, where {@code ps}, a
+     * crash dump or {@code kubectl describe} would show it: no {@code secretKeyRef} variable, no
+     * {@code SLUICE_ADMIN_TOKEN}, no {@code --admin-token} argument.
+     */
+    static void assertNoSecretInEnvironmentOrCommandLine(JsonNode podSpec) {
+        for (String list : List.of("initContainers", "containers")) {
+            for (JsonNode c : podSpec.path(list)) {
+                String name = c.path("name").asText();
+                c.path("env").forEach(e -> {
+                    assertFalse(e.path("valueFrom").has("secretKeyRef"), name + ": " + e.path("name").asText()
+                            + " takes a Secret into the environment; mount it as a file");
+                    assertFalse(e.path("name").asText().equals("SLUICE_ADMIN_TOKEN"), name + ": the token as a variable");
+                });
+                for (String field : List.of("command", "args")) {
+                    for (String word : texts(c.path(field))) {
+                        assertFalse(word.contains("--admin-token") && !word.contains("--admin-token-file"),
+                                name + ": the token on the command line: " + word);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The Secret volume a file of {@code container} lives in, checking it is mounted read-only and
+     * whole: a subPath mount would never see the Secret's later versions.
+     */
+    static JsonNode secretVolumeOf(JsonNode podSpec, JsonNode container, String file) {
+        for (Map.Entry<String, JsonNode> mount : mounts(container).entrySet()) {
+            String dir = mount.getValue().path("mountPath").asText();
+            if (file.startsWith(dir.endsWith("/") ? dir : dir + "/")) {
+                assertTrue(mount.getValue().path("readOnly").asBoolean(false), file + ": mounted read-only");
+                assertFalse(mount.getValue().has("subPath"), file + ": a subPath mount never sees a rotated Secret");
+                JsonNode volume = volume(podSpec, mount.getKey());
+                assertTrue(volume.has("secret"), file + " comes from a Secret volume: " + volume);
+                return volume;
+            }
+        }
+        throw new AssertionError("no mount holds " + file + " in " + container.path("volumeMounts"));
     }
 
     /** Non-root, no privilege escalation, no capabilities, read-only root filesystem. */

@@ -24,9 +24,11 @@ import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.ReloadingSslContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.SocketFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -61,13 +63,21 @@ final class KafkaFrontEnd implements FrontEnd {
     private final Map<Integer, Channel> nodeListeners = new ConcurrentHashMap<>();
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
+    private final SocketFactory metadataSockets;
     private volatile boolean upstreamReachable;
     private volatile boolean nodesLearnt;
     private volatile boolean draining;
     private Channel listener;
 
+    /**
+     * @param clientTls       the TLS of the Kafka ports, or null for plaintext
+     * @param upstreamTls     the TLS to the brokers, or null for plaintext
+     * @param metadataSockets sockets for Sluice's own Metadata request to a bootstrap server: SSL
+     *                        ones with {@code upstreamTls}
+     */
     KafkaFrontEnd(KafkaConfig config, Duration handshakeTimeout, ProxyServices services, EventLoopGroup acceptors,
-                  EventLoopGroup workers, Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType) {
+                  EventLoopGroup workers, Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType,
+                  ReloadingSslContext clientTls, ReloadingSslContext upstreamTls, SocketFactory metadataSockets) {
         this.config = config;
         this.handshakeTimeout = handshakeTimeout;
         this.services = services;
@@ -75,11 +85,13 @@ final class KafkaFrontEnd implements FrontEnd {
         this.workers = workers;
         this.serverType = serverType;
         this.socketType = socketType;
+        this.metadataSockets = metadataSockets;
         boolean rewrite = config.addressMode() == RoutingMode.REWRITE;
         this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
         AdvertisedNodes advertised = rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
         this.settings = new KafkaSettings(advertised, new TopicIds(TopicIds.DEFAULT_CAPACITY),
-                UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, handshakeTimeout, KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE);
+                UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, handshakeTimeout, KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
+                clientTls, upstreamTls);
     }
 
     @Override
@@ -133,7 +145,8 @@ final class KafkaFrontEnd implements FrontEnd {
         String routing = config.addressMode() == RoutingMode.REWRITE
                 ? "node N on port " + config.nodePortBase() + "+N, advertised as " + config.advertisedHost()
                 : "addresses passed through";
-        return "Kafka protocol on " + address.getHostString() + ":" + address.getPort() + " (upstream "
+        return "Kafka protocol on " + address.getHostString() + ":" + address.getPort() + " ("
+                + (settings.clientTls() != null ? "TLS, " : "") + "upstream " + (settings.upstreamTls() != null ? "TLS " : "")
                 + config.upstream().stream().map(BrokerEndpoint::toString).reduce((a, b) -> a + "," + b).orElseThrow()
                 + ", address mode " + config.addressMode().name().toLowerCase(Locale.ROOT) + ", " + routing + ")";
     }
@@ -172,7 +185,7 @@ final class KafkaFrontEnd implements FrontEnd {
 
     private boolean learnNodes(BrokerEndpoint server) {
         try {
-            for (MetadataClient.Node node : MetadataClient.brokers(server, METADATA_TIMEOUT)) {
+            for (MetadataClient.Node node : MetadataClient.brokers(server, METADATA_TIMEOUT, metadataSockets)) {
                 settings.advertisedNodes().advertise(node.nodeId(), node.host(), node.port());
             }
             return true;

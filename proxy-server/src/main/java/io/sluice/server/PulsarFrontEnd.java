@@ -35,26 +35,29 @@ final class PulsarFrontEnd implements FrontEnd {
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> serverType;
     private final Class<? extends SocketChannel> socketType;
+    private final SecretFiles secrets;
     private final ChannelGroup clients = new DefaultChannelGroup("sluice-pulsar-clients", GlobalEventExecutor.INSTANCE);
     private volatile boolean upstreamReachable;
     private volatile boolean draining;
     private Channel listener;
 
     PulsarFrontEnd(SluiceConfig config, ProxyServices services, EventLoopGroup acceptors, EventLoopGroup workers,
-                   Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType) {
+                   Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType,
+                   SecretFiles secrets) {
         this.config = config;
         this.services = services;
         this.acceptors = acceptors;
         this.workers = workers;
         this.serverType = serverType;
         this.socketType = socketType;
+        this.secrets = secrets;
     }
 
     @Override
     public void start() throws InterruptedException {
         PulsarSettings settings = new PulsarSettings(config.upstream(), config.allowedBrokers(), config.lookupMode(),
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                config.handshakeTimeout());
+                config.handshakeTimeout(), secrets.portTls(), secrets.pulsarUpstreamTls());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, services);
         listener = new ServerBootstrap()
                 .group(acceptors, workers)
@@ -78,8 +81,11 @@ final class PulsarFrontEnd implements FrontEnd {
     @Override
     public String describe() {
         InetSocketAddress address = (InetSocketAddress) listener.localAddress();
-        return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort() + " (upstream " + config.upstream()
-                + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
+        TlsConfig tls = config.tls();
+        String clients = !tls.serves() ? "" : tls.clientCa() == null ? "TLS, " : "TLS with client certificates, ";
+        String upstream = (tls.pulsarUpstream() ? "pulsar+ssl://" : "pulsar://") + config.upstream().hostPort();
+        return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort() + " (" + clients + "upstream "
+                + upstream + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
     }
 
     /** The port clients connect to (useful when started on port 0). */

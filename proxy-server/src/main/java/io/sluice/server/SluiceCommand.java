@@ -30,8 +30,9 @@ import java.util.regex.PatternSyntaxException;
 final class SluiceCommand {
 
     @Option(names = "--upstream", paramLabel = "URL",
-            description = "Pulsar broker service URL, pulsar://host:port; enables the Pulsar front end. At least one of"
-                    + " --upstream and --kafka-upstream is required. Env SLUICE_UPSTREAM.")
+            description = "Pulsar broker service URL, pulsar://host:port, or pulsar+ssl://host:port to speak TLS to the"
+                    + " brokers; enables the Pulsar front end. At least one of --upstream and --kafka-upstream is"
+                    + " required. Env SLUICE_UPSTREAM.")
     String upstream;
 
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:6650",
@@ -80,6 +81,29 @@ final class SluiceCommand {
                     + " or after its last answer (default: ${DEFAULT-VALUE}).")
     String adminIdleTimeout;
 
+    @Option(names = "--tls-cert", paramLabel = "PATH",
+            description = "PEM certificate chain (with --tls-key): the Pulsar port speaks pulsar+ssl, the Kafka ports"
+                    + " SSL, the admin port HTTPS; re-read when the file changes.")
+    String tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PATH",
+            description = "PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1, not encrypted).")
+    String tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "PATH",
+            description = "Pulsar and Kafka clients must present a certificate signed by this CA (PEM): mutual TLS.")
+    String tlsClientCa;
+
+    @Option(names = "--upstream-tls-ca", paramLabel = "PATH",
+            description = "CA (PEM) the brokers' certificates must chain to when --upstream is pulsar+ssl:// or with"
+                    + " --kafka-upstream-tls (default: the JDK's trust store).")
+    String upstreamTlsCa;
+
+    @Option(names = "--admin-token-file", paramLabel = "PATH",
+            description = "File holding the admin token (a mounted Kubernetes Secret), re-read when it changes;"
+                    + " instead of --admin-token.")
+    String adminTokenFile;
+
     @Option(names = "--cluster-store", paramLabel = "URL",
             description = "redis://host:port[/db] or rediss://host:port[/db] (Redis 6+ or Valkey): Sluices with the same"
                     + " --cluster-id share their limits through it (default: none, limits are per Sluice).")
@@ -126,6 +150,12 @@ final class SluiceCommand {
                     + " that advertises Sluice) (default: ${DEFAULT-VALUE}).")
     String kafkaAddressMode;
 
+    @Option(names = "--kafka-upstream-tls", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
+            fallbackValue = "true",
+            description = "Speak TLS to the Kafka brokers, verifying their certificates against --upstream-tls-ca"
+                    + " (default: ${DEFAULT-VALUE}).")
+    boolean kafkaUpstreamTls;
+
     /** Validates and converts the options; throws IllegalArgumentException naming the bad one. */
     SluiceConfig toConfig(AdmissionSettings admission) {
         boolean pulsar = upstream != null && !upstream.isBlank();
@@ -150,13 +180,46 @@ final class SluiceCommand {
         Duration drain = option("--drain-timeout", () -> seconds(drainTimeout));
         Duration handshake = option("--handshake-timeout", () -> seconds(handshakeTimeout));
         Duration adminIdle = option("--admin-idle-timeout", () -> seconds(adminIdleTimeout));
+        String token = adminToken == null || adminToken.isEmpty() ? null : adminToken;
+        Path tokenFile = option("--admin-token-file", () -> path(adminTokenFile));
+        if (token != null && tokenFile != null) {
+            throw new IllegalArgumentException("invalid --admin-token-file: give --admin-token or --admin-token-file, not both");
+        }
         return new SluiceConfig(upstreamAddress,
                 option("--listen", () -> HostPort.parse(listen)),
                 option("--admin", () -> HostPort.parse(admin)),
                 option("--limits-file", () -> Path.of(limitsFile)),
-                adminToken == null || adminToken.isEmpty() ? null : adminToken,
-                allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster(),
-                kafka ? kafkaConfig() : null);
+                token, allowList, mode, maxTopics, drain, handshake, adminIdle, admission, cluster(),
+                kafka ? kafkaConfig() : null, tls(pulsar && upstream.trim().startsWith("pulsar+ssl://"), kafka), tokenFile);
+    }
+
+    private TlsConfig tls(boolean pulsarUpstream, boolean kafka) {
+        Path certificate = option("--tls-cert", () -> path(tlsCert));
+        Path key = option("--tls-key", () -> path(tlsKey));
+        Path clientCa = option("--tls-client-ca", () -> path(tlsClientCa));
+        Path upstreamCa = option("--upstream-tls-ca", () -> path(upstreamTlsCa));
+        if (certificate != null && key == null) {
+            throw new IllegalArgumentException("invalid --tls-cert: needs --tls-key, the certificate's private key");
+        }
+        if (key != null && certificate == null) {
+            throw new IllegalArgumentException("invalid --tls-key: needs --tls-cert, the certificate it belongs to");
+        }
+        if (clientCa != null && certificate == null) {
+            throw new IllegalArgumentException("invalid --tls-client-ca: needs --tls-cert and --tls-key");
+        }
+        if (kafkaUpstreamTls && !kafka) {
+            throw new IllegalArgumentException("invalid --kafka-upstream-tls: needs --kafka-upstream");
+        }
+        if (upstreamCa != null && !pulsarUpstream && !kafkaUpstreamTls) {
+            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://"
+                    + " or with --kafka-upstream-tls");
+        }
+        return new TlsConfig(certificate, key, clientCa, pulsarUpstream, upstreamCa, kafkaUpstreamTls);
+    }
+
+    /** A file option: null when unset or empty. */
+    private static Path path(String text) {
+        return text == null || text.isBlank() ? null : Path.of(text.strip());
     }
 
     private ClusterSettings cluster() {

@@ -28,6 +28,9 @@ import java.util.Objects;
  * @param admission        admission control settings at start (changed live through the API)
  * @param cluster          how limits are shared with other Sluices, if at all
  * @param kafka            the Kafka front end; null when it is off
+ * @param tls              where Sluice speaks TLS and with which files
+ * @param adminTokenFile   file holding the admin token, re-read when it changes, or null; never
+ *                         together with {@code adminToken}
  */
 public record SluiceConfig(BrokerAddress upstream,
                            HostPort listen,
@@ -42,7 +45,9 @@ public record SluiceConfig(BrokerAddress upstream,
                            Duration adminIdleTimeout,
                            AdmissionSettings admission,
                            ClusterSettings cluster,
-                           KafkaConfig kafka) {
+                           KafkaConfig kafka,
+                           TlsConfig tls,
+                           Path adminTokenFile) {
 
     public SluiceConfig {
         if (upstream == null && kafka == null) {
@@ -60,13 +65,17 @@ public record SluiceConfig(BrokerAddress upstream,
         Objects.requireNonNull(adminIdleTimeout, "adminIdleTimeout");
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(tls, "tls");
+        if (adminToken != null && adminTokenFile != null) {
+            throw new IllegalArgumentException("an admin token and an admin token file exclude each other");
+        }
     }
 
-    /** A Pulsar-only Sluice whose limits are its own. */
+    /** A Pulsar-only Sluice whose limits are its own, in plaintext, with the admin token (if any) given as is. */
     public SluiceConfig(BrokerAddress upstream, HostPort listen, HostPort admin, Path limitsFile, String adminToken,
                         BrokerAllowList allowedBrokers, LookupMode lookupMode, int metricsMaxTopics, Duration drainTimeout,
                         Duration handshakeTimeout, Duration adminIdleTimeout, AdmissionSettings admission) {
         this(upstream, listen, admin, limitsFile, adminToken, allowedBrokers, lookupMode, metricsMaxTopics, drainTimeout,
-                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE, null);
+                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE, null, TlsConfig.NONE, null);
     }
 }

@@ -116,6 +116,11 @@ public final class SluiceMain {
             System.err.println("sluice: cannot use limits file " + config.limitsFile() + ": " + e);
             System.exit(EXIT_USAGE);
             return;
+        } catch (IllegalArgumentException e) {
+            // A TLS or token file that cannot be used; the message names the option and the file.
+            System.err.println("sluice: " + e.getMessage());
+            System.exit(EXIT_USAGE);
+            return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;

@@ -27,6 +27,7 @@ import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.FileWatch;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsFileWatch;
@@ -75,6 +76,7 @@ public final class SluiceServer implements AutoCloseable {
     private KafkaFrontEnd kafka;
     private final List<FrontEnd> frontEnds = new ArrayList<>();
     private AdminServer admin;
+    private SecretFiles secrets;
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
         this.config = config;
@@ -104,9 +106,11 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /**
-     * Loads the limits, binds the proxy port and returns once Sluice accepts connections.
+     * Loads the limits and the TLS and token files, binds the proxy port and returns once Sluice
+     * accepts connections.
      *
      * @throws io.sluice.settings.InvalidSettingsException when the limits file is not valid
+     * @throws IllegalArgumentException when a TLS or token file cannot be used, naming its option
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
@@ -134,16 +138,18 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException, IOException {
+        secrets = SecretFiles.open(config, services.stats(), FileWatch.DEFAULT_INTERVAL);
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
         if (config.upstream() != null) {
-            pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType);
+            pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
             frontEnds.add(pulsar);
         }
         if (config.kafka() != null) {
             kafka = new KafkaFrontEnd(config.kafka(), config.handshakeTimeout(),
-                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType);
+                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType,
+                    secrets.portTls(), secrets.kafkaUpstreamTls(), secrets.kafkaMetadataSockets());
             frontEnds.add(kafka);
         }
         for (FrontEnd frontEnd : frontEnds) {
@@ -162,7 +168,8 @@ public final class SluiceServer implements AutoCloseable {
         }
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
-                .adminToken(config.adminToken())
+                .adminToken(secrets.adminToken())
+                .tls(secrets.adminTls())
                 .limits(limits)
                 .throttleLedger(services.throttles())
                 .topicActivity(services.topics())
@@ -278,6 +285,9 @@ public final class SluiceServer implements AutoCloseable {
             admin.close();
         }
         sampler.shutdownNow();
+        if (secrets != null) {
+            secrets.close();
+        }
         if (cluster != null) {
             cluster.close();
         }

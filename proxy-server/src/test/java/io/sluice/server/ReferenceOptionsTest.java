@@ -40,7 +40,8 @@ class ReferenceOptionsTest {
             actual.put(name, ConfigSources.envName(name) + " " + yaml + " " + defaultValue);
         }
         // Options without a built-in default document what applies instead.
-        documented.replaceAll((name, row) -> row.replaceFirst(" none$| the upstream's `host:port`$"
+        documented.replaceAll((name, row) -> row.replaceFirst(" \\(required\\)$| none$| the upstream's `host:port`$"
+                + "| the JDK's trust store$"
                 + "| the listen host \\(the machine's name if that is a wildcard\\)$| the listen port \\+ 1$", " null"));
         assertEquals(actual, documented);
     }

@@ -18,6 +18,7 @@ public final class ProxyStats {
     private final AtomicLong openConnections = new AtomicLong();
     private final LongAdder acceptedConnections = new LongAdder();
     private final LongAdder upstreamConnectFailures = new LongAdder();
+    private final LongAdder tlsReloadFailures = new LongAdder();
     private final LongAdder bytesFromClients = new LongAdder();
     private final LongAdder bytesToClients = new LongAdder();
     private final Map<String, LongAdder> protocolErrors = new ConcurrentHashMap<>();
@@ -62,6 +63,11 @@ public final class ProxyStats {
         upstreamConnectFailures.increment();
     }
 
+    /** Changed certificate, key or CA files that could not be used; the files in use were kept. */
+    public void tlsReloadFailed() {
+        tlsReloadFailures.increment();
+    }
+
     public void protocolError(String reason) {
         protocolErrors.computeIfAbsent(reason, r -> new LongAdder()).increment();
     }
@@ -96,6 +102,11 @@ public final class ProxyStats {
     /** Failed attempts to open an upstream broker connection since start. */
     public long upstreamConnectFailures() {
         return upstreamConnectFailures.sum();
+    }
+
+    /** Reloads of TLS files that failed since start. */
+    public long tlsReloadFailures() {
+        return tlsReloadFailures.sum();
     }
 
     /** Connections closed for malformed input, by reason, since start. */

@@ -8,17 +8,14 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Answers 401 to a request under {@code /api/v1} that lacks {@code Authorization: Bearer TOKEN}
- * with the configured token; lets everything else through. The path is judged after
- * percent-decoding, exactly as the router reads it, so {@code /%61pi/v1/...} is protected too.
- * Tokens are compared as SHA-256 digests in constant time, so neither their content nor their
+ * with the token in force ({@link AdminToken}); lets everything else through. The path is judged
+ * after percent-decoding, exactly as the router reads it, so {@code /%61pi/v1/...} is protected
+ * too. Tokens are compared as SHA-256 digests in constant time, so neither their content nor their
  * length leaks through timing.
  */
 @Sharable
@@ -27,14 +24,11 @@ public final class BearerTokenCheck extends ChannelInboundHandlerAdapter {
     private static final List<String> PROTECTED = List.of("api", "v1");
     private static final String SCHEME = "bearer ";
 
-    private final byte[] tokenDigest;
+    private final AdminToken token;
 
-    /** @param token the token clients must present; not blank */
-    public BearerTokenCheck(String token) {
-        if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("the admin token must not be blank");
-        }
-        this.tokenDigest = digest(token);
+    /** @param token the token clients must present */
+    public BearerTokenCheck(AdminToken token) {
+        this.token = token;
     }
 
     @Override
@@ -66,15 +60,6 @@ public final class BearerTokenCheck extends ChannelInboundHandlerAdapter {
                 || !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
             return false;
         }
-        return MessageDigest.isEqual(tokenDigest, digest(header.substring(SCHEME.length()).trim()));
-    }
-
-    private static byte[] digest(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            // Every Java platform must provide SHA-256.
-            throw new IllegalStateException(e);
-        }
+        return token.matches(header.substring(SCHEME.length()).trim());
     }
 }

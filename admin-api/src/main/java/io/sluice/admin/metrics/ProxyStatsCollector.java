@@ -15,7 +15,9 @@ import java.util.List;
  * The front ends' connection figures, each series labelled with its front end's {@code protocol}:
  * {@code sluice_connections}, {@code sluice_protocol_errors_total} (by reason),
  * {@code sluice_upstream_connect_failures_total}, {@code sluice_client_bytes_total} (by direction)
- * and {@code sluice_requests_total} (by request kind, for front ends that count them).
+ * and {@code sluice_requests_total} (by request kind, for front ends that count them); and
+ * {@code sluice_tls_reload_failures_total}, the process's total without a protocol label, since
+ * the front ends share the certificate files.
  */
 public final class ProxyStatsCollector implements MultiCollector {
 
@@ -37,7 +39,9 @@ public final class ProxyStatsCollector implements MultiCollector {
                 .help("Bytes received from clients (direction in) and sent to them (direction out)");
         CounterSnapshot.Builder requests = CounterSnapshot.builder().name("sluice_requests")
                 .help("Requests received from clients, by kind (the Kafka API)");
+        long tlsReloadFailures = 0;
         for (ProxyStats stats : frontEnds) {
+            tlsReloadFailures += stats.tlsReloadFailures();
             Labels protocol = Labels.of("protocol", stats.protocol());
             connections.dataPoint(GaugeDataPointSnapshot.builder().labels(protocol).value(stats.openConnections()).build());
             stats.protocolErrors().forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
@@ -51,7 +55,11 @@ public final class ProxyStatsCollector implements MultiCollector {
             stats.requests().forEach((kind, count) -> requests.dataPoint(CounterDataPointSnapshot.builder()
                     .labels(Labels.of("api", kind, "protocol", stats.protocol())).value(count).build()));
         }
+        CounterSnapshot tlsReloads = CounterSnapshot.builder().name("sluice_tls_reload_failures")
+                .help("Changed certificate, key or CA files that could not be used; the ones in use were kept")
+                .dataPoint(CounterDataPointSnapshot.builder().value(tlsReloadFailures).build())
+                .build();
         return MetricSnapshots.of(connections.build(), protocolErrors.build(), connectFailures.build(), bytes.build(),
-                requests.build());
+                requests.build(), tlsReloads);
     }
 }

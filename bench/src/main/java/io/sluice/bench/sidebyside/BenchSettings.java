@@ -73,6 +73,13 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
         return Arrays.stream(value.split("[ ,]+")).filter(option -> !option.isEmpty()).toList();
     }
 
+    /** The same settings writing to {@code dir}. */
+    BenchSettings withOutputDir(Path dir) {
+        return new BenchSettings(rounds, warmupSeconds, measureSeconds, accuracySeconds, isolationSeconds, accuracyRates,
+                accuracyBytesPerSecond, producers, connections, connectionsSeconds, manyConnections, heldRate, profile,
+                pulsarProxy, dir, sluiceJar, pulsarProxyJar, pulsarPerfJar, sluiceJarB, sluiceBJvmOptions, proxyJvmOptions);
+    }
+
     private static double number(String key, double fallback) {
         String value = System.getProperty(key);
         return value == null ? fallback : Double.parseDouble(value);

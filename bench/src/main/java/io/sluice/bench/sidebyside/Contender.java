@@ -16,4 +16,9 @@ record Contender(String name, String serviceUrl, long proxyPid) {
     boolean hasProxy() {
         return proxyPid > 0;
     }
+
+    /** The same contender under another name. */
+    Contender renamed(String newName) {
+        return new Contender(newName, serviceUrl, proxyPid);
+    }
 }

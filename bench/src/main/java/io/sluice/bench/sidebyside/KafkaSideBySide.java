@@ -64,7 +64,7 @@ public final class KafkaSideBySide {
             KafkaOverheadScenario.producerPerformance(contenders, toolsDir, perfRecords, settings, workDir, report);
             report.text("Load average at the end: " + loadAverage());
         } finally {
-            report.write(settings.outputDir().resolve("kafka-results.md"));
+            report.write(settings.outputDir(), "kafka-results");
             System.out.println("Sluice's log and the tools' output in " + workDir);
         }
         return report;

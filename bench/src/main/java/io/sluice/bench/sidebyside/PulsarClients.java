@@ -1,6 +1,8 @@
 package io.sluice.bench.sidebyside;
 
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.apache.pulsar.client.api.ClientBuilder;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 
@@ -10,8 +12,20 @@ final class PulsarClients {
     private PulsarClients() {
     }
 
+    /** The CA that {@code pulsar+ssl://} service URLs are checked against, hostnames included; null until set. */
+    private static volatile Path trustedCa;
+
+    /** Clients of {@code pulsar+ssl://} URLs from now on trust {@code caFile} (PEM) and verify hostnames. */
+    static void trust(Path caFile) {
+        trustedCa = caFile;
+    }
+
     static PulsarClient connect(String serviceUrl) throws PulsarClientException {
-        return PulsarClient.builder().serviceUrl(serviceUrl).operationTimeout(30, TimeUnit.SECONDS).build();
+        ClientBuilder builder = PulsarClient.builder().serviceUrl(serviceUrl).operationTimeout(30, TimeUnit.SECONDS);
+        if (serviceUrl.startsWith("pulsar+ssl://") && trustedCa != null) {
+            builder.tlsTrustCertsFilePath(trustedCa.toString()).enableTlsHostnameVerification(true);
+        }
+        return builder.build();
     }
 
     /**

@@ -38,6 +38,12 @@ final class PulsarProxyProcess implements AutoCloseable {
 
     /** Starts the proxy in front of {@code broker} and returns once its service port accepts connections. */
     static PulsarProxyProcess start(Path proxyJar, PulsarBroker broker, List<String> jvmOptions, Path workDir) {
+        return start(proxyJar, broker, jvmOptions, workDir, List.of());
+    }
+
+    /** As {@link #start(Path, PulsarBroker, List, Path)}, with {@code extraConfig} lines appended to proxy.conf. */
+    static PulsarProxyProcess start(Path proxyJar, PulsarBroker broker, List<String> jvmOptions, Path workDir,
+                                    List<String> extraConfig) {
         if (!Files.isRegularFile(proxyJar)) {
             throw new IllegalStateException("no Pulsar proxy jar at " + proxyJar + "; build the bench module first");
         }
@@ -57,6 +63,7 @@ final class PulsarProxyProcess implements AutoCloseable {
                     "advertisedAddress=127.0.0.1",
                     "servicePort=" + ports[0],
                     "webServicePort=" + ports[1],
+                    String.join("\n", extraConfig),
                     ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -77,7 +84,12 @@ final class PulsarProxyProcess implements AutoCloseable {
     }
 
     Contender contender() {
-        return new Contender(NAME, "pulsar://127.0.0.1:" + port, process.pid());
+        return contender(NAME, "pulsar://127.0.0.1:" + port);
+    }
+
+    /** This proxy under another name, reached at {@code serviceUrl} (its TLS port, say). */
+    Contender contender(String name, String serviceUrl) {
+        return new Contender(name, serviceUrl, process.pid());
     }
 
     /** SIGTERM, then SIGKILL if the proxy has not exited after 10 s. */

@@ -42,11 +42,17 @@ final class Report {
 
     /** Writes {@code results.md} and {@code results.json} to {@code directory}. */
     void write(Path directory) {
+        write(directory, "results");
+    }
+
+    /** Writes {@code <name>.md} and {@code <name>.json} to {@code directory}. */
+    void write(Path directory, String name) {
+        Path file = directory.resolve(name + ".md");
         try {
-            Files.writeString(directory.resolve("results.md"), markdown);
+            Files.writeString(file, markdown);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write results.md to " + directory, e);
+            throw new UncheckedIOException("cannot write " + file, e);
         }
-        figures.write(directory.resolve("results.json"));
+        figures.write(directory.resolve(name + ".json"));
     }
 }

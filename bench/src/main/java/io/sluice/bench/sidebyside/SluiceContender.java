@@ -30,8 +30,11 @@ final class SluiceContender implements AutoCloseable {
         this.adminPort = adminPort;
     }
 
-    /** Starts {@code sluice.jar} with {@code jvmOptions} and returns once it logs that it is ready. */
-    static SluiceContender start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir) {
+    /**
+     * Starts {@code sluice.jar} with {@code jvmOptions} (and {@code options} besides those naming
+     * its broker, ports and files) and returns once it logs that it is ready.
+     */
+    static SluiceContender start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir, String... options) {
         int[] ports = FreePorts.loopback(2);
         SluiceProcess process = SluiceProcess.builder(sluiceJar)
                 .jvmOptions(jvmOptions)
@@ -39,13 +42,19 @@ final class SluiceContender implements AutoCloseable {
                         "--listen", "127.0.0.1:" + ports[0],
                         "--admin", "127.0.0.1:" + ports[1],
                         "--limits-file", workDir.resolve("sluice-limits.json").toString())
+                .options(options)
                 .logFile(workDir.resolve("sluice.log"))
                 .start();
         return new SluiceContender(process, ports[0], ports[1]);
     }
 
     Contender contender() {
-        return new Contender("Sluice", "pulsar://127.0.0.1:" + port, process.pid());
+        return contender("Sluice", "pulsar");
+    }
+
+    /** This Sluice under another name, its clients using {@code scheme} ({@code pulsar+ssl} when it speaks TLS). */
+    Contender contender(String name, String scheme) {
+        return new Contender(name, scheme + "://127.0.0.1:" + port, process.pid());
     }
 
     /** Sets one topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */

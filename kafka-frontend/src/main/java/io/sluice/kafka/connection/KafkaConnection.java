@@ -10,6 +10,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.codec.RequestHeader;
@@ -25,6 +26,7 @@ import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
+import io.sluice.relay.tls.TlsHandshakeWatch;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -267,7 +269,8 @@ final class KafkaConnection implements KafkaOutbound {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        KafkaChannelInitializer.initUpstream(ch, KafkaConnection.this);
+                        KafkaChannelInitializer.initUpstream(ch, KafkaConnection.this, settings.upstreamTls(), target,
+                                settings.connectTimeoutMillis());
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(target.host(), target.port());
@@ -293,6 +296,10 @@ final class KafkaConnection implements KafkaOutbound {
                 close();
                 return;
             }
+            SslHandler tls = f.channel().pipeline().get(SslHandler.class);
+            if (tls != null) {
+                tls.handshakeFuture().addListener(handshake -> upstreamHandshakeDone(target, handshake.cause()));
+            }
             state = state.to(ConnectionState.FORWARDING);
             ByteBuf early;
             while ((early = beforeConnected.poll()) != null) {
@@ -301,6 +308,18 @@ final class KafkaConnection implements KafkaOutbound {
             brokerOut.flush();
             resumeClient(ReadGate.CONNECTING);
         });
+    }
+
+    /** A failed TLS handshake with the broker ({@code cause} not null) closes the connection, counted as a failed connect. */
+    private void upstreamHandshakeDone(BrokerEndpoint target, Throwable cause) {
+        if (cause == null || state == ConnectionState.CLOSED) {
+            return;
+        }
+        stats.upstreamConnectFailed();
+        services.connectFailures().record();
+        log.warn("Closing Kafka connection from {}: TLS handshake with {} failed: {}", client.remoteAddress(), target,
+                TlsHandshakeWatch.reason(cause));
+        close();
     }
 
     /**

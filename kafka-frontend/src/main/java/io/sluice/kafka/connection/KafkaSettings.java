@@ -5,6 +5,7 @@ import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.ResponseRewriter;
 import io.sluice.kafka.routing.TopicIds;
+import io.sluice.relay.tls.ReloadingSslContext;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -21,13 +22,17 @@ import java.util.Objects;
  *                             first response before it is closed (see {@link HandshakeTimeout})
  * @param maxRequestSize       the largest request frame a client may send: the brokers'
  *                             {@code socket.request.max.bytes}
+ * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
+ * @param upstreamTls          the TLS Sluice speaks to the brokers, or null for plaintext
  */
 public record KafkaSettings(AdvertisedNodes advertisedNodes,
                             TopicIds topicIds,
                             int connectTimeoutMillis,
                             Class<? extends SocketChannel> upstreamChannelType,
                             Duration handshakeTimeout,
-                            int maxRequestSize) {
+                            int maxRequestSize,
+                            ReloadingSslContext clientTls,
+                            ReloadingSslContext upstreamTls) {
 
     /** The broker and the Java client allow a connection this long before its first answer, as for Pulsar. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
@@ -47,11 +52,11 @@ public record KafkaSettings(AdvertisedNodes advertisedNodes,
         }
     }
 
-    /** Settings with the default handshake timeout and the brokers' default largest request. */
+    /** Plaintext settings with the default handshake timeout and the brokers' default largest request. */
     public KafkaSettings(AdvertisedNodes advertisedNodes, TopicIds topicIds, int connectTimeoutMillis,
                          Class<? extends SocketChannel> upstreamChannelType) {
         this(advertisedNodes, topicIds, connectTimeoutMillis, upstreamChannelType, DEFAULT_HANDSHAKE_TIMEOUT,
-                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE);
+                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE, null, null);
     }
 
     /** A rewriter for one connection's responses, in this front end's routing mode. */

@@ -1,6 +1,7 @@
 package io.sluice.kafka.routing;
 
 import io.sluice.kafka.codec.HandledApi;
+import io.sluice.relay.tls.TlsProvider;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
@@ -14,6 +15,10 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.RequestUtils;
+
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -51,8 +56,25 @@ public final class MetadataClient {
      *     an error or with something unreadable
      */
     public static List<Node> brokers(BrokerEndpoint server, Duration timeout) throws IOException {
+        return brokers(server, timeout, SocketFactory.getDefault());
+    }
+
+    /**
+     * The brokers {@code server} lists, over a socket from {@code sockets}: an
+     * {@code SSLSocketFactory} for a TLS listener, whose certificate must then name the host of
+     * {@code server} (hostname verification as HTTPS does it).
+     *
+     * @throws IOException as {@link #brokers(BrokerEndpoint, Duration)}, and when the TLS handshake fails
+     */
+    public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets) throws IOException {
         int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
-        try (Socket socket = new Socket()) {
+        try (Socket socket = sockets.createSocket()) {
+            if (socket instanceof SSLSocket tls) {
+                SSLParameters parameters = tls.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                parameters.setProtocols(TlsProvider.PROTOCOLS);
+                tls.setSSLParameters(parameters);
+            }
             socket.connect(new InetSocketAddress(server.host(), server.port()), millis);
             socket.setSoTimeout(millis);
             DataInputStream in = new DataInputStream(socket.getInputStream());

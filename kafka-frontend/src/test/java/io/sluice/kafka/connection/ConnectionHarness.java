@@ -73,7 +73,7 @@ final class ConnectionHarness implements AutoCloseable {
                 new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), stats, admission,
                 new LatencyWindow(), new UpstreamConnectFailures());
         KafkaSettings settings = new KafkaSettings(new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes), new TopicIds(100),
-                1_000, EmbeddedSocketChannel.class, HANDSHAKE_TIMEOUT, 64 * 1024);
+                1_000, EmbeddedSocketChannel.class, HANDSHAKE_TIMEOUT, 64 * 1024, null, null);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));

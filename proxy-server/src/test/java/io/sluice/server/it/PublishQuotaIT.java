@@ -64,14 +64,29 @@ class PublishQuotaIT {
     private static double steadyRate(String topic, Flood flood) throws InterruptedException {
         TopicMeter meter = sluice.server.services().topics().meter("pulsar", topic);
         Thread.sleep(2_000);
-        long fromCount = meter.publishMessages();
-        long from = System.nanoTime();
+        long[] start = countAt(meter);
         Thread.sleep(10_000);
-        long to = System.nanoTime();
-        double rate = (meter.publishMessages() - fromCount) / ((to - from) / 1e9);
-        double acknowledged = flood.acknowledgedBetween(from, to) / ((to - from) / 1e9);
+        long[] end = countAt(meter);
+        double seconds = (end[1] - start[1]) / 1e9;
+        double rate = (end[0] - start[0]) / seconds;
+        double acknowledged = flood.acknowledgedBetween(start[1], end[1]) / seconds;
         assertEquals(rate, acknowledged, rate * 0.1, "the broker acknowledged what Sluice admitted");
         return rate;
+    }
+
+    /**
+     * The meter's count and the time it was read, taken again while this thread was descheduled between the two reads
+     * (on a busy machine that can last long enough to skew a 10 s window by percents).
+     */
+    private static long[] countAt(TopicMeter meter) {
+        while (true) {
+            long before = System.nanoTime();
+            long count = meter.publishMessages();
+            long after = System.nanoTime();
+            if (after - before < TimeUnit.MILLISECONDS.toNanos(5)) {
+                return new long[] {count, before + (after - before) / 2};
+            }
+        }
     }
 
     @Test

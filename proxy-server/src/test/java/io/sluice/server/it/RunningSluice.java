@@ -10,6 +10,7 @@ import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
+import io.sluice.server.TlsConfig;
 import io.sluice.testkit.pulsar.PulsarBroker;
 
 import java.io.IOException;
@@ -126,6 +127,8 @@ final class RunningSluice implements AutoCloseable {
                     adminIdleTimeout,
                     admission,
                     ClusterSettings.NONE,
+                    null,
+                    TlsConfig.NONE,
                     null);
             return new RunningSluice(SluiceServer.start(config));
         } catch (IOException e) {

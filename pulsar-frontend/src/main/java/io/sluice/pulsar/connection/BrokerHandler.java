@@ -51,7 +51,9 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                     track(InboundFrames.readOrRelease(frame, FrameReader::parse));
             case LOOKUP_RESPONSE -> {
                 if (connection.settings.lookupMode() == LookupMode.REWRITE) {
-                    frame = InboundFrames.readOrRelease(frame, lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup));
+                    boolean upstreamTls = connection.settings.upstreamTls() != null;
+                    frame = InboundFrames.readOrRelease(frame,
+                            lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup, upstreamTls));
                 }
             }
             default -> { }

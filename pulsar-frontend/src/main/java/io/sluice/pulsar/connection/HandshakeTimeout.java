@@ -2,6 +2,8 @@ package io.sluice.pulsar.connection;
 
 import io.sluice.relay.ProxyStats;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.relay.DeadlineHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +23,8 @@ import java.time.Duration;
  * closes a peer that stops answering them, which closes its Sluice connection too.
  *
  * <p>Sits after the frame decoder, so it also knows whether the client's CONNECT arrived and can
- * tell a silent client from a slow broker in its log line.
+ * tell a silent client from a slow broker in its log line; on a TLS port it also sees whether the
+ * TLS handshake completed.
  */
 final class HandshakeTimeout extends DeadlineHandler {
 
@@ -34,11 +37,18 @@ final class HandshakeTimeout extends DeadlineHandler {
     private static final Logger log = LoggerFactory.getLogger(HandshakeTimeout.class);
 
     private final ProxyStats stats;
+    private boolean tlsPending;
     private boolean connectReceived;
 
     HandshakeTimeout(Duration timeout, ProxyStats stats) {
         super(timeout);
         this.stats = stats;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        tlsPending = ctx.pipeline().get(SslHandler.class) != null;
+        super.handlerAdded(ctx);
     }
 
     @Override
@@ -52,6 +62,9 @@ final class HandshakeTimeout extends DeadlineHandler {
         if (event == COMPLETED) {
             ctx.pipeline().remove(this);
         } else {
+            if (event instanceof SslHandshakeCompletionEvent) {
+                tlsPending = false;
+            }
             ctx.fireUserEventTriggered(event);
         }
     }
@@ -60,7 +73,8 @@ final class HandshakeTimeout extends DeadlineHandler {
     protected void expired(ChannelHandlerContext ctx) {
         stats.protocolError(REASON);
         log.warn("Closing connection from {}: no Pulsar handshake within {} ms, {} ({})", ctx.channel().remoteAddress(),
-                timeout().toMillis(), connectReceived ? "the broker has not answered CONNECT" : "no CONNECT from the client",
+                timeout().toMillis(), tlsPending ? "the client has not completed the TLS handshake"
+                        : connectReceived ? "the broker has not answered CONNECT" : "no CONNECT from the client",
                 REASON);
         ctx.close();
     }

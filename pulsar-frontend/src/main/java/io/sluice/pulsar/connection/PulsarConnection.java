@@ -9,6 +9,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.sluice.pulsar.codec.FrameDecoder;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.ServerError;
@@ -23,6 +24,8 @@ import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
+import io.sluice.relay.tls.ReloadingSslContext;
+import io.sluice.relay.tls.TlsHandshakeWatch;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,6 +117,7 @@ final class PulsarConnection implements Outbound {
         }
         clientReads.pause(ReadGate.CONNECTING);
         BrokerAddress address = target;
+        ReloadingSslContext tls = settings.upstreamTls();
         Bootstrap bootstrap = new Bootstrap()
                 .group(client.eventLoop())
                 .channel(settings.upstreamChannelType())
@@ -122,34 +126,60 @@ final class PulsarConnection implements Outbound {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", tls.newClientHandler(ch.alloc(), address.host(), address.port(),
+                                    settings.connectTimeoutMillis()));
+                        }
                         ch.pipeline().addLast("frames", new FrameDecoder());
                         ch.pipeline().addLast("broker", new BrokerHandler(PulsarConnection.this));
                     }
                 });
         broker = bootstrap.connect(address.host(), address.port()).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
-                connectFrame.release();
-                stats.upstreamConnectFailed();
-                services.connectFailures().record();
-                log.warn("Upstream {} unreachable for {}: {}", address, client.remoteAddress(), f.cause().toString());
-                refuse(ServerError.ServiceNotReady, "Sluice cannot reach broker " + address + ": " + f.cause().getMessage());
+                upstreamFailed(connectFrame, address, f.cause().toString(), f.cause().getMessage());
                 return;
             }
-            if (state == ConnectionState.CLOSED) {
-                connectFrame.release();
-                f.channel().close();
+            SslHandler upstreamTls = f.channel().pipeline().get(SslHandler.class);
+            if (upstreamTls == null) {
+                upstreamConnected(f.channel(), connectFrame);
                 return;
             }
-            state = state.to(ConnectionState.FORWARDING);
-            f.channel().write(connectFrame, f.channel().voidPromise());
-            while (!beforeConnected.isEmpty()) {
-                f.channel().write(beforeConnected.poll(), f.channel().voidPromise());
-            }
-            f.channel().flush();
-            clientReads.resume(ReadGate.CONNECTING);
+            upstreamTls.handshakeFuture().addListener(handshake -> {
+                if (handshake.isSuccess()) {
+                    upstreamConnected(f.channel(), connectFrame);
+                } else {
+                    String reason = "TLS handshake failed: " + TlsHandshakeWatch.reason(handshake.cause());
+                    upstreamFailed(connectFrame, address, reason, reason);
+                }
+            });
         }).channel();
         brokerOut = new OutboundFrames(broker);
         brokerReads = new ReadGate(broker);
+    }
+
+    /** The upstream connection is up (its TLS handshake done, if any): forwards the CONNECT and what came after it. */
+    private void upstreamConnected(Channel upstream, ByteBuf connectFrame) {
+        if (state == ConnectionState.CLOSED) {
+            connectFrame.release();
+            upstream.close();
+            return;
+        }
+        state = state.to(ConnectionState.FORWARDING);
+        upstream.write(connectFrame, upstream.voidPromise());
+        while (!beforeConnected.isEmpty()) {
+            upstream.write(beforeConnected.poll(), upstream.voidPromise());
+        }
+        upstream.flush();
+        clientReads.resume(ReadGate.CONNECTING);
+    }
+
+    /** The upstream connection failed: tells the client it is Sluice that cannot reach the broker. Takes ownership of {@code connectFrame}. */
+    private void upstreamFailed(ByteBuf connectFrame, BrokerAddress address, String logged, String told) {
+        connectFrame.release();
+        stats.upstreamConnectFailed();
+        services.connectFailures().record();
+        log.warn("Upstream {} unreachable for {}: {}", address, client.remoteAddress(), logged);
+        refuse(ServerError.ServiceNotReady, "Sluice cannot reach broker " + address + ": " + told);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.pulsar.connection;
 
 import io.netty.channel.socket.SocketChannel;
+import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
@@ -19,7 +20,10 @@ import java.util.Objects;
  * @param throttleReceiptWindow how long a client has to answer a ThrottleProducer notice with its
  *                              receipt before the proxy holds that producer's sends itself
  * @param handshakeTimeout      how long a client connection may take from accept to the broker's
- *                              CONNECTED before it is closed (see {@link HandshakeTimeout})
+ *                              CONNECTED before it is closed (see {@link HandshakeTimeout}), TLS
+ *                              handshakes with the client and the broker included
+ * @param clientTls             the TLS clients must speak, or null for plaintext
+ * @param upstreamTls           the TLS Sluice speaks to every broker, or null for plaintext
  */
 public record PulsarSettings(BrokerAddress upstream,
                             BrokerAllowList allowedBrokers,
@@ -27,7 +31,9 @@ public record PulsarSettings(BrokerAddress upstream,
                             int connectTimeoutMillis,
                             Class<? extends SocketChannel> upstreamChannelType,
                             Duration throttleReceiptWindow,
-                            Duration handshakeTimeout) {
+                            Duration handshakeTimeout,
+                            ReloadingSslContext clientTls,
+                            ReloadingSslContext upstreamTls) {
 
     /** The receipt window of a throttle notice (docs/PROTOCOL-EXTENSION.md), as in the PIP-385 draft. */
     public static final Duration DEFAULT_THROTTLE_RECEIPT_WINDOW = Duration.ofMillis(100);
@@ -59,7 +65,15 @@ public record PulsarSettings(BrokerAddress upstream,
         }
     }
 
-    /** Settings with the default throttle receipt window and handshake timeout. */
+    /** Plaintext settings on both sides. */
+    public PulsarSettings(BrokerAddress upstream, BrokerAllowList allowedBrokers, LookupMode lookupMode,
+                         int connectTimeoutMillis, Class<? extends SocketChannel> upstreamChannelType,
+                         Duration throttleReceiptWindow, Duration handshakeTimeout) {
+        this(upstream, allowedBrokers, lookupMode, connectTimeoutMillis, upstreamChannelType, throttleReceiptWindow,
+                handshakeTimeout, null, null);
+    }
+
+    /** Plaintext settings with the default throttle receipt window and handshake timeout. */
     public PulsarSettings(BrokerAddress upstream, BrokerAllowList allowedBrokers, LookupMode lookupMode,
                          int connectTimeoutMillis, Class<? extends SocketChannel> upstreamChannelType) {
         this(upstream, allowedBrokers, lookupMode, connectTimeoutMillis, upstreamChannelType,

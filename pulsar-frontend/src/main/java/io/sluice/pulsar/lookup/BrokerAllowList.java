@@ -41,7 +41,11 @@ public final class BrokerAllowList {
         return pattern.pattern();
     }
 
-    /** Host and port of a broker, parsed from a {@code pulsar://host:port} URL. */
+    /**
+     * Host and port of a broker, parsed from a {@code pulsar://host:port} or
+     * {@code pulsar+ssl://host:port} URL. The scheme does not say how Sluice connects: its upstream
+     * speaks TLS to every broker or to none (see {@code PulsarSettings#upstreamTls}).
+     */
     public record BrokerAddress(String host, int port) {
 
         public BrokerAddress {
@@ -51,18 +55,19 @@ public final class BrokerAllowList {
             }
         }
 
-        /** Parses {@code pulsar://host:port}; throws IllegalArgumentException naming what is wrong. */
+        /** Parses {@code pulsar://host:port} or {@code pulsar+ssl://host:port}; throws IllegalArgumentException naming what is wrong. */
         public static BrokerAddress parse(String url) {
             BrokerAddress address = parseOrNull(url);
             if (address == null) {
-                throw new IllegalArgumentException("expected pulsar://host:port, got '" + url + "'");
+                throw new IllegalArgumentException("expected pulsar://host:port or pulsar+ssl://host:port, got '" + url + "'");
             }
             return address;
         }
 
         /**
-         * Parses {@code pulsar://host:port} or a bare {@code host:port}, the form the Java client
-         * puts in {@code proxy_to_broker_url}; null when it is neither.
+         * Parses {@code pulsar://host:port}, {@code pulsar+ssl://host:port} or a bare
+         * {@code host:port}, the form the Java client puts in {@code proxy_to_broker_url} (the C++
+         * client sends the URL); null when it is none of them.
          */
         static BrokerAddress parseOrNull(String url) {
             if (url == null) {
@@ -74,7 +79,8 @@ public final class BrokerAllowList {
             }
             try {
                 URI uri = new URI(text);
-                if (!"pulsar".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() <= 0) {
+                if (!("pulsar".equals(uri.getScheme()) || "pulsar+ssl".equals(uri.getScheme()))
+                        || uri.getHost() == null || uri.getPort() <= 0) {
                     return null;
                 }
                 String path = uri.getRawPath();

@@ -28,6 +28,14 @@ class BrokerAllowListTest {
     }
 
     @Test
+    void theTlsSchemeNamesTheSameHostAndPort() {
+        BrokerAllowList list = BrokerAllowList.only(BrokerAddress.parse("pulsar+ssl://10.0.0.1:6651"));
+        assertEquals(new BrokerAddress("10.0.0.1", 6651), list.resolve("pulsar+ssl://10.0.0.1:6651"));
+        assertEquals(new BrokerAddress("10.0.0.1", 6651), list.resolve("10.0.0.1:6651"));
+        assertNull(list.resolve("pulsar+ssl://10.0.0.1:6650"));
+    }
+
+    @Test
     void aPatternMustMatchTheWholeHostAndPort() {
         BrokerAllowList list = new BrokerAllowList(Pattern.compile("broker-\\d+\\.pulsar\\.svc:6650"));
         assertEquals("broker-3.pulsar.svc", list.resolve("pulsar://broker-3.pulsar.svc:6650").host());
@@ -39,6 +47,7 @@ class BrokerAllowListTest {
     void malformedUrlsAreNeverAllowed() {
         BrokerAllowList any = new BrokerAllowList(Pattern.compile(".*"));
         assertNull(any.resolve("http://broker:6650"));
+        assertNull(any.resolve("pulsar+tls://broker:6651"));
         assertNull(any.resolve("pulsar://broker"));
         assertNull(any.resolve("pulsar://broker:6650/path"));
         assertNull(any.resolve("not a url"));

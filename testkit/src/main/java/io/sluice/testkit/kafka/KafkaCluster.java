@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
  * 127.0.0.1 on a free port: per broker an {@code INTERNAL} listener for replication, the
  * {@code PLAINTEXT} listener for clients ({@link #bootstrapServers()}) and, with
  * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN and SCRAM-SHA-256
- * ({@link #saslBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
+ * ({@link #saslBootstrapServers()}) and, with {@link Builder#tls}, an {@code SSL} listener presenting
+ * the given PEM certificate ({@link #sslBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
  * {@link Builder#advertisedHost} (or, for one broker's PLAINTEXT port, {@link Builder#advertisedClientPort})
  * says otherwise. The internal topics are replicated as far as the
  * brokers allow (3, min ISR 2 with three brokers), so transactions and consumer groups work and
@@ -60,6 +61,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final int controllerPort;
     private final Map<Integer, int[]> brokerPorts;
     private final boolean sasl;
+    private final boolean tls;
     private final KafkaNode controller;
     private final Map<Integer, KafkaNode> brokers = new LinkedHashMap<>();
     private boolean closed;
@@ -67,7 +69,8 @@ public final class KafkaCluster implements AutoCloseable {
     private KafkaCluster(Builder b, Path dir) {
         this.dir = dir;
         this.sasl = !b.saslUsers.isEmpty();
-        int perBroker = sasl ? 3 : 2;
+        this.tls = b.tlsCertificate != null;
+        int perBroker = 2 + (sasl ? 1 : 0) + (tls ? 1 : 0);
         int[] ports = FreePorts.loopback(1 + perBroker * b.brokers);
         this.controllerPort = ports[0];
         this.brokerPorts = new LinkedHashMap<>();
@@ -121,6 +124,15 @@ public final class KafkaCluster implements AutoCloseable {
         return brokerPorts.keySet().stream().map(id -> "127.0.0.1:" + saslPort(id)).collect(Collectors.joining(","));
     }
 
+    /**
+     * {@code 127.0.0.1:PORT,...} of every broker's SSL listener.
+     *
+     * @throws IllegalStateException if the cluster was built without {@link Builder#tls}
+     */
+    public String sslBootstrapServers() {
+        return brokerPorts.keySet().stream().map(id -> "127.0.0.1:" + sslPort(id)).collect(Collectors.joining(","));
+    }
+
     /** The brokers' node ids, 1..n. */
     public List<Integer> nodeIds() {
         return List.copyOf(brokerPorts.keySet());
@@ -146,6 +158,18 @@ public final class KafkaCluster implements AutoCloseable {
             throw new IllegalStateException("this cluster has no SASL listener; build it with saslUser(...)");
         }
         return ports(nodeId)[2];
+    }
+
+    /**
+     * The port of a broker's SSL listener.
+     *
+     * @throws IllegalStateException if the cluster was built without {@link Builder#tls}
+     */
+    public int sslPort(int nodeId) {
+        if (!tls) {
+            throw new IllegalStateException("this cluster has no SSL listener; build it with tls(...)");
+        }
+        return ports(nodeId)[sasl ? 3 : 2];
     }
 
     /** The port of the controller's listener. */
@@ -225,6 +249,7 @@ public final class KafkaCluster implements AutoCloseable {
     @Override
     public String toString() {
         return "KafkaCluster[" + bootstrapServers() + (sasl ? ", SASL " + saslBootstrapServers() : "")
+                + (tls ? ", SSL " + sslBootstrapServers() : "")
                 + ", controller 127.0.0.1:" + controllerPort + ", " + dir + "]";
     }
 
@@ -277,7 +302,7 @@ public final class KafkaCluster implements AutoCloseable {
         c.put("controller.quorum.voters", voters());
         c.put("controller.listener.names", "CONTROLLER");
         c.put("listener.security.protocol.map",
-                "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT");
+                "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL");
         c.put("log.dirs", nodeDir(nodeId).resolve("data").toString());
         return c;
     }
@@ -314,6 +339,12 @@ public final class KafkaCluster implements AutoCloseable {
             c.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
                     "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         }
+        if (tls) {
+            listeners += ",SSL://127.0.0.1:" + sslPort(nodeId);
+            advertised += ",SSL://" + b.advertisedHost + ":" + sslPort(nodeId);
+            c.put("ssl.keystore.type", "PEM");
+            c.put("ssl.keystore.location", keystore(b).toString());
+        }
         c.put("listeners", listeners);
         c.put("advertised.listeners", advertised);
         c.put("inter.broker.listener.name", "INTERNAL");
@@ -333,6 +364,19 @@ public final class KafkaCluster implements AutoCloseable {
         }
         c.putAll(b.brokerConfig);
         return c;
+    }
+
+    /** The brokers' PEM key store: the key, then the certificate chain, as Kafka reads it; written once. */
+    private Path keystore(Builder b) {
+        Path keystore = dir.resolve("keystore.pem");
+        try {
+            if (!Files.exists(keystore)) {
+                Files.writeString(keystore, Files.readString(b.tlsKey) + "\n" + Files.readString(b.tlsCertificate));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the brokers' key store", e);
+        }
+        return keystore;
     }
 
     private Path nodeDir(int nodeId) {
@@ -388,6 +432,8 @@ public final class KafkaCluster implements AutoCloseable {
         private String advertisedHost = "127.0.0.1";
         private final Map<Integer, Integer> advertisedClientPorts = new LinkedHashMap<>();
         private int socketRequestMaxBytes;
+        private Path tlsCertificate;
+        private Path tlsKey;
 
         private Builder() {
         }
@@ -432,6 +478,17 @@ public final class KafkaCluster implements AutoCloseable {
                 throw new IllegalArgumentException("SASL user names and passwords must match " + PLAIN_WORD);
             }
             saslUsers.put(name, password);
+            return this;
+        }
+
+        /**
+         * Adds an SSL listener to every broker, presenting {@code certificate} (PEM, the chain)
+         * with {@code key} (PEM, PKCS#8, not encrypted); it must name the host the brokers
+         * advertise for clients that verify host names. No client certificate is asked for.
+         */
+        public Builder tls(Path certificate, Path key) {
+            this.tlsCertificate = certificate;
+            this.tlsKey = key;
             return this;
         }
 

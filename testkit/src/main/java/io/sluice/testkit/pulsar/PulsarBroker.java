@@ -71,18 +71,22 @@ public final class PulsarBroker implements AutoCloseable {
     private final int webPort;
     private final int externalBindPort;
     private final int sidecarPort;
+    private final int tlsPort;
+    private final int sidecarTlsPort;
     private final Map<String, String> config;
 
     private final RestartableChild process = new RestartableChild("the broker");
     private boolean closed;
 
-    private PulsarBroker(Path dataDir, int[] ports, boolean sidecar, Map<String, String> extraConfig) {
+    private PulsarBroker(Path dataDir, int[] ports, boolean sidecar, Tls tls, Map<String, String> extraConfig) {
         this.dataDir = dataDir;
         this.brokerPort = ports[0];
         this.webPort = ports[1];
         this.externalBindPort = sidecar ? ports[2] : -1;
         this.sidecarPort = sidecar ? ports[3] : -1;
-        this.config = brokerConfig(extraConfig);
+        this.tlsPort = tls != null ? ports[sidecar ? 4 : 2] : -1;
+        this.sidecarTlsPort = tls != null && sidecar ? ports[5] : -1;
+        this.config = brokerConfig(tls, extraConfig);
     }
 
     /** Returns a builder for a broker of one's own. */
@@ -118,6 +122,34 @@ public final class PulsarBroker implements AutoCloseable {
     /** The port of the broker's own (internal) listener; lookups there answer with this port. */
     public int brokerPort() {
         return brokerPort;
+    }
+
+    /**
+     * The {@code pulsar+ssl://} URL of the broker's own (internal) TLS listener.
+     *
+     * @throws IllegalStateException if the broker was built without {@link Builder#tls}
+     */
+    public String serviceUrlTls() {
+        requireTls();
+        return "pulsar+ssl://127.0.0.1:" + tlsPort;
+    }
+
+    /** The port of {@link #serviceUrlTls()}. */
+    public int tlsPort() {
+        requireTls();
+        return tlsPort;
+    }
+
+    /**
+     * The port the {@code external} listener advertises as its {@code pulsar+ssl://} address, where
+     * a sidecar proxy speaking TLS to clients is expected to listen.
+     *
+     * @throws IllegalStateException without both {@link Builder#sidecarListener()} and {@link Builder#tls}
+     */
+    public int sidecarTlsPort() {
+        requireSidecar();
+        requireTls();
+        return sidecarTlsPort;
     }
 
     /** The port of the broker's HTTP admin API. */
@@ -217,6 +249,7 @@ public final class PulsarBroker implements AutoCloseable {
     public String toString() {
         return "PulsarBroker[" + serviceUrl() + ", " + webUrl()
                 + (sidecarPort > 0 ? ", external bind " + externalBindPort + ", sidecar " + sidecarPort : "")
+                + (tlsPort > 0 ? ", TLS " + tlsPort : "") + (sidecarTlsPort > 0 ? ", sidecar TLS " + sidecarTlsPort : "")
                 + ", " + dataDir + "]";
     }
 
@@ -224,7 +257,7 @@ public final class PulsarBroker implements AutoCloseable {
         return closed;
     }
 
-    private Map<String, String> brokerConfig(Map<String, String> extra) {
+    private Map<String, String> brokerConfig(Tls tls, Map<String, String> extra) {
         Map<String, String> c = new LinkedHashMap<>();
         c.put("clusterName", "standalone");
         c.put("bindAddress", "127.0.0.1");
@@ -250,11 +283,20 @@ public final class PulsarBroker implements AutoCloseable {
         c.put("journalFlushWhenQueueEmpty", "true");
         c.put("dbStorage_writeCacheMaxSizeMb", "32");
         c.put("dbStorage_readAheadCacheMaxSizeMb", "32");
+        if (tls != null) {
+            c.put("brokerServicePortTls", Integer.toString(tlsPort));
+            c.put("tlsCertificateFilePath", tls.certificate().toString());
+            c.put("tlsKeyFilePath", tls.key().toString());
+            c.put("tlsTrustCertsFilePath", tls.trustCertificates().toString());
+        }
         if (sidecarPort > 0) {
-            // Lookups arriving on E (external) answer with the sidecar's port S; lookups on the
-            // broker port B (internal, also used by the broker's own client) answer with B.
+            // Lookups arriving on E (external) answer with the sidecar's port S (and S' for TLS);
+            // lookups on the broker port B (internal, also used by the broker's own client) answer
+            // with B (and the TLS port T).
             c.put("advertisedListeners", "internal:pulsar://127.0.0.1:" + brokerPort
-                    + ",external:pulsar://127.0.0.1:" + sidecarPort);
+                    + (tls != null ? ",internal:pulsar+ssl://127.0.0.1:" + tlsPort : "")
+                    + ",external:pulsar://127.0.0.1:" + sidecarPort
+                    + (tls != null ? ",external:pulsar+ssl://127.0.0.1:" + sidecarTlsPort : ""));
             c.put("internalListenerName", "internal");
             c.put("bindAddresses", "external:pulsar://127.0.0.1:" + externalBindPort);
         }
@@ -310,6 +352,12 @@ public final class PulsarBroker implements AutoCloseable {
         }
     }
 
+    private void requireTls() {
+        if (tlsPort < 0) {
+            throw new IllegalStateException("this broker has no TLS listener; build it with tls(...)");
+        }
+    }
+
     private void requireNotClosed() {
         if (closed) {
             throw new IllegalStateException("the broker is closed");
@@ -328,6 +376,7 @@ public final class PulsarBroker implements AutoCloseable {
     /** Options of a new broker; {@link #start()} launches it. */
     public static final class Builder {
         private boolean sidecar;
+        private Tls tls;
         private final Map<String, String> extraConfig = new LinkedHashMap<>();
 
         private Builder() {
@@ -350,6 +399,18 @@ public final class PulsarBroker implements AutoCloseable {
         }
 
         /**
+         * Adds a TLS listener ({@link PulsarBroker#serviceUrlTls()}) presenting {@code certificate}
+         * (PEM, with the key {@code key}) and trusting client certificates of
+         * {@code trustCertificates}, without requiring any. With {@link #sidecarListener()}, the
+         * {@code external} listener also advertises {@link PulsarBroker#sidecarTlsPort()} as its
+         * {@code pulsar+ssl://} address.
+         */
+        public Builder tls(Path certificate, Path key, Path trustCertificates) {
+            tls = new Tls(certificate, key, trustCertificates);
+            return this;
+        }
+
+        /**
          * Sets a key of the broker's configuration file (the keys of Pulsar's
          * {@code standalone.conf}), overriding this class's defaults. Overriding the ports or
          * listeners makes the accessors report wrong values.
@@ -367,8 +428,9 @@ public final class PulsarBroker implements AutoCloseable {
          *     ends with the tail of the broker's log
          */
         public PulsarBroker start() {
+            int ports = (sidecar ? 4 : 2) + (tls == null ? 0 : sidecar ? 2 : 1);
             PulsarBroker broker = new PulsarBroker(ScratchDirectories.create("pulsar"),
-                    FreePorts.loopback(sidecar ? 4 : 2), sidecar, extraConfig);
+                    FreePorts.loopback(ports), sidecar, tls, extraConfig);
             try {
                 broker.writeConfigFiles();
                 broker.launch(true);
@@ -381,5 +443,9 @@ public final class PulsarBroker implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /** The PEM files of a TLS listener. */
+    private record Tls(Path certificate, Path key, Path trustCertificates) {
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.server.it.kafka;
 
 import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.tls.CertificateAuthority;
+import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +11,8 @@ import java.nio.file.Path;
 
 /**
  * The Kafka cluster of the Kafka integration tests, started once per test JVM: three brokers and a
- * controller, a SASL listener with user {@code alice}, messages up to 6 MiB, and brokers that
+ * controller, a SASL listener with user {@code alice}, an SSL listener whose certificate (from
+ * {@link #ca}) names the advertised host, messages up to 6 MiB, and brokers that
  * advertise a host name no one but Sluice can resolve. Sluice runs as a process of its own with a
  * hosts file naming that host ({@link SluiceForKafka}); the tests' clients resolve names the usual
  * way, so a client that tried a broker's own address would fail to resolve it: everything they do
@@ -29,10 +32,13 @@ final class BrokersOnlySluiceReaches {
     final KafkaCluster cluster;
     /** A hosts file for Sluice's JVM ({@code -Djdk.net.hosts.file}) that resolves {@link #ADVERTISED_HOST}. */
     final Path hostsFile;
+    /** The CA of the brokers' SSL listener, which may issue the tests' other certificates too. */
+    final CertificateAuthority ca;
 
-    private BrokersOnlySluiceReaches(KafkaCluster cluster, Path hostsFile) {
+    private BrokersOnlySluiceReaches(KafkaCluster cluster, Path hostsFile, CertificateAuthority ca) {
         this.cluster = cluster;
         this.hostsFile = hostsFile;
+        this.ca = ca;
     }
 
     static synchronized BrokersOnlySluiceReaches get() {
@@ -41,14 +47,17 @@ final class BrokersOnlySluiceReaches {
                 Path hosts = Files.createTempFile("sluice-hosts", ".txt");
                 hosts.toFile().deleteOnExit();
                 Files.writeString(hosts, "127.0.0.1 " + ADVERTISED_HOST + "\n127.0.0.1 localhost\n");
+                CertificateAuthority ca = CertificateAuthority.create(Files.createTempDirectory("sluice-kafka-ca"), "Kafka test CA");
+                IssuedCertificate broker = ca.issue("broker").hosts(ADVERTISED_HOST, "127.0.0.1").write();
                 KafkaCluster cluster = KafkaCluster.builder()
                         .saslUser(SASL_USER, SASL_PASSWORD)
+                        .tls(broker.certificate(), broker.key())
                         .advertisedHost(ADVERTISED_HOST)
                         .brokerConfig("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
                         .brokerConfig("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
                         .start();
                 Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "kafka-cluster-stop"));
-                shared = new BrokersOnlySluiceReaches(cluster, hosts);
+                shared = new BrokersOnlySluiceReaches(cluster, hosts, ca);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -59,6 +68,11 @@ final class BrokersOnlySluiceReaches {
     /** The brokers' PLAINTEXT listeners, by address: for Sluice's {@code --kafka-upstream}, never for a client. */
     String plaintextBootstrap() {
         return cluster.bootstrapServers();
+    }
+
+    /** The brokers' SSL listeners, by address: for Sluice's {@code --kafka-upstream}, never for a client. */
+    String sslBootstrap() {
+        return cluster.sslBootstrapServers();
     }
 
     /** The brokers' SASL_PLAINTEXT listeners, by address: for Sluice's {@code --kafka-upstream}, never for a client. */

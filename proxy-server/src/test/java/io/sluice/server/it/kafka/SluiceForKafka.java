@@ -96,7 +96,12 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** The value of the one sample {@code series} (name and labels exactly as exposed), 0 when absent. */
     double metric(String series) {
-        for (String line : metrics().split("\n")) {
+        return sample(metrics(), series);
+    }
+
+    /** The value of the one sample {@code series} in {@code metrics} (a {@code /metrics} body), 0 when absent. */
+    static double sample(String metrics, String series) {
+        for (String line : metrics.split("\n")) {
             if (line.startsWith(series + " ")) {
                 return Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
             }

@@ -1,0 +1,77 @@
+package io.sluice.relay.tls;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import javax.net.ssl.SSLException;
+
+/**
+ * A TLS server's files: its certificate chain and private key (PEM), and optionally the CA that
+ * client certificates must chain to (mutual TLS: a client without such a certificate is refused
+ * during the handshake).
+ *
+ * <p>A context is built only from files that make a working server: the key must belong to the
+ * first certificate of the chain, and that certificate must not have expired.
+ *
+ * @param certificateChain the server's certificate first, then any intermediates
+ * @param privateKey       the key of the first certificate
+ * @param clientCa         CA certificates for client certificates, or null to ask for none
+ */
+public record ServerTlsFiles(Path certificateChain, Path privateKey, Path clientCa) implements TlsSource {
+
+    public ServerTlsFiles {
+        Objects.requireNonNull(certificateChain, "certificateChain");
+        Objects.requireNonNull(privateKey, "privateKey");
+    }
+
+    @Override
+    public Built build(SslProvider provider) {
+        List<X509Certificate> chain = PemFiles.certificates(certificateChain);
+        PrivateKey key = PemFiles.privateKey(privateKey);
+        X509Certificate leaf = chain.get(0);
+        if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
+            throw new TlsFileException(certificateChain, "the certificate " + leaf.getSubjectX500Principal().getName()
+                    + " expired on " + leaf.getNotAfter().toInstant());
+        }
+        if (!KeyPairCheck.matches(key, leaf.getPublicKey())) {
+            throw new TlsFileException(privateKey, "the private key does not belong to the certificate in " + certificateChain);
+        }
+        SslContextBuilder builder = SslContextBuilder.forServer(key, chain)
+                .sslProvider(provider)
+                .protocols(TlsProvider.PROTOCOLS);
+        String clients = "";
+        if (clientCa != null) {
+            List<X509Certificate> authorities = PemFiles.certificates(clientCa);
+            builder.trustManager(authorities).clientAuth(ClientAuth.REQUIRE);
+            clients = ", client certificates required (" + authorities.size() + " CA certificate"
+                    + (authorities.size() == 1 ? "" : "s") + " from " + clientCa + ")";
+        }
+        try {
+            return new Built(builder.build(), describe(leaf) + clients);
+        } catch (SSLException | RuntimeException e) {
+            throw new TlsFileException(certificateChain, "cannot serve TLS with it and " + privateKey + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<Path> files() {
+        List<Path> files = new ArrayList<>(List.of(certificateChain, privateKey));
+        if (clientCa != null) {
+            files.add(clientCa);
+        }
+        return files;
+    }
+
+    /** Subject, serial and expiry of a certificate, for the log. */
+    static String describe(X509Certificate certificate) {
+        return certificate.getSubjectX500Principal().getName() + " (serial " + certificate.getSerialNumber().toString(16)
+                + ", valid until " + certificate.getNotAfter().toInstant() + ")";
+    }
+}

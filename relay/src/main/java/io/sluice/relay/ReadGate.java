@@ -16,6 +16,8 @@ public final class ReadGate {
     public static final int CONNECTING = 1 << 2;
     /** Sluice is shutting down: no new commands are taken from the client. */
     public static final int DRAINING = 1 << 3;
+    /** A quota gate holds one of the client's requests, or told the client to keep quiet for a while. */
+    public static final int QUOTA = 1 << 4;
 
     private final Channel channel;
     private int reasons;

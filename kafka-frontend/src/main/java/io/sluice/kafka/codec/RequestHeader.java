@@ -89,6 +89,26 @@ public final class RequestHeader {
     }
 
     /**
+     * Whether the client id of the frame read last is {@code utf8} ({@code null} for none), compared
+     * in place: a connection names the same client id in every request, and this spares turning it
+     * into a string each time.
+     */
+    public boolean clientIdEquals(ByteBuf frame, byte[] utf8) {
+        if (utf8 == null || clientIdLength < 0) {
+            return utf8 == null && clientIdLength < 0;
+        }
+        if (utf8.length != clientIdLength) {
+            return false;
+        }
+        for (int i = 0; i < clientIdLength; i++) {
+            if (frame.getByte(clientIdIndex + i) != utf8[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * An ApiVersions request of a version newer than Sluice handles: a broker answers such a request
      * with a version 0 response that says UNSUPPORTED_VERSION and its own range, and the client
      * retries within it. Sluice answers the same way for itself

@@ -7,9 +7,7 @@ import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
 import io.sluice.kafka.codec.MetadataRefusal;
-import io.sluice.kafka.codec.ProduceRequestReader;
 import io.sluice.kafka.codec.RequestHeader;
-import io.sluice.kafka.codec.WireCursor;
 import io.sluice.relay.ConnectionState;
 import io.sluice.relay.Drain;
 import io.sluice.relay.InboundFrames;
@@ -22,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * Requests from the client: reads each one's header in place (an unknown API or a version Sluice
  * does not handle closes the connection), applies admission control to new connections and
  * Metadata requests, answers an ApiVersions request newer than Sluice handles as a broker would,
- * and forwards every other request unchanged, noting which the broker will answer. Produce and
- * Fetch requests pass here on their way to the broker: this is where their gates will sit.
+ * hands Produce and Fetch requests to the connection's quota gates, and forwards every other
+ * request unchanged.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
 
@@ -37,7 +35,6 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private final ProxyServices services;
     private final UpstreamRoute route;
     private final RequestHeader header = new RequestHeader();
-    private final WireCursor cursor = new WireCursor();
     private KafkaConnection connection;
 
     ClientHandler(KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
@@ -77,23 +74,13 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         }
         short apiKey = header.apiKey();
         if (apiKey == PRODUCE) {
-            connection.forward(frame, header, acks(frame) != 0);
+            connection.gates().produce().request(frame, header);
         } else if (apiKey == FETCH) {
-            connection.forward(frame, header, true);
+            connection.gates().fetch().request(frame, header);
         } else if (apiKey == METADATA) {
             metadata(ctx, frame);
         } else {
-            connection.forward(frame, header, true);
-        }
-    }
-
-    /** The acks of a Produce request; releases {@code frame} if it cannot be read. */
-    private short acks(ByteBuf frame) {
-        try {
-            return ProduceRequestReader.acks(frame, header, cursor);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
+            connection.forward(frame, header);
         }
     }
 
@@ -101,7 +88,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private void metadata(ChannelHandlerContext ctx, ByteBuf frame) {
         AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
         if (decision.admitted()) {
-            connection.forward(frame, header, true);
+            connection.forward(frame, header);
             return;
         }
         frame.release();

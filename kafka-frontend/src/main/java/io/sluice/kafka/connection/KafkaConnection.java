@@ -15,11 +15,13 @@ import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.gates.Exchange;
+import io.sluice.kafka.gates.KafkaGates;
+import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.ResponseRewriter;
 import io.sluice.relay.ConnectionState;
 import io.sluice.relay.MalformedFrameException;
-import io.sluice.relay.Outbound;
 import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -46,8 +48,12 @@ import java.util.List;
  * is remembered in {@link InFlightRequests}; a response must answer the oldest. A request Sluice
  * answers itself ({@link #answer}) takes its place in that order and goes out as soon as every
  * request before it has its response. Produce with {@code acks=0} gets no answer and is not remembered.
+ *
+ * <p>Produce and Fetch requests go through the connection's quota gates ({@link KafkaGates}), which
+ * forward them, cut or whole, or answer them here; the broker's response to a gated request passes
+ * through the gate's {@link Exchange} before it is rewritten for the client.
  */
-final class KafkaConnection implements Outbound {
+final class KafkaConnection implements KafkaOutbound {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaConnection.class);
 
@@ -62,7 +68,8 @@ final class KafkaConnection implements Outbound {
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
 
     /** Reasons to stop decoding the client's buffered bytes as well as reading its socket. */
-    private static final int STOP_DECODING = ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING;
+    private static final int STOP_DECODING = ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING
+            | ReadGate.QUOTA;
 
     final Channel client;
     private final KafkaSettings settings;
@@ -70,8 +77,12 @@ final class KafkaConnection implements Outbound {
     private final ProxyStats stats;
     private final UpstreamRoute route;
     private final ResponseRewriter rewriter;
-    /** Requests awaiting an answer; the context is Sluice's own answer, or null for the broker's. */
-    private final InFlightRequests<ByteBuf> inFlight = new InFlightRequests<>(IN_FLIGHT_CAPACITY);
+    /**
+     * Requests awaiting an answer; the context is Sluice's own answer (a {@link ByteBuf}), the
+     * {@link Exchange} a gate's forwarded request answers through, or null for the broker's answer as is.
+     */
+    private final InFlightRequests<Object> inFlight = new InFlightRequests<>(IN_FLIGHT_CAPACITY);
+    private final KafkaGates gates;
     private final ReadGate clientReads;
     private final OutboundFrames clientOut;
     private final ArrayDeque<ByteBuf> beforeConnected = new ArrayDeque<>();
@@ -90,20 +101,27 @@ final class KafkaConnection implements Outbound {
         this.rewriter = settings.newRewriter();
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
+        this.gates = new KafkaGates(this, client.eventLoop(), services, settings.topicIds(),
+                String.valueOf(client.remoteAddress()));
+    }
+
+    KafkaGates gates() {
+        return gates;
     }
 
     ConnectionState state() {
         return state;
     }
 
-    /**
-     * Forwards a request the client sent; {@code answered} unless it is a Produce with
-     * {@code acks=0}, which the broker does not answer. Takes ownership of {@code frame}.
-     */
-    void forward(ByteBuf frame, RequestHeader header, boolean answered) {
-        if (answered) {
-            remember(header, null, frame);
-        }
+    /** Forwards a request the client sent, which the broker will answer. Takes ownership of {@code frame}. */
+    void forward(ByteBuf frame, RequestHeader header) {
+        remember(header, null, frame);
+        toUpstream(frame);
+    }
+
+    @Override
+    public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
+        remember(header, exchange, frame);
         toUpstream(frame);
     }
 
@@ -111,7 +129,8 @@ final class KafkaConnection implements Outbound {
      * Answers a request with Sluice's own {@code answer}, in its turn: at once when no earlier
      * request awaits its response, else right after the last of them. Takes ownership of {@code answer}.
      */
-    void answer(RequestHeader header, ByteBuf answer) {
+    @Override
+    public void answer(RequestHeader header, ByteBuf answer) {
         if (inFlight.isEmpty()) {
             toClient(answer);
         } else {
@@ -119,9 +138,9 @@ final class KafkaConnection implements Outbound {
         }
     }
 
-    private void remember(RequestHeader header, ByteBuf ownAnswer, ByteBuf releaseOnFailure) {
+    private void remember(RequestHeader header, Object context, ByteBuf releaseOnFailure) {
         try {
-            inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), System.nanoTime(), ownAnswer);
+            inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), System.nanoTime(), context);
         } catch (MalformedFrameException e) {
             releaseOnFailure.release();
             throw e;
@@ -144,15 +163,18 @@ final class KafkaConnection implements Outbound {
             throw e;
         }
         short apiKey = inFlight.oldestApiKey();
+        short apiVersion = inFlight.oldestApiVersion();
         if (apiKey == PRODUCE) {
             long now = System.nanoTime();
             services.upstreamLatency().record(now - inFlight.oldestSentAtNanos(), now);
         }
-        ByteBuf out = rewriter.rewrite(client.alloc(), frame, apiKey, inFlight.oldestApiVersion());
+        Object context = inFlight.oldestContext();
+        // Off the list first: an exchange that fails is not abandoned as well when the connection closes.
         inFlight.removeOldest();
-        toClient(out);
-        while (!inFlight.isEmpty() && inFlight.oldestContext() != null) {
-            toClient(inFlight.oldestContext());
+        ByteBuf answered = context instanceof Exchange exchange ? exchange.complete(frame) : frame;
+        toClient(rewriter.rewrite(client.alloc(), answered, apiKey, apiVersion));
+        while (!inFlight.isEmpty() && inFlight.oldestContext() instanceof ByteBuf ownAnswer) {
+            toClient(ownAnswer);
             inFlight.removeOldest();
         }
         if (!handshakeCompleted) {
@@ -163,6 +185,16 @@ final class KafkaConnection implements Outbound {
             resumeClient(ReadGate.CONNECTION_LIMIT);
         }
         closeIfDrained();
+    }
+
+    @Override
+    public void pauseRequests() {
+        pauseClient(ReadGate.QUOTA);
+    }
+
+    @Override
+    public void resumeRequests() {
+        resumeClient(ReadGate.QUOTA);
     }
 
     @Override
@@ -368,12 +400,15 @@ final class KafkaConnection implements Outbound {
             early.release();
         }
         while (!inFlight.isEmpty()) {
-            ByteBuf ownAnswer = inFlight.oldestContext();
-            if (ownAnswer != null) {
-                ownAnswer.release();
-            }
+            Object context = inFlight.oldestContext();
             inFlight.removeOldest();
+            if (context instanceof ByteBuf ownAnswer) {
+                ownAnswer.release();
+            } else if (context instanceof Exchange exchange) {
+                exchange.abandon();
+            }
         }
+        gates.close();
         stats.connectionClosed();
         OutboundFrames.closeWhenFlushed(client);
         if (broker != null) {

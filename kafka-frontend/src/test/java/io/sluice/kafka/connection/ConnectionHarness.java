@@ -16,8 +16,9 @@ import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
-import io.sluice.quota.NanoClock;
+import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -68,7 +69,7 @@ final class ConnectionHarness implements AutoCloseable {
     }
 
     ConnectionHarness(AdmissionController admission, UpstreamRoute route) {
-        services = new ProxyServices(new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM),
+        services = new ProxyServices(new QuotaEngine(LimitsDocument.empty(), loop::clockNanos),
                 new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), stats, admission,
                 new LatencyWindow(), new UpstreamConnectFailures());
         KafkaSettings settings = new KafkaSettings(new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes), new TopicIds(100),
@@ -95,6 +96,11 @@ final class ConnectionHarness implements AutoCloseable {
                 Map.<Signal, SignalSource>of(Signal.HEAP, now -> 1.0));
         admission.sample(System.nanoTime());
         return admission;
+    }
+
+    /** Sets {@code limit} on {@code scope}, as the admin API would. */
+    void limit(ScopeRef scope, Limit limit) {
+        services.quotas().update(services.quotas().limits().withLimit(scope, limit));
     }
 
     /** The client sends {@code frames} in one read; takes ownership. */

@@ -9,6 +9,13 @@ import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.kafka.testing.RecordFrames;
+import io.sluice.kafka.testing.RecordFrames.Part;
+import io.sluice.limits.Limit;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.relay.Drain;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -44,6 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KafkaConnectionTest {
 
     private static final short METADATA_VERSION = 12;
+    private static final short PRODUCE_VERSION = 11;
+    private static final ScopeRef SLOW = new ScopeRef(ScopeKind.KAFKA_TOPIC, "slow");
 
     private ConnectionHarness harness = new ConnectionHarness();
 
@@ -286,6 +295,51 @@ class KafkaConnectionTest {
             count++;
         }
         return count;
+    }
+
+    @Test
+    void aTopicOverItsQuotaIsCutFromTheRequestAndAnsweredInTheBrokersResponse() {
+        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)));
+        ByteBuf first = wrap(harness.brokerReceived());
+        harness.brokerSends(KafkaFrames.response(
+                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION), PRODUCE_VERSION, 1));
+        harness.clientReceived();
+
+        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client",
+                part("slow", 5), part("fast", 5)));
+
+        ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), PRODUCE_VERSION);
+        assertEquals(List.of("fast"), forwarded.topicData().stream().map(ProduceRequestData.TopicProduceData::name).toList());
+        harness.brokerSends(KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
+        ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), PRODUCE_VERSION);
+        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), answer.responses().stream()
+                .map(t -> t.name() + ":" + Errors.forCode(t.partitionResponses().get(0).errorCode())).toList());
+    }
+
+    @Test
+    void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilItIsOver() {
+        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.NOTIFY));
+        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
+                RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5)));
+        harness.brokerReceived();
+        for (int correlationId = 1; correlationId <= 2; correlationId++) {
+            harness.brokerSends(KafkaFrames.response(RecordFrames.produceResponse(
+                    RecordFrames.produce(PRODUCE_VERSION, (short) -1, part("slow", 1)), PRODUCE_VERSION), PRODUCE_VERSION, correlationId));
+        }
+        ByteBuf answers = wrap(harness.clientReceived());
+        answers.skipBytes(answers.getInt(0) + 4);
+        int throttleMillis = RecordFrames.readProduceResponse(answers, PRODUCE_VERSION).throttleTimeMs();
+        assertTrue(throttleMillis >= 4_000, "throttle time " + throttleMillis);
+
+        harness.clientSends(metadataRequest(3));
+        assertEquals(0, harness.brokerReceived().length, "a request taken while muted");
+        harness.advance(Duration.ofMillis(throttleMillis + 100));
+        assertTrue(harness.brokerReceived().length > 0, "the request taken once the throttle time is over");
+    }
+
+    private static Part part(String topic, int records) {
+        return new Part(topic, null, 0, RecordFrames.batch(records, 10));
     }
 
     private static ByteBuf wrap(byte[] bytes) {

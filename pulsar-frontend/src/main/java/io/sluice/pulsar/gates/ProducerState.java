@@ -2,6 +2,7 @@ package io.sluice.pulsar.gates;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.relay.GateTimer;
+import io.sluice.relay.HeldFrames;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
 import java.util.function.Consumer;
@@ -19,7 +20,7 @@ final class ProducerState {
 
     final long producerId;
     final TopicQuota quota;
-    final HeldSends held = new HeldSends();
+    final HeldFrames held = new HeldFrames();
     final OrderedRejections rejections = new OrderedRejections();
     final ProducerNotice notice = new ProducerNotice();
     final CurrentThrottle throttle;

@@ -10,12 +10,13 @@ import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.ServerError;
-import io.sluice.pulsar.gates.HeldSends.HeldSend;
 import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.HeldFrames;
+import io.sluice.relay.HeldFrames.Held;
 import io.sluice.relay.InboundFrames;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Publish quotas for one connection: every SEND passes here on its way to the broker and every
  * SEND_RECEIPT or SEND_ERROR on its way back. This class makes the send decision; the producers'
- * held sends ({@link HeldSends}), owed rejections ({@link OrderedRejections}), notice states
+ * held sends ({@link HeldFrames}), owed rejections ({@link OrderedRejections}), notice states
  * ({@link ProducerNotice}, {@link ThrottleNotices}) and the connection's budget
  * ({@link ConnectionBudget}) are kept by the classes named.
  *
@@ -309,8 +310,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     }
 
     /** Takes the oldest held send out of the producer's FIFO; the caller owns its frame. */
-    private HeldSend unhold(ProducerState producer) {
-        HeldSend send = producer.held.poll();
+    private Held unhold(ProducerState producer) {
+        Held send = producer.held.poll();
         budget.held(-send.bytes());
         producer.quota.meter().held(-send.messages(), -send.bytes());
         return send;
@@ -322,7 +323,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             return;
         }
         long now = clock.nanoTime();
-        HeldSend head;
+        Held head;
         while ((head = producer.held.peek()) != null) {
             QuotaPath path = producer.quota.path(now);
             if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {

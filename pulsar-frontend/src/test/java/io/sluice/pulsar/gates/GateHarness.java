@@ -1,55 +1,28 @@
 package io.sluice.pulsar.gates;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.sluice.admission.AdmissionController;
-import io.sluice.admission.AdmissionSettings;
-import io.sluice.admission.LatencyWindow;
-import io.sluice.admission.UpstreamConnectFailures;
-import io.sluice.limits.Limit;
-import io.sluice.limits.LimitsDocument;
-import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ConnectionBudget;
-import io.sluice.relay.Outbound;
-import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
-import io.sluice.status.ThrottleLedger;
-import io.sluice.status.ThrottledClient;
-import io.sluice.status.TopicActivity;
-import io.sluice.testing.ManualEventLoop;
-import java.time.Clock;
+import io.sluice.testing.GateWorld;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A gate's world without a broker or sockets: a manual event loop whose clock the quota engine
- * shares, an {@link Outbound} that keeps what the gate sends each way, and a read pause that
+ * A Pulsar gate's world without a broker or sockets ({@link GateWorld}), with a read pause that
  * records what the connection budget asks for. Frames kept here are released by {@link #close}.
  */
-final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseable {
+final class GateHarness extends GateWorld implements ConnectionBudget.Pause, AutoCloseable {
 
     static final Duration RECEIPT_WINDOW = Duration.ofMillis(100);
 
-    final ManualEventLoop loop = new ManualEventLoop();
-    final QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), loop::clockNanos);
-    final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
-    final TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
-    final ProxyServices services = new ProxyServices(quotas, activity, ledger, new ProxyStats("pulsar"),
-            new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(), new UpstreamConnectFailures());
-    final List<ByteBuf> upstream = new ArrayList<>();
-    final List<ByteBuf> client = new ArrayList<>();
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
-    int flushes;
 
-    private final ByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
+    GateHarness() {
+        super("pulsar");
+    }
 
     PublishGate publishGate() {
         return new PublishGate(this, loop, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
@@ -57,20 +30,6 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
 
     DispatchGate dispatchGate() {
         return new DispatchGate(this, loop, services, "10.0.0.1:5000");
-    }
-
-    void limit(ScopeRef scope, Limit limit) {
-        quotas.update(quotas.limits().withLimit(scope, limit));
-    }
-
-    void limits(LimitsDocument limits) {
-        quotas.update(limits);
-    }
-
-    /** Moves time on and runs the timers that fall due. */
-    void advance(long millis) {
-        loop.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
-        loop.runTasks();
     }
 
     /** The client-bound frames so far, parsed, and released. */
@@ -96,30 +55,6 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
         return ids;
     }
 
-    List<ThrottledClient> throttled() {
-        return ledger.throttled();
-    }
-
-    @Override
-    public void toUpstream(ByteBuf frame) {
-        upstream.add(frame);
-    }
-
-    @Override
-    public void toClient(ByteBuf frame) {
-        client.add(frame);
-    }
-
-    @Override
-    public void flush() {
-        flushes++;
-    }
-
-    @Override
-    public ByteBufAllocator alloc() {
-        return alloc;
-    }
-
     @Override
     public void pause(ConnectionBudget.Breach breach) {
         pauses.add(breach);
@@ -132,9 +67,6 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
 
     @Override
     public void close() {
-        upstream.forEach(ByteBuf::release);
-        client.forEach(ByteBuf::release);
-        upstream.clear();
-        client.clear();
+        releaseAll();
     }
 }

@@ -1,0 +1,299 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.PartitionRecords;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.routing.TopicIds;
+import org.apache.kafka.common.Uuid;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * The topics one connection's requests name, found by the bytes of the name in the frame, or by
+ * the topic id (resolved once through {@link TopicIds}): every Produce request and Fetch response
+ * names its topics, and turning each name into a string would allocate on every one. Also the
+ * connection's client id, which is part of every topic's scopes: should a client change it, the
+ * {@link #generation} moves and the gates re-resolve their quotas.
+ *
+ * <p>Topics nobody used for {@link #IDLE_NANOS} and nothing is outstanding for are dropped by
+ * {@link #sweep}, so a client that touches many topics leaves nothing behind. Confined to the
+ * connection's event loop.
+ */
+final class ConnectionTopics {
+
+    /** How long a topic with nothing outstanding is kept unused. */
+    static final long IDLE_NANOS = 60_000_000_000L;
+    private static final long SWEEP_EVERY_NANOS = 10_000_000_000L;
+
+    /** One topic: its name, how it is found, and each gate's state for it. */
+    static final class Entry {
+        final String name;
+        private final byte[] nameBytes;
+        private final int hash;
+        private Entry next;
+        private boolean hasId;
+        private long idMsb;
+        private long idLsb;
+        private Entry nextById;
+        long lastUsedNanos;
+        GatedTopic produce;
+        GatedTopic fetch;
+
+        private Entry(String name, byte[] nameBytes, int hash) {
+            this.name = name;
+            this.nameBytes = nameBytes;
+            this.hash = hash;
+        }
+    }
+
+    private final TopicIds topicIds;
+    private Entry[] byName = new Entry[16];
+    private Entry[] byId = new Entry[16];
+    private int size;
+    private int idCount;
+    private long sweptAtNanos;
+    private String clientId;
+    private byte[] clientIdBytes;
+    private int generation;
+
+    ConnectionTopics(TopicIds topicIds, long nowNanos) {
+        this.topicIds = topicIds;
+        this.sweptAtNanos = nowNanos;
+    }
+
+    /** Notes the client id of the request whose header {@code header} just read from {@code frame}. */
+    void clientId(ByteBuf frame, RequestHeader header) {
+        if (generation > 0 && header.clientIdEquals(frame, clientIdBytes)) {
+            return;
+        }
+        clientId = header.clientId(frame);
+        clientIdBytes = clientId == null ? null : clientId.getBytes(StandardCharsets.UTF_8);
+        generation++;
+    }
+
+    /** The connection's client id; {@code null} when its requests name none. */
+    String clientId() {
+        return clientId;
+    }
+
+    /** Moves on whenever the client id changes. */
+    int generation() {
+        return generation;
+    }
+
+    /**
+     * Topic {@code t} of {@code parts}, created when new; {@code null} for a topic id no Metadata
+     * response has named (no limit can apply to it).
+     */
+    Entry find(PartitionRecords parts, int t, long nowNanos) {
+        Entry entry = parts.topicsById()
+                ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t))
+                : byName(parts.frame(), parts.topicNameIndex(t), parts.topicNameLength(t));
+        if (entry != null) {
+            entry.lastUsedNanos = nowNanos;
+        }
+        return entry;
+    }
+
+    /** Visits every topic. */
+    void forEach(Consumer<Entry> action) {
+        for (Entry head : byName) {
+            for (Entry e = head; e != null; e = e.next) {
+                action.accept(e);
+            }
+        }
+    }
+
+    /**
+     * At most every ten seconds, drops the topics unused for {@link #IDLE_NANOS} that neither gate
+     * holds, refuses or throttles anything for.
+     */
+    void sweep(long nowNanos) {
+        if (nowNanos - sweptAtNanos < SWEEP_EVERY_NANOS) {
+            return;
+        }
+        sweptAtNanos = nowNanos;
+        for (int i = 0; i < byName.length; i++) {
+            Entry previous = null;
+            for (Entry e = byName[i]; e != null; e = e.next) {
+                if (nowNanos - e.lastUsedNanos >= IDLE_NANOS && isIdle(e)) {
+                    if (e.produce != null) {
+                        e.produce.timer.cancel();
+                    }
+                    if (e.fetch != null) {
+                        e.fetch.timer.cancel();
+                    }
+                    if (previous == null) {
+                        byName[i] = e.next;
+                    } else {
+                        previous.next = e.next;
+                    }
+                    size--;
+                    if (e.hasId) {
+                        unlinkId(e);
+                    }
+                } else {
+                    previous = e;
+                }
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    private static boolean isIdle(Entry entry) {
+        return (entry.produce == null || entry.produce.isIdle()) && (entry.fetch == null || entry.fetch.isIdle());
+    }
+
+    private Entry byName(ByteBuf frame, int index, int length) {
+        int hash = hash(frame, index, length);
+        for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
+            if (e.hash == hash && sameBytes(e.nameBytes, frame, index, length)) {
+                return e;
+            }
+        }
+        byte[] bytes = new byte[length];
+        frame.getBytes(index, bytes);
+        // The very bytes of the frame, so that the next lookup matches even if they are not valid UTF-8.
+        return add(new String(bytes, StandardCharsets.UTF_8), bytes, hash);
+    }
+
+    private Entry byId(long msb, long lsb) {
+        for (Entry e = byId[idSlot(msb, lsb, byId.length)]; e != null; e = e.nextById) {
+            if (e.idMsb == msb && e.idLsb == lsb) {
+                return e;
+            }
+        }
+        String name = topicIds.name(new Uuid(msb, lsb));
+        if (name == null) {
+            return null;
+        }
+        Entry entry = byName(name);
+        if (entry.hasId) {
+            // The topic was recreated under a new id: the old one is of no use any more.
+            unlinkId(entry);
+        }
+        entry.hasId = true;
+        entry.idMsb = msb;
+        entry.idLsb = lsb;
+        if (++idCount > byId.length * 3 / 4) {
+            byId = rehashIds(byId.length * 2);
+        }
+        int slot = idSlot(msb, lsb, byId.length);
+        entry.nextById = byId[slot];
+        byId[slot] = entry;
+        return entry;
+    }
+
+    private Entry byName(String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        int hash = hash(bytes);
+        for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
+            if (e.hash == hash && e.name.equals(name)) {
+                return e;
+            }
+        }
+        return add(name, bytes, hash);
+    }
+
+    private Entry add(String name, byte[] bytes, int hash) {
+        Entry entry = new Entry(name, bytes, hash);
+        if (++size > byName.length * 3 / 4) {
+            rehashNames(byName.length * 2);
+        }
+        int slot = entry.hash & (byName.length - 1);
+        entry.next = byName[slot];
+        byName[slot] = entry;
+        return entry;
+    }
+
+    private void unlinkId(Entry entry) {
+        int slot = idSlot(entry.idMsb, entry.idLsb, byId.length);
+        Entry previous = null;
+        for (Entry e = byId[slot]; e != null; e = e.nextById) {
+            if (e == entry) {
+                if (previous == null) {
+                    byId[slot] = e.nextById;
+                } else {
+                    previous.nextById = e.nextById;
+                }
+                idCount--;
+                break;
+            }
+            previous = e;
+        }
+        entry.hasId = false;
+        entry.nextById = null;
+    }
+
+    private void rehashNames(int capacity) {
+        Entry[] old = byName;
+        byName = new Entry[capacity];
+        for (Entry head : old) {
+            Entry e = head;
+            while (e != null) {
+                Entry next = e.next;
+                int slot = e.hash & (capacity - 1);
+                e.next = byName[slot];
+                byName[slot] = e;
+                e = next;
+            }
+        }
+    }
+
+    private Entry[] rehashIds(int capacity) {
+        Entry[] table = new Entry[capacity];
+        for (Entry head : byId) {
+            Entry e = head;
+            while (e != null) {
+                Entry next = e.nextById;
+                int slot = idSlot(e.idMsb, e.idLsb, capacity);
+                e.nextById = table[slot];
+                table[slot] = e;
+                e = next;
+            }
+        }
+        return table;
+    }
+
+    private static int idSlot(long msb, long lsb, int capacity) {
+        long mixed = msb ^ lsb;
+        int hash = (int) (mixed ^ (mixed >>> 32));
+        return (hash ^ (hash >>> 16)) & (capacity - 1);
+    }
+
+    private static int hash(ByteBuf frame, int index, int length) {
+        int hash = 1;
+        for (int i = 0; i < length; i++) {
+            hash = 31 * hash + frame.getByte(index + i);
+        }
+        return spread(hash);
+    }
+
+    private static int hash(byte[] bytes) {
+        int hash = 1;
+        for (byte b : bytes) {
+            hash = 31 * hash + b;
+        }
+        return spread(hash);
+    }
+
+    private static int spread(int hash) {
+        return hash ^ (hash >>> 16);
+    }
+
+    private static boolean sameBytes(byte[] bytes, ByteBuf frame, int index, int length) {
+        if (bytes.length != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] != frame.getByte(index + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

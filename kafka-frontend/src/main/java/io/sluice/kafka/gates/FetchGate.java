@@ -1,0 +1,261 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.FetchRequestReader;
+import io.sluice.kafka.codec.FetchResponseTrim;
+import io.sluice.kafka.codec.HandledApi;
+import io.sluice.kafka.codec.PartitionRecords;
+import io.sluice.kafka.codec.RecordBatches;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.codec.ThrottleTimeField;
+import io.sluice.kafka.codec.WireCursor;
+import io.sluice.limits.Direction;
+import io.sluice.limits.OnExceed;
+import io.sluice.quota.QuotaDecision;
+import io.sluice.quota.QuotaPath;
+import io.sluice.relay.GateTimer;
+
+import java.util.function.Consumer;
+
+/**
+ * Fetch quotas for one connection, enforced on what the broker answers: the batches of each
+ * partition are charged to its topic's buckets as they are forwarded, and once a bucket refuses,
+ * the rest of that partition's records are cut off at that batch boundary
+ * ({@link FetchResponseTrim}). The consumer takes what it got and asks again from the first
+ * offset it did not get; every other partition of the response goes on untouched, so a throttled
+ * topic does not slow the others fetched with it. Nothing is reordered or lost, and fetch sessions
+ * (KIP-227) are unaffected: the broker's session state is only what the client's requests say.
+ *
+ * <p>A consumer that receives nothing at all asks again at once, and the broker, having the data,
+ * answers at once: that would spin. So when a response carried records but Sluice cut them all,
+ * the connection's next Fetch request waits in Sluice until some bucket admits again, no longer
+ * than the request's own {@code max_wait_ms} (what the broker itself may hold it for, and which
+ * the client allows for in its timeout); nothing behind it is read meanwhile, to keep the order.
+ *
+ * <p>{@code notify} (from Fetch v8, whose clients heed it) forwards everything, charges it, and
+ * raises the response's {@code throttle_time_ms} to what the buckets need, muting the connection
+ * for as long; before v8, and for {@code reject}, which has no meaning for records already
+ * written, the action is {@code delay}.
+ *
+ * <p>Confined to the connection's event loop.
+ */
+public final class FetchGate {
+
+    /** The first Fetch version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
+    static final short NOTIFY_SINCE = 8;
+    private static final short FETCH = HandledApi.FETCH.key().id;
+    private static final int POOLED_EXCHANGES = 4;
+    private static final long NANOS_PER_MILLI = 1_000_000;
+
+    private final GateContext context;
+    private final WireCursor cursor = new WireCursor();
+    private final PartitionRecords parts = new PartitionRecords();
+    private final QuotaDecision decision = new QuotaDecision();
+    private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
+    private final RequestHeader heldHeader = new RequestHeader();
+    private final GateTimer heldTimer;
+    private final Consumer<GatedTopic> ticker = this::tick;
+    /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
+    private int[] kept = new int[8];
+    /** What charging the current response came to. */
+    private boolean trimmed;
+    private boolean forwardedAny;
+    private long quietNanos;
+    private long notifyNanos;
+    /** Until when the next Fetch request waits, after a response whose records were all cut. */
+    private long quietUntilNanos;
+    private String quietScope = "topic";
+    private ByteBuf held;
+    private long heldAtNanos;
+    private long heldUntilNanos;
+    private boolean closed;
+
+    FetchGate(GateContext context) {
+        this.context = context;
+        this.heldTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::releaseHeldIfDue);
+    }
+
+    /** A Fetch request, whose header {@code header} just read from it; takes ownership of {@code frame}. */
+    public void request(ByteBuf frame, RequestHeader header) {
+        int maxWaitMillis;
+        try {
+            maxWaitMillis = FetchRequestReader.maxWaitMillis(frame, header, cursor);
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+        long now = context.arrived(frame, header);
+        long quiet = quietUntilNanos - now;
+        if (quiet > 0 && maxWaitMillis > 0) {
+            held = frame;
+            heldAtNanos = now;
+            heldUntilNanos = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
+            context.pauses().pause(RequestPauses.FETCH_HELD);
+            heldTimer.schedule(heldUntilNanos - now);
+            return;
+        }
+        context.out().forward(frame, header, exchange(header.apiVersion()));
+    }
+
+    /** The connection closes: a held request is dropped, throttles end, timers stop. */
+    public void close() {
+        closed = true;
+        heldTimer.cancel();
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        context.topics().forEach(entry -> {
+            GatedTopic topic = entry.fetch;
+            if (topic != null) {
+                topic.timer.cancel();
+                topic.throttle.end();
+            }
+        });
+    }
+
+    private void releaseHeldIfDue() {
+        if (closed || held == null) {
+            return;
+        }
+        long now = context.clock().nanoTime();
+        if (heldUntilNanos - now > 0) {
+            heldTimer.schedule(heldUntilNanos - now);
+            return;
+        }
+        ByteBuf frame = held;
+        held = null;
+        heldHeader.read(frame);
+        context.services().throttles().delayed(quietScope, now - heldAtNanos);
+        context.out().forward(frame, heldHeader, exchange(heldHeader.apiVersion()));
+        context.out().flush();
+        context.pauses().resume(RequestPauses.FETCH_HELD);
+    }
+
+    /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
+    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
+        short version = exchange.version();
+        ByteBuf response = frame;
+        try {
+            parts.readFetchResponse(frame, ResponseHeader.bodyIndex(frame, FETCH, version, cursor), version, cursor);
+            if (kept.length < parts.partitionCount()) {
+                kept = new int[Math.max(parts.partitionCount(), kept.length * 2)];
+            }
+            long now = context.clock().nanoTime();
+            chargeAll(version, now);
+            if (trimmed) {
+                response = FetchResponseTrim.trim(context.out().alloc(), parts, kept);
+                frame.release();
+            }
+            if (notifyNanos > 0) {
+                int millis = GateContext.ceilMillis(notifyNanos);
+                ThrottleTimeField.raise(HandledApi.FETCH, version, response,
+                        ResponseHeader.bodyIndex(response, FETCH, version, cursor), millis, cursor);
+                context.pauses().mute(millis);
+            }
+            if (forwardedAny) {
+                quietUntilNanos = now;
+            } else if (trimmed) {
+                quietUntilNanos = now + quietNanos;
+            }
+            return response;
+        } catch (RuntimeException e) {
+            response.release();
+            throw e;
+        }
+    }
+
+    /** Charges and counts each partition's batches of the response read into {@link #parts}; fills {@link #kept}. */
+    private void chargeAll(short version, long now) {
+        trimmed = false;
+        forwardedAny = false;
+        quietNanos = Long.MAX_VALUE;
+        notifyNanos = 0;
+        ByteBuf frame = parts.frame();
+        for (int t = 0; t < parts.topicCount(); t++) {
+            GatedTopic topic = topic(t, now);
+            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
+                kept[p] = FetchResponseTrim.UNCHANGED;
+                if (topic != null && parts.recordsLength(p) > 0) {
+                    charge(topic, p, frame, version, now);
+                }
+            }
+        }
+    }
+
+    private void charge(GatedTopic topic, int p, ByteBuf frame, short version, long now) {
+        int start = parts.recordsStart(p);
+        int end = start + parts.recordsLength(p);
+        QuotaPath path = topic.quota.path(now);
+        boolean limited = !path.isUnlimited();
+        boolean notifying = false;
+        long records = 0;
+        int index = start;
+        int size;
+        while ((size = RecordBatches.batchSize(frame, index, end)) > 0) {
+            int count = RecordBatches.recordCount(frame, index);
+            if (notifying) {
+                path.charge(now, count, size);
+            } else if (limited && !path.tryAcquire(now, count, size, decision)) {
+                if (decision.onExceed() != OnExceed.NOTIFY || version < NOTIFY_SINCE) {
+                    trim(topic, p, index - start, now);
+                    break;
+                }
+                notifying = true;
+                path.charge(now, count, size);
+                long wait = path.waitNanos(now);
+                topic.throttle.begin(decision, OnExceed.NOTIFY, topic.quota.meter(), now + wait);
+                topic.timer.schedule(wait);
+            }
+            records += count;
+            index += size;
+        }
+        if (notifying) {
+            notifyNanos = Math.max(notifyNanos, path.waitNanos(now));
+        }
+        if (records > 0) {
+            forwardedAny = true;
+            topic.quota.meter().dispatched((int) Math.min(Integer.MAX_VALUE, records), index - start);
+            if (kept[p] == FetchResponseTrim.UNCHANGED && !notifying) {
+                topic.throttle.endIfOver(now, false);
+            }
+        }
+    }
+
+    /** Cuts partition {@code p}'s records to their first {@code length} bytes: the batches the buckets admitted. */
+    private void trim(GatedTopic topic, int p, int length, long now) {
+        kept[p] = length;
+        trimmed = true;
+        topic.throttle.begin(decision, OnExceed.DELAY, topic.quota.meter(), now + decision.waitNanos());
+        topic.timer.schedule(decision.waitNanos());
+        if (decision.waitNanos() < quietNanos) {
+            quietNanos = decision.waitNanos();
+            quietScope = topic.throttle.scope();
+        }
+    }
+
+    /** Timer task: ends a throttle no fetch came to end. */
+    private void tick(GatedTopic topic) {
+        if (closed) {
+            return;
+        }
+        long now = context.clock().nanoTime();
+        if (!topic.throttle.endIfOver(now, false)) {
+            topic.timer.schedule(topic.throttle.leftNanos(now));
+        }
+    }
+
+    private GatedTopic topic(int t, long now) {
+        ConnectionTopics.Entry entry = context.topics().find(parts, t, now);
+        if (entry == null) {
+            return null;
+        }
+        entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
+        return entry.fetch;
+    }
+
+    private GateExchange exchange(short version) {
+        return exchanges.take(version, null, 0);
+    }
+}

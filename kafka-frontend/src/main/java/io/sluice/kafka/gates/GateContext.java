@@ -1,0 +1,64 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.EventExecutor;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.limits.Direction;
+import io.sluice.quota.NanoClock;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.TopicQuota;
+import io.sluice.scopes.KafkaScopes;
+import io.sluice.status.ThrottleSubject;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * What the produce and fetch gates of one connection share: where frames go, the event loop and
+ * clock, the engine's services, the connection's topics and the reasons to pause its requests.
+ *
+ * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
+ */
+record GateContext(KafkaOutbound out, EventExecutor loop, NanoClock clock, ProxyServices services,
+                   ConnectionTopics topics, RequestPauses pauses, String clientAddress) {
+
+    /** Longest a timer waits before it looks again (picks up limit changes within this). */
+    static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final String PROTOCOL = "kafka";
+
+    /**
+     * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there
+     * is none, re-chained when the client id changed since.
+     */
+    GatedTopic gated(ConnectionTopics.Entry entry, GatedTopic current, Direction direction, Consumer<GatedTopic> tick) {
+        int generation = topics.generation();
+        if (current != null && current.generation == generation) {
+            return current;
+        }
+        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), direction, PROTOCOL, entry.name,
+                KafkaScopes.topic(entry.name, topics.clientId()));
+        TopicThrottle throttle = new TopicThrottle(services.throttles(),
+                new ThrottleSubject(PROTOCOL, clientAddress, topics.clientId(), null, null, entry.name));
+        if (current == null) {
+            return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
+        }
+        current.rechain(quota, throttle, generation);
+        return current;
+    }
+
+    /**
+     * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
+     * id, lets the topics forget what nobody used for long, and returns the time.
+     */
+    long arrived(ByteBuf frame, RequestHeader header) {
+        long now = clock.nanoTime();
+        topics.clientId(frame, header);
+        topics.sweep(now);
+        return now;
+    }
+
+    /** Nanoseconds as whole milliseconds, rounded up, so that a client waiting them is not early. */
+    static int ceilMillis(long nanos) {
+        return (int) Math.min(Integer.MAX_VALUE, (nanos + 999_999) / 1_000_000);
+    }
+}

@@ -1,0 +1,32 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.relay.Outbound;
+
+/**
+ * Where the Kafka gates send requests and answers: the connection, as narrow as they need. Kafka
+ * answers a connection's requests in order, so the connection keeps that order for requests
+ * forwarded here and answers given here alike. Every method runs on the connection's event loop.
+ */
+public interface KafkaOutbound extends Outbound {
+
+    /**
+     * Forwards the request {@code frame}, whose header {@code header} just read; the broker's
+     * response goes through {@code exchange} before the client sees it. Takes ownership of
+     * {@code frame}.
+     */
+    void forward(ByteBuf frame, RequestHeader header, Exchange exchange);
+
+    /**
+     * Answers the request whose header {@code header} just read with Sluice's own {@code answer},
+     * in its turn. Takes ownership of {@code answer}.
+     */
+    void answer(RequestHeader header, ByteBuf answer);
+
+    /** Stops taking requests from the client: no more are decoded until {@link #resumeRequests}. */
+    void pauseRequests();
+
+    /** Takes requests from the client again. */
+    void resumeRequests();
+}

@@ -1,0 +1,421 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.HandledApi;
+import io.sluice.kafka.codec.PartitionRecords;
+import io.sluice.kafka.codec.ProduceRequestCut;
+import io.sluice.kafka.codec.ProduceRequestReader;
+import io.sluice.kafka.codec.ProduceVerdicts;
+import io.sluice.kafka.codec.RecordBatches;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.codec.ThrottleTimeField;
+import io.sluice.kafka.codec.WireCursor;
+import io.sluice.limits.Direction;
+import io.sluice.limits.OnExceed;
+import io.sluice.quota.QuotaDecision;
+import io.sluice.quota.QuotaPath;
+import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.HeldFrames.Held;
+import io.sluice.status.TopicMeter;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.function.Consumer;
+
+/**
+ * Produce quotas for one connection: every Produce request passes here on its way to the broker,
+ * and the response to every one it forwards on its way back. The decision is per partition, so
+ * that a topic over its quota does not hold up the others: Kafka answers a connection's requests
+ * in order, and a request held whole would delay every topic behind it.
+ *
+ * <p>Partitions within quota go to the broker at once: the very request when all of it is within
+ * quota, else a cut of it ({@link ProduceRequestCut}, slices of the original). Over quota, the
+ * action of the most specific exceeded scope applies to that partition alone:
+ * <ul>
+ *   <li>{@code delay}: the partition is answered at once with REQUEST_TIMED_OUT, which the client
+ *       takes as retriable for that batch alone, sending it again after {@code retry.backoff.ms};
+ *       no error reaches the application and nothing makes it refresh metadata.</li>
+ *   <li>{@code reject}: the partition is answered with POLICY_VIOLATION and
+ *       {@link QuotaDecision#rejectMessage()}, which fails that batch's records to the application.</li>
+ *   <li>{@code notify}: the partition goes through, charged, and the response carries a
+ *       {@code throttle_time_ms} of at least what the buckets need to recover (KIP-219), after which
+ *       the connection takes no request for that long. The Java client then sends nothing to this
+ *       broker meanwhile, whatever the topic, so {@code notify} cannot isolate topics. Before
+ *       Produce v6 clients do not heed it: {@code delay} instead.</li>
+ * </ul>
+ * Sluice's answers are merged into the broker's response ({@link ProduceVerdicts}) so that it
+ * names exactly the partitions of the request.
+ *
+ * <p>Idempotent producers number their batches; a batch answered by Sluice leaves a gap the broker
+ * would see ({@link SequenceGaps}): until its sequence comes back, the partition's later batches
+ * are bounced as well, so the client resends them in order, with no OUT_OF_ORDER_SEQUENCE_NUMBER,
+ * no duplicate and no loss.
+ *
+ * <p>{@code acks=0} has no response to carry a signal: over-quota batches are held in Sluice, in
+ * order per topic, and forwarded when the buckets allow, each as a request of its own. What is
+ * held counts against the connection limits; past them the connection takes no request until
+ * half is released.
+ *
+ * <p>Confined to the connection's event loop.
+ */
+public final class ProduceGate {
+
+    /** The first Produce version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
+    static final short NOTIFY_SINCE = 6;
+    private static final short PRODUCE = HandledApi.PRODUCE.key().id;
+    /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
+    private static final int POOLED_EXCHANGES = 16;
+
+    private static final int ADMIT = 0;
+    private static final int BOUNCE = 1;
+    private static final int REJECT = 2;
+    private static final int HOLD = 3;
+
+    private final GateContext context;
+    private final ConnectionBudget budget;
+    private final WireCursor cursor = new WireCursor();
+    private final PartitionRecords parts = new PartitionRecords();
+    private final RecordBatches batches = new RecordBatches();
+    private final QuotaDecision decision = new QuotaDecision();
+    private final BitSet keep = new BitSet();
+    private final BitSet single = new BitSet();
+    private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
+    private final Consumer<GatedTopic> ticker = this::tick;
+    /** Per topic and per partition of the request being decided. */
+    private GatedTopic[] requestTopics = new GatedTopic[4];
+    private int[] outcomes = new int[8];
+    private String[] messages = new String[8];
+    private int[] records = new int[8];
+    private long[] bytes = new long[8];
+    /** The throttle time {@code notify} asks of the request being decided, in milliseconds. */
+    private int notifyMillis;
+    private boolean closed;
+
+    ProduceGate(GateContext context) {
+        this.context = context;
+        this.budget = new ConnectionBudget(() -> context.services().quotas().limits().connection(),
+                new ConnectionBudget.Pause() {
+                    @Override
+                    public void pause(ConnectionBudget.Breach breach) {
+                        context.pauses().pause(RequestPauses.BUDGET);
+                    }
+
+                    @Override
+                    public void resume() {
+                        context.pauses().resume(RequestPauses.BUDGET);
+                    }
+                });
+    }
+
+    /** A Produce request, whose header {@code header} just read from it; takes ownership of {@code frame}. */
+    public void request(ByteBuf frame, RequestHeader header) {
+        short version = header.apiVersion();
+        short acks;
+        try {
+            acks = ProduceRequestReader.acks(frame, header, cursor);
+            parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
+        } catch (RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+        long now = context.arrived(frame, header);
+        grow(parts.topicCount(), parts.partitionCount());
+        if (acks == 0) {
+            unanswered(frame, now);
+            return;
+        }
+        notifyMillis = 0;
+        keep.clear();
+        for (int t = 0; t < parts.topicCount(); t++) {
+            GatedTopic topic = topic(t, now);
+            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
+                count(frame, p);
+                outcomes[p] = decide(topic, p, version, now);
+                if (outcomes[p] == ADMIT) {
+                    keep.set(p);
+                }
+            }
+        }
+        if (keep.cardinality() == parts.partitionCount()) {
+            context.out().forward(frame, header, exchange(version, null));
+            return;
+        }
+        ProduceVerdicts verdicts;
+        ByteBuf cut = null;
+        try {
+            verdicts = verdicts(version);
+            if (!keep.isEmpty()) {
+                cut = ProduceRequestCut.keep(context.out().alloc(), parts, keep);
+            }
+        } finally {
+            frame.release();
+        }
+        if (cut == null) {
+            context.out().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
+        } else {
+            context.out().forward(cut, header, exchange(version, verdicts));
+        }
+    }
+
+    /** Nothing held and no held batch to forward. */
+    public boolean isIdle() {
+        return budget.pendingSends() == 0;
+    }
+
+    /** The connection closes: what is held is released, throttles end, timers stop. */
+    public void close() {
+        closed = true;
+        context.topics().forEach(entry -> {
+            GatedTopic topic = entry.produce;
+            if (topic != null) {
+                topic.timer.cancel();
+                topic.quota.meter().held(-topic.held.messages(), -topic.held.bytes());
+                budget.held(-topic.held.bytes());
+                budget.sendsDone(topic.held.releaseAll());
+                topic.gaps.clear();
+                topic.throttle.end();
+            }
+        });
+    }
+
+    /** Counts partition {@code p}'s batches, noting what it costs. */
+    private void count(ByteBuf frame, int p) {
+        batches.count(frame, parts.recordsStart(p), parts.recordsLength(p));
+        records[p] = (int) Math.min(Integer.MAX_VALUE, batches.records());
+        bytes[p] = batches.bytes();
+    }
+
+    /** What becomes of partition {@code p} of an answered request, whose batches {@link #batches} just counted. */
+    private int decide(GatedTopic topic, int p, short version, long now) {
+        if (topic == null) {
+            return ADMIT;
+        }
+        int partition = parts.partitionIndex(p);
+        SequenceGaps.Standing standing = batches.idempotent()
+                ? topic.gaps.standing(partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now)
+                : SequenceGaps.Standing.NONE;
+        if (standing == SequenceGaps.Standing.BEHIND) {
+            messages[p] = "Sluice delays this batch behind an earlier one of partition " + partition
+                    + " that is over its quota; the producer sends it again";
+            return BOUNCE;
+        }
+        QuotaPath path = topic.quota.path(now);
+        TopicMeter meter = topic.quota.meter();
+        if (path.isUnlimited() || path.tryAcquire(now, records[p], bytes[p], decision)) {
+            forwarded(topic, p, standing == SequenceGaps.Standing.AWAITED, now);
+            topic.throttle.endIfOver(now, topic.outstanding());
+            return ADMIT;
+        }
+        OnExceed action = decision.onExceed();
+        if (action == OnExceed.NOTIFY && version >= NOTIFY_SINCE) {
+            path.charge(now, records[p], bytes[p]);
+            long wait = path.waitNanos(now);
+            notifyMillis = Math.max(notifyMillis, GateContext.ceilMillis(wait));
+            begin(topic, OnExceed.NOTIFY, meter, now + wait);
+            forwarded(topic, p, standing == SequenceGaps.Standing.AWAITED, now);
+            return ADMIT;
+        }
+        boolean reject = action == OnExceed.REJECT;
+        begin(topic, reject ? OnExceed.REJECT : OnExceed.DELAY, meter, now + decision.waitNanos());
+        if (batches.idempotent()) {
+            topic.gaps.opened(partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now, !reject);
+        }
+        if (reject) {
+            messages[p] = decision.rejectMessage();
+            return REJECT;
+        }
+        messages[p] = "Sluice delays this batch: " + decision.rejectMessage() + "; the producer sends it again";
+        return BOUNCE;
+    }
+
+    /** Partition {@code p} goes to the broker; {@code closesGap} when it is the batch a gap waited for. */
+    private void forwarded(GatedTopic topic, int p, boolean closesGap, long now) {
+        topic.quota.meter().published(records[p], bytes[p]);
+        if (closesGap) {
+            long delayed = topic.gaps.closed(parts.partitionIndex(p), now);
+            if (delayed >= 0) {
+                context.services().throttles().delayed(topic.throttle.scope(), delayed);
+            }
+        }
+    }
+
+    /** An {@code acks=0} request: what is within quota goes now, the rest is held per topic. */
+    private void unanswered(ByteBuf frame, long now) {
+        keep.clear();
+        boolean holds = false;
+        for (int t = 0; t < parts.topicCount(); t++) {
+            GatedTopic topic = topic(t, now);
+            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
+                count(frame, p);
+                outcomes[p] = topic == null ? ADMIT : admitOrHold(topic, p, now);
+                if (outcomes[p] == ADMIT) {
+                    keep.set(p);
+                } else {
+                    holds = true;
+                }
+            }
+        }
+        if (!holds) {
+            context.out().toUpstream(frame);
+            return;
+        }
+        try {
+            for (int p = 0; p < parts.partitionCount(); p++) {
+                if (outcomes[p] == HOLD) {
+                    single.clear();
+                    single.set(p);
+                    hold(requestTopics[parts.topicOf(p)], ProduceRequestCut.keep(context.out().alloc(), parts, single), p, now);
+                }
+            }
+            if (!keep.isEmpty()) {
+                context.out().toUpstream(ProduceRequestCut.keep(context.out().alloc(), parts, keep));
+            }
+        } finally {
+            frame.release();
+        }
+        budget.check();
+    }
+
+    private int admitOrHold(GatedTopic topic, int p, long now) {
+        if (!topic.held.isEmpty()) {
+            return HOLD;
+        }
+        QuotaPath path = topic.quota.path(now);
+        if (path.isUnlimited() || path.tryAcquire(now, records[p], bytes[p], decision)) {
+            topic.quota.meter().published(records[p], bytes[p]);
+            topic.throttle.endIfOver(now, topic.outstanding());
+            return ADMIT;
+        }
+        begin(topic, OnExceed.DELAY, topic.quota.meter(), now + decision.waitNanos());
+        return HOLD;
+    }
+
+    /** Holds {@code request}, the cut of partition {@code p}; takes ownership. */
+    private void hold(GatedTopic topic, ByteBuf request, int p, long now) {
+        topic.held.add(request, records[p], bytes[p], now);
+        topic.quota.meter().held(records[p], bytes[p]);
+        topic.throttle.holding(topic.held.messages(), topic.held.bytes());
+        budget.sendPending();
+        budget.held(bytes[p]);
+        topic.timer.schedule(topic.quota.path(now).waitNanos(now));
+    }
+
+    /** Timer task: forwards held batches while the buckets allow; ends the throttle once it is over. */
+    private void tick(GatedTopic topic) {
+        if (closed) {
+            return;
+        }
+        long now = context.clock().nanoTime();
+        boolean released = false;
+        Held head;
+        while ((head = topic.held.peek()) != null) {
+            QuotaPath path = topic.quota.path(now);
+            if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
+                topic.timer.schedule(decision.waitNanos());
+                break;
+            }
+            topic.held.poll();
+            TopicMeter meter = topic.quota.meter();
+            meter.held(-head.messages(), -head.bytes());
+            meter.published(head.messages(), head.bytes());
+            budget.held(-head.bytes());
+            budget.sendsDone(1);
+            context.services().throttles().delayed(topic.throttle.scope(), now - head.heldAtNanos());
+            context.out().toUpstream(head.frame());
+            released = true;
+        }
+        if (!topic.held.isEmpty()) {
+            topic.throttle.holding(topic.held.messages(), topic.held.bytes());
+        } else if (!topic.throttle.endIfOver(now, topic.outstanding())) {
+            topic.throttle.holding(0, 0);
+            long left = topic.throttle.leftNanos(now);
+            // Over in time but a gap still open: look again later rather than at once.
+            topic.timer.schedule(left > 0 ? left : GateContext.MAX_TIMER_NANOS);
+        }
+        if (released) {
+            context.out().flush();
+        }
+        budget.check();
+    }
+
+    private void begin(GatedTopic topic, OnExceed action, TopicMeter meter, long untilNanos) {
+        topic.throttle.begin(decision, action, meter, untilNanos);
+        topic.timer.schedule(untilNanos - context.clock().nanoTime());
+    }
+
+    /** The gate's state of topic {@code t} of the request, or null for a topic id nobody named. */
+    private GatedTopic topic(int t, long now) {
+        ConnectionTopics.Entry entry = context.topics().find(parts, t, now);
+        GatedTopic topic = null;
+        if (entry != null) {
+            topic = context.gated(entry, entry.produce, Direction.PUBLISH, ticker);
+            entry.produce = topic;
+        }
+        requestTopics[t] = topic;
+        return topic;
+    }
+
+    /** What became of each partition of the request just decided, for the response. */
+    private ProduceVerdicts verdicts(short version) {
+        ProduceVerdicts verdicts = new ProduceVerdicts(version);
+        ByteBuf frame = parts.frame();
+        for (int t = 0; t < parts.topicCount(); t++) {
+            if (parts.topicsById()) {
+                verdicts.topic(null, new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t)));
+            } else {
+                verdicts.topic(frame.toString(parts.topicNameIndex(t), parts.topicNameLength(t), StandardCharsets.UTF_8), null);
+            }
+            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
+                int index = parts.partitionIndex(p);
+                switch (outcomes[p]) {
+                    case ADMIT -> verdicts.forwarded(index);
+                    case BOUNCE -> verdicts.answered(index, Errors.REQUEST_TIMED_OUT, messages[p]);
+                    default -> verdicts.answered(index, Errors.POLICY_VIOLATION, messages[p]);
+                }
+                messages[p] = null;
+            }
+        }
+        return verdicts;
+    }
+
+    private GateExchange exchange(short version, ProduceVerdicts verdicts) {
+        return exchanges.take(version, verdicts, notifyMillis);
+    }
+
+    /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
+    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
+        ByteBuf response = frame;
+        try {
+            if (exchange.verdicts() != null) {
+                response = exchange.verdicts().merge(context.out().alloc(), frame, ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
+                frame.release();
+            }
+            if (exchange.notifyMillis() > 0) {
+                ThrottleTimeField.raise(HandledApi.PRODUCE, exchange.version(), response,
+                        ResponseHeader.bodyIndex(response, PRODUCE, exchange.version(), cursor), exchange.notifyMillis(), cursor);
+                context.pauses().mute(exchange.notifyMillis());
+            }
+            return response;
+        } catch (RuntimeException e) {
+            response.release();
+            throw e;
+        }
+    }
+
+    private void grow(int topicCount, int partitionCount) {
+        if (requestTopics.length < topicCount) {
+            requestTopics = new GatedTopic[Math.max(topicCount, requestTopics.length * 2)];
+        }
+        if (outcomes.length < partitionCount) {
+            int size = Math.max(partitionCount, outcomes.length * 2);
+            outcomes = new int[size];
+            messages = Arrays.copyOf(messages, size);
+            records = new int[size];
+            bytes = new long[size];
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.sluice.kafka.gates;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.sluice.quota.NanoClock;
+import io.sluice.relay.GateTimer;
+
+/**
+ * Why the gates stop taking a client's requests, for several independent reasons: the connection
+ * holds more than its connection limits allow, a {@code notify} told the client to keep quiet for
+ * a while (KIP-219: a broker mutes a throttled connection likewise), or a Fetch request is held.
+ * Requests are taken again when no reason is left. Confined to the connection's event loop.
+ */
+final class RequestPauses {
+
+    /** Over the connection limits. */
+    static final int BUDGET = 1;
+    /** Muted after a throttle time was sent. */
+    static final int MUTED = 1 << 1;
+    /** A Fetch request waits in Sluice; what follows it must wait too, to keep the order. */
+    static final int FETCH_HELD = 1 << 2;
+
+    private final KafkaOutbound out;
+    private final NanoClock clock;
+    private final GateTimer muteTimer;
+    private int reasons;
+    private long mutedUntilNanos;
+
+    RequestPauses(KafkaOutbound out, EventExecutor loop, NanoClock clock, long maxWaitNanos) {
+        this.out = out;
+        this.clock = clock;
+        this.muteTimer = new GateTimer(loop, maxWaitNanos, this::unmuteIfOver);
+    }
+
+    void pause(int reason) {
+        int before = reasons;
+        reasons |= reason;
+        if (before == 0) {
+            out.pauseRequests();
+        }
+    }
+
+    void resume(int reason) {
+        if ((reasons & reason) == 0) {
+            return;
+        }
+        reasons &= ~reason;
+        if (reasons == 0) {
+            out.resumeRequests();
+        }
+    }
+
+    boolean isPaused(int reason) {
+        return (reasons & reason) != 0;
+    }
+
+    /** Takes no requests for {@code millis} from now, or until a mute already running ends if that is later. */
+    void mute(long millis) {
+        long until = clock.nanoTime() + millis * 1_000_000;
+        if (!isPaused(MUTED) || until - mutedUntilNanos > 0) {
+            mutedUntilNanos = until;
+        }
+        pause(MUTED);
+        muteTimer.cancel();
+        muteTimer.schedule(mutedUntilNanos - clock.nanoTime());
+    }
+
+    /** The connection closes: no timer is left behind. */
+    void close() {
+        muteTimer.cancel();
+    }
+
+    private void unmuteIfOver() {
+        long left = mutedUntilNanos - clock.nanoTime();
+        if (left > 0) {
+            muteTimer.schedule(left);
+        } else {
+            resume(MUTED);
+        }
+    }
+}

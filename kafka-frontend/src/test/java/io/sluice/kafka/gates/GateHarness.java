@@ -1,0 +1,113 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.limits.Limit;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.testing.GateWorld;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Kafka gates in a world without a broker or sockets ({@link GateWorld}): the connection's side
+ * keeps what they forward, answer and send, and whether they stopped the client's requests. Frames
+ * kept here, and the gates, are released by {@link #close}.
+ */
+final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseable {
+
+    static final String CLIENT_ADDRESS = "10.0.0.1:5000";
+    static final String CLIENT_ID = "app";
+
+    /** A request the gates forwarded, with what its header said and the exchange its response goes through. */
+    record Forwarded(ByteBuf frame, short apiKey, short version, int correlationId, Exchange exchange) {
+    }
+
+    /** An answer of Sluice's own, for the request with {@code correlationId}. */
+    record Answer(ByteBuf frame, int correlationId) {
+    }
+
+    final TopicIds topicIds = new TopicIds(100);
+    final List<Forwarded> forwarded = new ArrayList<>();
+    final List<Answer> answers = new ArrayList<>();
+    final KafkaGates gates = new KafkaGates(this, loop, services, topicIds, CLIENT_ADDRESS);
+    boolean paused;
+
+    private final List<ByteBuf> toRelease = new ArrayList<>();
+
+    GateHarness() {
+        super("kafka");
+    }
+
+    /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
+    static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
+        RateLimit rate = new RateLimit(perSecond, null, null);
+        return produce ? new Limit(rate, null, onExceed) : new Limit(null, rate, onExceed);
+    }
+
+    /** Hands {@code frame} to the gate its API goes to, as the connection does; the gate takes it. */
+    void request(ByteBuf frame) {
+        RequestHeader header = new RequestHeader().read(frame);
+        if (header.apiKey() == ApiKeys.PRODUCE.id) {
+            gates.produce().request(frame, header);
+        } else {
+            gates.fetch().request(frame, header);
+        }
+    }
+
+    /** The oldest forwarded request not yet answered, removed. */
+    Forwarded takeForwarded() {
+        return forwarded.remove(0);
+    }
+
+    /**
+     * Answers {@code request} with the broker's {@code response} through its exchange, releasing the
+     * request; returns what the client gets, which the harness releases at {@link #close}.
+     */
+    ByteBuf respond(Forwarded request, ApiMessage response) {
+        request.frame().release();
+        ByteBuf out = request.exchange().complete(KafkaFrames.response(response, request.version(), request.correlationId()));
+        toRelease.add(out);
+        return out;
+    }
+
+    @Override
+    public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
+        forwarded.add(new Forwarded(frame, header.apiKey(), header.apiVersion(), header.correlationId(), exchange));
+    }
+
+    @Override
+    public void answer(RequestHeader header, ByteBuf answer) {
+        answers.add(new Answer(answer, header.correlationId()));
+    }
+
+    @Override
+    public void pauseRequests() {
+        paused = true;
+    }
+
+    @Override
+    public void resumeRequests() {
+        paused = false;
+    }
+
+    @Override
+    public void close() {
+        gates.close();
+        forwarded.forEach(f -> {
+            f.frame().release();
+            f.exchange().abandon();
+        });
+        answers.forEach(a -> a.frame().release());
+        toRelease.forEach(ByteBuf::release);
+        forwarded.clear();
+        answers.clear();
+        toRelease.clear();
+        releaseAll();
+    }
+}

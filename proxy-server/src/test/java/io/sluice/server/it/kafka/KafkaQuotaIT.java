@@ -165,11 +165,16 @@ class KafkaQuotaIT {
             throttleMax = metric(producer.metrics(), "produce-throttle-time-max");
         }
         assertEquals(List.of(), acked.failures);
-        double measured = acked.rateAfterFirstSecond();
-        System.out.printf("[kafka-quota] notify: %d records at a limit of %.0f/s, %.1f records/s after the first second,"
-                + " client's produce-throttle-time-max %.0f ms%n", total, rate, measured, throttleMax);
+        double seconds = (Collections.max(acked.times) - acked.start) / 1e9;
+        // The bucket holds one second of rate: the first 300 go at once, the rest at the rate. A notified client pauses
+        // only once a response tells it to, so its acknowledgements come in bursts and a rate over a sub-window
+        // swings; the time all of them took is what the quota decides.
+        double expected = (total - rate) / rate;
+        System.out.printf("[kafka-quota] notify: %d records at a limit of %.0f/s acknowledged in %.2f s (%.1f s at the limit"
+                + " after its burst), client's produce-throttle-time-max %.0f ms%n", total, rate, seconds, expected, throttleMax);
         assertTrue(throttleMax > 0, "the client saw a throttle time");
-        assertWithin(rate, measured, 0.2, "notified produce rate");
+        assertTrue(seconds >= expected * 0.9, "notified records went faster than the limit: " + seconds + " s");
+        assertTrue(seconds <= expected * 1.5, "notified records went much slower than the limit: " + seconds + " s");
     }
 
     @Test

@@ -17,6 +17,10 @@ import java.io.IOException;
  * format in place without allocating (they run for every message); {@link #parse} builds a
  * {@link BaseCommand} for the rare control commands. Stateless; all methods leave the frame's
  * indexes untouched.
+ *
+ * <p>The fast readers keep their position in an {@code int} passed from method to method, never in
+ * a cursor object: escape analysis does not remove such an object in the running proxy once a
+ * method it is passed to is not inlined, and it was then allocated for every frame read.
  */
 public final class FrameReader {
 
@@ -41,6 +45,9 @@ public final class FrameReader {
     private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
     private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
+    private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
+    /** A 64-bit varint takes at most 10 bytes of 7 bits. */
+    private static final int MAX_VARINT_BYTES = 10;
 
     private FrameReader() {
     }
@@ -66,19 +73,21 @@ public final class FrameReader {
         if (end > frame.writerIndex()) {
             throw malformed("command extends past the frame");
         }
-        Cursor c = new Cursor(frame, pos, end);
         boolean found = false;
         int type = 0;
-        while (c.pos < end) {
-            int tag = (int) c.readVarint();
-            if (tag == TYPE_TAG) {
+        while (pos < end) {
+            long tag = varint32(frame, pos, end);
+            pos = after(tag);
+            if ((int) tag == TYPE_TAG) {
                 if (found) {
                     throw malformed("command gives its type twice");
                 }
                 found = true;
-                type = (int) c.readVarint();
+                long value = varint32(frame, pos, end);
+                type = (int) value;
+                pos = after(value);
             } else {
-                c.skip(tag & 7);
+                pos = skip(frame, pos, end, (int) tag & 7);
             }
         }
         if (!found) {
@@ -103,21 +112,35 @@ public final class FrameReader {
     /** Reads a SEND's fields into {@code out} without allocating. */
     public static void readSend(ByteBuf frame, SendFields out) {
         out.clear();
-        Cursor c = nested(frame, BaseCommand.SEND_FIELD_NUMBER);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
+        long body = nestedBody(frame, BaseCommand.SEND_FIELD_NUMBER);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tagAt = varint32(frame, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
+            if (tag == NUM_MESSAGES_TAG) {
+                long value = varint32(frame, pos, end);
+                out.numMessages = (int) value;
+                pos = after(value);
+                continue;
+            }
+            if (tag != PRODUCER_ID_TAG && tag != SEQUENCE_ID_TAG && tag != SEND_HIGHEST_SEQUENCE_ID_TAG
+                    && tag != IS_CHUNK_TAG) {
+                pos = skip(frame, pos, end, tag & 7);
+                continue;
+            }
+            int next = varintEnd(frame, pos, end);
+            long value = varint(frame, pos);
+            pos = next;
             if (tag == PRODUCER_ID_TAG) {
-                out.producerId = c.readVarint();
+                out.producerId = value;
             } else if (tag == SEQUENCE_ID_TAG) {
-                out.sequenceId = c.readVarint();
-            } else if (tag == NUM_MESSAGES_TAG) {
-                out.numMessages = (int) c.readVarint();
+                out.sequenceId = value;
             } else if (tag == SEND_HIGHEST_SEQUENCE_ID_TAG) {
-                out.highestSequenceId = c.readVarint();
-            } else if (tag == IS_CHUNK_TAG) {
-                out.chunk = c.readVarint() != 0;
+                out.highestSequenceId = value;
             } else {
-                c.skip(tag & 7);
+                out.chunk = value != 0;
             }
         }
     }
@@ -136,17 +159,26 @@ public final class FrameReader {
     private static void readReceipt(ByteBuf frame, int commandField, SendFields out) {
         out.clear();
         boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        Cursor c = nested(frame, commandField);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
+        long body = nestedBody(frame, commandField);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tagAt = varint32(frame, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
+            if (tag != PRODUCER_ID_TAG && tag != SEQUENCE_ID_TAG && !(receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
+                pos = skip(frame, pos, end, tag & 7);
+                continue;
+            }
+            int next = varintEnd(frame, pos, end);
+            long value = varint(frame, pos);
+            pos = next;
             if (tag == PRODUCER_ID_TAG) {
-                out.producerId = c.readVarint();
+                out.producerId = value;
             } else if (tag == SEQUENCE_ID_TAG) {
-                out.sequenceId = c.readVarint();
-            } else if (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG) {
-                out.highestSequenceId = c.readVarint();
+                out.sequenceId = value;
             } else {
-                c.skip(tag & 7);
+                out.highestSequenceId = value;
             }
         }
     }
@@ -156,13 +188,17 @@ public final class FrameReader {
      * BaseCommand field {@code type}; -1 when absent.
      */
     public static long readFirstId(ByteBuf frame, int type) {
-        Cursor c = nested(frame, type);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == FIRST_ID_TAG) {
-                return c.readVarint();
+        long body = nestedBody(frame, type);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tag = varint32(frame, pos, end);
+            pos = after(tag);
+            if ((int) tag == FIRST_ID_TAG) {
+                varintEnd(frame, pos, end);
+                return varint(frame, pos);
             }
-            c.skip(tag & 7);
+            pos = skip(frame, pos, end, (int) tag & 7);
         }
         return -1;
     }
@@ -193,60 +229,134 @@ public final class FrameReader {
         if (metadataSize > end - pos) {
             throw malformed("metadata size " + metadataSize + " out of bounds");
         }
-        Cursor c = new Cursor(frame, pos, pos + (int) metadataSize);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT)) {
-                return (int) c.readVarint();
+        int metadataEnd = pos + (int) metadataSize;
+        while (pos < metadataEnd) {
+            long tag = varint32(frame, pos, metadataEnd);
+            pos = after(tag);
+            if ((int) tag == NUM_MESSAGES_IN_BATCH_TAG) {
+                return (int) varint32(frame, pos, metadataEnd);
             }
-            c.skip(tag & 7);
+            pos = skip(frame, pos, metadataEnd, (int) tag & 7);
         }
         return 1;
     }
 
     /**
-     * A cursor over the body of the BaseCommand field {@code field} (a nested message). The field
-     * must occur once: the broker reads only the last occurrence, so a second one would make it
-     * act on other ids than those Sluice accounted for.
-     */
-    private static Cursor nested(ByteBuf frame, int field) {
-        long body = nestedBody(frame, field);
-        return new Cursor(frame, (int) (body >>> 32), (int) body);
-    }
-
-    /**
-     * Start and end of the body of field {@code field}, packed as {@code start << 32 | end}: a
-     * cursor returned from here would escape and be allocated for every frame, one made by the
-     * caller from two ints is not.
+     * Start and end of the body of the BaseCommand field {@code field} (a nested message), packed
+     * as {@code start << 32 | end}. The field must occur once: the broker reads only the last
+     * occurrence, so a second one would make it act on other ids than those Sluice accounted for.
      */
     private static long nestedBody(ByteBuf frame, int field) {
         int pos = frame.readerIndex() + SIZES;
         int end = pos + commandSize(frame);
-        Cursor c = new Cursor(frame, pos, end);
         int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;
         int bodyEnd = -1;
-        while (c.pos < end) {
-            int tag = (int) c.readVarint();
+        while (pos < end) {
+            long tagAt = varint32(frame, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
             if (tag == wanted) {
                 if (bodyStart >= 0) {
                     throw malformed("command repeats field " + field);
                 }
-                long len = c.readVarint();
-                if (len < 0 || len > end - c.pos) {
+                int next = varintEnd(frame, pos, end);
+                long len = varint(frame, pos);
+                pos = next;
+                if (len < 0 || len > end - pos) {
                     throw malformed("nested command length " + len + " out of bounds");
                 }
-                bodyStart = c.pos;
-                bodyEnd = c.pos + (int) len;
-                c.pos = bodyEnd;
+                bodyStart = pos;
+                bodyEnd = pos + (int) len;
+                pos = bodyEnd;
             } else {
-                c.skip(tag & 7);
+                pos = skip(frame, pos, end, tag & 7);
             }
         }
         if (bodyStart < 0) {
             throw malformed("command lacks field " + field);
         }
         return (long) bodyStart << 32 | bodyEnd;
+    }
+
+    /**
+     * The varint at {@code pos} cut to its low 32 bits (as a tag, a type or a count is read), and
+     * the position after it: {@code after << 32 | low bits}. One pass over the bytes, for what is
+     * read most often.
+     */
+    private static long varint32(ByteBuf buf, int pos, int end) {
+        int value = 0;
+        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
+            if (pos >= end) {
+                throw malformed("truncated varint");
+            }
+            byte b = buf.getByte(pos++);
+            if (i < 5) {
+                value |= (b & 0x7f) << 7 * i;
+            }
+            if (b >= 0) {
+                return (long) pos << 32 | (value & 0xffffffffL);
+            }
+        }
+        throw malformed("varint longer than 10 bytes");
+    }
+
+    /** The position after a {@link #varint32}. */
+    private static int after(long varint32) {
+        return (int) (varint32 >>> 32);
+    }
+
+    /**
+     * Where the varint at {@code pos} ends (the position after it), without decoding it; a varint
+     * that runs past {@code end} or over 10 bytes is malformed.
+     */
+    private static int varintEnd(ByteBuf buf, int pos, int end) {
+        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
+            if (pos >= end) {
+                throw malformed("truncated varint");
+            }
+            if (buf.getByte(pos++) >= 0) {
+                return pos;
+            }
+        }
+        throw malformed("varint longer than 10 bytes");
+    }
+
+    /** The value of the varint at {@code pos}, whose end {@link #varintEnd} has checked. */
+    private static long varint(ByteBuf buf, int pos) {
+        long value = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = buf.getByte(pos++);
+            value |= (long) (b & 0x7f) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+    }
+
+    /** Skips the value of a field of wire type {@code wireType} at {@code pos}; returns where the next field starts. */
+    private static int skip(ByteBuf buf, int pos, int end, int wireType) {
+        return switch (wireType) {
+            case WIRE_VARINT -> varintEnd(buf, pos, end);
+            case WIRE_FIXED64 -> advance(pos, 8, end);
+            case WIRE_LENGTH_DELIMITED -> {
+                int next = varintEnd(buf, pos, end);
+                long len = varint(buf, pos);
+                if (len < 0 || len > end - next) {
+                    throw malformed("field length " + len + " out of bounds");
+                }
+                yield next + (int) len;
+            }
+            case WIRE_FIXED32 -> advance(pos, 4, end);
+            default -> throw malformed("unsupported wire type " + wireType);
+        };
+    }
+
+    private static int advance(int pos, int n, int end) {
+        if (pos + n > end) {
+            throw malformed("field extends past the command");
+        }
+        return pos + n;
     }
 
     /** A protobuf field key: the field number and its wire type. */
@@ -256,59 +366,5 @@ public final class FrameReader {
 
     private static MalformedFrameException malformed(String message) {
         return new MalformedFrameException("bad_command", message);
-    }
-
-    /**
-     * A position in a protobuf-encoded region. Escape analysis removes the allocation on the hot
-     * path because a cursor never leaves the method that creates it (or the one it is returned to).
-     */
-    private static final class Cursor {
-        private final ByteBuf buf;
-        private int pos;
-        private final int end;
-
-        Cursor(ByteBuf buf, int pos, int end) {
-            this.buf = buf;
-            this.pos = pos;
-            this.end = end;
-        }
-
-        long readVarint() {
-            long value = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (pos >= end) {
-                    throw malformed("truncated varint");
-                }
-                byte b = buf.getByte(pos++);
-                value |= (long) (b & 0x7f) << shift;
-                if (b >= 0) {
-                    return value;
-                }
-            }
-            throw malformed("varint longer than 10 bytes");
-        }
-
-        void skip(int wireType) {
-            switch (wireType) {
-                case WIRE_VARINT -> readVarint();
-                case WIRE_FIXED64 -> advance(8);
-                case WIRE_LENGTH_DELIMITED -> {
-                    long len = readVarint();
-                    if (len < 0 || len > end - pos) {
-                        throw malformed("field length " + len + " out of bounds");
-                    }
-                    advance((int) len);
-                }
-                case WIRE_FIXED32 -> advance(4);
-                default -> throw malformed("unsupported wire type " + wireType);
-            }
-        }
-
-        private void advance(int n) {
-            if (pos + n > end) {
-                throw malformed("field extends past the command");
-            }
-            pos += n;
-        }
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.relay.MalformedFrameException;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
@@ -62,6 +63,10 @@ public final class FrameReader {
         return frame.readableBytes() - SIZES - commandSize(frame, frame.readerIndex());
     }
 
+    /** Bytes after the command of a lent frame. */
+    public static int payloadSize(FrameView frame) {
+        return frame.length() - SIZES - commandSize(frame.buffer(), frame.index());
+    }
 
     /**
      * The BaseCommand type number. A command that gives its type twice is malformed: the broker
@@ -72,30 +77,50 @@ public final class FrameReader {
         return type(frame, frame.readerIndex(), frame.writerIndex());
     }
 
+    /** The BaseCommand type number of a lent frame; see {@link #type(ByteBuf)}. */
+    public static int type(FrameView frame) {
+        return type(frame.buffer(), frame.index(), frame.index() + frame.length());
+    }
 
     /** Parses the whole command part; for control commands only. */
     public static BaseCommand parse(ByteBuf frame) {
         return parse(frame, frame.readerIndex());
     }
 
+    /** Parses the whole command part of a lent frame; for control commands only. */
+    public static BaseCommand parse(FrameView frame) {
+        return parse(frame.buffer(), frame.index());
+    }
 
     /** Reads a SEND's fields into {@code out} without allocating. */
     public static void readSend(ByteBuf frame, SendFields out) {
         readSend(frame, frame.readerIndex(), frame.writerIndex(), out);
     }
 
+    /** Reads a lent SEND's fields into {@code out} without allocating. */
+    public static void readSend(FrameView frame, SendFields out) {
+        readSend(frame.buffer(), frame.index(), frame.index() + frame.length(), out);
+    }
 
     /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
     public static void readSendReceipt(ByteBuf frame, SendFields out) {
         readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
     }
 
+    /** Reads a lent SEND_RECEIPT's producer and sequence ids into {@code out}. */
+    public static void readSendReceipt(FrameView frame, SendFields out) {
+        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
+    }
 
     /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
     public static void readSendError(ByteBuf frame, SendFields out) {
         readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
     }
 
+    /** Reads a lent SEND_ERROR's producer and sequence ids into {@code out}. */
+    public static void readSendError(FrameView frame, SendFields out) {
+        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
+    }
 
     /**
      * The first field (an id such as consumer_id or producer_id) of the command nested under
@@ -105,6 +130,10 @@ public final class FrameReader {
         return readFirstId(frame, frame.readerIndex(), frame.writerIndex(), type);
     }
 
+    /** The first field of the command nested under field {@code type} of a lent frame; see {@link #readFirstId(ByteBuf, int)}. */
+    public static long readFirstId(FrameView frame, int type) {
+        return readFirstId(frame.buffer(), frame.index(), frame.index() + frame.length(), type);
+    }
 
     /**
      * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
@@ -114,6 +143,10 @@ public final class FrameReader {
         return messagesInEntry(frame, frame.readerIndex(), frame.writerIndex());
     }
 
+    /** Messages in the entry a lent MESSAGE frame carries; see {@link #messagesInEntry(ByteBuf)}. */
+    public static int messagesInEntry(FrameView frame) {
+        return messagesInEntry(frame.buffer(), frame.index(), frame.index() + frame.length());
+    }
 
     /*
      * Each reader below takes the buffer, where the frame starts in it (its length prefix) and

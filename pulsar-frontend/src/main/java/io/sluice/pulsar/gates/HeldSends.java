@@ -10,8 +10,8 @@ import java.util.ArrayDeque;
  */
 final class HeldSends {
 
-    /** A held send: the original frame and what it costs. */
-    record HeldSend(ByteBuf frame, int messages, long bytes, long heldAtNanos) {
+    /** A held send: the original frame, what it costs, and the sequence id a rejection of it would name. */
+    record HeldSend(ByteBuf frame, int messages, long bytes, long lastSequenceId, long heldAtNanos) {
     }
 
     private final ArrayDeque<HeldSend> sends = new ArrayDeque<>();
@@ -19,8 +19,8 @@ final class HeldSends {
     private long bytes;
 
     /** Holds {@code frame} behind the others; takes ownership. */
-    void add(ByteBuf frame, int messages, long bytes, long nowNanos) {
-        sends.add(new HeldSend(frame, messages, bytes, nowNanos));
+    void add(ByteBuf frame, int messages, long bytes, long lastSequenceId, long nowNanos) {
+        sends.add(new HeldSend(frame, messages, bytes, lastSequenceId, nowNanos));
         this.messages += messages;
         this.bytes += bytes;
     }

@@ -16,7 +16,7 @@ import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
-import io.sluice.relay.InboundFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
@@ -115,9 +115,9 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return notices;
     }
 
-    /** A SEND from the client; takes ownership of {@code frame}. */
-    public void send(ByteBuf frame) {
-        InboundFrames.readOrRelease(frame, fields, FrameReader::readSend);
+    /** A SEND from the client, lent: forwarded as it is, or kept as a slice of its own while held. */
+    public void send(FrameView frame) {
+        FrameReader.readSend(frame, fields);
         ProducerState producer = producers.get(fields.producerId);
         if (producer == null) {
             // Not a producer the broker accepted on this connection: the broker will answer it.
@@ -152,9 +152,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             return;
         }
         if (decision.onExceed() == OnExceed.REJECT) {
-            long sequenceId = fields.lastSequenceId();
-            frame.release();
-            reject(producer, sequenceId, now);
+            reject(producer, fields.lastSequenceId(), now);
             return;
         }
         if (decision.onExceed() == OnExceed.NOTIFY && notices.clientSupportsNotices() && !producer.notice.hasMissed()) {
@@ -169,9 +167,13 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         producer.timer.schedule(decision.waitNanos());
     }
 
-    /** A SEND_RECEIPT or SEND_ERROR from the broker; takes ownership of {@code frame}. */
-    public void answer(ByteBuf frame, int type) {
-        InboundFrames.readOrRelease(frame, fields, type == SEND_RECEIPT ? FrameReader::readSendReceipt : FrameReader::readSendError);
+    /** A SEND_RECEIPT or SEND_ERROR from the broker, lent; forwarded to the client. */
+    public void answer(FrameView frame, int type) {
+        if (type == SEND_RECEIPT) {
+            FrameReader.readSendReceipt(frame, fields);
+        } else {
+            FrameReader.readSendError(frame, fields);
+        }
         out.toClient(frame);
         ProducerState producer = producers.get(fields.producerId);
         if (producer == null || producer.unanswered() <= 0) {
@@ -266,11 +268,21 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return new ProducerState(producerId, quota, throttle, loop, MAX_TIMER_NANOS, this::release);
     }
 
+    private void forward(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
+        sent(producer, messages, bytes, now);
+        out.toUpstream(frame);
+    }
+
+    /** Forwards a send that was held; takes ownership of {@code frame}. */
     private void forward(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
+        sent(producer, messages, bytes, now);
+        out.toUpstream(frame);
+    }
+
+    private void sent(ProducerState producer, int messages, long bytes, long now) {
         producer.forwarded++;
         producer.sendTimes.add(now);
         producer.quota.meter().published(messages, bytes);
-        out.toUpstream(frame);
     }
 
     /**
@@ -300,8 +312,9 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return producers.get(producer.producerId) == producer && producer.notice.awaits(requestId);
     }
 
-    private void hold(ProducerState producer, ByteBuf frame, int messages, long bytes, long now) {
-        producer.held.add(frame, messages, bytes, now);
+    /** Holds a lent send, as a slice of its own, behind the producer's other held sends. */
+    private void hold(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
+        producer.held.add(frame.retainedSlice(), messages, bytes, fields.lastSequenceId(), now);
         budget.held(bytes);
         producer.quota.meter().held(messages, bytes);
         producer.throttle.holding(producer.held.size(), producer.held.bytes());
@@ -329,9 +342,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                 if (decision.onExceed() == OnExceed.REJECT) {
                     // The limit turned to reject while this send was held: reject it in order.
                     unhold(producer);
-                    InboundFrames.readOrRelease(head.frame(), fields, FrameReader::readSend);
                     head.frame().release();
-                    reject(producer, fields.lastSequenceId(), now);
+                    reject(producer, head.lastSequenceId(), now);
                     continue;
                 }
                 producer.timer.schedule(decision.waitNanos());

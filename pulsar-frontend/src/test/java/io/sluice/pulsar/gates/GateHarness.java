@@ -14,6 +14,7 @@ import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A gate's world without a broker or sockets: a manual event loop whose clock the quota engine
@@ -45,6 +47,8 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
             new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(), new UpstreamConnectFailures());
     final List<ByteBuf> upstream = new ArrayList<>();
     final List<ByteBuf> client = new ArrayList<>();
+    /** The buffers of lent frames forwarded upstream, to tell the very bytes from a copy; not retained. */
+    final List<ByteBuf> lentUpstream = new ArrayList<>();
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
     int flushes;
@@ -108,6 +112,26 @@ final class GateHarness implements Outbound, ConnectionBudget.Pause, AutoCloseab
     @Override
     public void toClient(ByteBuf frame) {
         client.add(frame);
+    }
+
+    @Override
+    public void toUpstream(FrameView frame) {
+        lentUpstream.add(frame.buffer());
+        upstream.add(frame.retainedSlice());
+    }
+
+    @Override
+    public void toClient(FrameView frame) {
+        client.add(frame.retainedSlice());
+    }
+
+    /** Lends {@code frame} to {@code gate} as the frame decoder would, then lets go of it as the decoder does. */
+    static void lend(ByteBuf frame, Consumer<FrameView> gate) {
+        try {
+            gate.accept(new FrameView().lend(frame, frame.readerIndex(), frame.readableBytes()));
+        } finally {
+            frame.release();
+        }
     }
 
     @Override

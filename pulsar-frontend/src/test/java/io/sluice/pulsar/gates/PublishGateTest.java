@@ -63,12 +63,12 @@ class PublishGateTest {
 
     private void send(int count, int payloadBytes) {
         for (int i = 0; i < count; i++) {
-            gate.send(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes));
+            GateHarness.lend(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes), gate::send);
         }
     }
 
     private void answer(long sequenceId) {
-        gate.answer(TestFrames.receipt(PRODUCER, sequenceId), RECEIPT);
+        GateHarness.lend(TestFrames.receipt(PRODUCER, sequenceId), receipt -> gate.answer(receipt, RECEIPT));
     }
 
     private static List<Long> range(long from, long to) {
@@ -86,15 +86,15 @@ class PublishGateTest {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.DELAY));
         producer();
         ByteBuf frame = TestFrames.send(PRODUCER, 0, 1, 10);
-        gate.send(frame);
-        assertEquals(List.of(frame), harness.upstream, "the very buffer, not a copy");
+        GateHarness.lend(frame, gate::send);
+        assertEquals(List.of(frame), harness.lentUpstream, "the very bytes, not a copy");
         assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
         assertTrue(harness.throttled().isEmpty());
     }
 
     @Test
     void aSendOfAnUnknownProducerIsTheBrokersBusiness() {
-        gate.send(TestFrames.send(99, 0, 1, 10));
+        GateHarness.lend(TestFrames.send(99, 0, 1, 10), gate::send);
         assertEquals(1, harness.upstream.size());
         assertTrue(gate.isIdle(), "nothing of Sluice's to answer");
     }
@@ -226,10 +226,10 @@ class PublishGateTest {
     }
 
     private void receipt(long requestId) {
-        gate.notices().receipt(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
+        GateHarness.lend(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
                 .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(requestId))
-                .build()));
+                .build()), gate.notices()::receipt);
     }
 
     @Test
@@ -351,7 +351,7 @@ class PublishGateTest {
         for (int i = 0; i < 4; i++) {
             ByteBuf frame = TestFrames.send(PRODUCER, i, 1, 10);
             sent.add(frame);
-            gate.send(frame);
+            GateHarness.lend(frame, gate::send);
         }
         assertEquals(1, harness.takeForwardedSequenceIds().size());
         gate.close();

@@ -24,6 +24,7 @@ import io.sluice.testing.LeakCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +132,27 @@ class PublishGateTest {
         assertTrue(gate.isIdle());
         harness.advance(200);
         assertTrue(harness.throttled().isEmpty(), "the throttle ends once nothing is held");
+    }
+
+    @Test
+    void aFastHeldProducerIsReleasedInMillisecondTicksAtTheExactRate() {
+        // 10,000 msg/s with a 10 ms burst: a send falls due every 0.1 ms.
+        harness.limit(TOPIC_SCOPE, new Limit(new RateLimit(10_000.0, null, 0.01), null, OnExceed.DELAY));
+        producer();
+        send(400, 10);
+        int burst = harness.takeForwardedSequenceIds().size();
+        int flushesBefore = harness.flushes;
+
+        int released = 0;
+        for (int step = 0; step < 200; step++) {
+            harness.loop.advanceTimeBy(100, TimeUnit.MICROSECONDS);
+            harness.loop.runTasks();
+            released += harness.takeForwardedSequenceIds().size();
+        }
+        assertEquals(200, released, 2, "20 ms at 10,000 msg/s");
+        assertTrue(harness.flushes - flushesBefore <= 21, "at most one wake-up and flush a millisecond: "
+                + (harness.flushes - flushesBefore));
+        assertTrue(burst >= 100 && burst <= 101, "the burst: " + burst);
     }
 
     @Test

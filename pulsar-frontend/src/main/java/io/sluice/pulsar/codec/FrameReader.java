@@ -219,25 +219,7 @@ public final class FrameReader {
                 pos = after(value);
             } else if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || tag == SEND_HIGHEST_SEQUENCE_ID_TAG
                     || tag == IS_CHUNK_TAG) {
-                long value = smallVarint(buf, pos, end);
-                long read;
-                if (value != NOT_SMALL) {
-                    read = value & 0xffffffffL;
-                    pos = after(value);
-                } else {
-                    int next = varintEnd(buf, pos, end);
-                    read = varint(buf, pos);
-                    pos = next;
-                }
-                if (tag == PRODUCER_ID_TAG) {
-                    out.producerId = read;
-                } else if (tag == SEQUENCE_ID_TAG) {
-                    out.sequenceId = read;
-                } else if (tag == SEND_HIGHEST_SEQUENCE_ID_TAG) {
-                    out.highestSequenceId = read;
-                } else {
-                    out.chunk = read != 0;
-                }
+                pos = readField(buf, pos, end, tag, out);
             } else {
                 pos = skip(buf, pos, end, tag & 7);
             }
@@ -256,27 +238,38 @@ public final class FrameReader {
             int tag = (int) tagAt;
             pos = after(tagAt);
             if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
-                long value = smallVarint(buf, pos, end);
-                long read;
-                if (value != NOT_SMALL) {
-                    read = value & 0xffffffffL;
-                    pos = after(value);
-                } else {
-                    int next = varintEnd(buf, pos, end);
-                    read = varint(buf, pos);
-                    pos = next;
-                }
-                if (tag == PRODUCER_ID_TAG) {
-                    out.producerId = read;
-                } else if (tag == SEQUENCE_ID_TAG) {
-                    out.sequenceId = read;
-                } else {
-                    out.highestSequenceId = read;
-                }
+                pos = readField(buf, pos, end, tag, out);
             } else {
                 pos = skip(buf, pos, end, tag & 7);
             }
         }
+    }
+
+    /**
+     * Reads the uint64 at {@code pos} into the field of {@code out} that {@code tag} names (a
+     * producer or sequence id, a highest sequence id, is_chunk); returns the position after it.
+     */
+    private static int readField(ByteBuf buf, int pos, int end, int tag, SendFields out) {
+        long value = smallVarint(buf, pos, end);
+        long read;
+        int next;
+        if (value != NOT_SMALL) {
+            read = value & 0xffffffffL;
+            next = after(value);
+        } else {
+            next = varintEnd(buf, pos, end);
+            read = varint(buf, pos);
+        }
+        if (tag == PRODUCER_ID_TAG) {
+            out.producerId = read;
+        } else if (tag == SEQUENCE_ID_TAG) {
+            out.sequenceId = read;
+        } else if (tag == IS_CHUNK_TAG) {
+            out.chunk = read != 0;
+        } else {
+            out.highestSequenceId = read;
+        }
+        return next;
     }
 
     private static long readFirstId(ByteBuf buf, int frameStart, int frameEnd, int type) {

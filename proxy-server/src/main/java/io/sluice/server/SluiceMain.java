@@ -24,10 +24,17 @@ public final class SluiceMain {
     /** Exit code for bad options or an unusable configuration, as picocli uses for usage errors. */
     static final int EXIT_USAGE = 2;
 
+    private static final String TRY_REFLECTION_SET_ACCESSIBLE = "io.netty.tryReflectionSetAccessible";
+
     private SluiceMain() {
     }
 
     public static void main(String[] args) {
+        // Before any Netty class loads: with the jar's Add-Opens, Netty allocates direct memory
+        // without zeroing it or a Cleaner per buffer. An explicit -D setting wins.
+        if (System.getProperty(TRY_REFLECTION_SET_ACCESSIBLE) == null) {
+            System.setProperty(TRY_REFLECTION_SET_ACCESSIBLE, "true");
+        }
         if (AdminCli.handles(args)) {
             System.exit(AdminCli.run(args));
             return;

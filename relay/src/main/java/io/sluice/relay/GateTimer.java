@@ -17,6 +17,7 @@ public final class GateTimer {
     public static final long MIN_WAIT_NANOS = 1_000;
 
     private final EventExecutor loop;
+    private final long minWaitNanos;
     private final long maxWaitNanos;
     private final Runnable task;
     private ScheduledFuture<?> pending;
@@ -27,7 +28,16 @@ public final class GateTimer {
      * @param task         what to run when the timer fires
      */
     public GateTimer(EventExecutor loop, long maxWaitNanos, Runnable task) {
+        this(loop, MIN_WAIT_NANOS, maxWaitNanos, task);
+    }
+
+    /**
+     * @param minWaitNanos shortest wait: a timer that wakes at most this often releases what
+     *                     fell due in between in one run, with one flush
+     */
+    public GateTimer(EventExecutor loop, long minWaitNanos, long maxWaitNanos, Runnable task) {
         this.loop = loop;
+        this.minWaitNanos = Math.max(MIN_WAIT_NANOS, minWaitNanos);
         this.maxWaitNanos = maxWaitNanos;
         this.task = task;
     }
@@ -37,7 +47,7 @@ public final class GateTimer {
         if (pending != null) {
             return;
         }
-        long wait = Math.max(MIN_WAIT_NANOS, Math.min(waitNanos, maxWaitNanos));
+        long wait = Math.max(minWaitNanos, Math.min(waitNanos, maxWaitNanos));
         pending = loop.schedule(this::fire, wait, TimeUnit.NANOSECONDS);
     }
 

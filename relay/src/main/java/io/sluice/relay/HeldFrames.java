@@ -11,8 +11,15 @@ import java.util.ArrayDeque;
  */
 public final class HeldFrames {
 
-    /** A held frame: the frame, the messages (records) and bytes it costs, and when it was held. */
-    public record Held(ByteBuf frame, int messages, long bytes, long heldAtNanos) {
+    /** {@link Held#sequenceId()} of a frame that no rejection has to name. */
+    public static final long NO_SEQUENCE = -1;
+
+    /**
+     * A held frame: the frame, the messages (records) and bytes it costs, the sequence id an answer
+     * rejecting it would name (Pulsar's last sequence id of a SEND, read before the frame was held;
+     * else {@link #NO_SEQUENCE}), and when it was held.
+     */
+    public record Held(ByteBuf frame, int messages, long bytes, long sequenceId, long heldAtNanos) {
     }
 
     private final ArrayDeque<Held> held = new ArrayDeque<>();
@@ -20,8 +27,8 @@ public final class HeldFrames {
     private long bytes;
 
     /** Holds {@code frame} behind the others; takes ownership. */
-    public void add(ByteBuf frame, int messages, long bytes, long nowNanos) {
-        held.add(new Held(frame, messages, bytes, nowNanos));
+    public void add(ByteBuf frame, int messages, long bytes, long sequenceId, long nowNanos) {
+        held.add(new Held(frame, messages, bytes, sequenceId, nowNanos));
         this.messages += messages;
         this.bytes += bytes;
     }

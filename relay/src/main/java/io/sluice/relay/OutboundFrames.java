@@ -8,25 +8,29 @@ import io.netty.channel.ChannelFutureListener;
 /**
  * Frames on their way out through one channel of a connection, flushed at the end of a read batch.
  *
- * <p>The frames one read brings in and the proxy forwards unchanged are slices of the same buffer,
- * one right after the other. Written one by one, each costs a trip down the pipeline, an entry in
- * the outbound buffer and an iovec; joined into one slice of that buffer they go out as a single
- * write of the very same bytes. A frame that does not continue the current run (one the proxy
- * wrote itself, one held back for a while, one from another read) writes the run and starts a
- * new one, so the order on the wire is the order of {@link #add}.
+ * <p>The frames one read brings in and the proxy forwards unchanged lie one right after the other
+ * in that read's buffer. Written one by one, each would cost a trip down the pipeline, an entry in
+ * the outbound buffer and an iovec; joined into one run they go out as a single write of the very
+ * same bytes. Frames a decoder lends ({@link FrameView}) join by their index in its buffer, with no
+ * slice or reference of their own; frames the proxy owns (kept for a while, or written itself) join
+ * when they lie right after the run in memory. A frame that does not continue the current run
+ * writes the run and starts a new one, so the order on the wire is the order of {@code add}.
  *
- * <p>Owns each frame from {@link #add} until it is written. Confined to the channel's event loop.
+ * <p>Owns each frame from {@link #add(ByteBuf)} until it is written. Confined to the channel's
+ * event loop.
  */
 public final class OutboundFrames {
 
     private final Channel channel;
-    /** The run's first frame; null when there is no run. */
-    private ByteBuf first;
-    /** What the run's frames are slices of; null when the first frame cannot be joined to. */
+    /**
+     * The reference the run holds: its first frame, or for a run that starts with lent bytes the
+     * buffer they are in; null when there is no run.
+     */
+    private ByteBuf held;
+    /** The buffer the run's bytes are in, by index; null when the run cannot be continued. */
     private ByteBuf parent;
     private int runStart;
     private int runLength;
-    private boolean joined;
     private boolean unflushed;
 
     public OutboundFrames(Channel channel) {
@@ -39,18 +43,34 @@ public final class OutboundFrames {
         // Only a plain slice of a plain buffer. A frame the leak detector wraps has to be released
         // through its wrapper, which records the release; a slice of the buffer under it would not.
         int index = frameParent == null || frameParent.unwrap() != null ? -1 : indexIn(frameParent, frame);
-        if (first != null && parent != null && frameParent == parent && index == runStart + runLength) {
-            // The run's first frame keeps the parent alive, so this slice can go.
+        if (continuesRun(frameParent, index)) {
+            // The run's own reference keeps the parent alive, so this slice can go.
             runLength += frame.readableBytes();
-            joined = true;
             frame.release();
             return;
         }
         writeRun();
-        first = frame;
+        held = frame;
         parent = index < 0 ? null : frameParent;
         runStart = index;
         runLength = frame.readableBytes();
+    }
+
+    /**
+     * Queues the lent {@code frame} to be written, unchanged: its bytes must stay as they are until
+     * then, as a decoder's read buffer does. Takes one reference on the frame's buffer when the
+     * frame starts a run, none when it continues one.
+     */
+    public void add(FrameView frame) {
+        if (continuesRun(frame.buffer(), frame.index())) {
+            runLength += frame.length();
+            return;
+        }
+        writeRun();
+        held = frame.buffer().retain();
+        parent = held;
+        runStart = frame.index();
+        runLength = frame.length();
     }
 
     /** Writes the pending run, then flushes the channel if anything was written since the last flush. */
@@ -71,18 +91,28 @@ public final class OutboundFrames {
         }
     }
 
+    private boolean continuesRun(ByteBuf buffer, int index) {
+        return held != null && parent != null && buffer == parent && index == runStart + runLength;
+    }
+
     private void writeRun() {
-        if (first == null) {
+        if (held == null) {
             return;
         }
-        ByteBuf run = first;
-        if (joined) {
+        ByteBuf run;
+        if (held == parent) {
+            // Lent bytes, written under the reference the run took. When that is the buffer's last
+            // one (its decoder is done with it), nobody else looks at its indexes: the buffer itself
+            // goes out, without a slice.
+            run = parent.refCnt() == 1 ? parent.setIndex(runStart, runStart + runLength) : parent.slice(runStart, runLength);
+        } else if (held.readableBytes() == runLength) {
+            run = held;
+        } else {
             run = parent.retainedSlice(runStart, runLength);
-            first.release();
+            held.release();
         }
-        first = null;
+        held = null;
         parent = null;
-        joined = false;
         channel.write(run, channel.voidPromise());
         unflushed = true;
     }

@@ -18,6 +18,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** Frames forwarded unchanged from one read leave as one write of the same bytes, in order. */
 @ExtendWith(LeakCheck.class)
@@ -93,6 +94,54 @@ class OutboundFramesTest {
         assertEquals("aaaabbbcc", String.join("", written()));
         assertEquals(0, read.refCnt());
         read = null;
+    }
+
+    @ParameterizedTest(name = "direct = {0}")
+    @ValueSource(booleans = {true, false})
+    void lentFramesOfOneReadGoOutAsTheReadBufferItselfOnceTheDecoderLetsGo(boolean direct) {
+        read = read(UNTRACKED, direct, "xx", "aaaa", "bbb", "cc");
+        FrameView frame = new FrameView();
+        out.add(frame.lend(read, 2, 4));
+        out.add(frame.lend(read, 6, 3));
+        out.add(frame.lend(read, 9, 2));
+        assertEquals(2, read.refCnt(), "one reference for the run, none per frame");
+        read.release();
+        out.flush();
+
+        ByteBuf written = channel.readOutbound();
+        assertSame(read, written, "no slice: the run had the buffer's last reference");
+        assertEquals("aaaabbbcc", written.toString(StandardCharsets.US_ASCII));
+        written.release();
+        assertEquals(0, read.refCnt());
+        read = null;
+    }
+
+    @Test
+    void aLentRunWhoseBufferTheDecoderStillHoldsGoesOutAsASliceAndLeavesItsIndexesAlone() {
+        read = read(UNTRACKED, true, "aaaa", "bbb", "partial");
+        read.readerIndex(7);
+        FrameView frame = new FrameView();
+        out.add(frame.lend(read, 0, 4));
+        out.add(frame.lend(read, 4, 3));
+        out.flush();
+
+        assertEquals(List.of("aaaabbb"), written());
+        assertEquals(1, read.refCnt());
+        assertEquals("partial", read.toString(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void lentAndOwnedFramesKeepTheirOrderAndJoinWhereTheyLieTogether() {
+        read = read(UNTRACKED, true, "aaaa", "bbb", "cc", "XX", "dd");
+        FrameView frame = new FrameView();
+        out.add(frame.lend(read, 0, 4));
+        out.add(Unpooled.copiedBuffer("own", StandardCharsets.US_ASCII));
+        out.add(read.retainedSlice(4, 3)); // a frame kept for a while, as held sends are
+        out.add(frame.lend(read, 7, 2));
+        out.add(frame.lend(read, 11, 2)); // after "XX", which the proxy kept
+        out.flush();
+
+        assertEquals(List.of("aaaa", "own", "bbbcc", "dd"), written());
     }
 
     private static ByteBuf read(ByteBufAllocator alloc, boolean direct, String... frames) {

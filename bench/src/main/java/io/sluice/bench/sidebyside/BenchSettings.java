@@ -11,6 +11,8 @@ import java.util.List;
  * @param rounds             how many times each contender runs each passthrough, producers and
  *                           end-to-end workload (A B C A B C ...)
  * @param warmupSeconds      unmeasured load before each measured run
+ * @param pulsarPerfWarmupSeconds pulsar-perf's own warm-up in each of its runs: a fresh pulsar-perf
+ *                           JVM compiles its own code for several seconds
  * @param measureSeconds     each measured run of a passthrough, producers or end-to-end workload
  * @param accuracySeconds    each flood of a rate-limited topic
  * @param isolationSeconds   how long topic B is paced in the noisy-neighbour scenario
@@ -36,7 +38,7 @@ import java.util.List;
  *                           two settings of one build when {@code sluiceJarB} is the same jar)
  * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
  */
-record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, double accuracySeconds,
+record BenchSettings(int rounds, double warmupSeconds, double pulsarPerfWarmupSeconds, double measureSeconds, double accuracySeconds,
                      double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
                      double connectionsSeconds, int manyConnections, int heldRate, boolean profile,
                      boolean pulsarProxy, Path outputDir, Path sluiceJar, Path pulsarProxyJar, Path pulsarPerfJar,
@@ -46,6 +48,7 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
         return new BenchSettings(
                 Integer.getInteger("bench.rounds", 3),
                 number("bench.warmupSeconds", 3),
+                number("bench.pulsarPerfWarmupSeconds", 10),
                 number("bench.measureSeconds", 8),
                 number("bench.accuracySeconds", 12),
                 number("bench.isolationSeconds", 10),
@@ -75,7 +78,7 @@ record BenchSettings(int rounds, double warmupSeconds, double measureSeconds, do
 
     /** The same settings writing to {@code dir}. */
     BenchSettings withOutputDir(Path dir) {
-        return new BenchSettings(rounds, warmupSeconds, measureSeconds, accuracySeconds, isolationSeconds, accuracyRates,
+        return new BenchSettings(rounds, warmupSeconds, pulsarPerfWarmupSeconds, measureSeconds, accuracySeconds, isolationSeconds, accuracyRates,
                 accuracyBytesPerSecond, producers, connections, connectionsSeconds, manyConnections, heldRate, profile,
                 pulsarProxy, dir, sluiceJar, pulsarProxyJar, pulsarPerfJar, sluiceJarB, sluiceBJvmOptions, proxyJvmOptions);
     }

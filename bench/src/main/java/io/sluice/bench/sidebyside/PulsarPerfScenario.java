@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link PassthroughScenario}. Throughput is the mean of pulsar-perf's per-second figures after its
  * warm-up, latency its aggregated figures (warm-up excluded); the proxy's CPU per message is over
  * the whole run, warm-up included, divided by the messages pulsar-perf reported sending in all. A
- * fresh JVM per run needs a longer warm-up than the suite's own client: at least {@link #MIN_WARMUP_SECONDS}.
+ * fresh JVM per run needs a longer warm-up than the suite's own client: its own,
+ * {@link BenchSettings#pulsarPerfWarmupSeconds()}.
  */
 final class PulsarPerfScenario {
 
@@ -27,9 +28,6 @@ final class PulsarPerfScenario {
                     List.of("-s", "1024", "-db", "-o", "1000", "-r", "10000000")),
             new PerfWorkload("pulsar-perf, 100 B, batching, 1000 in flight",
                     List.of("-s", "100", "-o", "1000", "-r", "10000000")));
-
-    /** A fresh pulsar-perf JVM compiles its own code for several seconds. */
-    static final double MIN_WARMUP_SECONDS = 10;
 
     private record Figures(double messagesPerSecond, double p50, double p99, double p999, double cpuSecondsPerMillion,
                            double load) {
@@ -74,7 +72,7 @@ final class PulsarPerfScenario {
     }
 
     private static double warmup(BenchSettings settings) {
-        return Math.max(MIN_WARMUP_SECONDS, settings.warmupSeconds());
+        return settings.pulsarPerfWarmupSeconds();
     }
 
     private static MarkdownTable table(PerfWorkload workload, Map<Contender, List<Figures>> runs, ResultFile json) {

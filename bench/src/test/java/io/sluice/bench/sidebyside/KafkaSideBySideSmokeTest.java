@@ -20,7 +20,7 @@ class KafkaSideBySideSmokeTest {
     @Test
     void everyWorkloadAndKafkasOwnLoadGeneratorRunAndWriteTheirTables() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 1, 1, List.of(1000), 100_000, 1, 1, 1, 1, 1, false,
+        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 1, 1, 1, List.of(1000), 100_000, 1, 1, 1, 1, 1, false,
                 false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(), Path.of("unused"), Path.of("unused"),
                 null, List.of(), List.of("-Xmx256m"));
 

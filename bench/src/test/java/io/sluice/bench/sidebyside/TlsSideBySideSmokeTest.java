@@ -20,7 +20,7 @@ class TlsSideBySideSmokeTest {
     @Test
     void runsEveryContenderOverTlsAndReportsTheMachinesLoad() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, 30, 2000, false,
+        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, 30, 2000, false,
                 false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(), Path.of("unused"), null, List.of(),
                 List.of("-Xmx256m"));

@@ -15,6 +15,7 @@ import io.sluice.limits.Direction;
 import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
+import io.sluice.relay.HeldFrames;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.HeldFrames.Held;
 import io.sluice.status.TopicMeter;
@@ -296,7 +297,7 @@ public final class ProduceGate {
 
     /** Holds {@code request}, the cut of partition {@code p}; takes ownership. */
     private void hold(GatedTopic topic, ByteBuf request, int p, long now) {
-        topic.held.add(request, records[p], bytes[p], now);
+        topic.held.add(request, records[p], bytes[p], HeldFrames.NO_SEQUENCE, now);
         topic.quota.meter().held(records[p], bytes[p]);
         topic.throttle.holding(topic.held.messages(), topic.held.bytes());
         budget.sendPending();

@@ -4,6 +4,7 @@ import io.sluice.relay.MalformedFrameException;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
@@ -11,12 +12,19 @@ import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import java.io.IOException;
 
 /**
- * Reads the command part of a frame produced by {@link FrameDecoder}, never its payload.
+ * Reads the command part of a frame, never its payload: a frame {@link FrameDecoder} lends
+ * ({@link FrameView}) or one in a buffer of its own (its readable bytes).
  *
  * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
  * format in place without allocating (they run for every message); {@link #parse} builds a
  * {@link BaseCommand} for the rare control commands. Stateless; all methods leave the frame's
  * indexes untouched.
+ *
+ * <p>The fast readers keep their position in an {@code int} passed from method to method, never in
+ * a cursor object: escape analysis does not remove such an object in the running proxy once a
+ * method it is passed to is not inlined, and it was then allocated for every frame read. A varint
+ * comes back with the position after it packed into one {@code long} ({@link #varint32},
+ * {@link #smallVarint}), so that each byte is read once.
  */
 public final class FrameReader {
 
@@ -41,18 +49,23 @@ public final class FrameReader {
     private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
     private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
+    private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
+    /** A 64-bit varint takes at most 10 bytes of 7 bits. */
+    private static final int MAX_VARINT_BYTES = 10;
+    /** What {@link #smallVarint} returns for a varint it leaves to the general reader. */
+    private static final long NOT_SMALL = -1;
 
     private FrameReader() {
     }
 
-    /** Size of the command part of the frame. */
-    public static int commandSize(ByteBuf frame) {
-        return (int) frame.getUnsignedInt(frame.readerIndex() + Integer.BYTES);
-    }
-
     /** Bytes after the command (for SEND and MESSAGE: checksum, metadata and payload). */
     public static int payloadSize(ByteBuf frame) {
-        return frame.readableBytes() - SIZES - commandSize(frame);
+        return frame.readableBytes() - SIZES - commandSize(frame, frame.readerIndex());
+    }
+
+    /** Bytes after the command of a lent frame. */
+    public static int payloadSize(FrameView frame) {
+        return frame.length() - SIZES - commandSize(frame.buffer(), frame.index());
     }
 
     /**
@@ -61,24 +74,116 @@ public final class FrameReader {
      * (a SEND past its quota) inside another.
      */
     public static int type(ByteBuf frame) {
-        int pos = frame.readerIndex() + SIZES;
-        int end = pos + commandSize(frame);
-        if (end > frame.writerIndex()) {
+        return type(frame, frame.readerIndex(), frame.writerIndex());
+    }
+
+    /** The BaseCommand type number of a lent frame; see {@link #type(ByteBuf)}. */
+    public static int type(FrameView frame) {
+        return type(frame.buffer(), frame.index(), frame.index() + frame.length());
+    }
+
+    /** Parses the whole command part; for control commands only. */
+    public static BaseCommand parse(ByteBuf frame) {
+        return parse(frame, frame.readerIndex());
+    }
+
+    /** Parses the whole command part of a lent frame; for control commands only. */
+    public static BaseCommand parse(FrameView frame) {
+        return parse(frame.buffer(), frame.index());
+    }
+
+    /** Reads a SEND's fields into {@code out} without allocating. */
+    public static void readSend(ByteBuf frame, SendFields out) {
+        readSend(frame, frame.readerIndex(), frame.writerIndex(), out);
+    }
+
+    /** Reads a lent SEND's fields into {@code out} without allocating. */
+    public static void readSend(FrameView frame, SendFields out) {
+        readSend(frame.buffer(), frame.index(), frame.index() + frame.length(), out);
+    }
+
+    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
+    public static void readSendReceipt(ByteBuf frame, SendFields out) {
+        readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
+    }
+
+    /** Reads a lent SEND_RECEIPT's producer and sequence ids into {@code out}. */
+    public static void readSendReceipt(FrameView frame, SendFields out) {
+        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
+    }
+
+    /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
+    public static void readSendError(ByteBuf frame, SendFields out) {
+        readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
+    }
+
+    /** Reads a lent SEND_ERROR's producer and sequence ids into {@code out}. */
+    public static void readSendError(FrameView frame, SendFields out) {
+        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
+    }
+
+    /**
+     * The first field (an id such as consumer_id or producer_id) of the command nested under
+     * BaseCommand field {@code type}; -1 when absent.
+     */
+    public static long readFirstId(ByteBuf frame, int type) {
+        return readFirstId(frame, frame.readerIndex(), frame.writerIndex(), type);
+    }
+
+    /** The first field of the command nested under field {@code type} of a lent frame; see {@link #readFirstId(ByteBuf, int)}. */
+    public static long readFirstId(FrameView frame, int type) {
+        return readFirstId(frame.buffer(), frame.index(), frame.index() + frame.length(), type);
+    }
+
+    /**
+     * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
+     * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
+     */
+    public static int messagesInEntry(ByteBuf frame) {
+        return messagesInEntry(frame, frame.readerIndex(), frame.writerIndex());
+    }
+
+    /** Messages in the entry a lent MESSAGE frame carries; see {@link #messagesInEntry(ByteBuf)}. */
+    public static int messagesInEntry(FrameView frame) {
+        return messagesInEntry(frame.buffer(), frame.index(), frame.index() + frame.length());
+    }
+
+    /*
+     * Each reader below takes the buffer, where the frame starts in it (its length prefix) and
+     * where it ends.
+     */
+
+    private static int commandSize(ByteBuf buf, int frameStart) {
+        return (int) buf.getUnsignedInt(frameStart + Integer.BYTES);
+    }
+
+    /** Where the command ends; a command that claims more than the frame holds is malformed. */
+    private static int commandEnd(ByteBuf buf, int frameStart, int frameEnd) {
+        int end = frameStart + SIZES + commandSize(buf, frameStart);
+        if (end > frameEnd) {
             throw malformed("command extends past the frame");
         }
-        Cursor c = new Cursor(frame, pos, end);
+        return end;
+    }
+
+    private static int type(ByteBuf buf, int frameStart, int frameEnd) {
+        int end = commandEnd(buf, frameStart, frameEnd);
         boolean found = false;
         int type = 0;
-        while (c.pos < end) {
-            int tag = (int) c.readVarint();
-            if (tag == TYPE_TAG) {
+        int pos = frameStart + SIZES;
+        while (pos < end) {
+            long tag = varint32(buf, pos, end);
+            pos = after(tag);
+            if ((int) tag == TYPE_TAG) {
                 if (found) {
                     throw malformed("command gives its type twice");
                 }
                 found = true;
-                type = (int) c.readVarint();
+                long value = varint32(buf, pos, end);
+                type = (int) value;
+                pos = after(value);
             } else {
-                c.skip(tag & 7);
+                pos = skip(buf, pos, end, (int) tag & 7);
             }
         }
         if (!found) {
@@ -87,11 +192,10 @@ public final class FrameReader {
         return type;
     }
 
-    /** Parses the whole command part; for control commands only. */
-    public static BaseCommand parse(ByteBuf frame) {
-        int size = commandSize(frame);
+    private static BaseCommand parse(ByteBuf buf, int frameStart) {
+        int size = commandSize(buf, frameStart);
         try {
-            CodedInputStream in = CodedInputStream.newInstance(frame.nioBuffer(frame.readerIndex() + SIZES, size));
+            CodedInputStream in = CodedInputStream.newInstance(buf.nioBuffer(frameStart + SIZES, size));
             return BaseCommand.parseFrom(in);
         } catch (InvalidProtocolBufferException e) {
             throw new MalformedFrameException("bad_command", "undecodable command: " + e.getMessage(), e);
@@ -100,153 +204,276 @@ public final class FrameReader {
         }
     }
 
-    /** Reads a SEND's fields into {@code out} without allocating. */
-    public static void readSend(ByteBuf frame, SendFields out) {
+    private static void readSend(ByteBuf buf, int frameStart, int frameEnd, SendFields out) {
         out.clear();
-        Cursor c = nested(frame, BaseCommand.SEND_FIELD_NUMBER);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == PRODUCER_ID_TAG) {
-                out.producerId = c.readVarint();
-            } else if (tag == SEQUENCE_ID_TAG) {
-                out.sequenceId = c.readVarint();
-            } else if (tag == NUM_MESSAGES_TAG) {
-                out.numMessages = (int) c.readVarint();
-            } else if (tag == SEND_HIGHEST_SEQUENCE_ID_TAG) {
-                out.highestSequenceId = c.readVarint();
-            } else if (tag == IS_CHUNK_TAG) {
-                out.chunk = c.readVarint() != 0;
+        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), BaseCommand.SEND_FIELD_NUMBER);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tagAt = varint32(buf, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
+            if (tag == NUM_MESSAGES_TAG) {
+                long value = varint32(buf, pos, end);
+                out.numMessages = (int) value;
+                pos = after(value);
+            } else if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || tag == SEND_HIGHEST_SEQUENCE_ID_TAG
+                    || tag == IS_CHUNK_TAG) {
+                pos = readField(buf, pos, end, tag, out);
             } else {
-                c.skip(tag & 7);
+                pos = skip(buf, pos, end, tag & 7);
             }
         }
     }
 
-    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
-    public static void readSendReceipt(ByteBuf frame, SendFields out) {
-        readReceipt(frame, BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
-    }
-
-    /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
-    public static void readSendError(ByteBuf frame, SendFields out) {
-        readReceipt(frame, BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
-    }
-
     /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
-    private static void readReceipt(ByteBuf frame, int commandField, SendFields out) {
+    private static void readReceipt(ByteBuf buf, int frameStart, int frameEnd, int commandField, SendFields out) {
         out.clear();
         boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        Cursor c = nested(frame, commandField);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == PRODUCER_ID_TAG) {
-                out.producerId = c.readVarint();
-            } else if (tag == SEQUENCE_ID_TAG) {
-                out.sequenceId = c.readVarint();
-            } else if (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG) {
-                out.highestSequenceId = c.readVarint();
+        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), commandField);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tagAt = varint32(buf, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
+            if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
+                pos = readField(buf, pos, end, tag, out);
             } else {
-                c.skip(tag & 7);
+                pos = skip(buf, pos, end, tag & 7);
             }
         }
     }
 
     /**
-     * The first field (an id such as consumer_id or producer_id) of the command nested under
-     * BaseCommand field {@code type}; -1 when absent.
+     * Reads the uint64 at {@code pos} into the field of {@code out} that {@code tag} names (a
+     * producer or sequence id, a highest sequence id, is_chunk); returns the position after it.
      */
-    public static long readFirstId(ByteBuf frame, int type) {
-        Cursor c = nested(frame, type);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == FIRST_ID_TAG) {
-                return c.readVarint();
+    private static int readField(ByteBuf buf, int pos, int end, int tag, SendFields out) {
+        long value = smallVarint(buf, pos, end);
+        long read;
+        int next;
+        if (value != NOT_SMALL) {
+            read = value & 0xffffffffL;
+            next = after(value);
+        } else {
+            next = varintEnd(buf, pos, end);
+            read = varint(buf, pos);
+        }
+        if (tag == PRODUCER_ID_TAG) {
+            out.producerId = read;
+        } else if (tag == SEQUENCE_ID_TAG) {
+            out.sequenceId = read;
+        } else if (tag == IS_CHUNK_TAG) {
+            out.chunk = read != 0;
+        } else {
+            out.highestSequenceId = read;
+        }
+        return next;
+    }
+
+    private static long readFirstId(ByteBuf buf, int frameStart, int frameEnd, int type) {
+        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), type);
+        int pos = (int) (body >>> 32);
+        int end = (int) body;
+        while (pos < end) {
+            long tag = varint32(buf, pos, end);
+            pos = after(tag);
+            if ((int) tag == FIRST_ID_TAG) {
+                varintEnd(buf, pos, end);
+                return varint(buf, pos);
             }
-            c.skip(tag & 7);
+            pos = skip(buf, pos, end, (int) tag & 7);
         }
         return -1;
     }
 
-    /**
-     * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
-     * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
-     */
-    public static int messagesInEntry(ByteBuf frame) {
-        int pos = frame.readerIndex() + SIZES + commandSize(frame);
-        int end = frame.writerIndex();
-        if (pos + 2 <= end && frame.getUnsignedShort(pos) == MAGIC_BROKER_ENTRY_METADATA) {
+    private static int messagesInEntry(ByteBuf buf, int frameStart, int frameEnd) {
+        int pos = frameStart + SIZES + commandSize(buf, frameStart);
+        int end = frameEnd;
+        if (pos + 2 <= end && buf.getUnsignedShort(pos) == MAGIC_BROKER_ENTRY_METADATA) {
             if (pos + 6 > end) {
                 throw malformed("truncated broker entry metadata");
             }
-            long entryMetadataSize = frame.getUnsignedInt(pos + 2);
+            long entryMetadataSize = buf.getUnsignedInt(pos + 2);
             if (entryMetadataSize > end - pos - 6) {
                 throw malformed("broker entry metadata size " + entryMetadataSize + " out of bounds");
             }
             pos += 6 + (int) entryMetadataSize;
         }
         // magic (2), checksum (4), metadata size (4)
-        if (pos + 10 > end || frame.getUnsignedShort(pos) != MAGIC_CRC32C) {
+        if (pos + 10 > end || buf.getUnsignedShort(pos) != MAGIC_CRC32C) {
             throw malformed("message without metadata");
         }
-        long metadataSize = frame.getUnsignedInt(pos + 6);
+        long metadataSize = buf.getUnsignedInt(pos + 6);
         pos += 10;
         if (metadataSize > end - pos) {
             throw malformed("metadata size " + metadataSize + " out of bounds");
         }
-        Cursor c = new Cursor(frame, pos, pos + (int) metadataSize);
-        while (c.pos < c.end) {
-            int tag = (int) c.readVarint();
-            if (tag == tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT)) {
-                return (int) c.readVarint();
+        int metadataEnd = pos + (int) metadataSize;
+        while (pos < metadataEnd) {
+            long tag = varint32(buf, pos, metadataEnd);
+            pos = after(tag);
+            if ((int) tag == NUM_MESSAGES_IN_BATCH_TAG) {
+                return (int) varint32(buf, pos, metadataEnd);
             }
-            c.skip(tag & 7);
+            pos = skip(buf, pos, metadataEnd, (int) tag & 7);
         }
         return 1;
     }
 
     /**
-     * A cursor over the body of the BaseCommand field {@code field} (a nested message). The field
-     * must occur once: the broker reads only the last occurrence, so a second one would make it
-     * act on other ids than those Sluice accounted for.
+     * Start and end of the body of the BaseCommand field {@code field} (a nested message) in the
+     * command that ends at {@code end}, packed as {@code start << 32 | end}. The field must occur
+     * once: the broker reads only the last occurrence, so a second one would make it act on other
+     * ids than those Sluice accounted for.
      */
-    private static Cursor nested(ByteBuf frame, int field) {
-        long body = nestedBody(frame, field);
-        return new Cursor(frame, (int) (body >>> 32), (int) body);
-    }
-
-    /**
-     * Start and end of the body of field {@code field}, packed as {@code start << 32 | end}: a
-     * cursor returned from here would escape and be allocated for every frame, one made by the
-     * caller from two ints is not.
-     */
-    private static long nestedBody(ByteBuf frame, int field) {
-        int pos = frame.readerIndex() + SIZES;
-        int end = pos + commandSize(frame);
-        Cursor c = new Cursor(frame, pos, end);
+    private static long nestedBody(ByteBuf buf, int frameStart, int end, int field) {
         int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;
         int bodyEnd = -1;
-        while (c.pos < end) {
-            int tag = (int) c.readVarint();
+        int pos = frameStart + SIZES;
+        while (pos < end) {
+            long tagAt = varint32(buf, pos, end);
+            int tag = (int) tagAt;
+            pos = after(tagAt);
             if (tag == wanted) {
                 if (bodyStart >= 0) {
                     throw malformed("command repeats field " + field);
                 }
-                long len = c.readVarint();
-                if (len < 0 || len > end - c.pos) {
+                int next = varintEnd(buf, pos, end);
+                long len = varint(buf, pos);
+                pos = next;
+                if (len < 0 || len > end - pos) {
                     throw malformed("nested command length " + len + " out of bounds");
                 }
-                bodyStart = c.pos;
-                bodyEnd = c.pos + (int) len;
-                c.pos = bodyEnd;
+                bodyStart = pos;
+                bodyEnd = pos + (int) len;
+                pos = bodyEnd;
             } else {
-                c.skip(tag & 7);
+                pos = skip(buf, pos, end, tag & 7);
             }
         }
         if (bodyStart < 0) {
             throw malformed("command lacks field " + field);
         }
         return (long) bodyStart << 32 | bodyEnd;
+    }
+
+    /**
+     * The varint at {@code pos} cut to its low 32 bits (as a tag, a type or a count is read), and
+     * the position after it: {@code after << 32 | low bits}. Small enough to be inlined where a
+     * one-byte varint, the usual tag, is read.
+     */
+    private static long varint32(ByteBuf buf, int pos, int end) {
+        if (pos < end) {
+            byte b = buf.getByte(pos);
+            if (b >= 0) {
+                return (long) (pos + 1) << 32 | b;
+            }
+        }
+        return longerVarint32(buf, pos, end);
+    }
+
+    private static long longerVarint32(ByteBuf buf, int pos, int end) {
+        int value = 0;
+        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
+            if (pos >= end) {
+                throw malformed("truncated varint");
+            }
+            byte b = buf.getByte(pos++);
+            if (i < 5) {
+                value |= (b & 0x7f) << 7 * i;
+            }
+            if (b >= 0) {
+                return (long) pos << 32 | (value & 0xffffffffL);
+            }
+        }
+        throw malformed("varint longer than 10 bytes");
+    }
+
+    /**
+     * The varint at {@code pos} as {@code after << 32 | value} when it takes at most 5 bytes and its
+     * value fits 32 bits, as ids and sequence numbers mostly do; {@link #NOT_SMALL} otherwise, for
+     * {@link #varintEnd} and {@link #varint} to read.
+     */
+    private static long smallVarint(ByteBuf buf, int pos, int end) {
+        if (pos < end) {
+            byte b = buf.getByte(pos);
+            if (b >= 0) {
+                return (long) (pos + 1) << 32 | b;
+            }
+        }
+        long value = 0;
+        for (int i = 0; i < 5; i++) {
+            if (pos >= end) {
+                throw malformed("truncated varint");
+            }
+            byte b = buf.getByte(pos++);
+            value |= (long) (b & 0x7f) << 7 * i;
+            if (b >= 0) {
+                return value > 0xffffffffL ? NOT_SMALL : (long) pos << 32 | value;
+            }
+        }
+        return NOT_SMALL;
+    }
+
+    /** The position after a {@link #varint32} or {@link #smallVarint}. */
+    private static int after(long packed) {
+        return (int) (packed >>> 32);
+    }
+
+    /**
+     * Where the varint at {@code pos} ends (the position after it), without decoding it; a varint
+     * that runs past {@code end} or over 10 bytes is malformed.
+     */
+    private static int varintEnd(ByteBuf buf, int pos, int end) {
+        for (int i = 0; i < MAX_VARINT_BYTES; i++) {
+            if (pos >= end) {
+                throw malformed("truncated varint");
+            }
+            if (buf.getByte(pos++) >= 0) {
+                return pos;
+            }
+        }
+        throw malformed("varint longer than 10 bytes");
+    }
+
+    /** The value of the varint at {@code pos}, whose end {@link #varintEnd} has checked. */
+    private static long varint(ByteBuf buf, int pos) {
+        long value = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = buf.getByte(pos++);
+            value |= (long) (b & 0x7f) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+    }
+
+    /** Skips the value of a field of wire type {@code wireType} at {@code pos}; returns where the next field starts. */
+    private static int skip(ByteBuf buf, int pos, int end, int wireType) {
+        return switch (wireType) {
+            case WIRE_VARINT -> varintEnd(buf, pos, end);
+            case WIRE_FIXED64 -> advance(pos, 8, end);
+            case WIRE_LENGTH_DELIMITED -> {
+                int next = varintEnd(buf, pos, end);
+                long len = varint(buf, pos);
+                if (len < 0 || len > end - next) {
+                    throw malformed("field length " + len + " out of bounds");
+                }
+                yield next + (int) len;
+            }
+            case WIRE_FIXED32 -> advance(pos, 4, end);
+            default -> throw malformed("unsupported wire type " + wireType);
+        };
+    }
+
+    private static int advance(int pos, int n, int end) {
+        if (pos + n > end) {
+            throw malformed("field extends past the command");
+        }
+        return pos + n;
     }
 
     /** A protobuf field key: the field number and its wire type. */
@@ -256,59 +483,5 @@ public final class FrameReader {
 
     private static MalformedFrameException malformed(String message) {
         return new MalformedFrameException("bad_command", message);
-    }
-
-    /**
-     * A position in a protobuf-encoded region. Escape analysis removes the allocation on the hot
-     * path because a cursor never leaves the method that creates it (or the one it is returned to).
-     */
-    private static final class Cursor {
-        private final ByteBuf buf;
-        private int pos;
-        private final int end;
-
-        Cursor(ByteBuf buf, int pos, int end) {
-            this.buf = buf;
-            this.pos = pos;
-            this.end = end;
-        }
-
-        long readVarint() {
-            long value = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (pos >= end) {
-                    throw malformed("truncated varint");
-                }
-                byte b = buf.getByte(pos++);
-                value |= (long) (b & 0x7f) << shift;
-                if (b >= 0) {
-                    return value;
-                }
-            }
-            throw malformed("varint longer than 10 bytes");
-        }
-
-        void skip(int wireType) {
-            switch (wireType) {
-                case WIRE_VARINT -> readVarint();
-                case WIRE_FIXED64 -> advance(8);
-                case WIRE_LENGTH_DELIMITED -> {
-                    long len = readVarint();
-                    if (len < 0 || len > end - pos) {
-                        throw malformed("field length " + len + " out of bounds");
-                    }
-                    advance((int) len);
-                }
-                case WIRE_FIXED32 -> advance(4);
-                default -> throw malformed("unsupported wire type " + wireType);
-            }
-        }
-
-        private void advance(int n) {
-            if (pos + n > end) {
-                throw malformed("field extends past the command");
-            }
-            pos += n;
-        }
     }
 }

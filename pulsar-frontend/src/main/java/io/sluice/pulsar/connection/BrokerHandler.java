@@ -8,6 +8,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.InboundFrames;
 
 /**
@@ -38,22 +39,24 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
-        int type = InboundFrames.readOrRelease(frame, FrameReader::type);
+        FrameView frame = (FrameView) msg;
+        int type = FrameReader.type(frame);
         if (type == SEND_RECEIPT || type == SEND_ERROR) {
             connection.publish.answer(frame, type);
             connection.closeIfDrained();
             return;
         }
         switch (type) {
-            case MESSAGE -> InboundFrames.readOrRelease(frame, connection.dispatch, (f, gate) -> gate.message(f));
+            case MESSAGE -> connection.dispatch.message(frame);
             case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
-                    track(InboundFrames.readOrRelease(frame, FrameReader::parse));
+                    track(FrameReader.parse(frame));
             case LOOKUP_RESPONSE -> {
                 if (connection.settings.lookupMode() == LookupMode.REWRITE) {
                     boolean upstreamTls = connection.settings.upstreamTls() != null;
-                    frame = InboundFrames.readOrRelease(frame,
+                    ByteBuf rewritten = InboundFrames.readOrRelease(frame.retainedSlice(),
                             lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup, upstreamTls));
+                    connection.toClient(rewritten);
+                    return;
                 }
             }
             default -> { }

@@ -1,6 +1,5 @@
 package io.sluice.pulsar.connection;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.admission.AdmissionDecision;
@@ -11,7 +10,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.relay.Drain;
-import io.sluice.relay.InboundFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 
@@ -51,12 +50,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
-        services.stats().bytesFromClient(frame.readableBytes());
-        int type = InboundFrames.readOrRelease(frame, FrameReader::type);
+        FrameView frame = (FrameView) msg;
+        services.stats().bytesFromClient(frame.length());
+        int type = FrameReader.type(frame);
         if (!connection.hasBroker()) {
             if (type != CONNECT) {
-                frame.release();
                 throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
             }
             connect(frame);
@@ -76,10 +74,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 connection.publish.notices().receipt(frame);
                 return;
             }
-            case CONNECT -> {
-                frame.release();
-                throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
-            }
+            case CONNECT -> throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
             case LOOKUP -> {
                 if (!admitLookup(frame)) {
                     return;
@@ -95,43 +90,41 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         connection.toUpstream(frame);
     }
 
-    /** Admission control for a lookup: false (and the frame released, the client answered) when refused. */
-    private boolean admitLookup(ByteBuf frame) {
+    /** Admission control for a lookup: false (and the client answered) when refused. */
+    private boolean admitLookup(FrameView frame) {
         AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
         if (decision.admitted()) {
             return true;
         }
-        long requestId = InboundFrames.readOrRelease(frame, FrameReader::parse).getLookupTopic().getRequestId();
-        frame.release();
+        long requestId = FrameReader.parse(frame).getLookupTopic().getRequestId();
         connection.toClient(FrameWriter.lookupFailed(connection.alloc(), requestId,
                 ServerError.ServiceNotReady, decision.rejectMessage()));
         return false;
     }
 
     /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
-    private void connect(ByteBuf frame) {
+    private void connect(FrameView frame) {
         AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
         if (!admission.admitted()) {
-            frame.release();
             connection.refuse(ServerError.ServiceNotReady, admission.rejectMessage());
             return;
         }
-        CommandConnect connect = InboundFrames.readOrRelease(frame, FrameReader::parse).getConnect();
+        CommandConnect connect = FrameReader.parse(frame).getConnect();
         connection.publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
-        connection.connectUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+        connection.connectUpstream(frame.retainedSlice(), connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
     /**
      * Tells the gates of a client command, after admission control for new producers and
-     * consumers. Returns whether the caller should forward the frame; when not, the frame is
-     * released and the client has its answer.
+     * consumers. Returns whether the caller should forward the frame; when not, the client has
+     * its answer.
      */
-    private boolean track(ByteBuf frame) {
-        BaseCommand command = InboundFrames.readOrRelease(frame, FrameReader::parse);
+    private boolean track(FrameView frame) {
+        BaseCommand command = FrameReader.parse(frame);
         switch (command.getType()) {
             case PRODUCER -> {
                 long requestId = command.getProducer().getRequestId();
-                if (!admit(RequestType.NEW_PRODUCER, requestId, frame)) {
+                if (!admit(RequestType.NEW_PRODUCER, requestId)) {
                     return false;
                 }
                 connection.publish.producerRequested(requestId, command.getProducer().getProducerId(),
@@ -139,7 +132,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
             case SUBSCRIBE -> {
                 long requestId = command.getSubscribe().getRequestId();
-                if (!admit(RequestType.NEW_CONSUMER, requestId, frame)) {
+                if (!admit(RequestType.NEW_CONSUMER, requestId)) {
                     return false;
                 }
                 connection.dispatch.consumerRequested(requestId, command.getSubscribe().getConsumerId(),
@@ -153,12 +146,11 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */
-    private boolean admit(RequestType type, long requestId, ByteBuf frame) {
+    private boolean admit(RequestType type, long requestId) {
         AdmissionDecision decision = services.admission().admit(type);
         if (decision.admitted()) {
             return true;
         }
-        frame.release();
         connection.toClient(FrameWriter.error(connection.alloc(), requestId, ServerError.ServiceNotReady,
                 decision.rejectMessage()));
         return false;

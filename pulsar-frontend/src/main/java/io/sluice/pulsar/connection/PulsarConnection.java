@@ -18,6 +18,7 @@ import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.ConnectionState;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.OutboundFrames;
@@ -232,6 +233,24 @@ final class PulsarConnection implements Outbound {
         stats.bytesToClient(frame.readableBytes());
         if (state == ConnectionState.CLOSED) {
             client.write(frame, client.voidPromise());
+        } else {
+            clientOut.add(frame);
+        }
+    }
+
+    @Override
+    public void toUpstream(FrameView frame) {
+        if (state == ConnectionState.FORWARDING || state == ConnectionState.DRAINING) {
+            brokerOut.add(frame);
+        } else {
+            toUpstream(frame.retainedSlice());
+        }
+    }
+
+    @Override
+    public void toClient(FrameView frame) {
+        if (state == ConnectionState.CLOSED) {
+            toClient(frame.retainedSlice());
         } else {
             clientOut.add(frame);
         }

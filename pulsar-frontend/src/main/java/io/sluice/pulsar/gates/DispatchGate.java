@@ -1,6 +1,5 @@
 package io.sluice.pulsar.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
 import io.sluice.limits.OnExceed;
@@ -11,7 +10,7 @@ import io.sluice.pulsar.codec.proto.CommandFlow;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
-import io.sluice.relay.InboundFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
@@ -89,21 +88,20 @@ public final class DispatchGate {
         consumers.clear().forEach(this::consumerGone);
     }
 
-    /** A FLOW from the client; takes ownership of {@code frame}. */
-    public void flow(ByteBuf frame) {
-        CommandFlow flow = InboundFrames.readOrRelease(frame, FrameReader::parse).getFlow();
+    /** A FLOW from the client, lent: forwarded as it is, or its permits withheld and passed on later. */
+    public void flow(FrameView frame) {
+        CommandFlow flow = FrameReader.parse(frame).getFlow();
         ConsumerState consumer = consumers.get(flow.getConsumerId());
         if (consumer == null || (consumer.withheldPermits == 0 && consumer.quota.path(clock.nanoTime()).isUnlimited())) {
             out.toUpstream(frame);
             return;
         }
-        frame.release();
         consumer.withheldPermits += flow.getMessagePermits();
         release(consumer);
     }
 
-    /** A MESSAGE from the broker; counts it and charges its bytes. Does not take the frame. */
-    public void message(ByteBuf frame) {
+    /** A MESSAGE from the broker, lent; counts it and charges its bytes. */
+    public void message(FrameView frame) {
         ConsumerState consumer = consumers.get(FrameReader.readFirstId(frame, MESSAGE));
         if (consumer == null) {
             return;

@@ -34,12 +34,12 @@ final class ProducerState {
     /** For a rejecting or notified producer: when its throttle is over unless it is refused again. */
     long throttleEndsAtNanos;
 
-    ProducerState(long producerId, TopicQuota quota, CurrentThrottle throttle, EventExecutor loop, long maxWaitNanos,
-                  Consumer<ProducerState> release) {
+    ProducerState(long producerId, TopicQuota quota, CurrentThrottle throttle, EventExecutor loop, long minWaitNanos,
+                  long maxWaitNanos, Consumer<ProducerState> release) {
         this.producerId = producerId;
         this.quota = quota;
         this.throttle = throttle;
-        this.timer = new GateTimer(loop, maxWaitNanos, () -> release.accept(this));
+        this.timer = new GateTimer(loop, minWaitNanos, maxWaitNanos, () -> release.accept(this));
     }
 
     long unanswered() {

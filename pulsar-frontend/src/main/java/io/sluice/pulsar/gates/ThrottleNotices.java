@@ -1,6 +1,5 @@
 package io.sluice.pulsar.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.collection.LongObjectMap;
 import io.netty.util.concurrent.EventExecutor;
@@ -9,6 +8,7 @@ import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import java.util.concurrent.TimeUnit;
 
@@ -92,14 +92,9 @@ public final class ThrottleNotices {
         }
     }
 
-    /** A ThrottleProducerReceipt from the client; consumes and releases {@code frame}. */
-    public void receipt(ByteBuf frame) {
-        long requestId;
-        try {
-            requestId = FrameReader.readFirstId(frame, RECEIPT);
-        } finally {
-            frame.release();
-        }
+    /** A ThrottleProducerReceipt from the client, lent; Sluice consumes it (the broker does not know the command). */
+    public void receipt(FrameView frame) {
+        long requestId = FrameReader.readFirstId(frame, RECEIPT);
         Awaited notice = awaited.remove(requestId);
         // Unknown ids are receipts of connection-limit notices, or of notices already given up on.
         if (notice != null) {

@@ -4,13 +4,17 @@ import io.sluice.relay.MalformedFrameException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.relay.FrameView;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FrameDecoderTest {
 
@@ -21,7 +25,7 @@ class FrameDecoderTest {
         byte[] firstBytes = ByteBufUtil.getBytes(first);
         byte[] secondBytes = ByteBufUtil.getBytes(second);
         ByteBuf stream = Unpooled.wrappedBuffer(first, second);
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
         while (stream.isReadable()) {
             channel.writeInbound(stream.readRetainedSlice(Math.min(13, stream.readableBytes())));
         }
@@ -39,7 +43,7 @@ class FrameDecoderTest {
 
     @Test
     void rejectsAFrameOverTheMaxMessageSizePlusPadding() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024), new KeepFrames());
         ByteBuf header = Unpooled.buffer().writeInt(1024 + FrameDecoder.FRAME_PADDING + 1).writeInt(10);
         MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> channel.writeInbound(header));
         assertEquals("frame_too_large", e.reason());
@@ -49,7 +53,7 @@ class FrameDecoderTest {
     @Test
     void acceptsAFrameOfExactlyTheLimit() {
         FrameDecoder decoder = new FrameDecoder(1024);
-        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder, new KeepFrames());
         int total = decoder.maxFrameSize();
         ByteBuf frame = Unpooled.buffer(4 + total).writeInt(total).writeInt(10).writeZero(total - 4);
         channel.writeInbound(frame);
@@ -61,7 +65,7 @@ class FrameDecoderTest {
 
     @Test
     void rejectsATwoGibibyteDeclaredLengthBeforeBufferingIt() {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
         ByteBuf header = Unpooled.buffer().writeInt(0x80000000).writeInt(10);
         assertThrows(MalformedFrameException.class, () -> channel.writeInbound(header));
         channel.finishAndReleaseAll();
@@ -69,16 +73,61 @@ class FrameDecoderTest {
 
     @Test
     void rejectsSizesThatCannotHoldTheirCommand() {
-        EmbeddedChannel tiny = new EmbeddedChannel(new FrameDecoder());
+        EmbeddedChannel tiny = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
         MalformedFrameException e = assertThrows(MalformedFrameException.class,
                 () -> tiny.writeInbound(Unpooled.buffer().writeInt(3).writeInt(0)));
         assertEquals("bad_length", e.reason());
         tiny.finishAndReleaseAll();
 
-        EmbeddedChannel overlong = new EmbeddedChannel(new FrameDecoder());
+        EmbeddedChannel overlong = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
         assertThrows(MalformedFrameException.class,
                 () -> overlong.writeInbound(Unpooled.buffer().writeInt(20).writeInt(17)));
         overlong.finishAndReleaseAll();
+    }
+
+    @Test
+    void bytesOfFramesKeptFromAReadAreNeverWrittenOverByTheNextRead() {
+        ByteBuf first = TestFrames.send(1, 10, 1, 100);
+        ByteBuf second = TestFrames.send(2, 20, 3, 7);
+        byte[] firstBytes = ByteBufUtil.getBytes(first);
+        byte[] secondBytes = ByteBufUtil.getBytes(second);
+        ByteBuf read = Unpooled.buffer(1024).writeBytes(first).writeBytes(second, 0, 5);
+        first.release();
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
+        channel.writeInbound(read);
+        ByteBuf kept = channel.readInbound();
+        // The rest of the second frame arrives while the first is still kept, in the same buffer.
+        channel.writeInbound(second.retainedSlice(5, second.readableBytes() - 5));
+        second.release();
+
+        assertArrayEquals(firstBytes, ByteBufUtil.getBytes(kept));
+        ByteBuf out2 = channel.readInbound();
+        assertArrayEquals(secondBytes, ByteBufUtil.getBytes(out2));
+        kept.release();
+        out2.release();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aStreamThatAlwaysEndsMidFrameDoesNotGrowTheBufferWithoutBound() {
+        ByteBuf frame = TestFrames.send(1, 10, 1, 1000);
+        int size = frame.readableBytes();
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(), new DropFrames());
+        // 2,000 frames, each read ending a third of the way into the next frame.
+        ByteBuf stream = Unpooled.buffer(size * 2000);
+        for (int i = 0; i < 2000; i++) {
+            stream.writeBytes(frame, frame.readerIndex(), size);
+        }
+        frame.release();
+        int read = size + size / 3;
+        while (stream.isReadable()) {
+            ByteBuf chunk = channel.alloc().buffer(read);
+            chunk.writeBytes(stream, Math.min(read, stream.readableBytes()));
+            channel.writeInbound(chunk);
+        }
+        stream.release();
+        assertEquals(2000, DropFrames.count(channel));
+        channel.finishAndReleaseAll();
     }
 
     @Test
@@ -87,5 +136,29 @@ class FrameDecoderTest {
         decoder.setMaxMessageSize(100);
         assertEquals(100 + FrameDecoder.FRAME_PADDING, decoder.maxFrameSize());
         assertThrows(IllegalArgumentException.class, () -> decoder.setMaxMessageSize(0));
+    }
+
+    /** Keeps each lent frame as a buffer of its own, as a handler that holds frames does. */
+    private static final class KeepFrames extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ctx.fireChannelRead(((FrameView) msg).retainedSlice());
+        }
+    }
+
+    /** Counts the frames lent to it, and checks the buffer they are lent from stays small. */
+    private static final class DropFrames extends ChannelInboundHandlerAdapter {
+        private int frames;
+
+        static int count(EmbeddedChannel channel) {
+            return channel.pipeline().get(DropFrames.class).frames;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            FrameView frame = (FrameView) msg;
+            frames++;
+            assertTrue(frame.buffer().capacity() < 64 * 1024, "buffer grew to " + frame.buffer().capacity());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.pulsar.codec;
 
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
@@ -70,36 +71,43 @@ class FrameFuzzTest {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf frame = (ByteBuf) msg;
+            FrameView lent = (FrameView) msg;
+            ByteBuf frame = lent.retainedSlice();
             try {
                 int reader = frame.readerIndex();
                 int writer = frame.writerIndex();
                 assertTrue(FrameReader.payloadSize(frame) >= 0, "negative payload size");
+                assertEquals(FrameReader.payloadSize(frame), FrameReader.payloadSize(lent));
                 Integer type = quietly(() -> FrameReader.type(frame));
+                assertEquals(type, quietly(() -> FrameReader.type(lent)), "a lent frame reads as its slice");
                 BaseCommand parsed = quietly(() -> FrameReader.parse(frame));
+                assertEquals(parsed, quietly(() -> FrameReader.parse(lent)));
                 if (type != null && parsed != null && parsed.hasType()) {
                     // What the proxy routes on must be what the broker acts on.
                     assertEquals(parsed.getType().getNumber(), (int) type, "type differs from protobuf's");
                 }
-                quietly(() -> {
-                    FrameReader.readSend(frame, fields);
-                    return null;
-                });
-                quietly(() -> {
-                    FrameReader.readSendReceipt(frame, fields);
-                    return null;
-                });
-                quietly(() -> {
-                    FrameReader.readSendError(frame, fields);
-                    return null;
-                });
-                quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE));
-                quietly(() -> FrameReader.messagesInEntry(frame));
+                assertEquals(read(() -> FrameReader.readSend(frame, fields)), read(() -> FrameReader.readSend(lent, fields)));
+                assertEquals(read(() -> FrameReader.readSendReceipt(frame, fields)),
+                        read(() -> FrameReader.readSendReceipt(lent, fields)));
+                assertEquals(read(() -> FrameReader.readSendError(frame, fields)),
+                        read(() -> FrameReader.readSendError(lent, fields)));
+                assertEquals(quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE)),
+                        quietly(() -> FrameReader.readFirstId(lent, BaseCommand.Type.MESSAGE_VALUE)));
+                assertEquals(quietly(() -> FrameReader.messagesInEntry(frame)), quietly(() -> FrameReader.messagesInEntry(lent)));
                 assertEquals(reader, frame.readerIndex(), "reader index moved");
                 assertEquals(writer, frame.writerIndex(), "writer index moved");
             } finally {
                 frame.release();
             }
+        }
+
+        /** What a reader into {@link #fields} read, or null when it found the frame malformed. */
+        private String read(Runnable reader) {
+            return quietly(() -> {
+                reader.run();
+                return fields.producerId + "/" + fields.sequenceId + "/" + fields.numMessages + "/"
+                        + fields.highestSequenceId + "/" + fields.chunk;
+            });
         }
 
         private interface Read<T> {

@@ -4,10 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.FrameView;
 import io.sluice.testing.GateWorld;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A Pulsar gate's world without a broker or sockets ({@link GateWorld}), with a read pause that
@@ -17,6 +19,8 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     static final Duration RECEIPT_WINDOW = Duration.ofMillis(100);
 
+    /** The buffers of lent frames forwarded upstream, to tell the very bytes from a copy; not retained. */
+    final List<ByteBuf> lentUpstream = new ArrayList<>();
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
 
@@ -53,6 +57,26 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
         }
         upstream.clear();
         return ids;
+    }
+
+    @Override
+    public void toUpstream(FrameView frame) {
+        lentUpstream.add(frame.buffer());
+        upstream.add(frame.retainedSlice());
+    }
+
+    @Override
+    public void toClient(FrameView frame) {
+        client.add(frame.retainedSlice());
+    }
+
+    /** Lends {@code frame} to {@code gate} as the frame decoder would, then lets go of it as the decoder does. */
+    static void lend(ByteBuf frame, Consumer<FrameView> gate) {
+        try {
+            gate.accept(new FrameView().lend(frame, frame.readerIndex(), frame.readableBytes()));
+        } finally {
+            frame.release();
+        }
     }
 
     @Override

@@ -24,6 +24,7 @@ import io.sluice.testing.LeakCheck;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,12 +64,12 @@ class PublishGateTest {
 
     private void send(int count, int payloadBytes) {
         for (int i = 0; i < count; i++) {
-            gate.send(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes));
+            GateHarness.lend(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes), gate::send);
         }
     }
 
     private void answer(long sequenceId) {
-        gate.answer(TestFrames.receipt(PRODUCER, sequenceId), RECEIPT);
+        GateHarness.lend(TestFrames.receipt(PRODUCER, sequenceId), receipt -> gate.answer(receipt, RECEIPT));
     }
 
     private static List<Long> range(long from, long to) {
@@ -86,15 +87,15 @@ class PublishGateTest {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.DELAY));
         producer();
         ByteBuf frame = TestFrames.send(PRODUCER, 0, 1, 10);
-        gate.send(frame);
-        assertEquals(List.of(frame), harness.upstream, "the very buffer, not a copy");
+        GateHarness.lend(frame, gate::send);
+        assertEquals(List.of(frame), harness.lentUpstream, "the very bytes, not a copy");
         assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
         assertTrue(harness.throttled().isEmpty());
     }
 
     @Test
     void aSendOfAnUnknownProducerIsTheBrokersBusiness() {
-        gate.send(TestFrames.send(99, 0, 1, 10));
+        GateHarness.lend(TestFrames.send(99, 0, 1, 10), gate::send);
         assertEquals(1, harness.upstream.size());
         assertTrue(gate.isIdle(), "nothing of Sluice's to answer");
     }
@@ -131,6 +132,27 @@ class PublishGateTest {
         assertTrue(gate.isIdle());
         harness.advance(200);
         assertTrue(harness.throttled().isEmpty(), "the throttle ends once nothing is held");
+    }
+
+    @Test
+    void aFastHeldProducerIsReleasedInMillisecondTicksAtTheExactRate() {
+        // 10,000 msg/s with a 10 ms burst: a send falls due every 0.1 ms.
+        harness.limit(TOPIC_SCOPE, new Limit(new RateLimit(10_000.0, null, 0.01), null, OnExceed.DELAY));
+        producer();
+        send(400, 10);
+        int burst = harness.takeForwardedSequenceIds().size();
+        int flushesBefore = harness.flushes;
+
+        int released = 0;
+        for (int step = 0; step < 200; step++) {
+            harness.loop.advanceTimeBy(100, TimeUnit.MICROSECONDS);
+            harness.loop.runTasks();
+            released += harness.takeForwardedSequenceIds().size();
+        }
+        assertEquals(200, released, 2, "20 ms at 10,000 msg/s");
+        assertTrue(harness.flushes - flushesBefore <= 21, "at most one wake-up and flush a millisecond: "
+                + (harness.flushes - flushesBefore));
+        assertTrue(burst >= 100 && burst <= 101, "the burst: " + burst);
     }
 
     @Test
@@ -226,10 +248,10 @@ class PublishGateTest {
     }
 
     private void receipt(long requestId) {
-        gate.notices().receipt(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
+        GateHarness.lend(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
                 .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(requestId))
-                .build()));
+                .build()), gate.notices()::receipt);
     }
 
     @Test
@@ -351,7 +373,7 @@ class PublishGateTest {
         for (int i = 0; i < 4; i++) {
             ByteBuf frame = TestFrames.send(PRODUCER, i, 1, 10);
             sent.add(frame);
-            gate.send(frame);
+            GateHarness.lend(frame, gate::send);
         }
         assertEquals(1, harness.takeForwardedSequenceIds().size());
         gate.close();

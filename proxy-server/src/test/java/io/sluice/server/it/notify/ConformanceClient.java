@@ -3,7 +3,6 @@ package io.sluice.server.it.notify;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -25,6 +24,7 @@ import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
 import io.sluice.pulsar.codec.proto.FeatureFlags;
+import io.sluice.relay.FrameView;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -279,12 +279,8 @@ public final class ConformanceClient implements AutoCloseable {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                onCommand(FrameReader.type(frame), FrameReader.parse(frame));
-            } finally {
-                frame.release();
-            }
+            FrameView frame = (FrameView) msg;
+            onCommand(FrameReader.type(frame), FrameReader.parse(frame));
         }
 
         @Override

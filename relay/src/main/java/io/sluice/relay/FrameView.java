@@ -1,0 +1,48 @@
+package io.sluice.relay;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * A frame a decoder lends to the handlers after it: bytes {@code [index, index + length)} of the
+ * buffer its read brought in, valid only during the call that hands it over. Reading it in place
+ * or forwarding it unchanged ({@link OutboundFrames#add(FrameView)}) allocates nothing and takes
+ * no reference per frame; whoever keeps a frame past the call (a held send, an early frame queued
+ * until the upstream connects) takes {@link #retainedSlice()}, a buffer of its own.
+ *
+ * <p>The decoder owns the buffer and reuses one view for all its frames. Confined to the
+ * channel's event loop.
+ */
+public final class FrameView {
+
+    private ByteBuf buffer;
+    private int index;
+    private int length;
+
+    /** Points this view at {@code length} bytes of {@code buffer} from {@code index}; for the decoder. */
+    public FrameView lend(ByteBuf buffer, int index, int length) {
+        this.buffer = buffer;
+        this.index = index;
+        this.length = length;
+        return this;
+    }
+
+    /** The buffer the frame is in, which the lender owns. */
+    public ByteBuf buffer() {
+        return buffer;
+    }
+
+    /** Where the frame starts in {@link #buffer()}. */
+    public int index() {
+        return index;
+    }
+
+    /** The frame's size in bytes, length prefix included. */
+    public int length() {
+        return length;
+    }
+
+    /** The frame as a buffer of its own, sharing the bytes: for a frame kept past the call. */
+    public ByteBuf retainedSlice() {
+        return buffer.retainedSlice(index, length);
+    }
+}

@@ -134,8 +134,10 @@ class KafkaQuotaIT {
         double seconds = (System.nanoTime() - acked.start) / 1e9;
         System.out.printf("[kafka-quota] delay: %d records at a limit of %.0f/s acknowledged in %.1f s, %.1f records/s"
                 + " after the first second, no error%n", total, rate, seconds, measured);
-        // Above the rate is a quota not kept; below it, on a loaded machine, the client's retries came late.
-        assertTrue(measured <= rate * 1.1 && measured >= rate * 0.75, "delayed produce rate " + measured);
+        // Above the rate is a quota not kept. Below it is the client's doing: a bounced batch is resent after
+        // retry.backoff.ms, which doubles per attempt up to retry.backoff.max.ms (1 s), so idle gaps open (runs
+        // measured 186 to 307 records/s at a limit of 300; docs/KAFKA.md).
+        assertTrue(measured <= rate * 1.1 && measured >= rate * 0.5, "delayed produce rate " + measured);
         List<ConsumerRecord<String, String>> read = consume(List.of(topic), total);
         Map<String, Integer> lastPerKey = new HashMap<>();
         java.util.Set<String> values = new java.util.HashSet<>();
@@ -168,12 +170,13 @@ class KafkaQuotaIT {
         double seconds = (Collections.max(acked.times) - acked.start) / 1e9;
         // The bucket holds one second of rate: the first 300 go at once, the rest at the rate. A notified client pauses
         // only once a response tells it to, so its acknowledgements come in bursts and a rate over a sub-window
-        // swings; the time all of them took is what the quota decides.
+        // swings; the time all of them took is what the quota decides. The debt of the last requests in flight (up
+        // to five of about 40 records each) is never waited out, as nothing follows them.
         double expected = (total - rate) / rate;
         System.out.printf("[kafka-quota] notify: %d records at a limit of %.0f/s acknowledged in %.2f s (%.1f s at the limit"
                 + " after its burst), client's produce-throttle-time-max %.0f ms%n", total, rate, seconds, expected, throttleMax);
         assertTrue(throttleMax > 0, "the client saw a throttle time");
-        assertTrue(seconds >= expected * 0.9, "notified records went faster than the limit: " + seconds + " s");
+        assertTrue(seconds >= expected * 0.85, "notified records went faster than the limit: " + seconds + " s");
         assertTrue(seconds <= expected * 1.5, "notified records went much slower than the limit: " + seconds + " s");
     }
 

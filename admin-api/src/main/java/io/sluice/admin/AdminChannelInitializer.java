@@ -13,6 +13,7 @@ import io.sluice.admin.http.NextRequestTimeout;
 import io.sluice.admin.http.Router;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.TlsHandshakeWatch;
+
 import java.time.Duration;
 
 /**
@@ -36,7 +37,7 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final BearerTokenCheck tokenCheck;
     private final Router router;
     private final ReloadingSslContext tls;
-    private final TlsHandshakeWatch tlsHandshake = new TlsHandshakeWatch("admin", () -> { });
+    private final TlsHandshakeWatch tlsHandshake = new TlsHandshakeWatch("admin", () -> {});
 
     /**
      * @param idleTimeout how long a connection may take to deliver a complete request after opening
@@ -44,8 +45,13 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
      * @param tokenCheck  the token check, or {@code null} when the API is open
      * @param tls         HTTPS, or {@code null} for plain HTTP
      */
-    AdminChannelInitializer(ChannelGroup connections, int maxBodyBytes, Duration idleTimeout, BearerTokenCheck tokenCheck,
-                            Router router, ReloadingSslContext tls) {
+    AdminChannelInitializer(
+            ChannelGroup connections,
+            int maxBodyBytes,
+            Duration idleTimeout,
+            BearerTokenCheck tokenCheck,
+            Router router,
+            ReloadingSslContext tls) {
         this.connections = connections;
         this.maxBodyBytes = maxBodyBytes;
         this.idleTimeout = idleTimeout;

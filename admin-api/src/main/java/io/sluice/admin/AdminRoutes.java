@@ -1,9 +1,5 @@
 package io.sluice.admin;
 
-import static io.netty.handler.codec.http.HttpMethod.DELETE;
-import static io.netty.handler.codec.http.HttpMethod.GET;
-import static io.netty.handler.codec.http.HttpMethod.PUT;
-
 import io.sluice.admin.admission.AdmissionResource;
 import io.sluice.admin.cluster.ClusterResource;
 import io.sluice.admin.http.RouteTable;
@@ -18,13 +14,18 @@ import io.sluice.admin.status.ThrottledResource;
 import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
-import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+
+import static io.netty.handler.codec.http.HttpMethod.DELETE;
+import static io.netty.handler.codec.http.HttpMethod.GET;
+import static io.netty.handler.codec.http.HttpMethod.PUT;
 
 /**
  * The one route table of the admin server (docs/REFERENCE.md, "Admin REST API"). {@code openapi.json} describes
@@ -33,19 +34,24 @@ import java.util.function.Supplier;
  */
 final class AdminRoutes {
 
-    private AdminRoutes() {
-    }
+    private AdminRoutes() {}
 
     /** @param admission admission control, or {@code null} when the proxy runs without it */
-    static RouteTable table(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity, List<ProxyStats> stats,
-                            AdmissionController admission, BooleanSupplier ready, int metricsMaxTopics,
-                            Supplier<ClusterStatus> cluster) {
+    static RouteTable table(
+            LimitsStore limits,
+            ThrottleLedger ledger,
+            TopicActivity activity,
+            List<ProxyStats> stats,
+            AdmissionController admission,
+            BooleanSupplier ready,
+            int metricsMaxTopics,
+            Supplier<ClusterStatus> cluster) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
-        MetricsResource metrics = MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready,
-                cluster);
+        MetricsResource metrics =
+                MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready, cluster);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource();

@@ -18,11 +18,14 @@ import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
-import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
-import io.sluice.relay.tls.ReloadingSslContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -33,8 +36,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The admin HTTP server (docs/REFERENCE.md, "Admin REST API"): the limits API, live status, admission control (when
@@ -94,8 +95,15 @@ public final class AdminServer implements AutoCloseable {
         this.idleTimeout = builder.idleTimeout;
         this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
         this.tls = builder.tls;
-        this.routes = AdminRoutes.table(builder.limits, builder.throttleLedger, builder.topicActivity,
-                builder.proxyStats, builder.admission, builder.ready, builder.metricsMaxTopics, builder.cluster);
+        this.routes = AdminRoutes.table(
+                builder.limits,
+                builder.throttleLedger,
+                builder.topicActivity,
+                builder.proxyStats,
+                builder.admission,
+                builder.ready,
+                builder.metricsMaxTopics,
+                builder.cluster);
     }
 
     public static Builder builder() {
@@ -112,7 +120,8 @@ public final class AdminServer implements AutoCloseable {
         if (ioLoop != null) {
             throw new IllegalStateException("the admin server is already started");
         }
-        ioLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("sluice-admin-io", true), NioIoHandler.newFactory());
+        ioLoop = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("sluice-admin-io", true), NioIoHandler.newFactory());
         handlers = Executors.newFixedThreadPool(HANDLER_THREADS, new DefaultThreadFactory("sluice-admin", true));
         connections = new DefaultChannelGroup("sluice-admin-connections", GlobalEventExecutor.INSTANCE);
         Router router = new Router(routes, handlers);
@@ -120,16 +129,22 @@ public final class AdminServer implements AutoCloseable {
                 .group(ioLoop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childHandler(new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router, tls))
+                .childHandler(
+                        new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router, tls))
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bind.isSuccess()) {
             close();
-            throw new IOException("cannot listen for the admin API on " + host + ":" + port + ": " + bind.cause().getMessage(),
+            throw new IOException(
+                    "cannot listen for the admin API on " + host + ":" + port + ": "
+                            + bind.cause().getMessage(),
                     bind.cause());
         }
         serverChannel = bind.channel();
-        log.info("Admin API on {}{}{}", serverChannel.localAddress(), tls == null ? "" : " (HTTPS)",
+        log.info(
+                "Admin API on {}{}{}",
+                serverChannel.localAddress(),
+                tls == null ? "" : " (HTTPS)",
                 tokenCheck == null ? " (no admin token)" : "");
     }
 
@@ -196,8 +211,7 @@ public final class AdminServer implements AutoCloseable {
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * How this Sluice shares limits with others, for {@code GET /api/v1/cluster} and the

@@ -3,15 +3,16 @@ package io.sluice.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.admission.AdmissionController;
-import io.sluice.relay.ProxyStats;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
-import io.sluice.limits.SharedLimits;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.SharedLimits;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -22,9 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Supplier;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * A real admin server on a free port over a real limits store (in a test's temporary directory)
@@ -43,21 +44,33 @@ final class AdminFixture implements AutoCloseable {
     final ProxyStats stats = new ProxyStats("pulsar");
     /** A second front end's counters, which count requests by kind. */
     final ProxyStats kafkaStats = new ProxyStats("kafka", List.of("produce", "fetch"));
+
     final AtomicBoolean ready = new AtomicBoolean(true);
     final AdminServer server;
-    final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final String token;
 
-    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
+    private AdminFixture(
+            Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
             throws IOException {
         this(dir, token, metricsMaxTopics, admission, idleTimeout, null, ClusterStatus::standalone);
     }
 
-    private AdminFixture(Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout,
-                         SharedLimits shared, Supplier<ClusterStatus> cluster) throws IOException {
+    private AdminFixture(
+            Path dir,
+            String token,
+            int metricsMaxTopics,
+            AdmissionController admission,
+            Duration idleTimeout,
+            SharedLimits shared,
+            Supplier<ClusterStatus> cluster)
+            throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
-        this.store = shared == null ? LimitsStore.open(limitsFile, engine::update)
+        this.store = shared == null
+                ? LimitsStore.open(limitsFile, engine::update)
                 : LimitsStore.openShared(shared, limitsFile, engine::update);
         this.token = token;
         this.server = AdminServer.builder()
@@ -131,8 +144,10 @@ final class AdminFixture implements AutoCloseable {
     }
 
     HttpResponse<String> put(String path, String json) {
-        return send(request(path).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     HttpResponse<String> delete(String path) {

@@ -14,6 +14,12 @@ import io.sluice.testing.LeakCheck;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.ClientSslContexts;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.URI;
@@ -25,11 +31,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,10 +92,15 @@ class AdminHttpsTest {
     void probesAndMetricsAnswerOverTlsAndPlainHttpIsClosedWithoutHarm() throws Exception {
         assertEquals(200, get(client(), "/healthz", null).statusCode());
         assertTrue(get(client(), "/metrics", null).body().contains("sluice_tls_reload_failures_total 0.0"));
-        HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        assertThrows(IOException.class, () -> plain.send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + server.port() + "/healthz")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString()));
+        HttpClient plain =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        assertThrows(
+                IOException.class,
+                () -> plain.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + server.port() + "/healthz"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()));
         assertEquals(200, get(client(), "/healthz", null).statusCode());
     }
 
@@ -124,8 +130,10 @@ class AdminHttpsTest {
     }
 
     private HttpClient client() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(ClientSslContexts.trusting(ca.certificateFile()))
+                .build();
     }
 
     private HttpResponse<String> get(HttpClient client, String path, String bearer) throws Exception {

@@ -6,12 +6,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.admin.http.Router;
-import io.sluice.relay.ProxyStats;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.ByteMutator;
@@ -54,12 +54,25 @@ class AdminRequestFuzzTest {
 
     private static final String[] METHODS = {"GET", "PUT", "DELETE", "POST", "PATCH", "HEAD", "OPTIONS"};
     private static final String[] PATHS = {
-        "/api/v1/limits", "/api/v1/limits/topics/persistent/public/default/", "/api/v1/limits/topics/",
-        "/api/v1/limits/namespaces/public/", "/api/v1/limits/tenants/", "/api/v1/limits/proxy",
-        "/api/v1/limits/connection", "/api/v1/throttled", "/api/v1/topics", "/api/v1/admission", "/api/v1/openapi.json",
-        "/healthz", "/readyz", "/metrics", "/",
+        "/api/v1/limits",
+        "/api/v1/limits/topics/persistent/public/default/",
+        "/api/v1/limits/topics/",
+        "/api/v1/limits/namespaces/public/",
+        "/api/v1/limits/tenants/",
+        "/api/v1/limits/proxy",
+        "/api/v1/limits/connection",
+        "/api/v1/throttled",
+        "/api/v1/topics",
+        "/api/v1/admission",
+        "/api/v1/openapi.json",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/",
     };
-    private static final String[] CONTENT_TYPES = {"application/json", "application/json; charset=utf-8", "text/plain", ""};
+    private static final String[] CONTENT_TYPES = {
+        "application/json", "application/json; charset=utf-8", "text/plain", ""
+    };
     private static final int GENERATED_INPUTS = 1_500;
     private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.[01] (\\d{3}) ");
 
@@ -72,15 +85,24 @@ class AdminRequestFuzzTest {
         dir = Files.createTempDirectory("admin-fuzz");
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
         store = LimitsStore.open(dir.resolve("limits.json"), engine::update);
-        router = new Router(AdminRoutes.table(store, new ThrottleLedger(Clock.systemUTC()),
-                new TopicActivity(Duration.ofMinutes(1)), List.of(new ProxyStats("pulsar")), null, () -> true, 1000,
-                ClusterStatus::standalone), Runnable::run);
+        router = new Router(
+                AdminRoutes.table(
+                        store,
+                        new ThrottleLedger(Clock.systemUTC()),
+                        new TopicActivity(Duration.ofMinutes(1)),
+                        List.of(new ProxyStats("pulsar")),
+                        null,
+                        () -> true,
+                        1000,
+                        ClusterStatus::standalone),
+                Runnable::run);
     }
 
     @AfterAll
     static void stop() throws Exception {
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 
@@ -89,13 +111,18 @@ class AdminRequestFuzzTest {
         if (input.length == 0) {
             return;
         }
-        byte[] request = (input[0] & 1) == 1 ? wellFormed(new Choices(input)) : Arrays.copyOfRange(input, 1, input.length);
+        byte[] request =
+                (input[0] & 1) == 1 ? wellFormed(new Choices(input)) : Arrays.copyOfRange(input, 1, input.length);
         LimitsDocument before = store.current();
         byte[] fileBefore = Files.readAllBytes(store.file());
 
         EmbeddedSocketChannel channel = new EmbeddedSocketChannel(new AdminChannelInitializer(
-                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), AdminServer.MAX_BODY_BYTES, AdminServer.DEFAULT_IDLE_TIMEOUT,
-                null, router, null));
+                new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
+                AdminServer.MAX_BODY_BYTES,
+                AdminServer.DEFAULT_IDLE_TIMEOUT,
+                null,
+                router,
+                null));
         channel.writeInbound(Unpooled.wrappedBuffer(request));
         channel.runPendingTasks();
         String answers = drain(channel);
@@ -138,7 +165,10 @@ class AdminRequestFuzzTest {
         boolean withToken = "token".equals(data.pick(new String[] {"", "token"}));
         byte[] body = data.rest();
         StringBuilder head = new StringBuilder()
-                .append(method).append(' ').append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n")
+                .append(method)
+                .append(' ')
+                .append(path.isEmpty() ? "/" : path)
+                .append(" HTTP/1.1\r\n")
                 .append("Host: sluice\r\nConnection: close\r\n");
         if (!contentType.isEmpty()) {
             head.append("Content-Type: ").append(contentType).append("\r\n");

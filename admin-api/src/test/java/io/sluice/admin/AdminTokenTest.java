@@ -1,16 +1,6 @@
 package io.sluice.admin;
 
-import static io.sluice.admin.AdminFixture.error;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import io.sluice.testing.LeakCheck;
-import java.io.IOException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +8,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+
+import static io.sluice.admin.AdminFixture.error;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @ExtendWith(LeakCheck.class)
 class AdminTokenTest {
@@ -27,6 +28,7 @@ class AdminTokenTest {
 
     @TempDir
     Path dir;
+
     private AdminFixture admin;
 
     @BeforeEach
@@ -40,14 +42,25 @@ class AdminTokenTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/api/v1/limits", "/api/v1/limits/proxy", "/api/v1/throttled", "/api/v1/topics",
-            "/api/v1/openapi.json", "/api/v1/no-such-thing", "/%61pi/v1/limits", "/api/%761/limits"})
+    @ValueSource(
+            strings = {
+                "/api/v1/limits",
+                "/api/v1/limits/proxy",
+                "/api/v1/throttled",
+                "/api/v1/topics",
+                "/api/v1/openapi.json",
+                "/api/v1/no-such-thing",
+                "/%61pi/v1/limits",
+                "/api/%761/limits"
+            })
     void everyApiPathNeedsTheToken(String path) {
         HttpResponse<String> response = admin.send(withoutToken(path));
 
         assertEquals(401, response.statusCode(), response.body());
         assertEquals("Authorization: missing; send Authorization: Bearer TOKEN", error(response));
-        assertEquals("Bearer realm=\"sluice\"", response.headers().firstValue("WWW-Authenticate").orElseThrow());
+        assertEquals(
+                "Bearer realm=\"sluice\"",
+                response.headers().firstValue("WWW-Authenticate").orElseThrow());
     }
 
     @ParameterizedTest
@@ -56,8 +69,10 @@ class AdminTokenTest {
         byte[] before = admin.fileBytes();
 
         HttpResponse<String> response = admin.send(HttpRequest.newBuilder(admin.uri(TOPIC))
-                .header("Authorization", authorization).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\": {\"messagesPerSecond\": 1}}")).build());
+                .header("Authorization", authorization)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\": {\"messagesPerSecond\": 1}}"))
+                .build());
 
         assertEquals(401, response.statusCode());
         assertEquals("Authorization: wrong bearer token", error(response));
@@ -67,14 +82,17 @@ class AdminTokenTest {
 
     @Test
     void theRightTokenIsAccepted() {
-        assertEquals(200, admin.put(TOPIC, "{\"publish\": {\"messagesPerSecond\": 1}}").statusCode());
+        assertEquals(
+                200,
+                admin.put(TOPIC, "{\"publish\": {\"messagesPerSecond\": 1}}").statusCode());
         assertEquals(200, admin.get(TOPIC).statusCode());
     }
 
     @Test
     void theSchemeIsCaseInsensitive() {
         HttpResponse<String> response = admin.send(HttpRequest.newBuilder(admin.uri("/api/v1/limits"))
-                .header("Authorization", "bearer " + TOKEN).build());
+                .header("Authorization", "bearer " + TOKEN)
+                .build());
 
         assertEquals(200, response.statusCode());
     }

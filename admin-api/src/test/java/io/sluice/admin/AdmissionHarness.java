@@ -5,6 +5,7 @@ import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.Signal;
 import io.sluice.admission.SignalSource;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,7 @@ final class AdmissionHarness {
 
     /** The controller's wall clock, which stamps every sample and transition. */
     static final Instant NOW = Instant.parse("2025-01-31T12:00:00Z");
+
     static final double CPU_THRESHOLD = 0.8;
     static final double HEAP_THRESHOLD = 0.9;
     static final Duration COOL_DOWN = Duration.ofSeconds(10);
@@ -31,8 +33,14 @@ final class AdmissionHarness {
     private long nowNanos;
 
     AdmissionHarness(AdmissionMode mode) {
-        AdmissionSettings settings = new AdmissionSettings(mode, Map.of(Signal.CPU, CPU_THRESHOLD, Signal.HEAP, HEAP_THRESHOLD),
-                1000, 1, COOL_DOWN.toMillis(), 0.5, 1);
+        AdmissionSettings settings = new AdmissionSettings(
+                mode,
+                Map.of(Signal.CPU, CPU_THRESHOLD, Signal.HEAP, HEAP_THRESHOLD),
+                1000,
+                1,
+                COOL_DOWN.toMillis(),
+                0.5,
+                1);
         Map<Signal, SignalSource> sources = Map.of(Signal.CPU, now -> cpu, Signal.HEAP, now -> heap);
         controller = new AdmissionController(settings, sources, Clock.fixed(NOW, ZoneOffset.UTC));
     }

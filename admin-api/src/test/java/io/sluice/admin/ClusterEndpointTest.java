@@ -1,9 +1,5 @@
 package io.sluice.admin;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.cluster.BucketShare;
 import io.sluice.cluster.ClusterStatus;
@@ -17,6 +13,10 @@ import io.sluice.limits.VersionedLimits;
 import io.sluice.quota.BucketKey;
 import io.sluice.quota.Dimension;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -24,9 +24,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /api/v1/cluster}, the {@code sluice_cluster_*} metrics and limits changes while the shared store is down. */
 @ExtendWith(LeakCheck.class)
@@ -76,9 +77,16 @@ class ClusterEndpointTest {
 
     @Test
     void aMemberShowsItsModeTheSluicesSeenAndItsShares() throws IOException {
-        BucketKey key = new BucketKey(Direction.PUBLISH, new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), Dimension.MESSAGES);
-        ClusterStatus status = new ClusterStatus("prod", "host-a:1", SyncMode.STALE, false, Instant.parse("2026-01-02T03:04:05Z"),
-                Duration.ofSeconds(1), List.of(new MemberSeen("host-a:1", 10), new MemberSeen("host-b:1", 900)),
+        BucketKey key = new BucketKey(
+                Direction.PUBLISH, new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), Dimension.MESSAGES);
+        ClusterStatus status = new ClusterStatus(
+                "prod",
+                "host-a:1",
+                SyncMode.STALE,
+                false,
+                Instant.parse("2026-01-02T03:04:05Z"),
+                Duration.ofSeconds(1),
+                List.of(new MemberSeen("host-a:1", 10), new MemberSeen("host-b:1", 900)),
                 List.of(new BucketShare(key, 1000, 0.75, 2)));
         Store store = new Store();
         try (AdminFixture admin = AdminFixture.inCluster(dir, store, () -> status)) {
@@ -103,8 +111,11 @@ class ClusterEndpointTest {
             String metrics = admin.get("/metrics").body();
             assertTrue(metrics.contains("sluice_cluster_store_up 0.0"), metrics);
             assertTrue(metrics.contains("sluice_cluster_members 2.0"), metrics);
-            assertTrue(metrics.contains("sluice_cluster_share{dimension=\"messages\",direction=\"publish\",name=\"public/default\","
-                    + "protocol=\"pulsar\",scope=\"namespace\"} 0.75"), metrics);
+            assertTrue(
+                    metrics.contains(
+                            "sluice_cluster_share{dimension=\"messages\",direction=\"publish\",name=\"public/default\","
+                                    + "protocol=\"pulsar\",scope=\"namespace\"} 0.75"),
+                    metrics);
         }
     }
 
@@ -115,12 +126,18 @@ class ClusterEndpointTest {
             String limit = "{\"publish\":{\"messagesPerSecond\":500}}";
             assertEquals(200, admin.put("/api/v1/limits/namespaces/t/n", limit).statusCode());
             store.down = true;
-            HttpResponse<String> refused = admin.put("/api/v1/limits/namespaces/t/n", "{\"publish\":{\"messagesPerSecond\":1}}");
+            HttpResponse<String> refused =
+                    admin.put("/api/v1/limits/namespaces/t/n", "{\"publish\":{\"messagesPerSecond\":1}}");
             assertEquals(503, refused.statusCode());
             assertTrue(AdminFixture.error(refused).contains("cluster store"), refused.body());
             assertEquals(503, admin.delete("/api/v1/limits/namespaces/t/n").statusCode());
-            assertEquals(500.0, AdminFixture.json(admin.get("/api/v1/limits/namespaces/t/n")).get("publish")
-                    .get("messagesPerSecond").asDouble(), "the last document stays in force");
+            assertEquals(
+                    500.0,
+                    AdminFixture.json(admin.get("/api/v1/limits/namespaces/t/n"))
+                            .get("publish")
+                            .get("messagesPerSecond")
+                            .asDouble(),
+                    "the last document stays in force");
         }
     }
 }

@@ -1,15 +1,17 @@
 package io.sluice.admin;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.RateLimit;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
-import io.sluice.limits.RateLimit;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,9 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @ExtendWith(LeakCheck.class)
 class ConcurrentChangesTest {
@@ -38,13 +39,16 @@ class ConcurrentChangesTest {
             for (int i = 0; i < CHANGES; i++) {
                 int n = i;
                 // Separate threads and connections, released together.
-                answers.add(CompletableFuture.supplyAsync(() -> {
-                    awaitQuietly(go);
-                    return admin.send(admin.request("/api/v1/limits/topics/persistent/public/default/t" + n)
-                            .header("Content-Type", "application/json")
-                            .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\": {\"messagesPerSecond\": " + (n + 1) + "}}"))
-                            .build());
-                }, command -> new Thread(command).start()));
+                answers.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            awaitQuietly(go);
+                            return admin.send(admin.request("/api/v1/limits/topics/persistent/public/default/t" + n)
+                                    .header("Content-Type", "application/json")
+                                    .PUT(HttpRequest.BodyPublishers.ofString(
+                                            "{\"publish\": {\"messagesPerSecond\": " + (n + 1) + "}}"))
+                                    .build());
+                        },
+                        command -> new Thread(command).start()));
             }
             go.countDown();
             for (CompletableFuture<HttpResponse<String>> answer : answers) {
@@ -63,7 +67,8 @@ class ConcurrentChangesTest {
     }
 
     private static LimitsDocument reopen(Path file) throws IOException {
-        return LimitsStore.open(file, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update).current();
+        return LimitsStore.open(file, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update)
+                .current();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

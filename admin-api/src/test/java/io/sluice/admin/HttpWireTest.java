@@ -1,10 +1,13 @@
 package io.sluice.admin;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,11 +20,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** HTTP behaviour a stock client does not exercise, checked on a raw socket. */
 @ExtendWith(LeakCheck.class)
@@ -29,6 +30,7 @@ class HttpWireTest {
 
     @TempDir
     Path dir;
+
     private AdminFixture admin;
     private Socket socket;
 
@@ -68,7 +70,9 @@ class HttpWireTest {
 
         Reply reply = read();
         assertEquals(400, reply.status());
-        assertEquals("path: bad percent-escape in segment %zz", reply.json().get("error").asText());
+        assertEquals(
+                "path: bad percent-escape in segment %zz",
+                reply.json().get("error").asText());
     }
 
     @Test
@@ -95,7 +99,8 @@ class HttpWireTest {
 
         Reply reply = read();
         assertEquals(413, reply.status());
-        assertEquals("body: must be at most 1048576 bytes", reply.json().get("error").asText());
+        assertEquals(
+                "body: must be at most 1048576 bytes", reply.json().get("error").asText());
     }
 
     @Test
@@ -138,7 +143,9 @@ class HttpWireTest {
         Map<String, String> headers = new TreeMap<>();
         for (String header = line(in); !header.isEmpty(); header = line(in)) {
             int colon = header.indexOf(':');
-            headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+            headers.put(
+                    header.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    header.substring(colon + 1).trim());
         }
         byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
         return new Reply(status, headers, new String(body, StandardCharsets.UTF_8));

@@ -1,12 +1,5 @@
 package io.sluice.admin;
 
-import static io.sluice.admin.AdminFixture.error;
-import static io.sluice.admin.AdminFixture.json;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
@@ -14,10 +7,6 @@ import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
-import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,17 +15,30 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static io.sluice.admin.AdminFixture.error;
+import static io.sluice.admin.AdminFixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** The Kafka scopes of the limits API, which exist before any Kafka traffic flows. */
 @ExtendWith(LeakCheck.class)
 class KafkaLimitsEndpointsTest {
 
     private static final String LIMIT = """
             {"publish": {"messagesPerSecond": 100}, "dispatch": {"bytesPerSecond": 1048576}, "onExceed": "reject"}""";
-    private static final Limit EXPECTED = new Limit(new RateLimit(100.0, null, null), new RateLimit(null, 1048576.0, null),
-            OnExceed.REJECT);
+    private static final Limit EXPECTED =
+            new Limit(new RateLimit(100.0, null, null), new RateLimit(null, 1048576.0, null), OnExceed.REJECT);
 
     @TempDir
     Path dir;
+
     private AdminFixture admin;
 
     @BeforeEach
@@ -63,14 +65,22 @@ class KafkaLimitsEndpointsTest {
         assertEquals(200, put.statusCode(), put.body());
         assertEquals(EXPECTED, LimitsJson.parseLimit(put.body().getBytes(StandardCharsets.UTF_8)));
         JsonNode file = AdminFixture.JSON.readTree(admin.fileBytes());
-        assertEquals(100.0, file.at("/kafka/" + section).get(name).at("/publish/messagesPerSecond").asDouble());
+        assertEquals(
+                100.0,
+                file.at("/kafka/" + section)
+                        .get(name)
+                        .at("/publish/messagesPerSecond")
+                        .asDouble());
         assertEquals(EXPECTED, LimitsJson.parseLimit(admin.get(path).body().getBytes(StandardCharsets.UTF_8)));
         assertTrue(json(admin.get("/api/v1/limits")).at("/kafka/" + section).has(name));
 
         assertEquals(204, admin.delete(path).statusCode());
         assertEquals(404, admin.get(path).statusCode());
         assertEquals(404, admin.delete(path).statusCode());
-        assertFalse(AdminFixture.JSON.readTree(admin.fileBytes()).at("/kafka/" + section).has(name));
+        assertFalse(AdminFixture.JSON
+                .readTree(admin.fileBytes())
+                .at("/kafka/" + section)
+                .has(name));
     }
 
     @Test
@@ -82,11 +92,13 @@ class KafkaLimitsEndpointsTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "/api/v1/limits/kafka/topics/a%20b      | topic: must be a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or .., got \"a b\"",
-        "/api/v1/limits/kafka/topics/..         | topic: must be a Kafka topic name",
-        "/api/v1/limits/kafka/prefixes/team%2Fa | prefix: must be a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-], got \"team/a\"",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/api/v1/limits/kafka/topics/a%20b      | topic: must be a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or .., got \"a b\"",
+                "/api/v1/limits/kafka/topics/..         | topic: must be a Kafka topic name",
+                "/api/v1/limits/kafka/prefixes/team%2Fa | prefix: must be a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-], got \"team/a\"",
+            })
     void badNamesAre400NamingTheParameterAndChangeNothing(String path, String message) throws IOException {
         byte[] before = admin.fileBytes();
         HttpResponse<String> put = admin.put(path, LIMIT);
@@ -100,7 +112,10 @@ class KafkaLimitsEndpointsTest {
         HttpResponse<String> put = admin.put("/api/v1/limits/kafka/clients/" + "c".repeat(256), LIMIT);
         assertEquals(400, put.statusCode());
         assertTrue(error(put).startsWith("clientId: must be a client id of 1 to 255 characters"), error(put));
-        assertEquals(200, admin.put("/api/v1/limits/kafka/clients/" + "c".repeat(255), LIMIT).statusCode());
+        assertEquals(
+                200,
+                admin.put("/api/v1/limits/kafka/clients/" + "c".repeat(255), LIMIT)
+                        .statusCode());
     }
 
     @Test
@@ -108,7 +123,15 @@ class KafkaLimitsEndpointsTest {
         HttpResponse<String> put = admin.put("/api/v1/limits", """
                 {"kafka": {"prefixes": {"team-a.": {"publish": {"bytesPerSecond": 10485760}}}}}""");
         assertEquals(200, put.statusCode(), put.body());
-        assertEquals(10485760.0, admin.engine.limits().kafka().prefixes().get("team-a.").publish().bytesPerSecond());
+        assertEquals(
+                10485760.0,
+                admin.engine
+                        .limits()
+                        .kafka()
+                        .prefixes()
+                        .get("team-a.")
+                        .publish()
+                        .bytesPerSecond());
 
         HttpResponse<String> bad = admin.put("/api/v1/limits", "{\"kafka\": {\"clients\": {\"\": {}}}}");
         assertEquals(400, bad.statusCode());
@@ -118,8 +141,11 @@ class KafkaLimitsEndpointsTest {
 
     @Test
     void throttledAndTopicsEntriesNameTheirProtocol() {
-        admin.ledger.begin(new ThrottleSubject("kafka", "10.0.0.7:1", "billing", null, null, "orders"), "prefix",
-                "publish_messages", "reject");
+        admin.ledger.begin(
+                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", null, null, "orders"),
+                "prefix",
+                "publish_messages",
+                "reject");
         admin.activity.meter("kafka", "orders").published(10, 100);
 
         JsonNode throttled = json(admin.get("/api/v1/throttled")).get(0);

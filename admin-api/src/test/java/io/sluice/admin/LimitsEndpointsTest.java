@@ -1,30 +1,31 @@
 package io.sluice.admin;
 
-import static io.sluice.admin.AdminFixture.error;
-import static io.sluice.admin.AdminFixture.json;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
-import io.sluice.quota.NanoClock;
 import io.sluice.limits.OnExceed;
-import io.sluice.quota.QuotaEngine;
 import io.sluice.limits.RateLimit;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.LeakCheck;
-import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static io.sluice.admin.AdminFixture.error;
+import static io.sluice.admin.AdminFixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(LeakCheck.class)
 class LimitsEndpointsTest {
@@ -35,6 +36,7 @@ class LimitsEndpointsTest {
 
     @TempDir
     Path dir;
+
     private AdminFixture admin;
 
     @BeforeEach
@@ -52,7 +54,9 @@ class LimitsEndpointsTest {
         HttpResponse<String> response = admin.get("/api/v1/limits");
 
         assertEquals(200, response.statusCode());
-        assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("Content-Type").orElseThrow());
         assertEquals(LimitsDocument.empty(), parseDocument(response));
     }
 
@@ -63,7 +67,9 @@ class LimitsEndpointsTest {
         assertEquals(200, put.statusCode(), put.body());
         assertEquals(EXPECTED, LimitsJson.parseLimit(bytes(put)));
         assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/orders"));
-        assertEquals(EXPECTED, LimitsJson.parseDocument(admin.fileBytes()).topics().get("persistent://public/default/orders"));
+        assertEquals(
+                EXPECTED,
+                LimitsJson.parseDocument(admin.fileBytes()).topics().get("persistent://public/default/orders"));
 
         HttpResponse<String> get = admin.get("/api/v1/limits/topics/persistent/public/default/orders");
         assertEquals(200, get.statusCode());
@@ -72,22 +78,34 @@ class LimitsEndpointsTest {
 
     @Test
     void nonPersistentTopicsAreKeyedWithTheirDomain() {
-        assertEquals(200, admin.put("/api/v1/limits/topics/non-persistent/public/default/ticks", LIMIT).statusCode());
+        assertEquals(
+                200,
+                admin.put("/api/v1/limits/topics/non-persistent/public/default/ticks", LIMIT)
+                        .statusCode());
 
         assertEquals(EXPECTED, admin.engine.limits().topics().get("non-persistent://public/default/ticks"));
-        assertEquals(404, admin.get("/api/v1/limits/topics/persistent/public/default/ticks").statusCode());
+        assertEquals(
+                404,
+                admin.get("/api/v1/limits/topics/persistent/public/default/ticks")
+                        .statusCode());
     }
 
     @Test
     void aPartitionHasItsOwnLimit() {
-        assertEquals(200, admin.put("/api/v1/limits/topics/persistent/public/default/orders-partition-3", LIMIT).statusCode());
+        assertEquals(
+                200,
+                admin.put("/api/v1/limits/topics/persistent/public/default/orders-partition-3", LIMIT)
+                        .statusCode());
 
         assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/orders-partition-3"));
     }
 
     @Test
     void percentEncodedTopicNamesAreDecoded() {
-        assertEquals(200, admin.put("/api/v1/limits/topics/persistent/public/default/a%20b+c", LIMIT).statusCode());
+        assertEquals(
+                200,
+                admin.put("/api/v1/limits/topics/persistent/public/default/a%20b+c", LIMIT)
+                        .statusCode());
 
         assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/a b+c"));
     }
@@ -111,8 +129,12 @@ class LimitsEndpointsTest {
     void deletingAnAbsentLimitIs404AndChangesNothing() throws IOException {
         byte[] before = admin.fileBytes();
 
-        for (String path : new String[] {"/api/v1/limits/topics/persistent/public/default/none",
-                "/api/v1/limits/namespaces/public/none", "/api/v1/limits/tenants/none", "/api/v1/limits/proxy"}) {
+        for (String path : new String[] {
+            "/api/v1/limits/topics/persistent/public/default/none",
+            "/api/v1/limits/namespaces/public/none",
+            "/api/v1/limits/tenants/none",
+            "/api/v1/limits/proxy"
+        }) {
             HttpResponse<String> delete = admin.delete(path);
             assertEquals(404, delete.statusCode(), path);
             assertTrue(error(delete).startsWith("no limit for "), delete.body());
@@ -129,7 +151,8 @@ class LimitsEndpointsTest {
         assertEquals(200, put.statusCode(), put.body());
         assertEquals(EXPECTED, admin.engine.limits().namespaces().get("public/default"));
         assertEquals(EXPECTED, LimitsJson.parseLimit(bytes(admin.get("/api/v1/limits/namespaces/public/default"))));
-        assertEquals(204, admin.delete("/api/v1/limits/namespaces/public/default").statusCode());
+        assertEquals(
+                204, admin.delete("/api/v1/limits/namespaces/public/default").statusCode());
         assertTrue(admin.engine.limits().namespaces().isEmpty());
     }
 
@@ -161,7 +184,8 @@ class LimitsEndpointsTest {
 
     @Test
     void putAnswersTheLimitWithDefaultsFilledIn() {
-        HttpResponse<String> put = admin.put("/api/v1/limits/tenants/public", "{\"dispatch\": {\"messagesPerSecond\": 5}}");
+        HttpResponse<String> put =
+                admin.put("/api/v1/limits/tenants/public", "{\"dispatch\": {\"messagesPerSecond\": 5}}");
 
         assertEquals(200, put.statusCode());
         assertEquals("delay", json(put).get("onExceed").asText());
@@ -170,7 +194,8 @@ class LimitsEndpointsTest {
 
     @Test
     void connectionLimitsHaveDefaultsAndCanBeSet() {
-        assertEquals(ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes(admin.get("/api/v1/limits/connection"))));
+        assertEquals(
+                ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes(admin.get("/api/v1/limits/connection"))));
 
         HttpResponse<String> put = admin.put("/api/v1/limits/connection", "{\"maxPendingSends\": 500}");
 

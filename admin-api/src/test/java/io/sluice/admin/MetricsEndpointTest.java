@@ -1,17 +1,16 @@
 package io.sluice.admin;
 
-import io.sluice.status.ThrottleSubject;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-
 import io.sluice.admin.PrometheusText.Family;
 import io.sluice.admin.PrometheusText.Sample;
 import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.RequestType;
 import io.sluice.status.DelayHistogram;
+import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -21,9 +20,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 @ExtendWith(LeakCheck.class)
 class MetricsEndpointTest {
@@ -39,22 +40,39 @@ class MetricsEndpointTest {
             HttpResponse<String> response = admin.get("/metrics");
 
             assertEquals(200, response.statusCode());
-            assertEquals("text/plain; version=0.0.4; charset=utf-8", response.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals(
+                    "text/plain; version=0.0.4; charset=utf-8",
+                    response.headers().firstValue("Content-Type").orElseThrow());
             Map<String, Family> families = PrometheusText.parse(response.body());
-            for (String counter : List.of("sluice_publish_messages_total", "sluice_publish_bytes_total",
-                    "sluice_dispatch_messages_total", "sluice_dispatch_bytes_total", "sluice_upstream_connect_failures_total")) {
+            for (String counter : List.of(
+                    "sluice_publish_messages_total",
+                    "sluice_publish_bytes_total",
+                    "sluice_dispatch_messages_total",
+                    "sluice_dispatch_bytes_total",
+                    "sluice_upstream_connect_failures_total")) {
                 assertEquals("counter", families.get(counter).type(), counter);
             }
-            for (String gauge : List.of("sluice_held_messages", "sluice_held_bytes", "sluice_connections",
-                    "sluice_netty_direct_memory_bytes", "sluice_netty_heap_memory_bytes", "jvm_memory_used_bytes")) {
+            for (String gauge : List.of(
+                    "sluice_held_messages",
+                    "sluice_held_bytes",
+                    "sluice_connections",
+                    "sluice_netty_direct_memory_bytes",
+                    "sluice_netty_heap_memory_bytes",
+                    "jvm_memory_used_bytes")) {
                 assertEquals("gauge", families.get(gauge).type(), gauge);
             }
-            assertEquals(List.of(Map.of("protocol", "kafka", "topic", "_other"), Map.of("protocol", "pulsar", "topic", "_other")),
-                    families.get("sluice_publish_messages_total").samples().stream().map(Sample::labels).toList(),
+            assertEquals(
+                    List.of(
+                            Map.of("protocol", "kafka", "topic", "_other"),
+                            Map.of("protocol", "pulsar", "topic", "_other")),
+                    families.get("sluice_publish_messages_total").samples().stream()
+                            .map(Sample::labels)
+                            .toList(),
                     "every protocol's families exist from the first scrape on");
             assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
             assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "kafka")));
-            assertTrue(families.keySet().stream().noneMatch(name -> name.startsWith("sluice_admission")),
+            assertTrue(
+                    families.keySet().stream().noneMatch(name -> name.startsWith("sluice_admission")),
                     "without admission control there are no admission families");
         }
     }
@@ -66,7 +84,10 @@ class MetricsEndpointTest {
             admission.overload();
             admission.controller.admit(RequestType.NEW_PRODUCER);
             admission.controller.admit(RequestType.NEW_PRODUCER);
-            assertEquals(200, admin.put("/api/v1/admission", "{\"mode\": \"monitor_only\"}").statusCode());
+            assertEquals(
+                    200,
+                    admin.put("/api/v1/admission", "{\"mode\": \"monitor_only\"}")
+                            .statusCode());
             admission.controller.admit(RequestType.NEW_CONSUMER);
 
             Map<String, Family> families = scrape(admin);
@@ -79,12 +100,13 @@ class MetricsEndpointTest {
             }
             Family rejections = families.get("sluice_admission_rejections_total");
             assertEquals("counter", rejections.type());
-            Map<Map<String, String>, Double> counts = rejections.samples().stream()
-                    .collect(Collectors.toMap(Sample::labels, Sample::value));
+            Map<Map<String, String>, Double> counts =
+                    rejections.samples().stream().collect(Collectors.toMap(Sample::labels, Sample::value));
             assertEquals(8, counts.size(), "every type in both modes, zeros included");
             assertEquals(2, counts.get(Map.of("type", "new_producer", "mode", "enforced")));
             assertEquals(1, counts.get(Map.of("type", "new_consumer", "mode", "monitor_only")));
-            assertEquals(3, counts.values().stream().mapToDouble(Double::doubleValue).sum());
+            assertEquals(
+                    3, counts.values().stream().mapToDouble(Double::doubleValue).sum());
             Family signals = families.get("sluice_admission_signal");
             assertEquals("gauge", signals.type());
             assertTrue(signals.help().contains("event_loop_lag (milliseconds)"), signals.help());
@@ -93,7 +115,8 @@ class MetricsEndpointTest {
             assertEquals(2, signals.samples().size(), "signals without a value are left out");
 
             admission.recover();
-            assertEquals(1, value(scrape(admin), "sluice_admission_state", Map.of("type", "new_connection")), "half-open");
+            assertEquals(
+                    1, value(scrape(admin), "sluice_admission_state", Map.of("type", "new_connection")), "half-open");
             admission.sampleAfter(Duration.ofSeconds(1));
             assertEquals(0, value(scrape(admin), "sluice_admission_state", Map.of("type", "new_connection")), "closed");
         }
@@ -105,8 +128,16 @@ class MetricsEndpointTest {
             admin.activity.meter("pulsar", NS + "orders").published(7, 700);
             admin.activity.meter("pulsar", NS + "orders").dispatched(5, 500);
             admin.activity.meter("pulsar", NS + "orders").held(2, 200);
-            admin.ledger.begin(new ThrottleSubject("pulsar", "c1", null, 1L, null, NS + "orders"), "topic", "publish messagesPerSecond 5.0", "delay");
-            admin.ledger.begin(new ThrottleSubject("pulsar", "c2", null, 2L, null, NS + "orders"), "topic", "publish messagesPerSecond 5.0", "delay");
+            admin.ledger.begin(
+                    new ThrottleSubject("pulsar", "c1", null, 1L, null, NS + "orders"),
+                    "topic",
+                    "publish messagesPerSecond 5.0",
+                    "delay");
+            admin.ledger.begin(
+                    new ThrottleSubject("pulsar", "c2", null, 2L, null, NS + "orders"),
+                    "topic",
+                    "publish messagesPerSecond 5.0",
+                    "delay");
             admin.ledger.delayed("topic", 3_000_000);
             admin.ledger.delayed("topic", 70_000_000_000L);
             admin.ledger.delayed("namespace", 1_000);
@@ -124,19 +155,43 @@ class MetricsEndpointTest {
             assertEquals(500, value(families, "sluice_dispatch_bytes_total", orders));
             assertEquals(2, value(families, "sluice_held_messages", orders));
             assertEquals(200, value(families, "sluice_held_bytes", orders));
-            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("protocol", "pulsar", "topic", NS + "orders", "scope", "topic",
-                    "reason", "publish messagesPerSecond 5.0", "action", "delay")));
+            assertEquals(
+                    2,
+                    value(
+                            families,
+                            "sluice_throttle_events_total",
+                            Map.of(
+                                    "protocol",
+                                    "pulsar",
+                                    "topic",
+                                    NS + "orders",
+                                    "scope",
+                                    "topic",
+                                    "reason",
+                                    "publish messagesPerSecond 5.0",
+                                    "action",
+                                    "delay")));
             assertEquals(1, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
             assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of("protocol", "pulsar")));
-            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "pulsar", "reason", "frame too large")));
-            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "pulsar",
-                    "reason", "odd \\\"reason\\\"\\nwith a newline\\\\")));
+            assertEquals(
+                    1,
+                    value(
+                            families,
+                            "sluice_protocol_errors_total",
+                            Map.of("protocol", "pulsar", "reason", "frame too large")));
+            assertEquals(
+                    1,
+                    value(
+                            families,
+                            "sluice_protocol_errors_total",
+                            Map.of("protocol", "pulsar", "reason", "odd \\\"reason\\\"\\nwith a newline\\\\")));
             assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "kafka")));
 
             Family delays = families.get("sluice_throttle_delay_seconds");
             assertEquals("histogram", delays.type());
             List<Sample> topicBuckets = delays.samples().stream()
-                    .filter(s -> s.name().endsWith("_bucket") && "topic".equals(s.label("scope"))).toList();
+                    .filter(s -> s.name().endsWith("_bucket") && "topic".equals(s.label("scope")))
+                    .toList();
             assertEquals(DelayHistogram.BOUNDS.length + 1, topicBuckets.size());
             assertEquals("0.001", topicBuckets.get(0).label("le"));
             assertEquals(0, topicBuckets.get(0).value());
@@ -155,8 +210,12 @@ class MetricsEndpointTest {
     @Test
     void topicLabelsAreLimitedTopicsAndTheBusiestOthersTheRestIsOther() throws IOException {
         try (AdminFixture admin = AdminFixture.withMetricsMaxTopics(dir, 2)) {
-            admin.put("/api/v1/limits/topics/persistent/public/default/limited", "{\"publish\": {\"messagesPerSecond\": 1}}");
-            admin.put("/api/v1/limits/topics/persistent/public/default/parted", "{\"publish\": {\"messagesPerSecond\": 1}}");
+            admin.put(
+                    "/api/v1/limits/topics/persistent/public/default/limited",
+                    "{\"publish\": {\"messagesPerSecond\": 1}}");
+            admin.put(
+                    "/api/v1/limits/topics/persistent/public/default/parted",
+                    "{\"publish\": {\"messagesPerSecond\": 1}}");
             admin.activity.meter("pulsar", NS + "limited").published(1, 10);
             admin.activity.meter("pulsar", NS + "parted-partition-0").published(2, 20);
             admin.activity.meter("pulsar", NS + "busiest").published(500, 5000);
@@ -164,38 +223,108 @@ class MetricsEndpointTest {
             admin.activity.meter("pulsar", NS + "quiet").published(30, 300);
             admin.activity.meter("pulsar", NS + "quieter").published(20, 200);
             admin.activity.meter("pulsar", NS + "quieter").held(3, 30);
-            admin.ledger.begin(new ThrottleSubject("pulsar", "c", null, 1L, null, NS + "quiet"), "namespace", "publish bytesPerSecond 1.0", "reject");
-            admin.ledger.begin(new ThrottleSubject("pulsar", "c", null, 2L, null, NS + "quieter"), "namespace", "publish bytesPerSecond 1.0", "reject");
+            admin.ledger.begin(
+                    new ThrottleSubject("pulsar", "c", null, 1L, null, NS + "quiet"),
+                    "namespace",
+                    "publish bytesPerSecond 1.0",
+                    "reject");
+            admin.ledger.begin(
+                    new ThrottleSubject("pulsar", "c", null, 2L, null, NS + "quieter"),
+                    "namespace",
+                    "publish bytesPerSecond 1.0",
+                    "reject");
 
             Map<String, Family> families = scrape(admin);
 
             Map<String, Double> published = byTopic(families.get("sluice_publish_messages_total"));
-            assertEquals(Map.of(NS + "limited", 1.0, NS + "parted-partition-0", 2.0, NS + "busiest", 500.0, NS + "busy", 400.0,
-                    "_other", 50.0), published);
-            assertEquals(Set.copyOf(published.keySet()), byTopic(families.get("sluice_held_bytes")).keySet());
+            assertEquals(
+                    Map.of(
+                            NS + "limited",
+                            1.0,
+                            NS + "parted-partition-0",
+                            2.0,
+                            NS + "busiest",
+                            500.0,
+                            NS + "busy",
+                            400.0,
+                            "_other",
+                            50.0),
+                    published);
+            assertEquals(
+                    Set.copyOf(published.keySet()),
+                    byTopic(families.get("sluice_held_bytes")).keySet());
             assertEquals(30, byTopic(families.get("sluice_held_bytes")).get("_other"));
-            assertEquals(2, value(families, "sluice_throttle_events_total", Map.of("protocol", "pulsar", "topic", "_other",
-                    "scope", "namespace", "reason", "publish bytesPerSecond 1.0", "action", "reject")));
+            assertEquals(
+                    2,
+                    value(
+                            families,
+                            "sluice_throttle_events_total",
+                            Map.of(
+                                    "protocol",
+                                    "pulsar",
+                                    "topic",
+                                    "_other",
+                                    "scope",
+                                    "namespace",
+                                    "reason",
+                                    "publish bytesPerSecond 1.0",
+                                    "action",
+                                    "reject")));
         }
     }
 
     @Test
     void everyRateLimitInForceIsAGaugeSoDashboardsCanDrawRatesAgainstIt() throws IOException {
         try (AdminFixture admin = AdminFixture.start(dir)) {
-            admin.put("/api/v1/limits/topics/persistent/public/default/orders", "{\"publish\": {\"messagesPerSecond\": 500}}");
+            admin.put(
+                    "/api/v1/limits/topics/persistent/public/default/orders",
+                    "{\"publish\": {\"messagesPerSecond\": 500}}");
             admin.put("/api/v1/limits/kafka/prefixes/team-a.", "{\"dispatch\": {\"bytesPerSecond\": 1048576}}");
             admin.put("/api/v1/limits/proxy", "{\"publish\": {\"messagesPerSecond\": 9000, \"bytesPerSecond\": 1e7}}");
 
             Map<String, Family> families = scrape(admin);
 
-            assertEquals(500, value(families, "sluice_limit_messages_per_second", Map.of("protocol", "pulsar", "scope", "topic",
-                    "name", NS + "orders", "direction", "publish")));
-            assertEquals(1048576, value(families, "sluice_limit_bytes_per_second", Map.of("protocol", "kafka", "scope", "prefix",
-                    "name", "team-a.", "direction", "dispatch")));
-            assertEquals(9000, value(families, "sluice_limit_messages_per_second", Map.of("protocol", "", "scope", "proxy",
-                    "name", "proxy", "direction", "publish")));
-            assertEquals(4, families.get("sluice_limit_messages_per_second").samples().size()
-                    + families.get("sluice_limit_bytes_per_second").samples().size(), "one series per rate set, no more");
+            assertEquals(
+                    500,
+                    value(
+                            families,
+                            "sluice_limit_messages_per_second",
+                            Map.of(
+                                    "protocol",
+                                    "pulsar",
+                                    "scope",
+                                    "topic",
+                                    "name",
+                                    NS + "orders",
+                                    "direction",
+                                    "publish")));
+            assertEquals(
+                    1048576,
+                    value(
+                            families,
+                            "sluice_limit_bytes_per_second",
+                            Map.of(
+                                    "protocol",
+                                    "kafka",
+                                    "scope",
+                                    "prefix",
+                                    "name",
+                                    "team-a.",
+                                    "direction",
+                                    "dispatch")));
+            assertEquals(
+                    9000,
+                    value(
+                            families,
+                            "sluice_limit_messages_per_second",
+                            Map.of("protocol", "", "scope", "proxy", "name", "proxy", "direction", "publish")));
+            assertEquals(
+                    4,
+                    families.get("sluice_limit_messages_per_second").samples().size()
+                            + families.get("sluice_limit_bytes_per_second")
+                                    .samples()
+                                    .size(),
+                    "one series per rate set, no more");
             assertEquals(1, value(families, "sluice_ready", Map.of()));
         }
     }
@@ -205,15 +334,36 @@ class MetricsEndpointTest {
         try (AdminFixture admin = AdminFixture.start(dir)) {
             admin.activity.meter("pulsar", "orders").published(3, 30);
             admin.activity.meter("kafka", "orders").published(5, 50);
-            admin.ledger.begin(new ThrottleSubject("kafka", "c", "billing", null, null, "orders"), "prefix", "publish_messages",
+            admin.ledger.begin(
+                    new ThrottleSubject("kafka", "c", "billing", null, null, "orders"),
+                    "prefix",
+                    "publish_messages",
                     "reject");
 
             Map<String, Family> families = scrape(admin);
 
-            assertEquals(3, value(families, "sluice_publish_messages_total", Map.of("protocol", "pulsar", "topic", "orders")));
-            assertEquals(5, value(families, "sluice_publish_messages_total", Map.of("protocol", "kafka", "topic", "orders")));
-            assertEquals(1, value(families, "sluice_throttle_events_total", Map.of("protocol", "kafka", "topic", "orders",
-                    "scope", "prefix", "reason", "publish_messages", "action", "reject")));
+            assertEquals(
+                    3,
+                    value(families, "sluice_publish_messages_total", Map.of("protocol", "pulsar", "topic", "orders")));
+            assertEquals(
+                    5,
+                    value(families, "sluice_publish_messages_total", Map.of("protocol", "kafka", "topic", "orders")));
+            assertEquals(
+                    1,
+                    value(
+                            families,
+                            "sluice_throttle_events_total",
+                            Map.of(
+                                    "protocol",
+                                    "kafka",
+                                    "topic",
+                                    "orders",
+                                    "scope",
+                                    "prefix",
+                                    "reason",
+                                    "publish_messages",
+                                    "action",
+                                    "reject")));
         }
     }
 
@@ -224,11 +374,18 @@ class MetricsEndpointTest {
         assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na 1\na 2\n"));
         assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na one\n"));
         assertThrows(AssertionError.class, () -> PrometheusText.parse("# HELP a x\n# TYPE a gauge\na 1"));
-        assertThrows(AssertionError.class, () -> PrometheusText.parse(
-                "# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n"));
-        assertThrows(AssertionError.class, () -> PrometheusText.parse(
-                "# HELP a x\n# TYPE a gauge\n# HELP b x\n# TYPE b gauge\na{x=\"1\"} 1\nb 1\na{x=\"2\"} 1\n"));
-        assertEquals(1, PrometheusText.parse("# HELP a x\n# TYPE a gauge\na{x=\"1\",} 1 1700000000000\n").size());
+        assertThrows(
+                AssertionError.class,
+                () -> PrometheusText.parse(
+                        "# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n"));
+        assertThrows(
+                AssertionError.class,
+                () -> PrometheusText.parse(
+                        "# HELP a x\n# TYPE a gauge\n# HELP b x\n# TYPE b gauge\na{x=\"1\"} 1\nb 1\na{x=\"2\"} 1\n"));
+        assertEquals(
+                1,
+                PrometheusText.parse("# HELP a x\n# TYPE a gauge\na{x=\"1\",} 1 1700000000000\n")
+                        .size());
     }
 
     private static Map<String, Family> scrape(AdminFixture admin) {
@@ -238,7 +395,8 @@ class MetricsEndpointTest {
     }
 
     private static Map<String, Double> byTopic(Family family) {
-        return family.samples().stream().collect(Collectors.toMap(s -> s.label("topic"), Sample::value, Double::sum, TreeMap::new));
+        return family.samples().stream()
+                .collect(Collectors.toMap(s -> s.label("topic"), Sample::value, Double::sum, TreeMap::new));
     }
 
     @Test
@@ -258,13 +416,24 @@ class MetricsEndpointTest {
             assertEquals(1, value(families, "sluice_connections", Map.of("protocol", "kafka")));
             assertEquals(0, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
             assertEquals(2, value(families, "sluice_requests_total", Map.of("protocol", "kafka", "api", "produce")));
-            assertEquals(List.of(Map.of("api", "produce", "protocol", "kafka")),
-                    families.get("sluice_requests_total").samples().stream().map(Sample::labels).toList(),
+            assertEquals(
+                    List.of(Map.of("api", "produce", "protocol", "kafka")),
+                    families.get("sluice_requests_total").samples().stream()
+                            .map(Sample::labels)
+                            .toList(),
                     "only kinds seen, and only for front ends that count them");
-            assertEquals(300, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "in")));
-            assertEquals(40, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "out")));
-            assertEquals(5, value(families, "sluice_client_bytes_total", Map.of("protocol", "pulsar", "direction", "in")));
-            assertEquals(1, value(families, "sluice_protocol_errors_total", Map.of("protocol", "kafka", "reason", "unknown_api_key")));
+            assertEquals(
+                    300, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "in")));
+            assertEquals(
+                    40, value(families, "sluice_client_bytes_total", Map.of("protocol", "kafka", "direction", "out")));
+            assertEquals(
+                    5, value(families, "sluice_client_bytes_total", Map.of("protocol", "pulsar", "direction", "in")));
+            assertEquals(
+                    1,
+                    value(
+                            families,
+                            "sluice_protocol_errors_total",
+                            Map.of("protocol", "kafka", "reason", "unknown_api_key")));
         }
     }
 

@@ -1,14 +1,15 @@
 package io.sluice.admin;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.admin.http.Route;
 import io.sluice.admin.openapi.OpenApiResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -18,15 +19,16 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** The OpenAPI document and the route table describe the same API. */
 @ExtendWith(LeakCheck.class)
 class OpenApiDocumentTest {
 
-    private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
+    private static final Set<String> OPERATIONS =
+            Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
     private static final Pattern PARAMETER = Pattern.compile("\\{([^}]+)}");
 
     @TempDir
@@ -82,8 +84,9 @@ class OpenApiDocumentTest {
     void everyReferenceResolves() throws IOException {
         JsonNode document = AdminFixture.JSON.readTree(OpenApiResource.load());
         assertEquals("3.0.3", document.get("openapi").asText());
-        document.findValues("$ref").forEach(ref ->
-                assertFalse(document.at(ref.asText().substring(1)).isMissingNode(), ref.asText()));
+        document.findValues("$ref")
+                .forEach(ref ->
+                        assertFalse(document.at(ref.asText().substring(1)).isMissingNode(), ref.asText()));
     }
 
     @Test
@@ -92,7 +95,9 @@ class OpenApiDocumentTest {
             HttpResponse<String> response = admin.get("/api/v1/openapi.json");
 
             assertEquals(200, response.statusCode());
-            assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals(
+                    "application/json",
+                    response.headers().firstValue("Content-Type").orElseThrow());
             assertEquals(AdminFixture.JSON.readTree(OpenApiResource.load()), AdminFixture.json(response));
         }
     }

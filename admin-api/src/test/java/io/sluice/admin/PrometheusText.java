@@ -21,10 +21,13 @@ final class PrometheusText {
     private static final String NAME = "[a-zA-Z_:][a-zA-Z0-9_:]*";
     private static final String LABEL = "[a-zA-Z_][a-zA-Z0-9_]*";
     private static final Pattern HELP = Pattern.compile("# HELP (" + NAME + ") ((?:[^\\\\\\n]|\\\\[\\\\n])*)");
-    private static final Pattern TYPE = Pattern.compile("# TYPE (" + NAME + ") (counter|gauge|histogram|summary|untyped)");
+    private static final Pattern TYPE =
+            Pattern.compile("# TYPE (" + NAME + ") (counter|gauge|histogram|summary|untyped)");
     private static final Pattern SAMPLE = Pattern.compile("(" + NAME + ")(?:\\{(.*)})? (\\S+)(?: (-?\\d+))?");
-    private static final Pattern LABEL_PAIR = Pattern.compile("(" + LABEL + ")=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"(,|$)");
-    private static final Pattern FLOAT = Pattern.compile("[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?|Inf|NaN)");
+    private static final Pattern LABEL_PAIR =
+            Pattern.compile("(" + LABEL + ")=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"(,|$)");
+    private static final Pattern FLOAT =
+            Pattern.compile("[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?|Inf|NaN)");
 
     /** One sample line. */
     record Sample(String name, Map<String, String> labels, double value) {
@@ -34,11 +37,9 @@ final class PrometheusText {
     }
 
     /** A metric family: its HELP, TYPE and samples in order. */
-    record Family(String name, String type, String help, List<Sample> samples) {
-    }
+    record Family(String name, String type, String help, List<Sample> samples) {}
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     /** The families of {@code text}, by name. @throws AssertionError naming the line that breaks the format */
     static Map<String, Family> parse(String text) {
@@ -145,7 +146,8 @@ final class PrometheusText {
                 previousCount = bucket.value();
             }
             require(previousBound == Double.POSITIVE_INFINITY, family.name() + series + ": no +Inf bucket");
-            require(counts.containsKey(series) && counts.get(series) == previousCount,
+            require(
+                    counts.containsKey(series) && counts.get(series) == previousCount,
                     family.name() + series + ": _count is not the +Inf bucket");
         });
     }

@@ -1,30 +1,32 @@
 package io.sluice.admin;
 
-import io.sluice.status.ThrottleSubject;
-import static io.sluice.admin.AdminFixture.error;
-import static io.sluice.admin.AdminFixture.json;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.status.Throttle;
+import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
-import java.io.IOException;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Instant;
+
+import static io.sluice.admin.AdminFixture.error;
+import static io.sluice.admin.AdminFixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 @ExtendWith(LeakCheck.class)
 class StatusEndpointsTest {
 
     @TempDir
     Path dir;
+
     private AdminFixture admin;
 
     @BeforeEach
@@ -42,17 +44,31 @@ class StatusEndpointsTest {
         HttpResponse<String> response = admin.get("/api/v1/throttled");
 
         assertEquals(200, response.statusCode());
-        assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals(
+                "application/json",
+                response.headers().firstValue("Content-Type").orElseThrow());
         assertTrue(json(response).isArray());
         assertEquals(0, json(response).size());
     }
 
     @Test
     void throttledListsProducersAndConsumersWithTheirHeldSends() {
-        Throttle producer = admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.7:50412", null, 3L, null, "persistent://public/default/orders"), "topic", "publish messagesPerSecond 500.0", "delay");
+        Throttle producer = admin.ledger.begin(
+                new ThrottleSubject("pulsar", "10.0.0.7:50412", null, 3L, null, "persistent://public/default/orders"),
+                "topic",
+                "publish messagesPerSecond 500.0",
+                "delay");
         producer.holding(12, 3400);
-        admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.8:50999", null, null, 9L, "persistent://public/default/orders"), "namespace", "dispatch messagesPerSecond 10.0", "delay");
-        Throttle over = admin.ledger.begin(new ThrottleSubject("pulsar", "10.0.0.9:1", null, 1L, null, "persistent://public/default/old"), "topic", "x", "reject");
+        admin.ledger.begin(
+                new ThrottleSubject("pulsar", "10.0.0.8:50999", null, null, 9L, "persistent://public/default/orders"),
+                "namespace",
+                "dispatch messagesPerSecond 10.0",
+                "delay");
+        Throttle over = admin.ledger.begin(
+                new ThrottleSubject("pulsar", "10.0.0.9:1", null, 1L, null, "persistent://public/default/old"),
+                "topic",
+                "x",
+                "reject");
         admin.ledger.end(over);
 
         JsonNode list = json(admin.get("/api/v1/throttled"));
@@ -89,11 +105,13 @@ class StatusEndpointsTest {
         assertEquals(2, busy.get("heldMessages").asLong());
         assertEquals(20, busy.get("heldBytes").asLong());
         assertEquals(1, busy.get("throttleEvents").asLong());
-        for (String rate : new String[] {"publishMessagesPerSecond", "publishBytesPerSecond",
-                "dispatchMessagesPerSecond", "dispatchBytesPerSecond"}) {
+        for (String rate : new String[] {
+            "publishMessagesPerSecond", "publishBytesPerSecond", "dispatchMessagesPerSecond", "dispatchBytesPerSecond"
+        }) {
             assertTrue(busy.get(rate).isNumber(), rate);
         }
-        assertEquals("persistent://public/default/quiet", list.get(1).get("topic").asText());
+        assertEquals(
+                "persistent://public/default/quiet", list.get(1).get("topic").asText());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.sluice.cli;
 
+import picocli.CommandLine;
+
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -9,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
 
 /**
  * The admin command line of {@code sluice.jar}: {@code sluice limits|throttled|topics|admission ...},
@@ -29,8 +30,7 @@ public final class AdminCli {
 
     private static final Set<String> COMMANDS = Set.of("limits", "throttled", "topics", "admission");
 
-    private AdminCli() {
-    }
+    private AdminCli() {}
 
     /** Whether {@code args} ask for an admin subcommand rather than for running the proxy. */
     public static boolean handles(String[] args) {
@@ -43,8 +43,8 @@ public final class AdminCli {
     }
 
     /** Runs one admin command; returns the exit code. Nothing is written to the streams after it returns. */
-    public static int run(String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err,
-                          Clock clock) {
+    public static int run(
+            String[] args, Map<String, String> env, InputStream in, PrintStream out, PrintStream err, Clock clock) {
         PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         Invocation invocation = new Invocation(env, in, outWriter, errWriter, clock);
@@ -75,8 +75,11 @@ public final class AdminCli {
 
     /** {@code -h}/{@code --help} on every command. */
     private static void addHelpOption(CommandLine command) {
-        command.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help")
-                .usageHelp(true).description("Show this help and exit.").build());
+        command.getCommandSpec()
+                .addOption(CommandLine.Model.OptionSpec.builder("-h", "--help")
+                        .usageHelp(true)
+                        .description("Show this help and exit.")
+                        .build());
         command.getSubcommands().values().forEach(AdminCli::addHelpOption);
     }
 

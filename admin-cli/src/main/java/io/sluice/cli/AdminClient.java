@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -13,7 +15,6 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
 
 /**
  * Requests to Sluice's admin REST API. An answer outside 2xx becomes a {@link CliFailure} that
@@ -38,7 +39,8 @@ final class AdminClient {
         this.base = base;
         this.token = token;
         // The admin server speaks HTTP/1.1; no h2c upgrade attempt.
-        HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT);
+        HttpClient.Builder http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT);
         if (tls != null) {
             http.sslContext(tls);
         }
@@ -87,7 +89,11 @@ final class AdminClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Accept", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -97,10 +103,12 @@ final class AdminClient {
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpConnectTimeoutException e) {
-            throw CliFailure.unreachable("cannot connect to " + base + ": no answer within " + CONNECT_TIMEOUT.toSeconds()
-                    + " s; " + WHERE, e);
+            throw CliFailure.unreachable(
+                    "cannot connect to " + base + ": no answer within " + CONNECT_TIMEOUT.toSeconds() + " s; " + WHERE,
+                    e);
         } catch (HttpTimeoutException e) {
-            throw CliFailure.unreachable(method + " " + base + path + " got no answer within " + REQUEST_TIMEOUT.toSeconds() + " s", e);
+            throw CliFailure.unreachable(
+                    method + " " + base + path + " got no answer within " + REQUEST_TIMEOUT.toSeconds() + " s", e);
         } catch (IOException e) {
             throw CliFailure.unreachable("cannot connect to " + base + ": " + describe(e) + "; " + WHERE, e);
         } catch (InterruptedException e) {
@@ -122,7 +130,8 @@ final class AdminClient {
             }
         }
         Throwable cause = e;
-        while (cause.getCause() != null && (cause.getMessage() == null || cause.getMessage().isBlank())) {
+        while (cause.getCause() != null
+                && (cause.getMessage() == null || cause.getMessage().isBlank())) {
             cause = cause.getCause();
         }
         String message = cause.getMessage();
@@ -135,7 +144,8 @@ final class AdminClient {
         if (status >= 200 && status < 300) {
             return response.body();
         }
-        String message = "the server refused " + method + " " + path + " (" + status + "): " + errorText(response.body());
+        String message =
+                "the server refused " + method + " " + path + " (" + status + "): " + errorText(response.body());
         if (status == 401) {
             message += "; give the admin token with --token-file or SLUICE_TOKEN_FILE";
         }
@@ -165,7 +175,8 @@ final class AdminClient {
         try {
             return Json.read(body);
         } catch (IOException e) {
-            throw CliFailure.refused("the answer to " + method + " " + base + path + " is not JSON: is this Sluice's admin API?");
+            throw CliFailure.refused(
+                    "the answer to " + method + " " + base + path + " is not JSON: is this Sluice's admin API?");
         }
     }
 }

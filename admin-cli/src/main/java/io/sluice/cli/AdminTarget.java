@@ -1,13 +1,14 @@
 package io.sluice.cli;
 
+import picocli.CommandLine.Option;
+
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import javax.net.ssl.SSLContext;
-import picocli.CommandLine.Option;
 
 /**
  * Which Sluice a command talks to, which HTTPS certificate it believes and with which token: the
@@ -23,17 +24,24 @@ final class AdminTarget {
 
     static final String DEFAULT_URL = "http://127.0.0.1:8080";
 
-    @Option(names = "--url", paramLabel = "URL",
+    @Option(
+            names = "--url",
+            paramLabel = "URL",
             description = "Sluice's admin API, e.g. http://sluice.pulsar.svc:8080. Default: env SLUICE_URL, else"
                     + " the admin address of a Sluice in the same container (SLUICE_ADMIN), else " + DEFAULT_URL + ".")
     String url;
 
-    @Option(names = "--token-file", paramLabel = "FILE",
-            description = "File holding the admin token (the server's --admin-token). Default: env SLUICE_TOKEN_FILE,"
-                    + " else the token of a Sluice in the same container (SLUICE_ADMIN_TOKEN_FILE or SLUICE_ADMIN_TOKEN).")
+    @Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            description =
+                    "File holding the admin token (the server's --admin-token). Default: env SLUICE_TOKEN_FILE,"
+                            + " else the token of a Sluice in the same container (SLUICE_ADMIN_TOKEN_FILE or SLUICE_ADMIN_TOKEN).")
     Path tokenFile;
 
-    @Option(names = "--ca-file", paramLabel = "FILE",
+    @Option(
+            names = "--ca-file",
+            paramLabel = "FILE",
             description = "PEM CA certificates an https:// server's certificate must chain to. Default: env"
                     + " SLUICE_CA_FILE, else the JVM's trust store.")
     Path caFile;
@@ -64,7 +72,9 @@ final class AdminTarget {
 
     /** No URL given, and the server's own settings are in the environment: the CLI runs beside it. */
     private boolean inServerContainer(Map<String, String> env) {
-        return url == null && nonEmpty(env.get("SLUICE_URL")) == null && nonEmpty(env.get("SLUICE_ADMIN")) != null
+        return url == null
+                && nonEmpty(env.get("SLUICE_URL")) == null
+                && nonEmpty(env.get("SLUICE_ADMIN")) != null
                 && nonEmpty(env.get("SLUICE_TLS_CERT")) != null;
     }
 
@@ -81,7 +91,8 @@ final class AdminTarget {
         try {
             URI uri = new URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
             if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw CliFailure.usage("invalid " + source + " '" + text + "': expected http://HOST:PORT or https://HOST:PORT");
+                throw CliFailure.usage(
+                        "invalid " + source + " '" + text + "': expected http://HOST:PORT or https://HOST:PORT");
             }
             return uri;
         } catch (URISyntaxException e) {

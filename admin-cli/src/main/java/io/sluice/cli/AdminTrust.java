@@ -1,5 +1,10 @@
 package io.sluice.cli;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -13,11 +18,6 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Which HTTPS servers the CLI believes: those whose certificate chains to the CA certificates of
@@ -27,8 +27,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 final class AdminTrust {
 
-    private AdminTrust() {
-    }
+    private AdminTrust() {}
 
     /** Trusts certificates chaining to the PEM CA certificates of {@code caFile}, with hostname verification. */
     static SSLContext chainingTo(Path caFile, String source) {
@@ -50,48 +49,50 @@ final class AdminTrust {
     /** Trusts a server presenting one of the certificates of {@code certificateFile} as its own, whatever its name. */
     static SSLContext pinnedTo(Path certificateFile, String source) {
         List<Certificate> pinned = read(certificateFile, source);
-        return context(new TrustManager[] {new X509ExtendedTrustManager() {
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                    throws CertificateException {
-                checkServerTrusted(chain, authType);
-            }
+        return context(new TrustManager[] {
+            new X509ExtendedTrustManager() {
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                        throws CertificateException {
+                    checkServerTrusted(chain, authType);
+                }
 
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
-                    throws CertificateException {
-                checkServerTrusted(chain, authType);
-            }
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+                        throws CertificateException {
+                    checkServerTrusted(chain, authType);
+                }
 
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-                if (chain.length == 0 || !pinned.contains(chain[0])) {
-                    throw new CertificateException("the server's certificate is not the one in " + certificateFile);
+                @Override
+                public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+                    if (chain.length == 0 || !pinned.contains(chain[0])) {
+                        throw new CertificateException("the server's certificate is not the one in " + certificateFile);
+                    }
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+                        throws CertificateException {
+                    throw new CertificateException("a client's trust only");
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+                        throws CertificateException {
+                    throw new CertificateException("a client's trust only");
+                }
+
+                @Override
+                public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+                    throw new CertificateException("a client's trust only");
+                }
+
+                @Override
+                public X509Certificate[] getAcceptedIssuers() {
+                    return new X509Certificate[0];
                 }
             }
-
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-                    throws CertificateException {
-                throw new CertificateException("a client's trust only");
-            }
-
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-                    throws CertificateException {
-                throw new CertificateException("a client's trust only");
-            }
-
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-                throw new CertificateException("a client's trust only");
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }});
+        });
     }
 
     private static SSLContext context(TrustManager[] trustManagers) {
@@ -106,7 +107,8 @@ final class AdminTrust {
 
     private static List<Certificate> read(Path file, String source) {
         try (InputStream in = Files.newInputStream(file)) {
-            List<Certificate> certificates = new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
+            List<Certificate> certificates =
+                    new ArrayList<>(CertificateFactory.getInstance("X.509").generateCertificates(in));
             if (certificates.isEmpty()) {
                 throw CliFailure.usage("no certificate in " + file + " (" + source + ")");
             }

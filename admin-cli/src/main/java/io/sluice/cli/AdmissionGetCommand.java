@@ -1,16 +1,18 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Instant;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
 /** {@code sluice admission get}: mode, each breaker's state, each signal against its threshold. */
-@Command(name = "get",
+@Command(
+        name = "get",
         description = "Show admission control's mode, each request type's breaker, each signal against its threshold"
                 + " and the recent transitions.")
 final class AdmissionGetCommand implements Callable<Integer> {
@@ -46,8 +48,12 @@ final class AdmissionGetCommand implements Callable<Integer> {
         TextTable breakers = new TextTable("REQUEST TYPE", "STATE", "FOR>", "REJECTED>", "WOULD REJECT>", "REASON");
         for (Map.Entry<String, JsonNode> breaker : status.path("breakers").properties()) {
             JsonNode b = breaker.getValue();
-            breakers.row(breaker.getKey(), b.path("state").asText(), Age.since(b.path("since").asText(null), now),
-                    Quantity.count(b.path("rejections").asDouble()), Quantity.count(b.path("wouldBeRejections").asDouble()),
+            breakers.row(
+                    breaker.getKey(),
+                    b.path("state").asText(),
+                    Age.since(b.path("since").asText(null), now),
+                    Quantity.count(b.path("rejections").asDouble()),
+                    Quantity.count(b.path("wouldBeRejections").asDouble()),
                     b.path("reason").isNull() ? "" : b.path("reason").asText());
         }
         breakers.print(invocation.out());
@@ -58,7 +64,9 @@ final class AdmissionGetCommand implements Callable<Integer> {
             JsonNode s = signal.getValue();
             // The settings' threshold, not the last sample's: a change shows at once, not a sample later.
             JsonNode threshold = inForce.has(signal.getKey()) ? inForce.get(signal.getKey()) : s.path("threshold");
-            signals.row(signal.getKey(), s.path("value").isNull() ? "unknown" : signalValue(signal.getKey(), s.path("value")),
+            signals.row(
+                    signal.getKey(),
+                    s.path("value").isNull() ? "unknown" : signalValue(signal.getKey(), s.path("value")),
                     threshold.isNull() ? "off" : signalValue(signal.getKey(), threshold),
                     s.path("breached").asBoolean() ? "yes" : "no");
         }
@@ -69,10 +77,15 @@ final class AdmissionGetCommand implements Callable<Integer> {
             invocation.out().println("Recent transitions:");
             for (JsonNode t : transitions) {
                 String signal = t.path("signal").asText("");
-                String cause = signal.isEmpty() || t.path("signal").isNull() ? ""
-                        : " (" + signal + " " + signalValue(signal, t.path("value")) + " > " + signalValue(signal, t.path("threshold")) + ")";
-                invocation.out().println("  " + t.path("at").asText() + "  " + t.path("type").asText() + " "
-                        + t.path("from").asText() + " -> " + t.path("to").asText() + cause);
+                String cause = signal.isEmpty() || t.path("signal").isNull()
+                        ? ""
+                        : " (" + signal + " " + signalValue(signal, t.path("value")) + " > "
+                                + signalValue(signal, t.path("threshold")) + ")";
+                invocation
+                        .out()
+                        .println("  " + t.path("at").asText() + "  "
+                                + t.path("type").asText() + " " + t.path("from").asText() + " -> "
+                                + t.path("to").asText() + cause);
             }
         }
     }

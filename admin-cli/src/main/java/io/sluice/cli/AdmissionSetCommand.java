@@ -1,22 +1,27 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code sluice admission set}: a partial settings update ({@code PUT /api/v1/admission}); what is
  * not named keeps its value. Not persisted by the server: a restart goes back to its config file.
  */
-@Command(name = "set", sortOptions = false,
-        description = {"Change admission control's settings now; what is not named keeps its value. Lasts until Sluice",
-                "restarts (put lasting settings in its --config file). Prints the status that follows.",
-                "e.g. sluice admission set --mode enforced --threshold upstream_latency_p99=500 --threshold cpu=off"})
+@Command(
+        name = "set",
+        sortOptions = false,
+        description = {
+            "Change admission control's settings now; what is not named keeps its value. Lasts until Sluice",
+            "restarts (put lasting settings in its --config file). Prints the status that follows.",
+            "e.g. sluice admission set --mode enforced --threshold upstream_latency_p99=500 --threshold cpu=off"
+        })
 final class AdmissionSetCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -24,7 +29,9 @@ final class AdmissionSetCommand implements Callable<Integer> {
     @Option(names = "--mode", paramLabel = "MODE", description = "disabled, monitor_only or enforced.")
     String mode;
 
-    @Option(names = "--threshold", paramLabel = "SIGNAL=VALUE",
+    @Option(
+            names = "--threshold",
+            paramLabel = "SIGNAL=VALUE",
             description = "A signal's threshold (cpu, heap, direct_memory, event_loop_lag, upstream_latency_p99,"
                     + " upstream_connect_failures); off stops using the signal. Repeatable.")
     List<String> thresholds;
@@ -32,16 +39,28 @@ final class AdmissionSetCommand implements Callable<Integer> {
     @Option(names = "--sample-interval-millis", paramLabel = "MS", description = "How often signals are sampled.")
     Long sampleIntervalMillis;
 
-    @Option(names = "--open-after-breaches", paramLabel = "N", description = "Consecutive breached samples that open a breaker.")
+    @Option(
+            names = "--open-after-breaches",
+            paramLabel = "N",
+            description = "Consecutive breached samples that open a breaker.")
     Long openAfterBreaches;
 
-    @Option(names = "--cool-down-millis", paramLabel = "MS", description = "How long a breaker stays open before half-open.")
+    @Option(
+            names = "--cool-down-millis",
+            paramLabel = "MS",
+            description = "How long a breaker stays open before half-open.")
     Long coolDownMillis;
 
-    @Option(names = "--half-open-admit-share", paramLabel = "SHARE", description = "Share of requests a half-open breaker admits, 0-1.")
+    @Option(
+            names = "--half-open-admit-share",
+            paramLabel = "SHARE",
+            description = "Share of requests a half-open breaker admits, 0-1.")
     Double halfOpenAdmitShare;
 
-    @Option(names = "--close-after-healthy", paramLabel = "N", description = "Healthy samples that close a half-open breaker.")
+    @Option(
+            names = "--close-after-healthy",
+            paramLabel = "N",
+            description = "Healthy samples that close a half-open breaker.")
     Long closeAfterHealthy;
 
     @Mixin
@@ -73,15 +92,18 @@ final class AdmissionSetCommand implements Callable<Integer> {
         if (update.isEmpty()) {
             throw CliFailure.usage("nothing to set: give --mode, --threshold or another setting (see --help)");
         }
-        AdmissionGetCommand.print(target.client(invocation).put("/api/v1/admission",
-                Json.compact(update).getBytes(StandardCharsets.UTF_8)), invocation);
+        AdmissionGetCommand.print(
+                target.client(invocation)
+                        .put("/api/v1/admission", Json.compact(update).getBytes(StandardCharsets.UTF_8)),
+                invocation);
         return AdminCli.OK;
     }
 
     private static void threshold(ObjectNode values, String text) {
         int equals = text.indexOf('=');
         if (equals <= 0) {
-            throw CliFailure.usage("invalid --threshold '" + text + "': expected SIGNAL=VALUE, e.g. upstream_latency_p99=500");
+            throw CliFailure.usage(
+                    "invalid --threshold '" + text + "': expected SIGNAL=VALUE, e.g. upstream_latency_p99=500");
         }
         String signal = text.substring(0, equals).strip();
         String value = text.substring(equals + 1).strip().toLowerCase(Locale.ROOT);

@@ -7,8 +7,7 @@ import java.time.format.DateTimeParseException;
 /** How long ago something started, as a table shows it: {@code 45s}, {@code 3m12s}, {@code 2h05m}, {@code 3d04h}. */
 final class Age {
 
-    private Age() {
-    }
+    private Age() {}
 
     /** The time from {@code since} (an ISO-8601 instant) to {@code now}; the text itself when it is not an instant. */
     static String since(String since, Instant now) {

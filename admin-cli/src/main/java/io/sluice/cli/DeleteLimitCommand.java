@@ -1,14 +1,18 @@
 package io.sluice.cli;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import java.util.concurrent.Callable;
+
 /** {@code sluice limits delete SCOPE [NAME]}: removes one scope's limit. */
-@Command(name = "delete",
-        description = {"Remove one scope's limit: the scope is then unlimited.",
-                "Exit code 1 if it had none.",
-                "e.g. sluice limits delete namespace public/default"})
+@Command(
+        name = "delete",
+        description = {
+            "Remove one scope's limit: the scope is then unlimited.",
+            "Exit code 1 if it had none.",
+            "e.g. sluice limits delete namespace public/default"
+        })
 final class DeleteLimitCommand implements Callable<Integer> {
 
     private final Invocation invocation;

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +24,7 @@ final class DocumentScopes {
         }
     }
 
-    private DocumentScopes() {
-    }
+    private DocumentScopes() {}
 
     /** The document's scopes, in the document's order; keyed by label. */
     static Map<String, Entry> of(JsonNode document) {
@@ -63,7 +63,8 @@ final class DocumentScopes {
 
     private static LimitScope scopeOf(String section, String field) {
         for (LimitScope scope : LimitScope.values()) {
-            if (scope.field().equals(field) && (section == null ? scope.section() == null : section.equals(scope.section()))) {
+            if (scope.field().equals(field)
+                    && (section == null ? scope.section() == null : section.equals(scope.section()))) {
                 return scope;
             }
         }

@@ -1,5 +1,9 @@
 package io.sluice.cli;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -7,19 +11,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code sluice limits export [-o FILE]}: the whole limits document, for a backup or a review. */
-@Command(name = "export",
-        description = {"Print the whole limits document, or write it to a file: a backup.",
-                "'sluice limits import' takes the same document back (GET and PUT /api/v1/limits)."})
+@Command(
+        name = "export",
+        description = {
+            "Print the whole limits document, or write it to a file: a backup.",
+            "'sluice limits import' takes the same document back (GET and PUT /api/v1/limits)."
+        })
 final class ExportLimitsCommand implements Callable<Integer> {
 
     private final Invocation invocation;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE (replaced whole) instead of standard output.")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write to FILE (replaced whole) instead of standard output.")
     Path output;
 
     @Mixin
@@ -50,7 +57,8 @@ final class ExportLimitsCommand implements Callable<Integer> {
             try {
                 Files.write(temporary, document);
                 try {
-                    Files.move(temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(
+                            temporary, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {
                     Files.move(temporary, absolute, StandardCopyOption.REPLACE_EXISTING);
                 }

@@ -1,13 +1,17 @@
 package io.sluice.cli;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import java.util.concurrent.Callable;
+
 /** {@code sluice limits get SCOPE [NAME]}: one scope's limit, as JSON. */
-@Command(name = "get",
-        description = {"Print one scope's limit as JSON (defaults filled in).",
-                "e.g. sluice limits get topic persistent://public/default/orders"})
+@Command(
+        name = "get",
+        description = {
+            "Print one scope's limit as JSON (defaults filled in).",
+            "e.g. sluice limits get topic persistent://public/default/orders"
+        })
 final class GetLimitCommand implements Callable<Integer> {
 
     private final Invocation invocation;

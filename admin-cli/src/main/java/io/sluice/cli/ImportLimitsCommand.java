@@ -1,29 +1,36 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
 /**
  * {@code sluice limits import FILE [--dry-run]}: replaces every limit with a document's, after
  * showing scope by scope what changes.
  */
-@Command(name = "import",
-        description = {"Replace every limit in force with those of a file (a backup from 'export').",
-                "Prints first which scopes are added (+), changed (~) and removed (-), then applies them all at once",
-                "(PUT /api/v1/limits). The document is checked before anything is sent: a bad one changes nothing."})
+@Command(
+        name = "import",
+        description = {
+            "Replace every limit in force with those of a file (a backup from 'export').",
+            "Prints first which scopes are added (+), changed (~) and removed (-), then applies them all at once",
+            "(PUT /api/v1/limits). The document is checked before anything is sent: a bad one changes nothing."
+        })
 final class ImportLimitsCommand implements Callable<Integer> {
 
     private final Invocation invocation;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The limits document, as 'sluice limits export' writes it; - for standard input.")
+    @Parameters(
+            index = "0",
+            paramLabel = "FILE",
+            description = "The limits document, as 'sluice limits export' writes it; - for standard input.")
     String file;
 
     @Option(names = "--dry-run", description = "Print the changes only; change nothing.")

@@ -10,5 +10,4 @@ import java.util.Map;
  * ({@code limits import -}) and writes, and the clock that ages throttles. Passed in so that
  * tests run the CLI in process.
  */
-record Invocation(Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err, Clock clock) {
-}
+record Invocation(Map<String, String> env, InputStream in, PrintWriter out, PrintWriter err, Clock clock) {}

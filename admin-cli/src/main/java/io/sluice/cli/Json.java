@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -16,8 +17,7 @@ final class Json {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** Parses JSON text. @throws IOException when it is not JSON */
     static JsonNode read(byte[] json) throws IOException {

@@ -17,9 +17,11 @@ enum LimitScope {
         @Override
         String path(String name) {
             int scheme = name.indexOf("://");
-            String[] parts = scheme < 0 ? new String[0] : name.substring(scheme + 3).split("/", 3);
+            String[] parts =
+                    scheme < 0 ? new String[0] : name.substring(scheme + 3).split("/", 3);
             if (parts.length != 3) {
-                throw CliFailure.usage("a topic is named in full, e.g. persistent://public/default/orders; got '" + name + "'");
+                throw CliFailure.usage(
+                        "a topic is named in full, e.g. persistent://public/default/orders; got '" + name + "'");
             }
             return "/api/v1/limits/topics/" + segment(name.substring(0, scheme)) + "/" + segment(parts[0]) + "/"
                     + segment(parts[1]) + "/" + segment(parts[2]);
@@ -31,7 +33,8 @@ enum LimitScope {
         String path(String name) {
             String[] parts = name.split("/", -1);
             if (parts.length != 2) {
-                throw CliFailure.usage("a namespace is named tenant/namespace, e.g. public/default; got '" + name + "'");
+                throw CliFailure.usage(
+                        "a namespace is named tenant/namespace, e.g. public/default; got '" + name + "'");
             }
             return "/api/v1/limits/namespaces/" + segment(parts[0]) + "/" + segment(parts[1]);
         }
@@ -129,7 +132,13 @@ enum LimitScope {
         ByteArrayOutputStream out = new ByteArrayOutputStream(text.length() + 8);
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;
-            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+            if (c >= 'a' && c <= 'z'
+                    || c >= 'A' && c <= 'Z'
+                    || c >= '0' && c <= '9'
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~') {
                 out.write(c);
             } else {
                 out.write('%');

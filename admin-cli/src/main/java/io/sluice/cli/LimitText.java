@@ -1,14 +1,14 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /** One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)}. */
 final class LimitText {
 
-    private LimitText() {
-    }
+    private LimitText() {}
 
     /** The rates of a scope's limit, or the connection limits, in words; anything else as JSON. */
     static String describe(JsonNode limit) {

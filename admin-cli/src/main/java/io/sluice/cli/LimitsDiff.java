@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,7 +22,9 @@ final class LimitsDiff {
 
     /** What happens to one scope. */
     enum Kind {
-        ADDED("+"), CHANGED("~"), REMOVED("-");
+        ADDED("+"),
+        CHANGED("~"),
+        REMOVED("-");
 
         final String mark;
 
@@ -31,8 +34,7 @@ final class LimitsDiff {
     }
 
     /** One scope's change; {@code details} are the changed fields, or the whole limit added or removed. */
-    record Change(Kind kind, String label, List<String> details) {
-    }
+    record Change(Kind kind, String label, List<String> details) {}
 
     private final List<Change> changes;
     private final int unchanged;
@@ -85,7 +87,8 @@ final class LimitsDiff {
                 out.println(change.kind().mark + " " + change.label());
                 change.details().forEach(detail -> out.println("    " + detail));
             } else {
-                out.println(change.kind().mark + " " + change.label() + "  " + change.details().get(0));
+                out.println(change.kind().mark + " " + change.label() + "  "
+                        + change.details().get(0));
             }
         }
         out.println(summary());
@@ -117,7 +120,9 @@ final class LimitsDiff {
 
     private static void flatten(String prefix, JsonNode node, Map<String, JsonNode> into) {
         if (node.isObject() && !node.isEmpty()) {
-            node.properties().forEach(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), into));
+            node.properties()
+                    .forEach(e ->
+                            flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), into));
         } else {
             into.put(prefix.isEmpty() ? "(limit)" : prefix, node);
         }

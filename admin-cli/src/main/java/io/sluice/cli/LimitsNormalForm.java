@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.limits.LimitsJson;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -12,8 +13,7 @@ import java.io.UncheckedIOException;
  */
 final class LimitsNormalForm {
 
-    private LimitsNormalForm() {
-    }
+    private LimitsNormalForm() {}
 
     /**
      * @param source what the document is, for the message, e.g. {@code limits.json}

@@ -1,13 +1,18 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import java.util.concurrent.Callable;
+
 /** {@code sluice limits list}: every limit in force, one scope a line. */
-@Command(name = "list",
-        description = {"List every limit in force, one scope a line.", "The whole document as JSON: 'sluice limits export'."})
+@Command(
+        name = "list",
+        description = {
+            "List every limit in force, one scope a line.",
+            "The whole document as JSON: 'sluice limits export'."
+        })
 final class ListLimitsCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -24,7 +29,8 @@ final class ListLimitsCommand implements Callable<Integer> {
         JsonNode document = target.client(invocation).get("/api/v1/limits");
         TextTable table = new TextTable("SCOPE", "NAME", "ON EXCEED", "LIMIT");
         for (DocumentScopes.Entry entry : DocumentScopes.list(document)) {
-            table.row(entry.scope(), entry.name(), LimitText.onExceed(entry.limit()), LimitText.describe(entry.limit()));
+            table.row(
+                    entry.scope(), entry.name(), LimitText.onExceed(entry.limit()), LimitText.describe(entry.limit()));
         }
         table.print(invocation.out());
         return AdminCli.OK;

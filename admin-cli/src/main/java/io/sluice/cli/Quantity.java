@@ -16,24 +16,35 @@ final class Quantity {
     /** What {@link #parse} answers for {@code unlimited} (or {@code none}): the value is to be removed. */
     static final double UNLIMITED = Double.NaN;
 
-    private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|\\.[0-9]+)\\s*([A-Za-z]*)");
+    private static final Pattern FORM =
+            Pattern.compile("([0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|\\.[0-9]+)\\s*([A-Za-z]*)");
 
     private static final Map<String, Double> MULTIPLIERS = Map.ofEntries(
-            Map.entry("", 1.0), Map.entry("B", 1.0),
-            Map.entry("k", 1e3), Map.entry("K", 1e3), Map.entry("kB", 1e3), Map.entry("KB", 1e3),
-            Map.entry("M", 1e6), Map.entry("MB", 1e6),
-            Map.entry("G", 1e9), Map.entry("GB", 1e9),
-            Map.entry("T", 1e12), Map.entry("TB", 1e12),
-            Map.entry("Ki", 1024.0), Map.entry("KiB", 1024.0),
-            Map.entry("Mi", 1024.0 * 1024), Map.entry("MiB", 1024.0 * 1024),
-            Map.entry("Gi", 1024.0 * 1024 * 1024), Map.entry("GiB", 1024.0 * 1024 * 1024),
-            Map.entry("Ti", 1024.0 * 1024 * 1024 * 1024), Map.entry("TiB", 1024.0 * 1024 * 1024 * 1024));
+            Map.entry("", 1.0),
+            Map.entry("B", 1.0),
+            Map.entry("k", 1e3),
+            Map.entry("K", 1e3),
+            Map.entry("kB", 1e3),
+            Map.entry("KB", 1e3),
+            Map.entry("M", 1e6),
+            Map.entry("MB", 1e6),
+            Map.entry("G", 1e9),
+            Map.entry("GB", 1e9),
+            Map.entry("T", 1e12),
+            Map.entry("TB", 1e12),
+            Map.entry("Ki", 1024.0),
+            Map.entry("KiB", 1024.0),
+            Map.entry("Mi", 1024.0 * 1024),
+            Map.entry("MiB", 1024.0 * 1024),
+            Map.entry("Gi", 1024.0 * 1024 * 1024),
+            Map.entry("GiB", 1024.0 * 1024 * 1024),
+            Map.entry("Ti", 1024.0 * 1024 * 1024 * 1024),
+            Map.entry("TiB", 1024.0 * 1024 * 1024 * 1024));
 
     private static final String[] COUNT_PREFIXES = {"", "k", "M", "G", "T"};
     private static final String[] BYTE_UNITS = {"B", "KiB", "MiB", "GiB", "TiB"};
 
-    private Quantity() {
-    }
+    private Quantity() {}
 
     /**
      * The value of {@code text}, or {@link #UNLIMITED} for {@code unlimited} or {@code none}.

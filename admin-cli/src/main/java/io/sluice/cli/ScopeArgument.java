@@ -5,11 +5,16 @@ import picocli.CommandLine.Parameters;
 /** The {@code SCOPE [NAME]} arguments of {@code limits get|set|delete}. */
 final class ScopeArgument {
 
-    @Parameters(index = "0", paramLabel = "SCOPE",
+    @Parameters(
+            index = "0",
+            paramLabel = "SCOPE",
             description = "topic, namespace, tenant, proxy, connection, kafka-topic, kafka-prefix or kafka-client.")
     String scope;
 
-    @Parameters(index = "1", arity = "0..1", paramLabel = "NAME",
+    @Parameters(
+            index = "1",
+            arity = "0..1",
+            paramLabel = "NAME",
             description = "The scope's name: persistent://tenant/namespace/topic, tenant/namespace, tenant, or a Kafka"
                     + " topic, prefix or client id. None for proxy and connection.")
     String name;

@@ -2,24 +2,29 @@ package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 
 /**
  * {@code sluice limits set SCOPE [NAME] --publish-rate ...}: changes the fields named on the
  * command line of one scope's limit and keeps the others, by reading the limit in force and
  * writing it back (PUT) changed; {@code --replace} starts from no limit instead.
  */
-@Command(name = "set", sortOptions = false,
-        description = {"Set fields of one scope's limit; fields not named keep their value.",
-                "'unlimited' removes a field. Rates take units: 500, 5k, 1.5M; bytes 10MiB, 512KiB, 1.5MB. Prints the limit as stored.",
-                "e.g. sluice limits set topic persistent://public/default/orders --publish-rate 500 --on-exceed reject",
-                "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
-                "     sluice limits set connection --max-held-bytes 128MiB"})
+@Command(
+        name = "set",
+        sortOptions = false,
+        description = {
+            "Set fields of one scope's limit; fields not named keep their value.",
+            "'unlimited' removes a field. Rates take units: 500, 5k, 1.5M; bytes 10MiB, 512KiB, 1.5MB. Prints the limit as stored.",
+            "e.g. sluice limits set topic persistent://public/default/orders --publish-rate 500 --on-exceed reject",
+            "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
+            "     sluice limits set connection --max-held-bytes 128MiB"
+        })
 final class SetLimitCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -30,19 +35,31 @@ final class SetLimitCommand implements Callable<Integer> {
     @Option(names = "--publish-rate", paramLabel = "MSGS", description = "Messages per second producers may send.")
     String publishRate;
 
-    @Option(names = "--publish-bytes", paramLabel = "BYTES", description = "Payload bytes per second producers may send.")
+    @Option(
+            names = "--publish-bytes",
+            paramLabel = "BYTES",
+            description = "Payload bytes per second producers may send.")
     String publishBytes;
 
-    @Option(names = "--publish-burst", paramLabel = "SECONDS", description = "Publish bucket size, in seconds of rate (0.01-60; default 1).")
+    @Option(
+            names = "--publish-burst",
+            paramLabel = "SECONDS",
+            description = "Publish bucket size, in seconds of rate (0.01-60; default 1).")
     String publishBurst;
 
     @Option(names = "--dispatch-rate", paramLabel = "MSGS", description = "Messages per second consumers may receive.")
     String dispatchRate;
 
-    @Option(names = "--dispatch-bytes", paramLabel = "BYTES", description = "Payload bytes per second consumers may receive.")
+    @Option(
+            names = "--dispatch-bytes",
+            paramLabel = "BYTES",
+            description = "Payload bytes per second consumers may receive.")
     String dispatchBytes;
 
-    @Option(names = "--dispatch-burst", paramLabel = "SECONDS", description = "Dispatch bucket size, in seconds of rate.")
+    @Option(
+            names = "--dispatch-burst",
+            paramLabel = "SECONDS",
+            description = "Dispatch bucket size, in seconds of rate.")
     String dispatchBurst;
 
     @Option(names = "--burst", paramLabel = "SECONDS", description = "Bucket size of both directions that have a rate.")
@@ -51,13 +68,21 @@ final class SetLimitCommand implements Callable<Integer> {
     @Option(names = "--on-exceed", paramLabel = "ACTION", description = "delay (hold the sends), reject or notify.")
     String onExceed;
 
-    @Option(names = "--max-pending-sends", paramLabel = "N", description = "connection: sends without a receipt per connection.")
+    @Option(
+            names = "--max-pending-sends",
+            paramLabel = "N",
+            description = "connection: sends without a receipt per connection.")
     String maxPendingSends;
 
-    @Option(names = "--max-held-bytes", paramLabel = "BYTES", description = "connection: bytes Sluice may hold per connection.")
+    @Option(
+            names = "--max-held-bytes",
+            paramLabel = "BYTES",
+            description = "connection: bytes Sluice may hold per connection.")
     String maxHeldBytes;
 
-    @Option(names = "--replace", description = "Start from no limit (connection: the defaults) instead of the limit in force.")
+    @Option(
+            names = "--replace",
+            description = "Start from no limit (connection: the defaults) instead of the limit in force.")
     boolean replace;
 
     @Mixin
@@ -87,8 +112,14 @@ final class SetLimitCommand implements Callable<Integer> {
     }
 
     private void checkOptionsFit(LimitScope kind) {
-        boolean rates = publishRate != null || publishBytes != null || publishBurst != null || dispatchRate != null
-                || dispatchBytes != null || dispatchBurst != null || burst != null || onExceed != null;
+        boolean rates = publishRate != null
+                || publishBytes != null
+                || publishBurst != null
+                || dispatchRate != null
+                || dispatchBytes != null
+                || dispatchBurst != null
+                || burst != null
+                || onExceed != null;
         boolean connection = maxPendingSends != null || maxHeldBytes != null;
         if (kind.isConnection() && rates) {
             throw CliFailure.usage("connection limits take --max-pending-sends and --max-held-bytes only");
@@ -97,9 +128,13 @@ final class SetLimitCommand implements Callable<Integer> {
             throw CliFailure.usage("--max-pending-sends and --max-held-bytes are for 'sluice limits set connection'");
         }
         if (!rates && !connection && !(replace && kind.isConnection())) {
-            throw CliFailure.usage("nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                    + " a burst or --on-exceed" + (kind.isConnection() ? "; for connection --max-pending-sends, --max-held-bytes"
-                    + " or --replace (the defaults)" : ""));
+            throw CliFailure.usage(
+                    "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
+                            + " a burst or --on-exceed"
+                            + (kind.isConnection()
+                                    ? "; for connection --max-pending-sends, --max-held-bytes"
+                                            + " or --replace (the defaults)"
+                                    : ""));
         }
     }
 
@@ -133,8 +168,10 @@ final class SetLimitCommand implements Callable<Integer> {
     }
 
     /** Applies one direction's options; a direction left with no rate is removed, with its burst. */
-    private static void direction(ObjectNode limit, String direction, String option, String messages, String bytes, String burst) {
-        ObjectNode rates = limit.get(direction) instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
+    private static void direction(
+            ObjectNode limit, String direction, String option, String messages, String bytes, String burst) {
+        ObjectNode rates =
+                limit.get(direction) instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
         setRate(rates, "messagesPerSecond", option + "-rate", messages);
         setRate(rates, "bytesPerSecond", option + "-bytes", bytes);
         if (burst != null) {
@@ -143,7 +180,8 @@ final class SetLimitCommand implements Callable<Integer> {
         if (rates.hasNonNull("messagesPerSecond") || rates.hasNonNull("bytesPerSecond")) {
             limit.set(direction, rates);
         } else if (burst != null) {
-            throw CliFailure.usage(option + "-burst needs a " + direction + " rate; give " + option + "-rate or " + option + "-bytes too");
+            throw CliFailure.usage(option + "-burst needs a " + direction + " rate; give " + option + "-rate or "
+                    + option + "-bytes too");
         } else {
             limit.remove(direction);
         }

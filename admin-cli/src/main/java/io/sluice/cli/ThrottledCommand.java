@@ -1,16 +1,20 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Instant;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.time.Instant;
+import java.util.concurrent.Callable;
+
 /** {@code sluice throttled}: the producers and consumers throttled now, oldest first. */
-@Command(name = "throttled",
-        description = {"List the producers and consumers Sluice throttles now, oldest first: which scope's limit,",
-                "what it exceeds, what Sluice does (delay, reject, notify) and what it holds."})
+@Command(
+        name = "throttled",
+        description = {
+            "List the producers and consumers Sluice throttles now, oldest first: which scope's limit,",
+            "what it exceeds, what Sluice does (delay, reject, notify) and what it holds."
+        })
 final class ThrottledCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -37,12 +41,28 @@ final class ThrottledCommand implements Callable<Integer> {
             return AdminCli.OK;
         }
         Instant now = invocation.clock().instant();
-        TextTable table = new TextTable("PROTOCOL", "TOPIC", "CLIENT", "SCOPE", "REASON", "ACTION", "FOR>", "HELD MSGS>",
-                "HELD BYTES>", "CONNECTION");
+        TextTable table = new TextTable(
+                "PROTOCOL",
+                "TOPIC",
+                "CLIENT",
+                "SCOPE",
+                "REASON",
+                "ACTION",
+                "FOR>",
+                "HELD MSGS>",
+                "HELD BYTES>",
+                "CONNECTION");
         for (JsonNode entry : throttled) {
-            table.row(text(entry, "protocol"), text(entry, "topic"), client(entry), text(entry, "scope"), text(entry, "reason"),
-                    text(entry, "action"), Age.since(text(entry, "since"), now),
-                    Quantity.count(entry.path("heldMessages").asDouble()), Quantity.bytes(entry.path("heldBytes").asDouble()),
+            table.row(
+                    text(entry, "protocol"),
+                    text(entry, "topic"),
+                    client(entry),
+                    text(entry, "scope"),
+                    text(entry, "reason"),
+                    text(entry, "action"),
+                    Age.since(text(entry, "since"), now),
+                    Quantity.count(entry.path("heldMessages").asDouble()),
+                    Quantity.bytes(entry.path("heldBytes").asDouble()),
                     text(entry, "connection"));
         }
         table.print(invocation.out());

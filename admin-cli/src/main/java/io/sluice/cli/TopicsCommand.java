@@ -1,15 +1,19 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.concurrent.Callable;
+
 /** {@code sluice topics}: every topic's rates over the last second, busiest publisher first. */
-@Command(name = "topics",
-        description = {"List the topics seen recently with their rates over the last second, busiest publisher first,",
-                "what Sluice holds for them and how often throttling started."})
+@Command(
+        name = "topics",
+        description = {
+            "List the topics seen recently with their rates over the last second, busiest publisher first,",
+            "what Sluice holds for them and how often throttling started."
+        })
 final class TopicsCommand implements Callable<Integer> {
 
     private final Invocation invocation;
@@ -41,14 +45,24 @@ final class TopicsCommand implements Callable<Integer> {
             invocation.out().println("No topic has had traffic recently.");
             return AdminCli.OK;
         }
-        TextTable table = new TextTable("PROTOCOL", "TOPIC", "PUBLISH MSG/S>", "PUBLISH BYTES/S>", "DISPATCH MSG/S>",
-                "DISPATCH BYTES/S>", "HELD MSGS>", "HELD BYTES>", "THROTTLES>");
+        TextTable table = new TextTable(
+                "PROTOCOL",
+                "TOPIC",
+                "PUBLISH MSG/S>",
+                "PUBLISH BYTES/S>",
+                "DISPATCH MSG/S>",
+                "DISPATCH BYTES/S>",
+                "HELD MSGS>",
+                "HELD BYTES>",
+                "THROTTLES>");
         int rows = 0;
         for (JsonNode topic : topics) {
             if (top != null && rows++ >= top) {
                 break;
             }
-            table.row(topic.path("protocol").asText(""), topic.path("topic").asText(""),
+            table.row(
+                    topic.path("protocol").asText(""),
+                    topic.path("topic").asText(""),
                     Quantity.count(topic.path("publishMessagesPerSecond").asDouble()),
                     Quantity.bytes(topic.path("publishBytesPerSecond").asDouble()),
                     Quantity.count(topic.path("dispatchMessagesPerSecond").asDouble()),

@@ -1,12 +1,13 @@
 package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,33 +20,39 @@ class LimitsDiffTest {
 
     @Test
     void scopesAddedChangedAndRemovedFieldByField() throws IOException {
-        JsonNode current = json("{'topics': {'persistent://a/b/kept': {'onExceed': 'delay'}, 'persistent://a/b/changed':"
-                + " {'publish': {'messagesPerSecond': 500.0, 'burstSeconds': 1.0}, 'onExceed': 'delay'}},"
-                + " 'tenants': {'gone': {'onExceed': 'delay'}}, 'connection': {'maxPendingSends': 100000, 'maxHeldBytes': 67108864}}");
-        JsonNode proposed = json("{'topics': {'persistent://a/b/kept': {'onExceed': 'delay'}, 'persistent://a/b/changed':"
-                + " {'publish': {'messagesPerSecond': 1000.0, 'burstSeconds': 1.0}, 'dispatch': {'bytesPerSecond': 10.0},"
-                + " 'onExceed': 'reject'}}, 'proxy': {'onExceed': 'notify'},"
-                + " 'connection': {'maxPendingSends': 100000, 'maxHeldBytes': 67108864}}");
+        JsonNode current = json(
+                "{'topics': {'persistent://a/b/kept': {'onExceed': 'delay'}, 'persistent://a/b/changed':"
+                        + " {'publish': {'messagesPerSecond': 500.0, 'burstSeconds': 1.0}, 'onExceed': 'delay'}},"
+                        + " 'tenants': {'gone': {'onExceed': 'delay'}}, 'connection': {'maxPendingSends': 100000, 'maxHeldBytes': 67108864}}");
+        JsonNode proposed =
+                json("{'topics': {'persistent://a/b/kept': {'onExceed': 'delay'}, 'persistent://a/b/changed':"
+                        + " {'publish': {'messagesPerSecond': 1000.0, 'burstSeconds': 1.0}, 'dispatch': {'bytesPerSecond': 10.0},"
+                        + " 'onExceed': 'reject'}}, 'proxy': {'onExceed': 'notify'},"
+                        + " 'connection': {'maxPendingSends': 100000, 'maxHeldBytes': 67108864}}");
         LimitsDiff diff = LimitsDiff.between(current, proposed);
         StringWriter text = new StringWriter();
         diff.print(new PrintWriter(text, true));
-        assertEquals(List.of(
-                "~ topic persistent://a/b/changed",
-                "    dispatch.bytesPerSecond: (none) -> 10",
-                "    onExceed: delay -> reject",
-                "    publish.messagesPerSecond: 500 -> 1000",
-                "- tenant gone  {\"onExceed\":\"delay\"}",
-                "+ proxy  {\"onExceed\":\"notify\"}",
-                "1 added, 1 changed, 1 removed, 2 unchanged"), text.toString().lines().toList());
+        assertEquals(
+                List.of(
+                        "~ topic persistent://a/b/changed",
+                        "    dispatch.bytesPerSecond: (none) -> 10",
+                        "    onExceed: delay -> reject",
+                        "    publish.messagesPerSecond: 500 -> 1000",
+                        "- tenant gone  {\"onExceed\":\"delay\"}",
+                        "+ proxy  {\"onExceed\":\"notify\"}",
+                        "1 added, 1 changed, 1 removed, 2 unchanged"),
+                text.toString().lines().toList());
     }
 
     @Test
     void kafkaScopesAndUnknownSectionsAreComparedToo() throws IOException {
         JsonNode current = json("{'kafka': {'prefixes': {'orders.': {'onExceed': 'delay'}}}, 'future': {'x': 1}}");
-        JsonNode proposed = json("{'kafka': {'prefixes': {'orders.': {'onExceed': 'reject'}}, 'clients': {'billing': {}}},"
-                + " 'future': {'x': 2}}");
+        JsonNode proposed =
+                json("{'kafka': {'prefixes': {'orders.': {'onExceed': 'reject'}}, 'clients': {'billing': {}}},"
+                        + " 'future': {'x': 2}}");
         LimitsDiff diff = LimitsDiff.between(current, proposed);
-        assertEquals(List.of("kafka-prefix orders.", "future", "kafka-client billing"),
+        assertEquals(
+                List.of("kafka-prefix orders.", "future", "kafka-client billing"),
                 diff.changes().stream().map(LimitsDiff.Change::label).toList());
         assertEquals(List.of("x: 1 -> 2"), diff.changes().get(1).details());
     }

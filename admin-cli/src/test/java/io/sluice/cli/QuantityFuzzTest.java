@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,9 +1,10 @@
 package io.sluice.cli;
 
+import org.junit.jupiter.api.Test;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -16,9 +17,11 @@ class TextTableTest {
         table.row("b", "7", "");
         StringWriter out = new StringWriter();
         table.print(new PrintWriter(out, true));
-        assertEquals(List.of(
-                "TOPIC                          RATE  ACTION",
-                "persistent://public/default/a  1.2k  delay",
-                "b                                 7  -"), out.toString().lines().toList());
+        assertEquals(
+                List.of(
+                        "TOPIC                          RATE  ACTION",
+                        "persistent://public/default/a  1.2k  delay",
+                        "b                                 7  -"),
+                out.toString().lines().toList());
     }
 }

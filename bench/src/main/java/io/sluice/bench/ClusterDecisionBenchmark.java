@@ -17,12 +17,6 @@ import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
 import io.sluice.scopes.PulsarScopes;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -33,6 +27,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The per-message decision ({@link QuotaPath#tryAcquire}) with the cluster sync running and
@@ -56,15 +57,21 @@ public class ClusterDecisionBenchmark {
         @Override
         public SyncReply exchange(SyncRequest request) {
             Map<String, List<MemberDemand>> demands = new HashMap<>();
-            request.demands().forEach((id, demand) -> demands.put(id, List.of(new MemberDemand(request.member(), demand),
-                    new MemberDemand("b", new Demand(1e11, 2e11)), new MemberDemand("c", new Demand(1e11, 1e11)))));
-            return new SyncReply(demands, List.of(new MemberSeen(request.member(), 0), new MemberSeen("b", 0),
-                    new MemberSeen("c", 0)), 0);
+            request.demands()
+                    .forEach((id, demand) -> demands.put(
+                            id,
+                            List.of(
+                                    new MemberDemand(request.member(), demand),
+                                    new MemberDemand("b", new Demand(1e11, 2e11)),
+                                    new MemberDemand("c", new Demand(1e11, 1e11)))));
+            return new SyncReply(
+                    demands,
+                    List.of(new MemberSeen(request.member(), 0), new MemberSeen("b", 0), new MemberSeen("c", 0)),
+                    0);
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** One engine shared by all threads, with or without a sync. */
@@ -80,14 +87,25 @@ public class ClusterDecisionBenchmark {
         public void resolve() {
             // 1e12 a second with 60 s of burst: even a third of it admits every call.
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
-            QuotaEngine engine = new QuotaEngine(LimitsDocument.empty()
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), new Limit(fast, null, OnExceed.REJECT)),
+            QuotaEngine engine = new QuotaEngine(
+                    LimitsDocument.empty()
+                            .withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
+                            .withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                                    new Limit(fast, null, OnExceed.REJECT)),
                     NanoClock.SYSTEM);
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));
             if (clusterSync.equals("on")) {
-                sync = new ClusterSync("bench", "a", Duration.ofMillis(10), engine, new TwoOthers(), version -> { },
-                        NanoClock.SYSTEM, Clock.systemUTC());
+                sync = new ClusterSync(
+                        "bench",
+                        "a",
+                        Duration.ofMillis(10),
+                        engine,
+                        new TwoOthers(),
+                        version -> {},
+                        NanoClock.SYSTEM,
+                        Clock.systemUTC());
                 sync.start();
             }
         }
@@ -96,7 +114,8 @@ public class ClusterDecisionBenchmark {
         public void stop() {
             if (sync != null) {
                 sync.close();
-                if (sync.status().shares().isEmpty() || sync.status().shares().get(0).share() >= 1.0) {
+                if (sync.status().shares().isEmpty()
+                        || sync.status().shares().get(0).share() >= 1.0) {
                     throw new IllegalStateException("the sync set no shares: the benchmark measured no sync");
                 }
             }

@@ -8,6 +8,7 @@ import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.UpstreamConnectFailures;
+import io.sluice.limits.LimitsJson;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
@@ -15,15 +16,14 @@ import io.sluice.pulsar.codec.proto.CommandConnected;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandProducerSuccess;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
-import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.connection.PulsarChannelInitializer;
-import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.relay.ProxyServices;
 import io.sluice.pulsar.connection.PulsarSettings;
-import io.sluice.relay.ProxyStats;
-import io.sluice.limits.LimitsJson;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.EmbeddedSocketChannel;
@@ -87,19 +87,32 @@ public class ProxyPathBenchmark {
                 : "{}";
         ProxyServices services = new ProxyServices(
                 new QuotaEngine(LimitsJson.parseDocument(limits.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM),
-                new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), new ProxyStats("pulsar"),
-                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), new LatencyWindow(),
+                new TopicActivity(Duration.ofMinutes(1)),
+                new ThrottleLedger(Clock.systemUTC()),
+                new ProxyStats("pulsar"),
+                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
+                new LatencyWindow(),
                 new UpstreamConnectFailures());
-        PulsarSettings settings = new PulsarSettings(new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
-                new BrokerAllowList(Pattern.compile(".*")), LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class);
+        PulsarSettings settings = new PulsarSettings(
+                new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
+                new BrokerAllowList(Pattern.compile(".*")),
+                LookupMode.REWRITE,
+                1_000,
+                EmbeddedSocketChannel.class);
         client = new EmbeddedSocketChannel();
         client.pipeline().addLast(new PulsarChannelInitializer(settings, services));
         loop.register(client);
         loop.runTasks();
         EmbeddedSocketChannel.takeBootstrapped();
 
-        client.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder().setClientVersion("bench").setProtocolVersion(21)).build()));
+        client.writeInbound(FrameWriter.encode(
+                client.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("bench")
+                                .setProtocolVersion(21))
+                        .build()));
         loop.runTasks();
         List<EmbeddedSocketChannel> upstreams = EmbeddedSocketChannel.takeBootstrapped();
         if (upstreams.size() != 1) {
@@ -107,23 +120,48 @@ public class ProxyPathBenchmark {
         }
         upstream = upstreams.get(0);
         expect(drain(upstream), 1, "CONNECT forwarded");
-        upstream.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECTED)
-                .setConnected(CommandConnected.newBuilder().setServerVersion("bench").setProtocolVersion(21)
-                        .setMaxMessageSize(5 * 1024 * 1024)).build()));
+        upstream.writeInbound(FrameWriter.encode(
+                client.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECTED)
+                        .setConnected(CommandConnected.newBuilder()
+                                .setServerVersion("bench")
+                                .setProtocolVersion(21)
+                                .setMaxMessageSize(5 * 1024 * 1024))
+                        .build()));
         expect(drain(client), 1, "CONNECTED relayed");
 
-        client.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
-                .setProducer(CommandProducer.newBuilder().setTopic(TOPIC).setProducerId(PRODUCER_ID).setRequestId(1)).build()));
+        client.writeInbound(FrameWriter.encode(
+                client.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.PRODUCER)
+                        .setProducer(CommandProducer.newBuilder()
+                                .setTopic(TOPIC)
+                                .setProducerId(PRODUCER_ID)
+                                .setRequestId(1))
+                        .build()));
         expect(drain(upstream), 1, "PRODUCER forwarded");
-        upstream.writeInbound(FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER_SUCCESS)
-                .setProducerSuccess(CommandProducerSuccess.newBuilder().setRequestId(1).setProducerName("p")).build()));
+        upstream.writeInbound(FrameWriter.encode(
+                client.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.PRODUCER_SUCCESS)
+                        .setProducerSuccess(CommandProducerSuccess.newBuilder()
+                                .setRequestId(1)
+                                .setProducerName("p"))
+                        .build()));
         expect(drain(client), 1, "PRODUCER_SUCCESS relayed");
 
         sends = Unpooled.directBuffer();
         receipts = Unpooled.directBuffer();
         ByteBuf send = SendDecodeBenchmark.sendFrame(1024);
-        ByteBuf receipt = FrameWriter.encode(client.alloc(), BaseCommand.newBuilder().setType(BaseCommand.Type.SEND_RECEIPT)
-                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(PRODUCER_ID).setSequenceId(123_456)).build());
+        ByteBuf receipt = FrameWriter.encode(
+                client.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND_RECEIPT)
+                        .setSendReceipt(CommandSendReceipt.newBuilder()
+                                .setProducerId(PRODUCER_ID)
+                                .setSequenceId(123_456))
+                        .build());
         for (int i = 0; i < sendsPerRead; i++) {
             sends.writeBytes(send, send.readerIndex(), send.readableBytes());
             receipts.writeBytes(receipt, receipt.readerIndex(), receipt.readableBytes());
@@ -157,7 +195,9 @@ public class ProxyPathBenchmark {
 
     /** {@code bytes} as a socket read into {@code channel} brings them: copied into a buffer of its allocator. */
     private static ByteBuf read(EmbeddedChannel channel, ByteBuf bytes) {
-        return channel.alloc().directBuffer(bytes.readableBytes()).writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+        return channel.alloc()
+                .directBuffer(bytes.readableBytes())
+                .writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
     }
 
     /** Reads and releases what {@code channel} wrote, as its socket would; returns how many buffers. */

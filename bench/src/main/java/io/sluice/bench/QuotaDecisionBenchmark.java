@@ -1,17 +1,16 @@
 package io.sluice.bench;
 
-import io.sluice.scopes.PulsarScopes;
-import io.sluice.limits.ScopeKind;
-import io.sluice.limits.ScopeRef;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
-import io.sluice.quota.NanoClock;
 import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
-import io.sluice.limits.RateLimit;
-import java.util.concurrent.TimeUnit;
+import io.sluice.scopes.PulsarScopes;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -22,6 +21,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * The cost of one admit decision ({@link QuotaPath#tryAcquire}) on the paths a SEND meets.
@@ -38,6 +39,7 @@ public class QuotaDecisionBenchmark {
     private static final String TOPIC = "persistent://public/default/orders";
     /** In another namespace, so that only its own bucket is on its path. */
     private static final String SHARED_TOPIC = "persistent://other/ns/shared";
+
     private static final int MESSAGE_BYTES = 1024;
 
     /** Shared by all threads, as one engine is shared by all event loops. */
@@ -51,10 +53,16 @@ public class QuotaDecisionBenchmark {
         public void resolve() {
             // 1e12 a second with 60 s of burst: more than a benchmark can take, so every call admits.
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
-            QuotaEngine engine = new QuotaEngine(LimitsDocument.empty()
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), new Limit(fast, null, OnExceed.REJECT))
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, SHARED_TOPIC), new Limit(new RateLimit(1e12, null, 60.0), null, null)),
+            QuotaEngine engine = new QuotaEngine(
+                    LimitsDocument.empty()
+                            .withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
+                            .withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                                    new Limit(fast, null, OnExceed.REJECT))
+                            .withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, SHARED_TOPIC),
+                                    new Limit(new RateLimit(1e12, null, 60.0), null, null)),
                     NanoClock.SYSTEM);
             unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

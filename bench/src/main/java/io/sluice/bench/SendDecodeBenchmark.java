@@ -13,7 +13,6 @@ import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.relay.FrameView;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -23,6 +22,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * What Sluice spends on one SEND before any quota decision: cutting the frame out of the byte
@@ -73,7 +74,8 @@ public class SendDecodeBenchmark {
      */
     @Benchmark
     public long decodeAndReadSend() {
-        channel.writeInbound(channel.alloc().directBuffer(frame.readableBytes())
+        channel.writeInbound(channel.alloc()
+                .directBuffer(frame.readableBytes())
                 .writeBytes(frame, frame.readerIndex(), frame.readableBytes()));
         return reader.fields.sequenceId + reader.type;
     }
@@ -95,7 +97,10 @@ public class SendDecodeBenchmark {
     static ByteBuf sendFrame(int payloadBytes) {
         BaseCommand send = BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder().setProducerId(7).setSequenceId(123_456).setNumMessages(1))
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(7)
+                        .setSequenceId(123_456)
+                        .setNumMessages(1))
                 .build();
         ByteBuf command = FrameWriter.encode(ByteBufAllocator.DEFAULT, send);
         ByteBuf frame = Unpooled.directBuffer();

@@ -3,6 +3,7 @@ package io.sluice.redis;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,27 +39,30 @@ final class LuaScript {
     }
 
     /** Runs the script: one round trip, or two when the server had to be sent its body. */
-    <T> CompletionStage<T> run(RedisAsyncCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+    <T> CompletionStage<T> run(
+            RedisAsyncCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
         CompletionStage<T> bySha = redis.evalsha(sha, type, keys, args);
-        return bySha.handle((result, failure) -> failure)
-                .thenCompose(failure -> {
-                    if (failure == null) {
-                        return bySha;
-                    }
-                    if (unwrap(failure) instanceof RedisNoScriptException) {
-                        return redis.<T>eval(body, type, keys, args);
-                    }
-                    return bySha;
-                });
+        return bySha.handle((result, failure) -> failure).thenCompose(failure -> {
+            if (failure == null) {
+                return bySha;
+            }
+            if (unwrap(failure) instanceof RedisNoScriptException) {
+                return redis.<T>eval(body, type, keys, args);
+            }
+            return bySha;
+        });
     }
 
     private static Throwable unwrap(Throwable failure) {
-        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
     }
 
     private static String sha1(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -8,6 +8,7 @@ import io.sluice.cluster.MemberDemand;
 import io.sluice.cluster.MemberSeen;
 import io.sluice.cluster.SyncReply;
 import io.sluice.cluster.SyncRequest;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +67,8 @@ public final class RedisClusterStore implements ClusterStore {
         List<MemberSeen> members = new ArrayList<>();
         List<?> seen = (List<?>) result.get(1);
         for (int i = 0; i < seen.size(); i += 2) {
-            members.add(new MemberSeen((String) seen.get(i), Math.max(0, now - leadingMillis((String) seen.get(i + 1)))));
+            members.add(new MemberSeen(
+                    (String) seen.get(i), Math.max(0, now - leadingMillis((String) seen.get(i + 1)))));
         }
         Object version = result.get(2);
         Map<String, List<MemberDemand>> demands = new HashMap<>();
@@ -75,7 +77,8 @@ public final class RedisClusterStore implements ClusterStore {
             List<MemberDemand> live = new ArrayList<>(reports.size() / 2);
             for (int j = 0; j < reports.size(); j += 2) {
                 String[] fields = ((String) reports.get(j + 1)).split(" ");
-                live.add(new MemberDemand((String) reports.get(j),
+                live.add(new MemberDemand(
+                        (String) reports.get(j),
                         new Demand(Double.parseDouble(fields[1]), Double.parseDouble(fields[2]))));
             }
             demands.put(ids.get(i), live);

@@ -14,6 +14,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,14 +47,18 @@ public final class RedisLink implements AutoCloseable {
         this.resources = DefaultClientResources.builder()
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(2)
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(100), timeout.multipliedBy(2).plusSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .reconnectDelay(Delay.exponential(
+                        Duration.ofMillis(100), timeout.multipliedBy(2).plusSeconds(1), 2, TimeUnit.MILLISECONDS))
                 .build();
         this.client = RedisClient.create(resources, uri);
         ClientOptions.Builder options = ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build());
+                .socketOptions(SocketOptions.builder()
+                        .connectTimeout(timeout)
+                        .keepAlive(true)
+                        .build());
         if (ssl != null) {
             options.sslOptions(ssl);
         }
@@ -74,20 +79,29 @@ public final class RedisLink implements AutoCloseable {
         uri.setTimeout(timeout);
         uri.setClientName("sluice");
         if (password != null && !password.isEmpty()) {
-            String username = uri.getCredentialsProvider() == null ? null
-                    : uri.getCredentialsProvider().resolveCredentials().blockOptional().map(RedisCredentials::getUsername).orElse(null);
+            String username = uri.getCredentialsProvider() == null
+                    ? null
+                    : uri.getCredentialsProvider()
+                            .resolveCredentials()
+                            .blockOptional()
+                            .map(RedisCredentials::getUsername)
+                            .orElse(null);
             RedisCredentials credentials = RedisCredentials.just(username, password);
             uri.setCredentialsProvider(RedisCredentialsProvider.from(() -> credentials));
         }
         SslOptions ssl = null;
         if (caFile != null) {
             if (!uri.isSsl()) {
-                throw new IllegalArgumentException("a CA file is only used with rediss:// (TLS), not with " + describe(uri));
+                throw new IllegalArgumentException(
+                        "a CA file is only used with rediss:// (TLS), not with " + describe(uri));
             }
             if (!Files.isReadable(caFile)) {
                 throw new IllegalArgumentException("cannot read the CA file " + caFile);
             }
-            ssl = SslOptions.builder().jdkSslProvider().trustManager(caFile.toFile()).build();
+            ssl = SslOptions.builder()
+                    .jdkSslProvider()
+                    .trustManager(caFile.toFile())
+                    .build();
         }
         return new RedisLink(uri, timeout, ssl);
     }
@@ -99,9 +113,11 @@ public final class RedisLink implements AutoCloseable {
      */
     public static RedisURI parse(String url) {
         Objects.requireNonNull(url, "url");
-        String scheme = url.contains("://") ? url.substring(0, url.indexOf("://")).toLowerCase(Locale.ROOT) : "";
+        String scheme =
+                url.contains("://") ? url.substring(0, url.indexOf("://")).toLowerCase(Locale.ROOT) : "";
         if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("expected redis://host:port[/db] or rediss://host:port[/db], got '" + redacted(url) + "'");
+            throw new IllegalArgumentException(
+                    "expected redis://host:port[/db] or rediss://host:port[/db], got '" + redacted(url) + "'");
         }
         try {
             RedisURI uri = RedisURI.create(url);
@@ -121,7 +137,8 @@ public final class RedisLink implements AutoCloseable {
     }
 
     private static String describe(RedisURI uri) {
-        return (uri.isSsl() ? "rediss" : "redis") + "://" + uri.getHost() + ":" + uri.getPort() + "/" + uri.getDatabase();
+        return (uri.isSsl() ? "rediss" : "redis") + "://" + uri.getHost() + ":" + uri.getPort() + "/"
+                + uri.getDatabase();
     }
 
     private static String redacted(String url) {

@@ -4,6 +4,7 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.sluice.limits.SharedLimits;
 import io.sluice.limits.VersionedLimits;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,8 @@ public final class RedisSharedLimits implements SharedLimits {
             throw new IOException(keys.limits() + " has a version but no document");
         }
         try {
-            return Optional.of(new VersionedLimits(Long.parseLong(fields.get(0).getValue()), fields.get(1).getValue()));
+            return Optional.of(new VersionedLimits(
+                    Long.parseLong(fields.get(0).getValue()), fields.get(1).getValue()));
         } catch (IllegalArgumentException e) {
             throw new IOException(keys.limits() + " has no valid version: " + e.getMessage(), e);
         }
@@ -44,8 +46,13 @@ public final class RedisSharedLimits implements SharedLimits {
 
     @Override
     public boolean compareAndSet(long expected, long next, String json) throws IOException {
-        Long stored = link.await(COMPARE_AND_SET.<Long>run(link.commands(), ScriptOutputType.INTEGER,
-                new String[] {keys.limits()}, Long.toString(expected), Long.toString(next), json));
+        Long stored = link.await(COMPARE_AND_SET.<Long>run(
+                link.commands(),
+                ScriptOutputType.INTEGER,
+                new String[] {keys.limits()},
+                Long.toString(expected),
+                Long.toString(next),
+                json));
         return stored == 1L;
     }
 }

@@ -1,10 +1,5 @@
 package io.sluice.redis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.sluice.cluster.Demand;
 import io.sluice.cluster.MemberDemand;
 import io.sluice.cluster.MemberSeen;
@@ -12,15 +7,21 @@ import io.sluice.cluster.SyncReply;
 import io.sluice.cluster.SyncRequest;
 import io.sluice.limits.VersionedLimits;
 import io.sluice.testkit.redis.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The cluster store and the shared limits against a real redis-server 7.0. */
 class RedisClusterStoreTest {
@@ -46,7 +47,8 @@ class RedisClusterStoreTest {
     }
 
     private RedisClusterStore store() {
-        return new RedisClusterStore(RedisLink.to(redis.uri(), null, null, Duration.ofMillis(500)), clusterId, INTERVAL);
+        return new RedisClusterStore(
+                RedisLink.to(redis.uri(), null, null, Duration.ofMillis(500)), clusterId, INTERVAL);
     }
 
     private void open() {
@@ -68,21 +70,30 @@ class RedisClusterStoreTest {
     }
 
     private static List<MemberDemand> sorted(List<MemberDemand> demands) {
-        return demands.stream().sorted(Comparator.comparing(MemberDemand::member)).toList();
+        return demands.stream()
+                .sorted(Comparator.comparing(MemberDemand::member))
+                .toList();
     }
 
     @Test
     void everySluiceReadsEveryLiveReportInTheSameRoundTripAsItWritesItsOwn() throws IOException {
         open();
         SyncReply first = one.exchange(report("a", 100, 100));
-        assertEquals(List.of(new MemberDemand("a", new Demand(100, 100))), first.demands().get(BUCKET));
+        assertEquals(
+                List.of(new MemberDemand("a", new Demand(100, 100))),
+                first.demands().get(BUCKET));
         assertEquals(0, first.limitsVersion(), "no shared limits");
 
         SyncReply second = two.exchange(report("b", 300, 700.5));
-        assertEquals(List.of(new MemberDemand("a", new Demand(100, 100)), new MemberDemand("b", new Demand(300, 700.5))),
+        assertEquals(
+                List.of(new MemberDemand("a", new Demand(100, 100)), new MemberDemand("b", new Demand(300, 700.5))),
                 sorted(second.demands().get(BUCKET)));
-        assertEquals(List.of("a", "b"), second.members().stream().map(MemberSeen::member).sorted().toList());
-        assertTrue(second.members().stream().allMatch(m -> m.lastSeenMillisAgo() < 5_000), second.members().toString());
+        assertEquals(
+                List.of("a", "b"),
+                second.members().stream().map(MemberSeen::member).sorted().toList());
+        assertTrue(
+                second.members().stream().allMatch(m -> m.lastSeenMillisAgo() < 5_000),
+                second.members().toString());
     }
 
     @Test
@@ -92,13 +103,19 @@ class RedisClusterStoreTest {
         two.exchange(report("b", 100, 100));
         Thread.sleep(INTERVAL.toMillis() * 3 + 200);
         SyncReply reply = two.exchange(report("b", 100, 100));
-        assertEquals(List.of("b"), reply.demands().get(BUCKET).stream().map(MemberDemand::member).toList());
-        assertEquals(List.of("b"), reply.members().stream().map(MemberSeen::member).toList());
+        assertEquals(
+                List.of("b"),
+                reply.demands().get(BUCKET).stream().map(MemberDemand::member).toList());
+        assertEquals(
+                List.of("b"), reply.members().stream().map(MemberSeen::member).toList());
 
         Thread.sleep(INTERVAL.toMillis() * 3 + 200);
         try (RedisLink link = RedisLink.to(redis.uri(), null, null, Duration.ofSeconds(2))) {
-            assertEquals(0L, link.await(link.commands().exists(new RedisKeys(clusterId).members(),
-                    new RedisKeys(clusterId).demand(BUCKET))), "nothing left once nobody reports");
+            assertEquals(
+                    0L,
+                    link.await(link.commands()
+                            .exists(new RedisKeys(clusterId).members(), new RedisKeys(clusterId).demand(BUCKET))),
+                    "nothing left once nobody reports");
         }
     }
 
@@ -111,8 +128,12 @@ class RedisClusterStoreTest {
             assertTrue(limits.compareAndSet(0, 1, "{}"));
             assertFalse(limits.compareAndSet(0, 1, "{\"tenants\":{}}"), "someone stored version 1 first");
             assertTrue(limits.compareAndSet(1, 2, "{\"proxy\":null}"));
-            assertEquals(new VersionedLimits(2, "{\"proxy\":null}"), limits.read().orElseThrow());
-            assertEquals(2, one.exchange(report("a", 0, 0)).limitsVersion(), "the sync reads the version in the same round trip");
+            assertEquals(
+                    new VersionedLimits(2, "{\"proxy\":null}"), limits.read().orElseThrow());
+            assertEquals(
+                    2,
+                    one.exchange(report("a", 0, 0)).limitsVersion(),
+                    "the sync reads the version in the same round trip");
         }
     }
 
@@ -136,7 +157,9 @@ class RedisClusterStoreTest {
                 Thread.sleep(100);
             }
         }
-        assertEquals(List.of(new MemberDemand("a", new Demand(2, 2))), reply.demands().get(BUCKET));
+        assertEquals(
+                List.of(new MemberDemand("a", new Demand(2, 2))),
+                reply.demands().get(BUCKET));
 
         redis.freeze();
         try {
@@ -150,16 +173,21 @@ class RedisClusterStoreTest {
     private static void assertFailsWithinTwoSeconds(RedisClusterStore store) {
         long start = System.nanoTime();
         assertThrows(IOException.class, () -> store.exchange(report("a", 1, 1)));
-        assertTrue(System.nanoTime() - start < 2_000_000_000L, "failed after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+        assertTrue(
+                System.nanoTime() - start < 2_000_000_000L,
+                "failed after " + (System.nanoTime() - start) / 1_000_000 + " ms");
     }
 
     @Test
     void aBadUrlIsRefusedWithoutItsPassword() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisLink.parse("http://:secret@redis:6379"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> RedisLink.parse("http://:secret@redis:6379"));
         assertTrue(e.getMessage().contains("expected redis://host:port[/db]"), e.getMessage());
         assertFalse(e.getMessage().contains("secret"), e.getMessage());
         assertEquals(6380, RedisLink.parse("rediss://redis:6380/2").getPort());
-        assertThrows(IllegalArgumentException.class, () -> RedisLink.to("redis://redis:6379", null, java.nio.file.Path.of("ca.pem"),
-                Duration.ofSeconds(1)), "a CA file without TLS");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RedisLink.to("redis://redis:6379", null, java.nio.file.Path.of("ca.pem"), Duration.ofSeconds(1)),
+                "a CA file without TLS");
     }
 }

@@ -18,8 +18,7 @@ final class BaseImages {
 
     private static boolean present;
 
-    private BaseImages() {
-    }
+    private BaseImages() {}
 
     /** Builds the images that are missing (about a minute, and root for debootstrap); quick when both exist. */
     static synchronized void ensure() {
@@ -27,7 +26,9 @@ final class BaseImages {
             return;
         }
         Docker.connectTestcontainers();
-        String output = Docker.command(Duration.ofMinutes(15), Map.of("SLUICE_DEBIAN_IMAGE", DEBIAN, "SLUICE_JRE_IMAGE", JRE),
+        String output = Docker.command(
+                Duration.ofMinutes(15),
+                Map.of("SLUICE_DEBIAN_IMAGE", DEBIAN, "SLUICE_JRE_IMAGE", JRE),
                 List.of("bash", Locations.dockerDir().resolve("base-images.sh").toString()));
         // The script's own lines only; the classic builder adds a deprecation notice.
         output.lines().filter(line -> line.startsWith("base-images:")).forEach(System.out::println);

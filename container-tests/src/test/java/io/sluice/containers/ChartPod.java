@@ -26,8 +26,7 @@ final class ChartPod {
     static final long MEMORY_LIMIT_BYTES = 512L * 1024 * 1024;
     static final String USER = "10001:10001";
 
-    private ChartPod() {
-    }
+    private ChartPod() {}
 
     /** Applies the settings; {@code dataVolume} names the Docker volume mounted at {@link #DATA_DIR}. */
     static void apply(GenericContainer<?> container, String dataVolume) {
@@ -53,7 +52,8 @@ final class ChartPod {
     static String limitsSeedCommand() {
         Path template = Locations.repoRoot().resolve("helm/sluice/templates/_helpers.tpl");
         try {
-            return Files.readAllLines(template).stream().map(String::strip)
+            return Files.readAllLines(template).stream()
+                    .map(String::strip)
                     .filter(line -> line.startsWith("- '") && line.contains("cp /etc/sluice/limits.json"))
                     .map(line -> line.substring(3, line.length() - 1))
                     .findFirst()

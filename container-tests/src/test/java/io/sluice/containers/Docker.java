@@ -25,8 +25,7 @@ final class Docker {
 
     private static boolean connected;
 
-    private Docker() {
-    }
+    private Docker() {}
 
     /**
      * Runs {@code docker ARGS} and returns what it printed (stdout and stderr).
@@ -53,20 +52,25 @@ final class Docker {
 
     /** Whether the engine has an image of that name. */
     static boolean hasImage(String image) {
-        return execute(Duration.ofSeconds(30), Map.of(), List.of("docker", "image", "inspect", image)).exitCode() == 0;
+        return execute(Duration.ofSeconds(30), Map.of(), List.of("docker", "image", "inspect", image))
+                        .exitCode()
+                == 0;
     }
 
     /** The value of a label of an image; null when the image or the label is missing. */
     static String label(String image, String key) {
-        Result result = execute(Duration.ofSeconds(30), Map.of(), List.of("docker", "image", "inspect",
-                "--format", "{{index .Config.Labels \"" + key + "\"}}", image));
+        Result result = execute(
+                Duration.ofSeconds(30),
+                Map.of(),
+                List.of("docker", "image", "inspect", "--format", "{{index .Config.Labels \"" + key + "\"}}", image));
         String value = result.output().strip();
         return result.exitCode() != 0 || value.isEmpty() || value.equals("<no value>") ? null : value;
     }
 
     /** The image's ID (its content hash), to tell whether an image was rebuilt. */
     static String imageId(String image) {
-        return run(Duration.ofSeconds(30), "image", "inspect", "--format", "{{.Id}}", image).strip();
+        return run(Duration.ofSeconds(30), "image", "inspect", "--format", "{{.Id}}", image)
+                .strip();
     }
 
     /** Removes an image unless a container still uses it; best effort, for images a rebuild replaced. */
@@ -84,23 +88,22 @@ final class Docker {
         if (connected) {
             return;
         }
-        String version = run(Duration.ofSeconds(30), "version", "--format", "{{.Server.APIVersion}}").strip();
+        String version = run(Duration.ofSeconds(30), "version", "--format", "{{.Server.APIVersion}}")
+                .strip();
         if (System.getProperty("api.version") == null) {
             System.setProperty("api.version", version);
         }
         connected = true;
     }
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static Result execute(Duration timeout, Map<String, String> env, List<String> command) {
         Path output = null;
         try {
             output = Files.createTempFile("sluice-docker-", ".log");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
             builder.environment().put("DOCKER_BUILDKIT", "0");
             builder.environment().putAll(env);
             Process process = builder.start();

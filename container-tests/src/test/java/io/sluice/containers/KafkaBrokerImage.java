@@ -29,8 +29,7 @@ final class KafkaBrokerImage {
     private static Properties config;
     private static String tag;
 
-    private KafkaBrokerImage() {
-    }
+    private KafkaBrokerImage() {}
 
     /** The broker's node id: Sluice serves it on its node port base + this. */
     static int nodeId() {
@@ -56,16 +55,32 @@ final class KafkaBrokerImage {
         List<Path> jars = LocalImage.classpathJars(KafkaCluster.class, "kafka.classpath");
         String imageTag = "local/sluice-test-kafka:" + LocalImage.version(jars, SERVER_JAR);
         Path source = Locations.dockerDir().resolve("kafka-broker");
-        LocalImage.ensure(imageTag, Locations.workDir().resolve("kafka-broker"), Map.of(
-                "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
-                "server.properties", LocalImage.read(source.resolve("server.properties")),
-                // kafka-storage.sh format and kafka-server-start.sh, as the testkit's KafkaNodeMain runs them.
-                "conf/format.args", javaArgs(jars, List.of(), "kafka.tools.StorageTool",
-                        "format", "--config", CONF + "server.properties", "--cluster-id", CLUSTER_ID),
-                // The testkit's node flags: C1 only and a small heap, for a test broker on a busy machine.
-                "conf/java.args", javaArgs(jars, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                        "kafka.Kafka", CONF + "server.properties"),
-                "conf/log4j2.xml", LocalImage.resource(KafkaCluster.class, "log4j2-kafka.xml")), jars);
+        LocalImage.ensure(
+                imageTag,
+                Locations.workDir().resolve("kafka-broker"),
+                Map.of(
+                        "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
+                        "server.properties", LocalImage.read(source.resolve("server.properties")),
+                        // kafka-storage.sh format and kafka-server-start.sh, as the testkit's KafkaNodeMain runs them.
+                        "conf/format.args",
+                                javaArgs(
+                                        jars,
+                                        List.of(),
+                                        "kafka.tools.StorageTool",
+                                        "format",
+                                        "--config",
+                                        CONF + "server.properties",
+                                        "--cluster-id",
+                                        CLUSTER_ID),
+                        // The testkit's node flags: C1 only and a small heap, for a test broker on a busy machine.
+                        "conf/java.args",
+                                javaArgs(
+                                        jars,
+                                        List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                                        "kafka.Kafka",
+                                        CONF + "server.properties"),
+                        "conf/log4j2.xml", LocalImage.resource(KafkaCluster.class, "log4j2-kafka.xml")),
+                jars);
         tag = imageTag;
         return tag;
     }

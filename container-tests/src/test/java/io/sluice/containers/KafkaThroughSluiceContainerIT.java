@@ -45,8 +45,9 @@ class KafkaThroughSluiceContainerIT {
     @BeforeAll
     void startSluice() {
         KafkaBrokerContainer broker = SharedContainers.kafkaBroker();
-        sluice = SluiceContainer.inFrontOfKafka(SharedContainers.network(), broker.bootstrapOnNetwork(),
-                KafkaBrokerImage.nodeId()).untilReady();
+        sluice = SluiceContainer.inFrontOfKafka(
+                        SharedContainers.network(), broker.bootstrapOnNetwork(), KafkaBrokerImage.nodeId())
+                .untilReady();
         sluice.start();
     }
 
@@ -63,22 +64,30 @@ class KafkaThroughSluiceContainerIT {
         int count = 100;
         try (Admin admin = Admin.create(props())) {
             Collection<Node> nodes = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS);
-            assertEquals(List.of(sluice.getHost() + ":" + sluice.kafkaNodePort(KafkaBrokerImage.nodeId())),
+            assertEquals(
+                    List.of(sluice.getHost() + ":" + sluice.kafkaNodePort(KafkaBrokerImage.nodeId())),
                     nodes.stream().map(node -> node.host() + ":" + node.port()).toList(),
                     "the client is told Sluice's node port, never the broker's address");
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         List<String> sent = IntStream.range(0, count).mapToObj(i -> "r-" + i).toList();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props(ProducerConfig.LINGER_MS_CONFIG, "5"),
-                     new StringSerializer(), new StringSerializer());
-             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props(ConsumerConfig.GROUP_ID_CONFIG, "audit",
-                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                        props(ProducerConfig.LINGER_MS_CONFIG, "5"), new StringSerializer(), new StringSerializer());
+                KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                        props(
+                                ConsumerConfig.GROUP_ID_CONFIG,
+                                "audit",
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest"),
+                        new StringDeserializer(),
+                        new StringDeserializer())) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (String value : sent) {
                 sends.add(producer.send(new ProducerRecord<>(topic, value)));
             }
             for (int i = 0; i < count; i++) {
-                assertEquals(i, sends.get(i).get(30, TimeUnit.SECONDS).offset(), "record " + i + " was appended in order");
+                assertEquals(
+                        i, sends.get(i).get(30, TimeUnit.SECONDS).offset(), "record " + i + " was appended in order");
             }
             consumer.subscribe(List.of(topic));
             List<String> received = new ArrayList<>();
@@ -91,10 +100,15 @@ class KafkaThroughSluiceContainerIT {
             assertEquals(sent, received, "every record arrived once, in order");
 
             SluiceAdmin admin = sluice.admin();
-            assertTrue(admin.series("sluice_connections{protocol=\"kafka\"}") >= 2,
+            assertTrue(
+                    admin.series("sluice_connections{protocol=\"kafka\"}") >= 2,
                     "the producer's and the consumer's connections are Sluice's Kafka connections");
-            assertTrue(admin.series("sluice_requests_total{api=\"produce\",protocol=\"kafka\"}") >= 1, "Sluice counted the produce requests");
-            assertTrue(admin.series("sluice_requests_total{api=\"fetch\",protocol=\"kafka\"}") >= 1, "and the fetch requests");
+            assertTrue(
+                    admin.series("sluice_requests_total{api=\"produce\",protocol=\"kafka\"}") >= 1,
+                    "Sluice counted the produce requests");
+            assertTrue(
+                    admin.series("sluice_requests_total{api=\"fetch\",protocol=\"kafka\"}") >= 1,
+                    "and the fetch requests");
         }
     }
 
@@ -106,8 +120,8 @@ class KafkaThroughSluiceContainerIT {
 
         // The broker's own host, on a port nothing listens on: only the Kafka upstream is missing.
         String closedPort = KafkaBrokerImage.host() + ":" + (KafkaBrokerImage.port() + 7);
-        try (SluiceContainer orphaned = SluiceContainer.inFrontOfKafka(SharedContainers.network(), closedPort,
-                KafkaBrokerImage.nodeId())) {
+        try (SluiceContainer orphaned =
+                SluiceContainer.inFrontOfKafka(SharedContainers.network(), closedPort, KafkaBrokerImage.nodeId())) {
             orphaned.start();
             SluiceAdmin orphanedAdmin = orphaned.admin();
             assertEquals(200, orphanedAdmin.get("/healthz").statusCode(), "it serves");

@@ -35,8 +35,7 @@ final class LocalImage {
 
     private static final String FINGERPRINT_LABEL = "io.sluice.test.fingerprint";
 
-    private LocalImage() {
-    }
+    private LocalImage() {}
 
     /**
      * Builds {@code tag} in {@code scratch}, unless the engine already has it from the same inputs,
@@ -61,8 +60,17 @@ final class LocalImage {
                 Files.writeString(path, file.getValue());
             }
             linkJars(jars, Files.createDirectories(scratch.resolve("lib")));
-            Docker.run(Duration.ofMinutes(10), "build", "-q", "-t", tag, "--label", FINGERPRINT_LABEL + "=" + fingerprint,
-                    "--build-arg", "BASE_IMAGE=" + BaseImages.JRE, scratch.toString());
+            Docker.run(
+                    Duration.ofMinutes(10),
+                    "build",
+                    "-q",
+                    "-t",
+                    tag,
+                    "--label",
+                    FINGERPRINT_LABEL + "=" + fingerprint,
+                    "--build-arg",
+                    "BASE_IMAGE=" + BaseImages.JRE,
+                    scratch.toString());
             deleteRecursively(scratch);
             if (previous != null) {
                 Docker.removeImageIfUnused(previous);
@@ -78,11 +86,14 @@ final class LocalImage {
      * to {@code anchor}), checked to exist and to have distinct names: they all go to one lib/.
      */
     static List<Path> classpathJars(Class<?> anchor, String resource) {
-        List<Path> jars = Stream.of(resource(anchor, resource).strip().split(File.pathSeparator)).map(Path::of).toList();
+        List<Path> jars = Stream.of(resource(anchor, resource).strip().split(File.pathSeparator))
+                .map(Path::of)
+                .toList();
         Set<String> names = new HashSet<>();
         for (Path jar : jars) {
             if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException(resource + " names a missing jar, " + jar + "; build the testkit again (-am does)");
+                throw new IllegalStateException(
+                        resource + " names a missing jar, " + jar + "; build the testkit again (-am does)");
             }
             if (!names.add(jar.getFileName().toString())) {
                 throw new IllegalStateException("two jars of " + resource + " are named " + jar.getFileName()
@@ -94,8 +105,11 @@ final class LocalImage {
 
     /** The version in the name of the one jar matching {@code jarName} (its group 1): the image's tag. */
     static String version(List<Path> jars, Pattern jarName) {
-        return jars.stream().map(jar -> jarName.matcher(jar.getFileName().toString()))
-                .filter(Matcher::matches).map(m -> m.group(1)).findFirst()
+        return jars.stream()
+                .map(jar -> jarName.matcher(jar.getFileName().toString()))
+                .filter(Matcher::matches)
+                .map(m -> m.group(1))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no jar matching " + jarName + " among " + jars));
     }
 
@@ -147,13 +161,20 @@ final class LocalImage {
     /** What the image is made of: every file's path and text, the base image's ID, and each jar's name and size. */
     private static String fingerprint(Map<String, String> files, List<Path> jars) {
         StringBuilder inputs = new StringBuilder();
-        new TreeMap<>(files).forEach((path, text) -> inputs.append(path).append('\n').append(text).append('\0'));
+        new TreeMap<>(files)
+                .forEach((path, text) ->
+                        inputs.append(path).append('\n').append(text).append('\0'));
         inputs.append(Docker.imageId(BaseImages.JRE)).append('\n');
         try {
             for (Path jar : jars) {
-                inputs.append(jar.getFileName()).append(' ').append(Files.size(jar)).append('\n');
+                inputs.append(jar.getFileName())
+                        .append(' ')
+                        .append(Files.size(jar))
+                        .append('\n');
             }
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(inputs.toString().getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(inputs.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {

@@ -5,8 +5,7 @@ import java.nio.file.Path;
 /** Where the build put what the tests use; failsafe passes each as a system property (see pom.xml). */
 final class Locations {
 
-    private Locations() {
-    }
+    private Locations() {}
 
     /** The repository root: the build context of Sluice's image. */
     static Path repoRoot() {

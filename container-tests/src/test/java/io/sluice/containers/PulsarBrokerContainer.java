@@ -16,8 +16,10 @@ final class PulsarBrokerContainer extends GenericContainer<PulsarBrokerContainer
         withNetworkAliases(PulsarBrokerImage.host());
         withExposedPorts(PulsarBrokerImage.webPort());
         // Usable once the standalone has created its default namespace, not when a port opens.
-        waitingFor(Wait.forHttp("/admin/v2/namespaces/public").forPort(PulsarBrokerImage.webPort())
-                .forStatusCode(200).forResponsePredicate(body -> body.contains("\"public/default\""))
+        waitingFor(Wait.forHttp("/admin/v2/namespaces/public")
+                .forPort(PulsarBrokerImage.webPort())
+                .forStatusCode(200)
+                .forResponsePredicate(body -> body.contains("\"public/default\""))
                 .withStartupTimeout(Duration.ofMinutes(3)));
     }
 

@@ -26,8 +26,7 @@ final class PulsarBrokerImage {
     private static Properties config;
     private static String tag;
 
-    private PulsarBrokerImage() {
-    }
+    private PulsarBrokerImage() {}
 
     /** The name the broker advertises, which is its network alias: how Sluice's container reaches it. */
     static String host() {
@@ -53,11 +52,15 @@ final class PulsarBrokerImage {
         List<Path> jars = LocalImage.classpathJars(PulsarBroker.class, "broker.classpath");
         String imageTag = "local/sluice-test-pulsar:" + LocalImage.version(jars, BROKER_JAR);
         Path source = Locations.dockerDir().resolve("pulsar-broker");
-        LocalImage.ensure(imageTag, Locations.workDir().resolve("pulsar-broker"), Map.of(
-                "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
-                "broker.conf", LocalImage.read(source.resolve("broker.conf")),
-                "conf/java.args", javaArgs(jars),
-                "conf/log4j2.xml", LocalImage.resource(PulsarBroker.class, "log4j2-broker.xml")), jars);
+        LocalImage.ensure(
+                imageTag,
+                Locations.workDir().resolve("pulsar-broker"),
+                Map.of(
+                        "Dockerfile", LocalImage.read(source.resolve("Dockerfile")),
+                        "broker.conf", LocalImage.read(source.resolve("broker.conf")),
+                        "conf/java.args", javaArgs(jars),
+                        "conf/log4j2.xml", LocalImage.resource(PulsarBroker.class, "log4j2-broker.xml")),
+                jars);
         tag = imageTag;
         return tag;
     }
@@ -68,8 +71,19 @@ final class PulsarBrokerImage {
         flags.add("-Xmx256m");
         flags.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
         flags.add("-Dlog4j2.configurationFile=" + CONF + "log4j2.xml");
-        return LocalImage.javaArgs(LIB, jars, flags, MAIN_CLASS, "--config", CONF + "broker.conf", "--no-functions-worker",
-                "--no-stream-storage", "--metadata-dir", "/var/lib/pulsar/metadata", "--bookkeeper-dir", "/var/lib/pulsar/bookkeeper");
+        return LocalImage.javaArgs(
+                LIB,
+                jars,
+                flags,
+                MAIN_CLASS,
+                "--config",
+                CONF + "broker.conf",
+                "--no-functions-worker",
+                "--no-stream-storage",
+                "--metadata-dir",
+                "/var/lib/pulsar/metadata",
+                "--bookkeeper-dir",
+                "/var/lib/pulsar/bookkeeper");
     }
 
     private static synchronized Properties config() {

@@ -41,7 +41,10 @@ class PulsarThroughSluiceContainerIT {
         PulsarBrokerContainer broker = SharedContainers.pulsarBroker();
         sluice = new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork()).untilReady();
         sluice.start();
-        client = PulsarClient.builder().serviceUrl(sluice.serviceUrl()).operationTimeout(30, TimeUnit.SECONDS).build();
+        client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl())
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build();
     }
 
     @AfterAll
@@ -58,9 +61,13 @@ class PulsarThroughSluiceContainerIT {
     void messagesProducedThroughSluiceAreConsumedThroughSluiceInOrder() throws Exception {
         String topic = topic("roundtrip");
         int count = 100;
-        try (Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("audit")
-                     .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
-             Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).create()) {
+        try (Consumer<String> consumer = client.newConsumer(Schema.STRING)
+                        .topic(topic)
+                        .subscriptionName("audit")
+                        .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                        .subscribe();
+                Producer<String> producer =
+                        client.newProducer(Schema.STRING).topic(topic).create()) {
             for (int i = 0; i < count; i++) {
                 producer.send("m-" + i);
             }
@@ -79,10 +86,13 @@ class PulsarThroughSluiceContainerIT {
     @Test
     void aRejectLimitSetOverRestFailsTheOverQuotaSendsAndGoesAwayWhenDeleted() throws Exception {
         String topic = topic("reject");
-        HttpResponse<String> put = sluice.admin().put(limitPath(topic),
-                "{\"publish\":{\"messagesPerSecond\":5,\"burstSeconds\":1},\"onExceed\":\"reject\"}");
+        HttpResponse<String> put = sluice.admin()
+                .put(
+                        limitPath(topic),
+                        "{\"publish\":{\"messagesPerSecond\":5,\"burstSeconds\":1},\"onExceed\":\"reject\"}");
         assertEquals(200, put.statusCode(), put.body());
-        try (Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create()) {
+        try (Producer<byte[]> producer =
+                client.newProducer().topic(topic).enableBatching(false).create()) {
             int total = 50;
             List<CompletableFuture<MessageId>> sends = new ArrayList<>();
             long start = System.nanoTime();
@@ -99,7 +109,8 @@ class PulsarThroughSluiceContainerIT {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             int admitted = total - rejections.size();
-            System.out.printf("container reject: %d admitted, %d rejected in %.2f s%n", admitted, rejections.size(), seconds);
+            System.out.printf(
+                    "container reject: %d admitted, %d rejected in %.2f s%n", admitted, rejections.size(), seconds);
             assertTrue(admitted >= 1 && admitted <= 5 + 5 * seconds + 1, "about the burst was admitted: " + admitted);
             assertTrue(rejections.size() > 0, "sends over 5 msg/s were rejected");
             for (Throwable rejection : rejections) {
@@ -119,11 +130,14 @@ class PulsarThroughSluiceContainerIT {
         String topic = topic("delay");
         double rate = 20;
         double burstSeconds = 0.5;
-        HttpResponse<String> put = sluice.admin().put(limitPath(topic),
-                "{\"publish\":{\"messagesPerSecond\":" + rate + ",\"burstSeconds\":" + burstSeconds + "}}");
+        HttpResponse<String> put = sluice.admin()
+                .put(
+                        limitPath(topic),
+                        "{\"publish\":{\"messagesPerSecond\":" + rate + ",\"burstSeconds\":" + burstSeconds + "}}");
         assertEquals(200, put.statusCode(), put.body());
         int total = 60;
-        try (Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create()) {
+        try (Producer<byte[]> producer =
+                client.newProducer().topic(topic).enableBatching(false).create()) {
             List<CompletableFuture<MessageId>> sends = new ArrayList<>();
             long start = System.nanoTime();
             for (int i = 0; i < total; i++) {
@@ -133,7 +147,9 @@ class PulsarThroughSluiceContainerIT {
             double seconds = (System.nanoTime() - start) / 1e9;
             // The full bucket admits its burst at once, and one send more while its balance is positive.
             double floor = (total - rate * burstSeconds - 1) / rate;
-            System.out.printf("container delay: %d sends at %.0f msg/s took %.2f s (at least %.2f s)%n", total, rate, seconds, floor);
+            System.out.printf(
+                    "container delay: %d sends at %.0f msg/s took %.2f s (at least %.2f s)%n",
+                    total, rate, seconds, floor);
             assertTrue(seconds >= 0.95 * floor, "sends were held to the rate: " + seconds + " s");
         }
         assertTrue(sluice.admin().metric("sluice_throttle_events_total", topic) > 0, "Sluice reports the throttling");

@@ -17,8 +17,7 @@ final class SharedContainers {
         Runtime.getRuntime().addShutdownHook(new Thread(SharedContainers::removeAll, "container-tests-cleanup"));
     }
 
-    private SharedContainers() {
-    }
+    private SharedContainers() {}
 
     /** The network Sluice's containers and the brokers share. */
     static synchronized Network network() {

@@ -11,7 +11,8 @@ import java.time.Duration;
 /** Sluice's admin port as an operator's HTTP client sees it: REST API, probes, metrics. */
 final class SluiceAdmin {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI base;
 
@@ -24,7 +25,9 @@ final class SluiceAdmin {
     }
 
     HttpResponse<String> put(String path, String json) {
-        return send(request(path).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     HttpResponse<String> delete(String path) {
@@ -37,7 +40,9 @@ final class SluiceAdmin {
      */
     double metric(String name, String topic) {
         String topicLabel = "topic=\"" + topic + "\"";
-        return get("/metrics").body().lines()
+        return get("/metrics")
+                .body()
+                .lines()
                 .filter(line -> line.startsWith(name + "{") && line.contains(topicLabel))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
@@ -45,9 +50,13 @@ final class SluiceAdmin {
 
     /** The value of one series of {@code /metrics}, name and labels exactly as exposed; 0 when absent. */
     double series(String series) {
-        return get("/metrics").body().lines().filter(line -> line.startsWith(series + " "))
+        return get("/metrics")
+                .body()
+                .lines()
+                .filter(line -> line.startsWith(series + " "))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .findFirst().orElse(0);
+                .findFirst()
+                .orElse(0);
     }
 
     private HttpRequest.Builder request(String path) {

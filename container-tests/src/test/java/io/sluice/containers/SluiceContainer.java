@@ -60,7 +60,9 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
         sluice.withEnv("SLUICE_KAFKA_UPSTREAM", upstream)
                 .withEnv("SLUICE_KAFKA_LISTEN", "0.0.0.0:" + port)
                 .withEnv("SLUICE_KAFKA_NODE_PORT_BASE", Integer.toString(port))
-                .withEnv("SLUICE_KAFKA_ADVERTISED_HOST", DockerClientFactory.instance().dockerHostIpAddress())
+                .withEnv(
+                        "SLUICE_KAFKA_ADVERTISED_HOST",
+                        DockerClientFactory.instance().dockerHostIpAddress())
                 .withExposedPorts(ADMIN_PORT);
         for (int p = port; p <= port + maxNodeId; p++) {
             sluice.addFixedExposedPort(p, p);
@@ -113,8 +115,8 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
      */
     long terminate(Duration timeout) {
         getDockerClient().killContainerCmd(getContainerId()).withSignal("TERM").exec();
-        try (WaitContainerResultCallback exit = getDockerClient().waitContainerCmd(getContainerId())
-                .exec(new WaitContainerResultCallback())) {
+        try (WaitContainerResultCallback exit =
+                getDockerClient().waitContainerCmd(getContainerId()).exec(new WaitContainerResultCallback())) {
             return exit.awaitStatusCode(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -15,8 +15,7 @@ final class SluiceImage {
 
     private static boolean built;
 
-    private SluiceImage() {
-    }
+    private SluiceImage() {}
 
     /** Builds the image once per JVM (the engine's layer cache makes an unchanged jar quick) and returns its tag. */
     static synchronized String ensure() {
@@ -31,9 +30,17 @@ final class SluiceImage {
         }
         String previous = Docker.hasImage(TAG) ? Docker.imageId(TAG) : null;
         long start = System.nanoTime();
-        Docker.run(Duration.ofMinutes(5), "build", "-q", "--target", "prebuilt",
-                "--build-arg", "RUNTIME_IMAGE=" + BaseImages.JRE,
-                "-t", TAG, Locations.repoRoot().toString());
+        Docker.run(
+                Duration.ofMinutes(5),
+                "build",
+                "-q",
+                "--target",
+                "prebuilt",
+                "--build-arg",
+                "RUNTIME_IMAGE=" + BaseImages.JRE,
+                "-t",
+                TAG,
+                Locations.repoRoot().toString());
         if (previous != null && !previous.equals(Docker.imageId(TAG))) {
             // A new jar: the image it replaces would stay behind untagged, build after build.
             Docker.removeImageIfUnused(previous);

@@ -45,14 +45,27 @@ class SluiceImageIT {
 
     @Test
     void javaRunsAsPid1UnderTheImagesFixedNonRootUser() throws Exception {
-        assertEquals(ChartPod.USER, DockerClientFactory.instance().client().inspectImageCmd(SluiceImage.ensure())
-                .exec().getConfig().getUser(), "the image's USER");
+        assertEquals(
+                ChartPod.USER,
+                DockerClientFactory.instance()
+                        .client()
+                        .inspectImageCmd(SluiceImage.ensure())
+                        .exec()
+                        .getConfig()
+                        .getUser(),
+                "the image's USER");
         try (SluiceContainer sluice = new SluiceContainer(SharedContainers.network(), "pulsar://no-broker-here:6650")) {
             sluice.start();
             ExecResult status = sluice.execInContainer("cat", "/proc/1/status");
-            assertTrue(status.getStdout().lines().anyMatch(line -> line.matches("Uid:\\s+10001\\s+10001\\s+10001\\s+10001")),
+            assertTrue(
+                    status.getStdout()
+                            .lines()
+                            .anyMatch(line -> line.matches("Uid:\\s+10001\\s+10001\\s+10001\\s+10001")),
                     "PID 1 runs as UID 10001:\n" + status.getStdout());
-            String cmdline = sluice.execInContainer("cat", "/proc/1/cmdline").getStdout().replace('\0', ' ').strip();
+            String cmdline = sluice.execInContainer("cat", "/proc/1/cmdline")
+                    .getStdout()
+                    .replace('\0', ' ')
+                    .strip();
             assertEquals("java -jar /opt/sluice/sluice.jar", cmdline, "java itself is PID 1, so it receives SIGTERM");
         }
     }
@@ -60,8 +73,10 @@ class SluiceImageIT {
     @Test
     void healthzAnswersWhileSluiceServesAndReadyzOnlyWhileItsBrokerAnswers() {
         PulsarBrokerContainer broker = SharedContainers.pulsarBroker();
-        try (SluiceContainer fronting = new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork()).untilReady();
-             SluiceContainer orphaned = new SluiceContainer(SharedContainers.network(), "pulsar://no-broker-here:6650")) {
+        try (SluiceContainer fronting =
+                        new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork()).untilReady();
+                SluiceContainer orphaned =
+                        new SluiceContainer(SharedContainers.network(), "pulsar://no-broker-here:6650")) {
             fronting.start();
             orphaned.start();
             assertEquals(200, fronting.admin().get("/healthz").statusCode());
@@ -78,7 +93,8 @@ class SluiceImageIT {
         String changed = topic("changed");
         // The chart's limits ConfigMap, mounted read-only at /etc/sluice; readable by UID 10001.
         Path configMap = Files.createDirectories(dir.resolve("configmap"));
-        Files.writeString(configMap.resolve("limits.json"),
+        Files.writeString(
+                configMap.resolve("limits.json"),
                 "{\"topics\":{\"" + seeded + "\":{\"publish\":{\"messagesPerSecond\":100}}}}");
         for (Path path : new Path[] {dir, configMap}) {
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -91,23 +107,35 @@ class SluiceImageIT {
                 sluice.start();
                 assertTrue(sluice.admin().get("/api/v1/limits").body().contains(seeded), "the seeded limit is loaded");
 
-                ExecResult write = sluice.execInContainer(ExecConfig.builder().user("0")
-                        .command(new String[] {"touch", "/opt/sluice/written"}).build());
+                ExecResult write = sluice.execInContainer(ExecConfig.builder()
+                        .user("0")
+                        .command(new String[] {"touch", "/opt/sluice/written"})
+                        .build());
                 assertNotEquals(0, write.getExitCode(), "the root filesystem is read-only, even for root");
                 assertTrue(write.getStderr().contains("Read-only file system"), write.getStderr());
 
-                long maxHeap = maxHeapBytes(sluice.execInContainer("java", "-XshowSettings:vm", "-version").getStderr());
-                System.out.printf("container: max heap %d MiB under a %d MiB memory limit%n", maxHeap >> 20, ChartPod.MEMORY_LIMIT_BYTES >> 20);
-                assertTrue(maxHeap <= ChartPod.MEMORY_LIMIT_BYTES * 3 / 4, "the heap follows the memory limit: " + maxHeap);
+                long maxHeap = maxHeapBytes(sluice.execInContainer("java", "-XshowSettings:vm", "-version")
+                        .getStderr());
+                System.out.printf(
+                        "container: max heap %d MiB under a %d MiB memory limit%n",
+                        maxHeap >> 20, ChartPod.MEMORY_LIMIT_BYTES >> 20);
+                assertTrue(
+                        maxHeap <= ChartPod.MEMORY_LIMIT_BYTES * 3 / 4,
+                        "the heap follows the memory limit: " + maxHeap);
 
-                HttpResponse<String> put = sluice.admin().put(limitPath(changed), "{\"publish\":{\"messagesPerSecond\":1000}}");
+                HttpResponse<String> put =
+                        sluice.admin().put(limitPath(changed), "{\"publish\":{\"messagesPerSecond\":1000}}");
                 assertEquals(200, put.statusCode(), put.body());
-                String file = sluice.execInContainer("cat", ChartPod.DATA_DIR + "/limits.json").getStdout();
+                String file = sluice.execInContainer("cat", ChartPod.DATA_DIR + "/limits.json")
+                        .getStdout();
                 assertTrue(file.contains(changed) && file.contains(seeded), "the limits file on the volume:\n" + file);
 
                 // The proxy itself works with only /tmp and the volume writable (Netty, the JVM).
-                try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl()).build();
-                     Producer<String> producer = client.newProducer(Schema.STRING).topic(changed).create()) {
+                try (PulsarClient client = PulsarClient.builder()
+                                .serviceUrl(sluice.serviceUrl())
+                                .build();
+                        Producer<String> producer =
+                                client.newProducer(Schema.STRING).topic(changed).create()) {
                     producer.send("through a hardened Sluice");
                 }
                 assertEquals(0, sluice.terminate(Duration.ofSeconds(30)), sluice.getLogs());
@@ -117,7 +145,8 @@ class SluiceImageIT {
             try (SluiceContainer restarted = hardened(volume)) {
                 restarted.start();
                 String limits = restarted.admin().get("/api/v1/limits").body();
-                assertTrue(limits.contains(changed) && limits.contains(seeded), "limits survive the restart:\n" + limits);
+                assertTrue(
+                        limits.contains(changed) && limits.contains(seeded), "limits survive the restart:\n" + limits);
             }
         } finally {
             DockerClientFactory.instance().client().removeVolumeCmd(volume).exec();
@@ -131,15 +160,20 @@ class SluiceImageIT {
         int total = 200;
         PulsarBrokerContainer broker = SharedContainers.pulsarBroker();
         try (SluiceContainer sluice = new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork())
-                .untilReady().withEnv("SLUICE_DRAIN_TIMEOUT", Integer.toString(drainTimeoutSeconds))) {
+                .untilReady()
+                .withEnv("SLUICE_DRAIN_TIMEOUT", Integer.toString(drainTimeoutSeconds))) {
             sluice.start();
-            HttpResponse<String> put = sluice.admin().put(limitPath(topic),
-                    "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}");
+            HttpResponse<String> put = sluice.admin()
+                    .put(limitPath(topic), "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}");
             assertEquals(200, put.statusCode(), put.body());
             AtomicInteger acknowledged = new AtomicInteger();
-            try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl()).build()) {
-                Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).enableBatching(false)
-                        .sendTimeout(0, TimeUnit.SECONDS).create();
+            try (PulsarClient client =
+                    PulsarClient.builder().serviceUrl(sluice.serviceUrl()).build()) {
+                Producer<String> producer = client.newProducer(Schema.STRING)
+                        .topic(topic)
+                        .enableBatching(false)
+                        .sendTimeout(0, TimeUnit.SECONDS)
+                        .create();
                 for (int i = 0; i < total; i++) {
                     producer.sendAsync("m-" + i).thenRun(acknowledged::incrementAndGet);
                 }
@@ -149,13 +183,15 @@ class SluiceImageIT {
                     Thread.sleep(10);
                 }
                 int beforeSigterm = acknowledged.get();
-                assertTrue(beforeSigterm >= 10 && beforeSigterm < total / 2,
+                assertTrue(
+                        beforeSigterm >= 10 && beforeSigterm < total / 2,
                         "sends flow and Sluice holds a backlog at 50 msg/s: " + beforeSigterm + " acknowledged");
 
                 long start = System.nanoTime();
                 long exitCode = sluice.terminate(Duration.ofSeconds(drainTimeoutSeconds + 15));
                 double seconds = (System.nanoTime() - start) / 1e9;
-                System.out.printf("container drain: %d of %d acknowledged at SIGTERM, %d when Sluice exited %.1f s later%n",
+                System.out.printf(
+                        "container drain: %d of %d acknowledged at SIGTERM, %d when Sluice exited %.1f s later%n",
                         beforeSigterm, total, acknowledged.get(), seconds);
                 assertEquals(0, exitCode, "exit code after SIGTERM; log:\n" + sluice.getLogs());
                 assertEquals(total, acknowledged.get(), "every held send reached the broker before Sluice exited");
@@ -168,7 +204,8 @@ class SluiceImageIT {
     void sluiceAddsLittleMoreThanItsJarToTheRuntimeBase() {
         long image = imageSize(SluiceImage.ensure());
         long base = imageSize(BaseImages.JRE);
-        System.out.printf("container: %s is %.1f MB, of which %.1f MB on top of %s%n",
+        System.out.printf(
+                "container: %s is %.1f MB, of which %.1f MB on top of %s%n",
                 SluiceImage.TAG, image / 1e6, (image - base) / 1e6, BaseImages.JRE);
         assertTrue(image - base <= MAX_OWN_LAYERS_BYTES, "Sluice's own layers: " + (image - base) + " bytes");
         assertTrue(image <= MAX_IMAGE_BYTES, "the image: " + image + " bytes");
@@ -188,19 +225,26 @@ class SluiceImageIT {
     }
 
     private static SluiceContainer hardened(String volume) {
-        SluiceContainer sluice = new SluiceContainer(SharedContainers.network(), SharedContainers.pulsarBroker().serviceUrlOnNetwork())
+        SluiceContainer sluice = new SluiceContainer(
+                        SharedContainers.network(),
+                        SharedContainers.pulsarBroker().serviceUrlOnNetwork())
                 .untilReady();
         ChartPod.apply(sluice, volume);
         return sluice;
     }
 
     private static long imageSize(String image) {
-        return DockerClientFactory.instance().client().inspectImageCmd(image).exec().getSize();
+        return DockerClientFactory.instance()
+                .client()
+                .inspectImageCmd(image)
+                .exec()
+                .getSize();
     }
 
     /** Parses {@code Max. Heap Size (Estimated): 371.00M} from {@code java -XshowSettings:vm -version}. */
     private static long maxHeapBytes(String settings) {
-        Matcher m = Pattern.compile("Max\\. Heap Size \\(Estimated\\): ([\\d.]+)([KMG])").matcher(settings);
+        Matcher m = Pattern.compile("Max\\. Heap Size \\(Estimated\\): ([\\d.]+)([KMG])")
+                .matcher(settings);
         assertTrue(m.find(), "no heap size in:\n" + settings);
         int shift = switch (m.group(2)) {
             case "K" -> 10;

@@ -39,14 +39,19 @@ final class KafkaDemo {
     private static final String TOPIC = "demo";
     private static final int SECONDS = 20;
 
-    private KafkaDemo() {
-    }
+    private KafkaDemo() {}
 
     /** Sluice's Kafka front end for {@code cluster}: node N on the bootstrap port + N. */
     static KafkaConfig config(KafkaCluster cluster) {
-        int port = free(9092, 1 + cluster.nodeIds().size()) ? 9092 : FreePorts.loopbackRange(1 + cluster.nodeIds().size());
-        return new KafkaConfig(BrokerEndpoint.parseList(cluster.bootstrapServers()), new HostPort("127.0.0.1", port),
-                "127.0.0.1", port, RoutingMode.REWRITE);
+        int port = free(9092, 1 + cluster.nodeIds().size())
+                ? 9092
+                : FreePorts.loopbackRange(1 + cluster.nodeIds().size());
+        return new KafkaConfig(
+                BrokerEndpoint.parseList(cluster.bootstrapServers()),
+                new HostPort("127.0.0.1", port),
+                "127.0.0.1",
+                port,
+                RoutingMode.REWRITE);
     }
 
     static void show(SluiceServer sluice, KafkaConfig config, String adminUrl, KafkaCluster cluster) throws Exception {
@@ -54,8 +59,11 @@ final class KafkaDemo {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get(60, TimeUnit.SECONDS);
             System.out.printf("Topic %s created through Sluice; the brokers the client sees:%n", TOPIC);
-            admin.describeCluster().nodes().get().forEach(node ->
-                    System.out.printf("  node %d at %s:%d (Sluice)%n", node.id(), node.host(), node.port()));
+            admin.describeCluster()
+                    .nodes()
+                    .get()
+                    .forEach(node ->
+                            System.out.printf("  node %d at %s:%d (Sluice)%n", node.id(), node.host(), node.port()));
         }
         AtomicLong produced = new AtomicLong();
         AtomicLong consumed = new AtomicLong();
@@ -71,9 +79,15 @@ final class KafkaDemo {
             long producedNow = produced.get();
             long consumedNow = consumed.get();
             Map<String, Long> requests = stats.requests();
-            System.out.printf("\r[%2d s] produced: %6d rec/s   consumed: %6d rec/s   Sluice: %d connections, %d produce"
-                            + " and %d fetch requests   ", second, producedNow - producedBefore, consumedNow - consumedBefore,
-                    stats.openConnections(), requests.getOrDefault("produce", 0L), requests.getOrDefault("fetch", 0L));
+            System.out.printf(
+                    "\r[%2d s] produced: %6d rec/s   consumed: %6d rec/s   Sluice: %d connections, %d produce"
+                            + " and %d fetch requests   ",
+                    second,
+                    producedNow - producedBefore,
+                    consumedNow - consumedBefore,
+                    stats.openConnections(),
+                    requests.getOrDefault("produce", 0L),
+                    requests.getOrDefault("fetch", 0L));
             System.out.flush();
             producedBefore = producedNow;
             consumedBefore = consumedNow;
@@ -81,7 +95,8 @@ final class KafkaDemo {
         running.set(false);
         producer.join();
         consumer.join();
-        System.out.printf("%n%nSluice keeps running. Try it:%n"
+        System.out.printf(
+                "%n%nSluice keeps running. Try it:%n"
                         + "  kafka-console-producer.sh --bootstrap-server %s --topic %s%n"
                         + "  kafka-console-consumer.sh --bootstrap-server %s --topic %s --from-beginning%n"
                         + "  curl -s %s/metrics | grep 'protocol=\"kafka\"'%n"
@@ -93,7 +108,8 @@ final class KafkaDemo {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[256];
             while (running.get()) {
                 producer.send(new ProducerRecord<>(TOPIC, value), (metadata, error) -> {
@@ -109,7 +125,8 @@ final class KafkaDemo {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "demo");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(TOPIC));
             while (running.get()) {
                 consumed.addAndGet(consumer.poll(Duration.ofMillis(200)).count());

@@ -2,10 +2,10 @@ package io.sluice.demo;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sluice at work in one command ({@code demo.sh [pulsar|kafka|both]}): a real Pulsar broker, Sluice
@@ -43,8 +42,7 @@ public final class SluiceDemo {
     private static final String FAST = "persistent://public/default/fast";
     private static final int SECONDS = 30;
 
-    private SluiceDemo() {
-    }
+    private SluiceDemo() {}
 
     public static void main(String[] args) throws Exception {
         String mode = args.length == 0 ? "pulsar" : args[0];
@@ -62,32 +60,47 @@ public final class SluiceDemo {
             broker = PulsarBroker.builder().start();
         }
         if (kafka) {
-            System.out.println("Starting a Kafka cluster: a KRaft controller and three brokers (child JVMs, about 10 s)...");
+            System.out.println(
+                    "Starting a Kafka cluster: a KRaft controller and three brokers (child JVMs, about 10 s)...");
             cluster = KafkaCluster.builder().start();
         }
         Path dir = Files.createTempDirectory("sluice-demo");
         BrokerAddress upstream = pulsar ? BrokerAddress.parse(broker.serviceUrl()) : null;
-        SluiceConfig config = new SluiceConfig(upstream,
-                new HostPort("127.0.0.1", portOr(6650)), new HostPort("127.0.0.1", portOr(8080)),
-                dir.resolve("limits.json"), null, pulsar ? BrokerAllowList.only(upstream) : null,
-                LookupMode.REWRITE, 1000, Duration.ofSeconds(10), PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, ClusterSettings.NONE,
-                kafka ? KafkaDemo.config(cluster) : null, TlsConfig.NONE, null);
+        SluiceConfig config = new SluiceConfig(
+                upstream,
+                new HostPort("127.0.0.1", portOr(6650)),
+                new HostPort("127.0.0.1", portOr(8080)),
+                dir.resolve("limits.json"),
+                null,
+                pulsar ? BrokerAllowList.only(upstream) : null,
+                LookupMode.REWRITE,
+                1000,
+                Duration.ofSeconds(10),
+                PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                AdminServer.DEFAULT_IDLE_TIMEOUT,
+                AdmissionSettings.DEFAULTS,
+                ClusterSettings.NONE,
+                kafka ? KafkaDemo.config(cluster) : null,
+                TlsConfig.NONE,
+                null);
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         PulsarBroker pulsarBroker = broker;
         KafkaCluster kafkaCluster = cluster;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("\nStopping Sluice and the brokers...");
-            sluice.close();
-            if (pulsarBroker != null) {
-                pulsarBroker.close();
-            }
-            if (kafkaCluster != null) {
-                kafkaCluster.close();
-            }
-            stop.countDown();
-        }, "demo-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("\nStopping Sluice and the brokers...");
+                            sluice.close();
+                            if (pulsarBroker != null) {
+                                pulsarBroker.close();
+                            }
+                            if (kafkaCluster != null) {
+                                kafkaCluster.close();
+                            }
+                            stop.countDown();
+                        },
+                        "demo-stop"));
 
         String adminUrl = "http://127.0.0.1:" + sluice.adminPort();
         if (pulsar) {
@@ -106,13 +119,22 @@ public final class SluiceDemo {
         limitSlowTopic(adminUrl);
 
         try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsarUrl).build()) {
-            Producer<byte[]> slow = client.newProducer().topic(SLOW).enableBatching(false).blockIfQueueFull(true).create();
-            Producer<byte[]> fast = client.newProducer().topic(FAST).enableBatching(false).blockIfQueueFull(true).create();
+            Producer<byte[]> slow = client.newProducer()
+                    .topic(SLOW)
+                    .enableBatching(false)
+                    .blockIfQueueFull(true)
+                    .create();
+            Producer<byte[]> fast = client.newProducer()
+                    .topic(FAST)
+                    .enableBatching(false)
+                    .blockIfQueueFull(true)
+                    .create();
             Thread slowFlood = flood(slow);
             Thread fastFlood = flood(fast);
             TopicMeter slowMeter = sluice.services().topics().meter("pulsar", SLOW);
             TopicMeter fastMeter = sluice.services().topics().meter("pulsar", FAST);
-            System.out.printf("Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
+            System.out.printf(
+                    "Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
                     SLOW, FAST);
             long slowBefore = 0;
             long fastBefore = 0;
@@ -120,7 +142,8 @@ public final class SluiceDemo {
                 Thread.sleep(1_000);
                 long slowNow = slowMeter.publishMessages();
                 long fastNow = fastMeter.publishMessages();
-                System.out.printf("\r[%2d s] slow: %5d msg/s (held in Sluice: %5d)   fast: %6d msg/s   ",
+                System.out.printf(
+                        "\r[%2d s] slow: %5d msg/s (held in Sluice: %5d)   fast: %6d msg/s   ",
                         second, slowNow - slowBefore, slowMeter.heldMessages(), fastNow - fastBefore);
                 System.out.flush();
                 slowBefore = slowNow;
@@ -131,7 +154,8 @@ public final class SluiceDemo {
             slowFlood.join();
             fastFlood.join();
         }
-        System.out.printf("%n%nSluice keeps running. Try it:%n"
+        System.out.printf(
+                "%n%nSluice keeps running. Try it:%n"
                         + "  pulsar-client --url %s produce %s -m hello -n 500      (paced at 100 msg/s)%n"
                         + "  curl %s/api/v1/throttled%n"
                         + "  curl %s/api/v1/limits%n"
@@ -143,32 +167,37 @@ public final class SluiceDemo {
     }
 
     private static void limitSlowTopic(String adminUrl) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(adminUrl + "/api/v1/limits/topics/persistent/public/default/slow"))
-                        .header("Content-Type", "application/json")
-                        .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\":{\"messagesPerSecond\":100}}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create(adminUrl + "/api/v1/limits/topics/persistent/public/default/slow"))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\":{\"messagesPerSecond\":100}}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("setting the demo limit failed: " + response.body());
         }
-        System.out.println("PUT " + adminUrl + "/api/v1/limits/topics/persistent/public/default/slow -> " + response.body());
+        System.out.println(
+                "PUT " + adminUrl + "/api/v1/limits/topics/persistent/public/default/slow -> " + response.body());
     }
 
     /** Sends as fast as the client allows, with at most 500 sends outstanding. */
     private static Thread flood(Producer<byte[]> producer) {
         Semaphore window = new Semaphore(500);
-        Thread thread = new Thread(() -> {
-            byte[] payload = new byte[256];
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    window.acquire();
-                    producer.sendAsync(payload).whenComplete((id, error) -> window.release());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "flood-" + producer.getTopic());
+        Thread thread = new Thread(
+                () -> {
+                    byte[] payload = new byte[256];
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            window.acquire();
+                            producer.sendAsync(payload).whenComplete((id, error) -> window.release());
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "flood-" + producer.getTopic());
         thread.setDaemon(true);
         thread.start();
         return thread;

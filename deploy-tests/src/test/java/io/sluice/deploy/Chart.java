@@ -31,12 +31,12 @@ final class Chart {
     static final ObjectMapper YAML = new YAMLMapper();
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private Chart() {
-    }
+    private Chart() {}
 
     /** {@code helm template} with the chart's defaults overridden by {@code valuesYaml}. */
     static Manifests template(String valuesYaml) {
-        TemplateCommand template = new Helm(Repo.chart()).template()
+        TemplateCommand template = new Helm(Repo.chart())
+                .template()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
                 .withValuesFile(valuesFile(valuesYaml));
@@ -45,7 +45,8 @@ final class Chart {
 
     /** The NOTES an install prints, from a client-only dry run that never contacts a cluster. */
     static String notes(String valuesYaml) {
-        InstallCommand install = new Helm(Repo.chart()).install()
+        InstallCommand install = new Helm(Repo.chart())
+                .install()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
                 .withValuesFile(valuesFile(valuesYaml))
@@ -81,7 +82,8 @@ final class Chart {
 
         static Manifests parse(String multiDocumentYaml) {
             List<JsonNode> objects = new ArrayList<>();
-            try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(multiDocumentYaml)) {
+            try (MappingIterator<JsonNode> documents =
+                    YAML.readerFor(JsonNode.class).readValues(multiDocumentYaml)) {
                 while (documents.hasNext()) {
                     JsonNode document = documents.next();
                     if (document != null && !document.isNull() && !document.isMissingNode() && !document.isEmpty()) {
@@ -95,7 +97,9 @@ final class Chart {
         }
 
         List<JsonNode> ofKind(String kind) {
-            return objects.stream().filter(o -> kind.equals(o.path("kind").asText())).toList();
+            return objects.stream()
+                    .filter(o -> kind.equals(o.path("kind").asText()))
+                    .toList();
         }
 
         boolean has(String kind) {
@@ -104,17 +108,21 @@ final class Chart {
 
         JsonNode one(String kind, String name) {
             List<JsonNode> matches = objects.stream()
-                    .filter(o -> kind.equals(o.path("kind").asText()) && name.equals(o.path("metadata").path("name").asText()))
+                    .filter(o -> kind.equals(o.path("kind").asText())
+                            && name.equals(o.path("metadata").path("name").asText()))
                     .toList();
             if (matches.size() != 1) {
-                throw new AssertionError("expected one " + kind + " " + name + ", found " + matches.size()
-                        + " among " + kindsAndNames());
+                throw new AssertionError("expected one " + kind + " " + name + ", found " + matches.size() + " among "
+                        + kindsAndNames());
             }
             return matches.get(0);
         }
 
         List<String> kindsAndNames() {
-            return objects.stream().map(o -> o.path("kind").asText() + "/" + o.path("metadata").path("name").asText()).toList();
+            return objects.stream()
+                    .map(o -> o.path("kind").asText() + "/"
+                            + o.path("metadata").path("name").asText())
+                    .toList();
         }
 
         /** A ConfigMap entry holding YAML (the sidecar patch), parsed. */

@@ -15,8 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Checks on rendered objects that do not depend on the mode. */
 final class ChartChecks {
 
-    private ChartChecks() {
-    }
+    private ChartChecks() {}
 
     static JsonNode chartYaml() {
         try {
@@ -34,7 +33,8 @@ final class ChartChecks {
     static void assertStandardLabels(Manifests manifests) {
         assertFalse(manifests.objects().isEmpty(), "nothing rendered");
         for (JsonNode object : manifests.objects()) {
-            String what = object.path("kind").asText() + "/" + object.path("metadata").path("name").asText();
+            String what = object.path("kind").asText() + "/"
+                    + object.path("metadata").path("name").asText();
             Map<String, String> labels = Chart.stringMap(object.path("metadata").path("labels"));
             assertEquals("sluice", labels.get("app.kubernetes.io/name"), what);
             assertEquals(Chart.RELEASE, labels.get("app.kubernetes.io/instance"), what);
@@ -46,7 +46,10 @@ final class ChartChecks {
 
     static void assertScrapeAnnotations(JsonNode annotations, int adminPort) {
         assertEquals("true", annotations.path("prometheus.io/scrape").asText(), "prometheus.io/scrape");
-        assertEquals(String.valueOf(adminPort), annotations.path("prometheus.io/port").asText(), "prometheus.io/port");
+        assertEquals(
+                String.valueOf(adminPort),
+                annotations.path("prometheus.io/port").asText(),
+                "prometheus.io/port");
         assertEquals("/metrics", annotations.path("prometheus.io/path").asText(), "prometheus.io/path");
     }
 
@@ -61,30 +64,44 @@ final class ChartChecks {
                 return port;
             }
         }
-        throw new AssertionError("Service has no port " + name + ": " + service.path("spec").path("ports"));
+        throw new AssertionError(
+                "Service has no port " + name + ": " + service.path("spec").path("ports"));
     }
 
     static void assertServicePorts(JsonNode service, int pulsarPort, int adminPort) {
         assertEquals(pulsarPort, servicePort(service, "pulsar").path("port").asInt());
-        assertEquals("sluice-pulsar", servicePort(service, "pulsar").path("targetPort").asText());
+        assertEquals(
+                "sluice-pulsar",
+                servicePort(service, "pulsar").path("targetPort").asText());
         assertEquals(adminPort, servicePort(service, "admin").path("port").asInt());
-        assertEquals("sluice-admin", servicePort(service, "admin").path("targetPort").asText());
+        assertEquals(
+                "sluice-admin", servicePort(service, "admin").path("targetPort").asText());
     }
 
     /** The ServiceMonitor selects the Service and scrapes /metrics on its admin port. */
     static void assertServiceMonitorScrapes(Manifests manifests, JsonNode service) {
-        JsonNode monitor = manifests.one("ServiceMonitor", service.path("metadata").path("name").asText());
+        JsonNode monitor = manifests.one(
+                "ServiceMonitor", service.path("metadata").path("name").asText());
         assertEquals("monitoring.coreos.com/v1", monitor.path("apiVersion").asText());
-        Map<String, String> selector = Chart.stringMap(monitor.path("spec").path("selector").path("matchLabels"));
-        Map<String, String> serviceLabels = Chart.stringMap(service.path("metadata").path("labels"));
+        Map<String, String> selector =
+                Chart.stringMap(monitor.path("spec").path("selector").path("matchLabels"));
+        Map<String, String> serviceLabels =
+                Chart.stringMap(service.path("metadata").path("labels"));
         assertFalse(selector.isEmpty(), "ServiceMonitor selector");
-        assertTrue(serviceLabels.entrySet().containsAll(selector.entrySet()),
+        assertTrue(
+                serviceLabels.entrySet().containsAll(selector.entrySet()),
                 "ServiceMonitor selector " + selector + " must match the Service's labels " + serviceLabels);
         JsonNode endpoint = monitor.path("spec").path("endpoints").path(0);
         assertNotNull(servicePort(service, endpoint.path("port").asText()));
         assertEquals("admin", endpoint.path("port").asText());
         assertEquals("/metrics", endpoint.path("path").asText());
-        assertEquals(Chart.NAMESPACE, monitor.path("spec").path("namespaceSelector").path("matchNames").path(0).asText());
+        assertEquals(
+                Chart.NAMESPACE,
+                monitor.path("spec")
+                        .path("namespaceSelector")
+                        .path("matchNames")
+                        .path(0)
+                        .asText());
     }
 
     static JsonNode parseJson(String text) {

@@ -8,8 +8,7 @@ import java.io.UncheckedIOException;
 /** The chart's values.yaml, read as data. */
 final class ChartDefaults {
 
-    private ChartDefaults() {
-    }
+    private ChartDefaults() {}
 
     static JsonNode values() {
         try {

@@ -28,8 +28,7 @@ class ChartLintTest {
         copyTree(Repo.chart(), copy);
         Path values = copy.resolve("values.yaml");
         String original = Files.readString(values);
-        String proxy = original
-                .replaceFirst("(?m)^mode: sidecar$", "mode: proxy")
+        String proxy = original.replaceFirst("(?m)^mode: sidecar$", "mode: proxy")
                 .replaceFirst("(?m)^upstream: \"\"$", "upstream: \"pulsar://pulsar-broker:6650\"");
         assertNotEquals(original, proxy);
         assertTrue(proxy.contains("mode: proxy") && proxy.contains("upstream: \"pulsar://"), "both defaults replaced");
@@ -39,7 +38,8 @@ class ChartLintTest {
 
     private static void assertClean(LintResult result, String what) {
         List<String> problems = result.getMessages().stream()
-                .filter(m -> m.contains("[ERROR]") || m.contains("[WARNING]")).toList();
+                .filter(m -> m.contains("[ERROR]") || m.contains("[WARNING]"))
+                .toList();
         assertFalse(result.isFailed(), what + ": helm lint failed: " + result.getMessages());
         assertTrue(problems.isEmpty(), what + ": " + problems);
     }

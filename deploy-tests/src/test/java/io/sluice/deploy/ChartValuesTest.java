@@ -38,14 +38,20 @@ class ChartValuesTest {
 
     @Test
     void gracePeriodFollowsTheDrainTimeout() {
-        int grace = Chart.template("drainTimeoutSeconds: 120\n").configMapYaml("sluice-sidecar-patch", "patch.yaml")
-                .path("spec").path("template").path("spec").path("terminationGracePeriodSeconds").asInt();
+        int grace = Chart.template("drainTimeoutSeconds: 120\n")
+                .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("terminationGracePeriodSeconds")
+                .asInt();
         assertEquals(140, grace);
     }
 
     private static void assertRefused(String values, String messagePart) {
         RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(refused.getMessage() != null && refused.getMessage().contains(messagePart),
+        assertTrue(
+                refused.getMessage() != null && refused.getMessage().contains(messagePart),
                 "message should name " + messagePart + ": " + refused.getMessage());
     }
 }

@@ -1,13 +1,14 @@
 package io.sluice.deploy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
 
 /** cluster.*: Sluices sharing limits through Redis, its password from a Secret and its CA for TLS. */
 class ClusterChartTest {
@@ -27,14 +28,20 @@ class ClusterChartTest {
             """;
 
     private static JsonNode podSpec(String values) {
-        return Chart.template(values).one("Deployment", "sluice").path("spec").path("template").path("spec");
+        return Chart.template(values)
+                .one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("spec");
     }
 
     @Test
     void withoutAStoreEachSluiceKeepsItsOwnLimits() {
         JsonNode pod = podSpec(ProxyChartTest.MINIMAL);
         Map<String, JsonNode> env = PodChecks.env(PodChecks.container(pod, "containers", "sluice"));
-        assertFalse(env.keySet().stream().anyMatch(name -> name.startsWith("SLUICE_CLUSTER") || name.equals("SLUICE_LIMITS_SOURCE")),
+        assertFalse(
+                env.keySet().stream()
+                        .anyMatch(name -> name.startsWith("SLUICE_CLUSTER") || name.equals("SLUICE_LIMITS_SOURCE")),
                 env.keySet().toString());
     }
 
@@ -50,19 +57,31 @@ class ClusterChartTest {
 
         JsonNode password = env.get("SLUICE_CLUSTER_STORE_PASSWORD");
         assertTrue(password != null && !password.has("value"), "the password comes from a Secret, never inline");
-        assertEquals("redis-auth", password.path("valueFrom").path("secretKeyRef").path("name").asText());
-        assertEquals("redis-password", password.path("valueFrom").path("secretKeyRef").path("key").asText());
+        assertEquals(
+                "redis-auth",
+                password.path("valueFrom").path("secretKeyRef").path("name").asText());
+        assertEquals(
+                "redis-password",
+                password.path("valueFrom").path("secretKeyRef").path("key").asText());
 
         assertEquals("/etc/sluice/redis-ca/ca.crt", PodChecks.value(env, "SLUICE_CLUSTER_STORE_CA"));
         assertEquals("/etc/sluice/redis-ca", PodChecks.mountPath(sluice, "sluice-redis-ca"));
-        assertEquals("redis-ca", PodChecks.volume(pod, "sluice-redis-ca").path("secret").path("secretName").asText());
+        assertEquals(
+                "redis-ca",
+                PodChecks.volume(pod, "sluice-redis-ca")
+                        .path("secret")
+                        .path("secretName")
+                        .asText());
         PodChecks.assertNoUnknownSluiceVariables(pod);
     }
 
     @Test
     void theSidecarsOfEveryBrokerShareTheStoreToo() {
         JsonNode patch = Chart.template("cluster:\n  store: redis://redis:6379\n  id: prod\n")
-                .configMapYaml("sluice-sidecar-patch", "patch.yaml").path("spec").path("template").path("spec");
+                .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                .path("spec")
+                .path("template")
+                .path("spec");
         Map<String, JsonNode> env = PodChecks.env(PodChecks.container(patch, "containers", "sluice"));
         assertEquals("redis://redis:6379", PodChecks.value(env, "SLUICE_CLUSTER_STORE"));
         assertEquals("prod", PodChecks.value(env, "SLUICE_CLUSTER_ID"));
@@ -74,13 +93,16 @@ class ClusterChartTest {
     void valuesThatCannotWorkAreRefusedAtInstall() {
         assertRefused("cluster:\n  limitsSource: store\n", "cluster.limitsSource=store needs cluster.store");
         assertRefused("cluster:\n  store: redis.svc:6379\n", "cluster.store must be a redis:// or rediss:// URL");
-        assertRefused("cluster:\n  store: redis://redis:6379\n  tls:\n    caSecret: ca\n", "cluster.tls.caSecret needs a rediss://");
+        assertRefused(
+                "cluster:\n  store: redis://redis:6379\n  tls:\n    caSecret: ca\n",
+                "cluster.tls.caSecret needs a rediss://");
         assertRefused("cluster:\n  store: redis://redis:6379\n  limitsSource: redis\n", "limitsSource");
     }
 
     private static void assertRefused(String values, String messagePart) {
         RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(refused.getMessage() != null && refused.getMessage().contains(messagePart),
+        assertTrue(
+                refused.getMessage() != null && refused.getMessage().contains(messagePart),
                 "message should name " + messagePart + ": " + refused.getMessage());
     }
 }

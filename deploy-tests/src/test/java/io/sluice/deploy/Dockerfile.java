@@ -17,17 +17,16 @@ import java.util.regex.Pattern;
  */
 final class Dockerfile {
 
-    record Instruction(int stage, String keyword, String arguments) {
-    }
+    record Instruction(int stage, String keyword, String arguments) {}
 
     /**
      * A build stage. {@code from} is its FROM argument as written, {@code image} the same with the
      * global build arguments' defaults substituted: an image name, or the name of an earlier stage.
      */
-    record Stage(int index, String from, String image, String name) {
-    }
+    record Stage(int index, String from, String image, String name) {}
 
-    private static final Pattern ARG_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+    private static final Pattern ARG_REFERENCE =
+            Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
     private final List<Instruction> instructions;
     private final List<Stage> stages;
@@ -76,7 +75,8 @@ final class Dockerfile {
             }
             if (keyword.equals("FROM")) {
                 String[] from = arguments.split("\\s+");
-                String name = from.length >= 3 && from[from.length - 2].equalsIgnoreCase("AS") ? from[from.length - 1] : null;
+                String name =
+                        from.length >= 3 && from[from.length - 2].equalsIgnoreCase("AS") ? from[from.length - 1] : null;
                 String image = from[0].startsWith("--") && from.length > 1 ? from[1] : from[0];
                 stages.add(new Stage(stages.size(), image, substitute(image, globalArgs), name));
             }

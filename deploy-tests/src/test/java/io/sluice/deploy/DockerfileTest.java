@@ -37,12 +37,18 @@ class DockerfileTest {
     void buildsInOneStageAndRunsOnAJre17InAnother() {
         assertTrue(dockerfile.stages().size() >= 2, "multi-stage build expected");
         String runtime = dockerfile.baseImage(dockerfile.finalStage());
-        assertTrue(runtime.contains("17") && runtime.contains("jre"), "runtime stage should be a Java 17 JRE, is " + runtime);
+        assertTrue(
+                runtime.contains("17") && runtime.contains("jre"),
+                "runtime stage should be a Java 17 JRE, is " + runtime);
         Stage build = buildStage();
         String builder = dockerfile.baseImage(build);
-        assertTrue(builder.contains("maven") && builder.contains("17"), "build stage should be Maven with JDK 17, is " + builder);
-        String mvn = dockerfile.in(build, "RUN").stream().map(Instruction::arguments)
-                .filter(run -> run.contains("mvn ")).findFirst()
+        assertTrue(
+                builder.contains("maven") && builder.contains("17"),
+                "build stage should be Maven with JDK 17, is " + builder);
+        String mvn = dockerfile.in(build, "RUN").stream()
+                .map(Instruction::arguments)
+                .filter(run -> run.contains("mvn "))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the build stage runs no mvn"));
         for (String part : List.of("package", "-DskipTests", "-pl proxy-server", "-am")) {
             assertTrue(mvn.contains(part), "mvn command lacks " + part + ": " + mvn);
@@ -76,9 +82,13 @@ class DockerfileTest {
                 continue; // built on an earlier stage
             }
             Matcher arg = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}").matcher(stage.from());
-            assertTrue(arg.matches(), "stage " + stage.name() + " names its base image by a build argument, not " + stage.from());
+            assertTrue(
+                    arg.matches(),
+                    "stage " + stage.name() + " names its base image by a build argument, not " + stage.from());
             String image = dockerfile.globalArgs().get(arg.group(1));
-            assertTrue(image != null && !image.isEmpty(), "ARG " + arg.group(1) + " is declared before the first FROM with a default");
+            assertTrue(
+                    image != null && !image.isEmpty(),
+                    "ARG " + arg.group(1) + " is declared before the first FROM with a default");
             assertFalse(image.startsWith("local/"), "the default is a public image: " + image);
         }
     }
@@ -86,7 +96,8 @@ class DockerfileTest {
     @Test
     void buildsWithTheClassicBuilder() {
         // Without BuildKit, a syntax directive and RUN flags (--mount, --network, --security) are refused.
-        assertTrue(Repo.read("Dockerfile").lines().noneMatch(l -> l.matches("(?i)#\\s*syntax\\s*=.*")),
+        assertTrue(
+                Repo.read("Dockerfile").lines().noneMatch(l -> l.matches("(?i)#\\s*syntax\\s*=.*")),
                 "no # syntax= directive");
         for (Stage stage : dockerfile.stages()) {
             for (Instruction run : dockerfile.in(stage, "RUN")) {
@@ -105,7 +116,9 @@ class DockerfileTest {
         assertFalse(dockerfile.lineage(prebuilt).contains(buildStage()), "the prebuilt target never runs Maven");
         List<Stage> prebuiltParents = dockerfile.lineage(prebuilt);
         List<Stage> runtimeParents = dockerfile.lineage(runtime);
-        assertEquals(runtimeParents.get(runtimeParents.size() - 2), prebuiltParents.get(prebuiltParents.size() - 2),
+        assertEquals(
+                runtimeParents.get(runtimeParents.size() - 2),
+                prebuiltParents.get(prebuiltParents.size() - 2),
                 "both targets are built on the same runtime stage");
         assertEquals(List.of(), dockerfile.in(prebuilt, "RUN"), "the prebuilt target only copies");
         assertEquals(List.of(), dockerfile.in(runtime, "RUN"), "the default target only copies");
@@ -120,17 +133,21 @@ class DockerfileTest {
         List<String> entrypoint = entrypoint();
         assertEquals(entrypoint.get(entrypoint.indexOf("-jar") + 1), paths.get(1), "ENTRYPOINT runs the copied jar");
 
-        List<String> ignored = Repo.read(".dockerignore").lines().map(String::strip).toList();
-        assertTrue(ignored.indexOf("!" + jar) > ignored.indexOf("**/target"),
+        List<String> ignored =
+                Repo.read(".dockerignore").lines().map(String::strip).toList();
+        assertTrue(
+                ignored.indexOf("!" + jar) > ignored.indexOf("**/target"),
                 ".dockerignore leaves the other build output out but lets " + jar + " in");
     }
 
     @Test
     void entrypointIsExecFormSoJavaReceivesSigterm() {
         List<String> entrypoint = entrypoint();
-        assertTrue(entrypoint.get(0).equals("java") || entrypoint.get(0).endsWith("/java"),
+        assertTrue(
+                entrypoint.get(0).equals("java") || entrypoint.get(0).endsWith("/java"),
                 "java must be PID 1, not a shell: " + entrypoint);
-        assertTrue(dockerfile.inherited(dockerfile.finalStage(), "CMD").stream()
+        assertTrue(
+                dockerfile.inherited(dockerfile.finalStage(), "CMD").stream()
                         .allMatch(cmd -> cmd.arguments().startsWith("[")),
                 "CMD, if any, must be exec form too");
     }
@@ -138,17 +155,20 @@ class DockerfileTest {
     @Test
     void exposesTheDefaultPulsarKafkaAndAdminPorts() {
         Set<Integer> exposed = exposedPorts();
-        Set<Integer> defaults = Set.of(options.defaultPort("--listen"), options.defaultPort("--kafka-listen"),
-                options.defaultPort("--admin"));
+        Set<Integer> defaults = Set.of(
+                options.defaultPort("--listen"), options.defaultPort("--kafka-listen"), options.defaultPort("--admin"));
         assertEquals(Set.of(6650, 9092, 8080), defaults, "the defaults of docs/REFERENCE.md");
         assertEquals(defaults, exposed);
 
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());
         for (String option : List.of("--listen", "--kafka-listen", "--admin")) {
             String value = env.get(SluiceOptions.envName(option));
-            assertNotNull(value, "the image states its listen address " + SluiceOptions.envName(option) + ": " + env.keySet());
+            assertNotNull(
+                    value,
+                    "the image states its listen address " + SluiceOptions.envName(option) + ": " + env.keySet());
             assertEquals(options.defaultPort(option), SluiceOptions.portOf(value), option);
-            assertTrue(value.startsWith("0.0.0.0:"), "inside a container Sluice must listen on every interface: " + value);
+            assertTrue(
+                    value.startsWith("0.0.0.0:"), "inside a container Sluice must listen on every interface: " + value);
         }
     }
 
@@ -156,7 +176,8 @@ class DockerfileTest {
     void everySluiceEnvironmentVariableIsARealOption() {
         Set<String> valid = options.envNames();
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());
-        List<String> sluiceNames = env.keySet().stream().filter(n -> n.startsWith("SLUICE_")).toList();
+        List<String> sluiceNames =
+                env.keySet().stream().filter(n -> n.startsWith("SLUICE_")).toList();
         assertFalse(sluiceNames.isEmpty(), "the image configures Sluice by SLUICE_* variables");
         for (String name : sluiceNames) {
             assertTrue(valid.contains(name), name + " is not an option's variable; valid: " + valid);
@@ -167,16 +188,19 @@ class DockerfileTest {
     @Test
     void passesNoSecretOnTheCommandLineOrInTheImage() {
         List<String> command = new ArrayList<>(entrypoint());
-        dockerfile.inherited(dockerfile.finalStage(), "CMD").forEach(cmd -> readJsonArray(cmd.arguments())
-                .forEach(word -> command.add(word.asText())));
+        dockerfile
+                .inherited(dockerfile.finalStage(), "CMD")
+                .forEach(cmd -> readJsonArray(cmd.arguments()).forEach(word -> command.add(word.asText())));
         for (String word : command) {
-            assertFalse(word.startsWith("--admin-token") && !word.startsWith("--admin-token-file"),
+            assertFalse(
+                    word.startsWith("--admin-token") && !word.startsWith("--admin-token-file"),
                     "the admin token on the command line: " + command);
         }
         Map<String, String> env = dockerfile.env(dockerfile.finalStage());
         assertFalse(env.containsKey("SLUICE_ADMIN_TOKEN"), "a token baked into the image");
         for (Instruction arg : dockerfile.inherited(dockerfile.finalStage(), "ARG")) {
-            assertFalse(arg.arguments().toUpperCase().matches(".*(TOKEN|PASSWORD|SECRET|KEY).*"),
+            assertFalse(
+                    arg.arguments().toUpperCase().matches(".*(TOKEN|PASSWORD|SECRET|KEY).*"),
                     "a secret as a build argument ends up in the image history: " + arg.arguments());
         }
     }
@@ -196,7 +220,11 @@ class DockerfileTest {
             }
         }
         assertTrue(volumes.contains(directory), "VOLUME " + directory + " expected, have " + volumes);
-        String runs = String.join("\n", dockerfile.inherited(dockerfile.finalStage(), "RUN").stream().map(Instruction::arguments).toList());
+        String runs = String.join(
+                "\n",
+                dockerfile.inherited(dockerfile.finalStage(), "RUN").stream()
+                        .map(Instruction::arguments)
+                        .toList());
         assertTrue(runs.contains("chown") && runs.contains(directory), "the volume directory must belong to the user");
     }
 
@@ -211,15 +239,19 @@ class DockerfileTest {
 
     @Test
     void dockerignoreKeepsBuildOutputOutButEveryModulePomIn() throws Exception {
-        List<String> ignored = Repo.read(".dockerignore").lines().map(String::strip)
-                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        List<String> ignored = Repo.read(".dockerignore")
+                .lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .toList();
         assertTrue(ignored.contains(".git"), ".git excluded");
         assertTrue(ignored.contains("**/target") || ignored.contains("*/target"), "target directories excluded");
         // Maven reads every module of the root pom even with -pl, so none may be left out.
         for (String module : rootPomModules()) {
             for (String pattern : ignored) {
                 String bare = pattern.replaceAll("^/|/$", "");
-                assertFalse(bare.equals(module) || bare.equals(module + "/**") || bare.equals(module + "/pom.xml"),
+                assertFalse(
+                        bare.equals(module) || bare.equals(module + "/**") || bare.equals(module + "/pom.xml"),
                         ".dockerignore excludes module " + module + " by " + pattern);
             }
         }
@@ -227,14 +259,18 @@ class DockerfileTest {
 
     private Stage buildStage() {
         Instruction copy = jarCopy();
-        String from = Dockerfile.words(copy.arguments()).stream().filter(w -> w.startsWith("--from="))
-                .findFirst().orElseThrow().substring("--from=".length());
+        String from = Dockerfile.words(copy.arguments()).stream()
+                .filter(w -> w.startsWith("--from="))
+                .findFirst()
+                .orElseThrow()
+                .substring("--from=".length());
         return dockerfile.stage(from);
     }
 
     private Instruction jarCopy() {
         List<Instruction> copies = dockerfile.in(dockerfile.finalStage(), "COPY").stream()
-                .filter(c -> c.arguments().contains("--from=") && c.arguments().contains(".jar")).toList();
+                .filter(c -> c.arguments().contains("--from=") && c.arguments().contains(".jar"))
+                .toList();
         assertEquals(1, copies.size(), "one COPY --from of the jar into the runtime stage");
         return copies.get(0);
     }
@@ -273,14 +309,18 @@ class DockerfileTest {
 
     private static String proxyServerFinalName() throws Exception {
         Document pom = xml(Repo.read("proxy-server/pom.xml"));
-        String finalName = XPathFactory.newInstance().newXPath().evaluate("/project/build/finalName", pom).strip();
+        String finalName = XPathFactory.newInstance()
+                .newXPath()
+                .evaluate("/project/build/finalName", pom)
+                .strip();
         assertFalse(finalName.isEmpty(), "proxy-server/pom.xml sets build/finalName");
         return finalName;
     }
 
     private static List<String> rootPomModules() throws Exception {
         Document pom = xml(Repo.read("pom.xml"));
-        org.w3c.dom.NodeList modules = (org.w3c.dom.NodeList) XPathFactory.newInstance().newXPath()
+        org.w3c.dom.NodeList modules = (org.w3c.dom.NodeList) XPathFactory.newInstance()
+                .newXPath()
                 .evaluate("/project/modules/module", pom, javax.xml.xpath.XPathConstants.NODESET);
         List<String> names = new ArrayList<>();
         for (int i = 0; i < modules.getLength(); i++) {
@@ -292,7 +332,8 @@ class DockerfileTest {
 
     private static Document xml(String text) throws Exception {
         // Not namespace aware, so plain XPath names match the POM's elements.
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        return DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

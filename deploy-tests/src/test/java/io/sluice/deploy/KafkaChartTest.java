@@ -35,19 +35,35 @@ class KafkaChartTest {
         assertEquals("0.0.0.0:9092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
         assertEquals("rewrite", PodChecks.value(env, "SLUICE_KAFKA_ADDRESS_MODE"));
         assertEquals("9093", PodChecks.value(env, "SLUICE_KAFKA_NODE_PORT_BASE"));
-        assertEquals("sluice.pulsar.svc.cluster.local", PodChecks.value(env, "SLUICE_KAFKA_ADVERTISED_HOST"),
+        assertEquals(
+                "sluice.pulsar.svc.cluster.local",
+                PodChecks.value(env, "SLUICE_KAFKA_ADVERTISED_HOST"),
                 "clients are told the Service's name by default");
         assertFalse(env.containsKey("SLUICE_UPSTREAM"), "no Pulsar front end without upstream");
         assertFalse(env.containsKey("SLUICE_LISTEN"));
 
         Map<String, Integer> containerPorts = ports(sluice.path("ports"), "containerPort");
-        assertEquals(Map.of("sluice-kafka", 9092, "kafka-node-0", 9093, "kafka-node-1", 9094, "kafka-node-2", 9095,
-                "sluice-admin", 8080), containerPorts);
+        assertEquals(
+                Map.of(
+                        "sluice-kafka",
+                        9092,
+                        "kafka-node-0",
+                        9093,
+                        "kafka-node-1",
+                        9094,
+                        "kafka-node-2",
+                        9095,
+                        "sluice-admin",
+                        8080),
+                containerPorts);
         JsonNode service = manifests.one("Service", "sluice");
-        assertEquals(Map.of("kafka", 9092, "kafka-node-0", 9093, "kafka-node-1", 9094, "kafka-node-2", 9095, "admin", 8080),
+        assertEquals(
+                Map.of("kafka", 9092, "kafka-node-0", 9093, "kafka-node-1", 9094, "kafka-node-2", 9095, "admin", 8080),
                 ports(service.path("spec").path("ports"), "port"));
         for (JsonNode port : service.path("spec").path("ports")) {
-            assertTrue(containerPorts.containsKey(port.path("targetPort").asText()) || port.path("name").asText().equals("admin"),
+            assertTrue(
+                    containerPorts.containsKey(port.path("targetPort").asText())
+                            || port.path("name").asText().equals("admin"),
                     "Service port " + port + " targets a container port");
         }
 
@@ -69,8 +85,11 @@ class KafkaChartTest {
         assertEquals("kafka.example.com", PodChecks.value(env, "SLUICE_KAFKA_ADVERTISED_HOST"));
         assertEquals("20000", PodChecks.value(env, "SLUICE_KAFKA_NODE_PORT_BASE"));
         assertEquals("0.0.0.0:19092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
-        assertEquals(Set.of(19092, 20001, 20002, 20003, 20004, 8080),
-                new TreeSet<>(ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port").values()));
+        assertEquals(
+                Set.of(19092, 20001, 20002, 20003, 20004, 8080),
+                new TreeSet<>(
+                        ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port")
+                                .values()));
     }
 
     @Test
@@ -82,7 +101,8 @@ class KafkaChartTest {
         Map<String, JsonNode> env = PodChecks.env(proxyContainer(manifests));
         assertEquals("pulsar://pulsar-broker:6650", PodChecks.value(env, "SLUICE_UPSTREAM"));
         assertEquals("kafka:9092", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
-        assertTrue(ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port").keySet()
+        assertTrue(ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port")
+                .keySet()
                 .containsAll(List.of("pulsar", "kafka", "kafka-node-0", "admin")));
     }
 
@@ -97,8 +117,14 @@ class KafkaChartTest {
                     enabled: true
                 """;
         Manifests manifests = Chart.template(values);
-        JsonNode sluice = PodChecks.container(manifests.configMapYaml("sluice-sidecar-patch", "patch.yaml")
-                .path("spec").path("template").path("spec"), "containers", "sluice");
+        JsonNode sluice = PodChecks.container(
+                manifests
+                        .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                        .path("spec")
+                        .path("template")
+                        .path("spec"),
+                "containers",
+                "sluice");
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("127.0.0.1:9094", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
         assertEquals("0.0.0.0:9092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
@@ -106,13 +132,19 @@ class KafkaChartTest {
         assertFalse(env.containsKey("SLUICE_UPSTREAM"), "a Kafka sidecar runs no Pulsar front end");
         assertEquals(Map.of("sluice-kafka", 9092, "sluice-admin", 8081), ports(sluice.path("ports"), "containerPort"));
         JsonNode service = manifests.one("Service", "sluice");
-        assertEquals(Map.of("kafka", 9092, "admin", 8081), ports(service.path("spec").path("ports"), "port"));
-        assertEquals(Map.of("app.kubernetes.io/name", "kafka"), Chart.stringMap(service.path("spec").path("selector")));
+        assertEquals(
+                Map.of("kafka", 9092, "admin", 8081), ports(service.path("spec").path("ports"), "port"));
+        assertEquals(
+                Map.of("app.kubernetes.io/name", "kafka"),
+                Chart.stringMap(service.path("spec").path("selector")));
 
         String notes = Chart.notes(values);
         assertTrue(notes.lines().anyMatch(l -> l.strip().equals("listeners=CLIENT://127.0.0.1:9094")), notes);
-        assertTrue(notes.lines().anyMatch(l -> l.strip().equals("advertised.listeners=CLIENT://$(hostname -f):9092")), notes);
-        assertTrue(notes.contains("--kafka-address-mode passthrough --kafka-upstream 127.0.0.1:9094 --kafka-listen 0.0.0.0:9092"));
+        assertTrue(
+                notes.lines().anyMatch(l -> l.strip().equals("advertised.listeners=CLIENT://$(hostname -f):9092")),
+                notes);
+        assertTrue(notes.contains(
+                "--kafka-address-mode passthrough --kafka-upstream 127.0.0.1:9094 --kafka-listen 0.0.0.0:9092"));
         assertTrue(notes.contains("patch statefulset kafka "));
     }
 
@@ -120,14 +152,20 @@ class KafkaChartTest {
     void aProxyWithoutEitherUpstreamOrWithNodePortsPastTheLastPortIsRefused() {
         RuntimeException neither = assertThrows(RuntimeException.class, () -> Chart.template("mode: proxy\n"));
         assertTrue(neither.getMessage().contains("kafka.upstream"), neither.getMessage());
-        RuntimeException past = assertThrows(RuntimeException.class,
-                () -> Chart.template(KAFKA_PROXY + "  nodePortBase: 65535\n"));
+        RuntimeException past =
+                assertThrows(RuntimeException.class, () -> Chart.template(KAFKA_PROXY + "  nodePortBase: 65535\n"));
         assertTrue(past.getMessage().contains("past port 65535"), past.getMessage());
     }
 
     private static JsonNode proxyContainer(Manifests manifests) {
-        return PodChecks.container(manifests.one("Deployment", "sluice").path("spec").path("template").path("spec"),
-                "containers", "sluice");
+        return PodChecks.container(
+                manifests
+                        .one("Deployment", "sluice")
+                        .path("spec")
+                        .path("template")
+                        .path("spec"),
+                "containers",
+                "sluice");
     }
 
     private static Map<String, Integer> ports(JsonNode ports, String field) {

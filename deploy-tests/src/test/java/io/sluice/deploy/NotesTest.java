@@ -14,13 +14,18 @@ class NotesTest {
     @Test
     void sidecarNotesGiveTheBrokerListenersAndThePatchCommands() {
         String notes = Chart.notes("mode: sidecar\n");
-        assertLines(notes,
+        assertLines(
+                notes,
                 "advertisedListeners=internal:pulsar://$(hostname -f):6650,external:pulsar://$(hostname -f):6651",
                 "internalListenerName=internal",
                 "bindAddresses=external:pulsar://127.0.0.1:6652");
         assertContains(notes, "--lookup-mode passthrough --upstream pulsar://127.0.0.1:6652 --listen 0.0.0.0:6651");
-        assertContains(notes, "kubectl -n pulsar get configmap sluice-sidecar-patch -o jsonpath='{.data.patch\\.yaml}' > sluice-sidecar-patch.yaml");
-        assertContains(notes, "kubectl -n pulsar patch statefulset pulsar-broker --type strategic --patch-file sluice-sidecar-patch.yaml");
+        assertContains(
+                notes,
+                "kubectl -n pulsar get configmap sluice-sidecar-patch -o jsonpath='{.data.patch\\.yaml}' > sluice-sidecar-patch.yaml");
+        assertContains(
+                notes,
+                "kubectl -n pulsar patch statefulset pulsar-broker --type strategic --patch-file sluice-sidecar-patch.yaml");
         assertContains(notes, "pulsar://sluice.pulsar.svc.cluster.local:6651");
     }
 
@@ -34,13 +39,20 @@ class NotesTest {
                   brokerPort: 7650
                 """;
         String notes = Chart.notes(values);
-        assertLines(notes,
+        assertLines(
+                notes,
                 "advertisedListeners=internal:pulsar://$(hostname -f):7650,external:pulsar://$(hostname -f):7651",
                 "bindAddresses=external:pulsar://127.0.0.1:7652");
         assertContains(notes, "patch statefulset brokers ");
 
-        JsonNode sluice = PodChecks.container(Chart.template(values).configMapYaml("sluice-sidecar-patch", "patch.yaml")
-                .path("spec").path("template").path("spec"), "containers", "sluice");
+        JsonNode sluice = PodChecks.container(
+                Chart.template(values)
+                        .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                        .path("spec")
+                        .path("template")
+                        .path("spec"),
+                "containers",
+                "sluice");
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertContains(notes, "--upstream " + PodChecks.value(env, "SLUICE_UPSTREAM") + " ");
         assertContains(notes, "--listen " + PodChecks.value(env, "SLUICE_LISTEN") + " ");
@@ -68,7 +80,9 @@ class NotesTest {
 
     private static void assertLines(String notes, String... lines) {
         for (String line : lines) {
-            assertTrue(notes.lines().anyMatch(l -> l.strip().equals(line)), "NOTES lack the line\n  " + line + "\n" + notes);
+            assertTrue(
+                    notes.lines().anyMatch(l -> l.strip().equals(line)),
+                    "NOTES lack the line\n  " + line + "\n" + notes);
         }
     }
 

@@ -24,12 +24,18 @@ final class PodChecks {
     static final String LIMITS_DIR = "/var/lib/sluice";
 
     /** What a rendering was asked for. */
-    record Expected(int listenPort, int adminPort, String upstream, String lookupMode, int drainSeconds,
-                    String secretName, String secretKey, String limitsConfigMap, String image) {
-    }
+    record Expected(
+            int listenPort,
+            int adminPort,
+            String upstream,
+            String lookupMode,
+            int drainSeconds,
+            String secretName,
+            String secretKey,
+            String limitsConfigMap,
+            String image) {}
 
-    private PodChecks() {
-    }
+    private PodChecks() {}
 
     static void assertSluicePod(JsonNode podSpec, Expected expected) {
         JsonNode sluice = container(podSpec, "containers", "sluice");
@@ -51,9 +57,14 @@ final class PodChecks {
         // The admin token is a file of a mounted Secret: Sluice re-reads it when the Secret changes.
         String tokenFile = value(env, "SLUICE_ADMIN_TOKEN_FILE");
         JsonNode tokenVolume = secretVolumeOf(podSpec, sluice, tokenFile);
-        assertEquals(expected.secretName(), tokenVolume.path("secret").path("secretName").asText());
-        assertEquals(expected.secretKey(), tokenVolume.path("secret").path("items").path(0).path("key").asText());
-        assertEquals(tokenFile.substring(tokenFile.lastIndexOf('/') + 1),
+        assertEquals(
+                expected.secretName(),
+                tokenVolume.path("secret").path("secretName").asText());
+        assertEquals(
+                expected.secretKey(),
+                tokenVolume.path("secret").path("items").path(0).path("key").asText());
+        assertEquals(
+                tokenFile.substring(tokenFile.lastIndexOf('/') + 1),
                 tokenVolume.path("secret").path("items").path(0).path("path").asText());
         assertNoSecretInEnvironmentOrCommandLine(podSpec);
 
@@ -63,7 +74,8 @@ final class PodChecks {
 
         // Shutdown: Kubernetes must not SIGKILL Sluice before its drain ends.
         int grace = podSpec.path("terminationGracePeriodSeconds").asInt(-1);
-        assertTrue(grace > expected.drainSeconds(),
+        assertTrue(
+                grace > expected.drainSeconds(),
                 "terminationGracePeriodSeconds " + grace + " must exceed the drain timeout " + expected.drainSeconds());
 
         assertNoUnknownSluiceVariables(podSpec);
@@ -75,8 +87,11 @@ final class PodChecks {
         assertEquals(LIMITS_DIR, mountPath(sluice, "sluice-data"));
         assertEquals("/tmp", mountPath(sluice, "sluice-tmp"));
         assertTrue(volume(podSpec, "sluice-tmp").has("emptyDir"), "/tmp is an emptyDir");
-        assertEquals(expected.limitsConfigMap(), volume(podSpec, "sluice-limits").path("configMap").path("name").asText());
-        assertFalse(mounts(sluice).containsKey("sluice-limits"),
+        assertEquals(
+                expected.limitsConfigMap(),
+                volume(podSpec, "sluice-limits").path("configMap").path("name").asText());
+        assertFalse(
+                mounts(sluice).containsKey("sluice-limits"),
                 "Sluice itself must use the writable copy, not the read-only ConfigMap");
 
         JsonNode seed = container(podSpec, "initContainers", "sluice-limits-seed");
@@ -85,9 +100,11 @@ final class PodChecks {
         String configDir = mountPath(seed, "sluice-limits");
         assertTrue(mounts(seed).get("sluice-limits").path("readOnly").asBoolean(), "ConfigMap mounted read-only");
         String command = String.join(" ", texts(seed.path("command")));
-        assertTrue(command.contains("cp " + configDir + "/limits.json " + LIMITS_FILE),
+        assertTrue(
+                command.contains("cp " + configDir + "/limits.json " + LIMITS_FILE),
                 "the seed copies the ConfigMap's limits.json to the limits file: " + command);
-        assertTrue(command.contains("[ -e " + LIMITS_FILE + " ] ||"),
+        assertTrue(
+                command.contains("[ -e " + LIMITS_FILE + " ] ||"),
                 "the seed keeps a limits file that exists already: " + command);
         assertLocked(seed);
 
@@ -96,7 +113,8 @@ final class PodChecks {
         podSpec.path("volumes").forEach(v -> volumeNames.add(v.path("name").asText()));
         for (JsonNode c : List.of(sluice, seed)) {
             for (String mounted : mounts(c).keySet()) {
-                assertTrue(volumeNames.contains(mounted), "mount " + mounted + " has no volume; volumes " + volumeNames);
+                assertTrue(
+                        volumeNames.contains(mounted), "mount " + mounted + " has no volume; volumes " + volumeNames);
             }
         }
     }
@@ -111,13 +129,17 @@ final class PodChecks {
             for (JsonNode c : podSpec.path(list)) {
                 String name = c.path("name").asText();
                 c.path("env").forEach(e -> {
-                    assertFalse(e.path("valueFrom").has("secretKeyRef"), name + ": " + e.path("name").asText()
-                            + " takes a Secret into the environment; mount it as a file");
-                    assertFalse(e.path("name").asText().equals("SLUICE_ADMIN_TOKEN"), name + ": the token as a variable");
+                    assertFalse(
+                            e.path("valueFrom").has("secretKeyRef"),
+                            name + ": " + e.path("name").asText()
+                                    + " takes a Secret into the environment; mount it as a file");
+                    assertFalse(
+                            e.path("name").asText().equals("SLUICE_ADMIN_TOKEN"), name + ": the token as a variable");
                 });
                 for (String field : List.of("command", "args")) {
                     for (String word : texts(c.path(field))) {
-                        assertFalse(word.contains("--admin-token") && !word.contains("--admin-token-file"),
+                        assertFalse(
+                                word.contains("--admin-token") && !word.contains("--admin-token-file"),
                                 name + ": the token on the command line: " + word);
                     }
                 }
@@ -150,14 +172,17 @@ final class PodChecks {
         assertTrue(security.path("runAsNonRoot").asBoolean(false), name + ": runAsNonRoot");
         assertEquals(ChartDefaults.runAsUser(), security.path("runAsUser").asInt(-1), name + ": runAsUser");
         assertTrue(security.path("runAsUser").asInt(0) > 0, name + ": runAsUser not root");
-        assertFalse(security.path("allowPrivilegeEscalation").asBoolean(true), name + ": allowPrivilegeEscalation false");
+        assertFalse(
+                security.path("allowPrivilegeEscalation").asBoolean(true), name + ": allowPrivilegeEscalation false");
         assertTrue(security.path("readOnlyRootFilesystem").asBoolean(false), name + ": readOnlyRootFilesystem");
         assertTrue(texts(security.path("capabilities").path("drop")).contains("ALL"), name + ": capabilities drop ALL");
     }
 
     static void assertResources(JsonNode container) {
         JsonNode resources = container.path("resources");
-        assertTrue(resources.path("requests").has("memory") && resources.path("requests").has("cpu"),
+        assertTrue(
+                resources.path("requests").has("memory")
+                        && resources.path("requests").has("cpu"),
                 "resource requests: " + resources);
         assertTrue(resources.path("limits").has("memory"), "memory limit: " + resources);
     }
@@ -169,10 +194,12 @@ final class PodChecks {
             for (JsonNode c : podSpec.path(list)) {
                 List<String> names = new ArrayList<>();
                 c.path("env").forEach(e -> names.add(e.path("name").asText()));
-                assertEquals(names.size(), new HashSet<>(names).size(), "duplicate env in " + c.path("name") + ": " + names);
+                assertEquals(
+                        names.size(), new HashSet<>(names).size(), "duplicate env in " + c.path("name") + ": " + names);
                 for (String name : names) {
                     if (name.startsWith("SLUICE_") && !valid.contains(name)) {
-                        fail(name + " in container " + c.path("name").asText() + " is no option's variable; valid: " + valid);
+                        fail(name + " in container " + c.path("name").asText() + " is no option's variable; valid: "
+                                + valid);
                     }
                 }
             }

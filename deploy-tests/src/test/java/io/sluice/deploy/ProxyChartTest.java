@@ -60,8 +60,13 @@ class ProxyChartTest {
 
     @Test
     void rendersDeploymentServiceConfigMapsAndSecretOnly() {
-        assertEquals(Set.of("ConfigMap/sluice-dashboard", "ConfigMap/sluice-limits", "Deployment/sluice",
-                        "Secret/sluice-admin-token", "Service/sluice"),
+        assertEquals(
+                Set.of(
+                        "ConfigMap/sluice-dashboard",
+                        "ConfigMap/sluice-limits",
+                        "Deployment/sluice",
+                        "Secret/sluice-admin-token",
+                        "Service/sluice"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");
         ChartChecks.assertStandardLabels(defaults);
@@ -72,10 +77,22 @@ class ProxyChartTest {
         JsonNode deployment = defaults.one("Deployment", "sluice");
         assertEquals(2, deployment.path("spec").path("replicas").asInt());
         JsonNode podSpec = deployment.path("spec").path("template").path("spec");
-        PodChecks.assertSluicePod(podSpec, new Expected(6650, 8080, "pulsar://pulsar-broker:6650", "rewrite", 10,
-                "sluice-admin-token", "admin-token", "sluice-limits", "sluice:" + ChartChecks.appVersion()));
+        PodChecks.assertSluicePod(
+                podSpec,
+                new Expected(
+                        6650,
+                        8080,
+                        "pulsar://pulsar-broker:6650",
+                        "rewrite",
+                        10,
+                        "sluice-admin-token",
+                        "admin-token",
+                        "sluice-limits",
+                        "sluice:" + ChartChecks.appVersion()));
         assertEquals(30, podSpec.path("terminationGracePeriodSeconds").asInt(), "drain 10 s + 20 s");
-        assertFalse(PodChecks.env(PodChecks.container(podSpec, "containers", "sluice")).containsKey("SLUICE_ALLOWED_BROKERS"),
+        assertFalse(
+                PodChecks.env(PodChecks.container(podSpec, "containers", "sluice"))
+                        .containsKey("SLUICE_ALLOWED_BROKERS"),
                 "no allow-list given: Sluice's own default (the upstream only) applies");
         assertTrue(PodChecks.volume(podSpec, "sluice-data").has("emptyDir"));
         assertFalse(podSpec.path("automountServiceAccountToken").asBoolean(true), "Sluice needs no API token");
@@ -83,17 +100,24 @@ class ProxyChartTest {
 
     @Test
     void podRunsAsTheImageUserWithAWritableVolumeGroup() {
-        JsonNode pod = defaults.one("Deployment", "sluice").path("spec").path("template").path("spec").path("securityContext");
+        JsonNode pod = defaults.one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("securityContext");
         assertTrue(pod.path("runAsNonRoot").asBoolean(false));
         assertEquals(ChartDefaults.runAsUser(), pod.path("runAsUser").asInt());
-        assertEquals(ChartDefaults.runAsUser(), pod.path("fsGroup").asInt(), "fsGroup makes volumes writable for the user");
+        assertEquals(
+                ChartDefaults.runAsUser(), pod.path("fsGroup").asInt(), "fsGroup makes volumes writable for the user");
     }
 
     @Test
     void serviceSelectsTheDeploymentsPodsOnBothPorts() {
         JsonNode deployment = defaults.one("Deployment", "sluice");
-        Map<String, String> podLabels = Chart.stringMap(deployment.path("spec").path("template").path("metadata").path("labels"));
-        Map<String, String> matchLabels = Chart.stringMap(deployment.path("spec").path("selector").path("matchLabels"));
+        Map<String, String> podLabels = Chart.stringMap(
+                deployment.path("spec").path("template").path("metadata").path("labels"));
+        Map<String, String> matchLabels =
+                Chart.stringMap(deployment.path("spec").path("selector").path("matchLabels"));
         assertTrue(podLabels.entrySet().containsAll(matchLabels.entrySet()), "Deployment selector matches its pods");
         JsonNode service = defaults.one("Service", "sluice");
         Map<String, String> selector = Chart.stringMap(service.path("spec").path("selector"));
@@ -104,7 +128,11 @@ class ProxyChartTest {
 
     @Test
     void podsCarryScrapeAnnotations() {
-        JsonNode annotations = defaults.one("Deployment", "sluice").path("spec").path("template").path("metadata").path("annotations");
+        JsonNode annotations = defaults.one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("metadata")
+                .path("annotations");
         ChartChecks.assertScrapeAnnotations(annotations, 8080);
         assertTrue(annotations.path("checksum/limits").asText().matches("[0-9a-f]{64}"));
     }
@@ -124,24 +152,46 @@ class ProxyChartTest {
         JsonNode deployment = custom.one("Deployment", "sluice");
         assertEquals(3, deployment.path("spec").path("replicas").asInt());
         JsonNode podSpec = deployment.path("spec").path("template").path("spec");
-        PodChecks.assertSluicePod(podSpec, new Expected(16650, 18080, "pulsar://pulsar-broker.pulsar.svc:6650", "rewrite", 30,
-                "sluice-admin-token", "admin-token", "sluice-limits", "sluice:" + ChartChecks.appVersion()));
+        PodChecks.assertSluicePod(
+                podSpec,
+                new Expected(
+                        16650,
+                        18080,
+                        "pulsar://pulsar-broker.pulsar.svc:6650",
+                        "rewrite",
+                        30,
+                        "sluice-admin-token",
+                        "admin-token",
+                        "sluice-limits",
+                        "sluice:" + ChartChecks.appVersion()));
         assertEquals(90, podSpec.path("terminationGracePeriodSeconds").asInt(), "an explicit grace period is kept");
         Map<String, JsonNode> env = PodChecks.env(PodChecks.container(podSpec, "containers", "sluice"));
         assertEquals(ALLOWED_BROKERS, PodChecks.value(env, "SLUICE_ALLOWED_BROKERS"), "the regex survives quoting");
-        assertEquals("250000", PodChecks.value(env, "SLUICE_METRICS_MAX_TOPICS"), "large numbers are not printed as 2.5e+05");
+        assertEquals(
+                "250000",
+                PodChecks.value(env, "SLUICE_METRICS_MAX_TOPICS"),
+                "large numbers are not printed as 2.5e+05");
         assertEquals("UTC", PodChecks.value(env, "TZ"), "extraEnv is appended");
-        assertEquals("sluice-limits", PodChecks.volume(podSpec, "sluice-data").path("persistentVolumeClaim").path("claimName").asText());
+        assertEquals(
+                "sluice-limits",
+                PodChecks.volume(podSpec, "sluice-data")
+                        .path("persistentVolumeClaim")
+                        .path("claimName")
+                        .asText());
 
-        JsonNode annotations = deployment.path("spec").path("template").path("metadata").path("annotations");
+        JsonNode annotations =
+                deployment.path("spec").path("template").path("metadata").path("annotations");
         ChartChecks.assertScrapeAnnotations(annotations, 18080);
         assertEquals("messaging", annotations.path("example.com/team").asText());
     }
 
     @Test
     void customTokenServiceAndServiceMonitor() {
-        String token = new String(Base64.getDecoder().decode(
-                custom.one("Secret", "sluice-admin-token").path("data").path("admin-token").asText()));
+        String token = new String(Base64.getDecoder()
+                .decode(custom.one("Secret", "sluice-admin-token")
+                        .path("data")
+                        .path("admin-token")
+                        .asText()));
         assertEquals("s3cret-token", token);
         JsonNode service = custom.one("Service", "sluice");
         ChartChecks.assertServicePorts(service, 16650, 18080);
@@ -150,7 +200,13 @@ class ProxyChartTest {
     }
 
     private static String checksum(Manifests manifests) {
-        return manifests.one("Deployment", "sluice").path("spec").path("template").path("metadata").path("annotations")
-                .path("checksum/limits").asText();
+        return manifests
+                .one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("metadata")
+                .path("annotations")
+                .path("checksum/limits")
+                .asText();
     }
 }

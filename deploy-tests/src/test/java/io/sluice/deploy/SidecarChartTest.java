@@ -63,8 +63,13 @@ class SidecarChartTest {
 
     @Test
     void defaultsRenderConfigOnlyNoWorkload() {
-        assertEquals(Set.of("ConfigMap/sluice-dashboard", "ConfigMap/sluice-limits", "ConfigMap/sluice-sidecar-patch",
-                        "Secret/sluice-admin-token", "Service/sluice"),
+        assertEquals(
+                Set.of(
+                        "ConfigMap/sluice-dashboard",
+                        "ConfigMap/sluice-limits",
+                        "ConfigMap/sluice-sidecar-patch",
+                        "Secret/sluice-admin-token",
+                        "Service/sluice"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("Deployment"));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");
@@ -74,11 +79,22 @@ class SidecarChartTest {
     @Test
     void defaultPatchAddsAPassthroughSluiceBesideTheBroker() {
         JsonNode podSpec = patchPodSpec(defaults);
-        PodChecks.assertSluicePod(podSpec, new Expected(6651, 8081, "pulsar://127.0.0.1:6652", "passthrough", 10,
-                "sluice-admin-token", "admin-token", "sluice-limits", "sluice:" + ChartChecks.appVersion()));
+        PodChecks.assertSluicePod(
+                podSpec,
+                new Expected(
+                        6651,
+                        8081,
+                        "pulsar://127.0.0.1:6652",
+                        "passthrough",
+                        10,
+                        "sluice-admin-token",
+                        "admin-token",
+                        "sluice-limits",
+                        "sluice:" + ChartChecks.appVersion()));
         assertEquals(30, podSpec.path("terminationGracePeriodSeconds").asInt(), "drain 10 s + 20 s");
-        assertTrue(PodChecks.env(PodChecks.container(podSpec, "containers", "sluice")).keySet()
-                        .stream().noneMatch(n -> n.equals("SLUICE_ALLOWED_BROKERS")),
+        assertTrue(
+                PodChecks.env(PodChecks.container(podSpec, "containers", "sluice")).keySet().stream()
+                        .noneMatch(n -> n.equals("SLUICE_ALLOWED_BROKERS")),
                 "a passthrough sidecar needs no broker allow-list");
     }
 
@@ -87,7 +103,9 @@ class SidecarChartTest {
         JsonNode podSpec = patchPodSpec(defaults);
         Set<String> keys = new TreeSet<>();
         podSpec.fieldNames().forEachRemaining(keys::add);
-        assertEquals(Set.of("containers", "initContainers", "terminationGracePeriodSeconds", "volumes"), keys,
+        assertEquals(
+                Set.of("containers", "initContainers", "terminationGracePeriodSeconds", "volumes"),
+                keys,
                 "the patch may add containers and volumes only (no pod securityContext, no annotations)");
         assertEquals(1, podSpec.path("containers").size());
         JsonNode patch = defaults.configMapYaml("sluice-sidecar-patch", "patch.yaml");
@@ -101,7 +119,9 @@ class SidecarChartTest {
     void unpatchDeletesExactlyWhatThePatchAdds() {
         JsonNode added = patchPodSpec(defaults);
         JsonNode removed = defaults.configMapYaml("sluice-sidecar-patch", "unpatch.yaml")
-                .path("spec").path("template").path("spec");
+                .path("spec")
+                .path("template")
+                .path("spec");
         for (String list : List.of("initContainers", "containers", "volumes")) {
             Set<String> addedNames = new TreeSet<>();
             added.path(list).forEach(c -> addedNames.add(c.path("name").asText()));
@@ -117,7 +137,8 @@ class SidecarChartTest {
     @Test
     void serviceSelectsTheBrokerPodsAndCarriesTheScrapeAnnotations() {
         JsonNode service = defaults.one("Service", "sluice");
-        assertEquals(Map.of("app", "pulsar", "component", "broker"),
+        assertEquals(
+                Map.of("app", "pulsar", "component", "broker"),
                 Chart.stringMap(service.path("spec").path("selector")));
         ChartChecks.assertServicePorts(service, 6651, 8081);
         ChartChecks.assertScrapeAnnotations(service.path("metadata").path("annotations"), 8081);
@@ -125,20 +146,37 @@ class SidecarChartTest {
 
     @Test
     void defaultLimitsAndGeneratedToken() {
-        JsonNode limits = ChartChecks.parseJson(defaults.one("ConfigMap", "sluice-limits").path("data").path("limits.json").asText());
+        JsonNode limits = ChartChecks.parseJson(defaults.one("ConfigMap", "sluice-limits")
+                .path("data")
+                .path("limits.json")
+                .asText());
         assertTrue(limits.isObject() && limits.isEmpty(), "default limits document is {}: " + limits);
-        String token = new String(Base64.getDecoder().decode(
-                defaults.one("Secret", "sluice-admin-token").path("data").path("admin-token").asText()));
+        String token = new String(Base64.getDecoder()
+                .decode(defaults.one("Secret", "sluice-admin-token")
+                        .path("data")
+                        .path("admin-token")
+                        .asText()));
         assertTrue(token.matches("[A-Za-z0-9]{32}"), "a generated 32-character token");
     }
 
     @Test
     void customValuesReachThePatch() {
         JsonNode podSpec = patchPodSpec(custom);
-        PodChecks.assertSluicePod(podSpec, new Expected(7651, 9081, "pulsar://127.0.0.1:7652", "passthrough", 45,
-                "pulsar-sluice-token", "token", "sluice-limits", "registry.example.com/messaging/sluice:1.2.3"));
+        PodChecks.assertSluicePod(
+                podSpec,
+                new Expected(
+                        7651,
+                        9081,
+                        "pulsar://127.0.0.1:7652",
+                        "passthrough",
+                        45,
+                        "pulsar-sluice-token",
+                        "token",
+                        "sluice-limits",
+                        "registry.example.com/messaging/sluice:1.2.3"));
         assertEquals(65, podSpec.path("terminationGracePeriodSeconds").asInt(), "drain 45 s + 20 s");
-        JsonNode resources = PodChecks.container(podSpec, "containers", "sluice").path("resources");
+        JsonNode resources =
+                PodChecks.container(podSpec, "containers", "sluice").path("resources");
         assertEquals("1Gi", resources.path("limits").path("memory").asText());
         assertEquals("1", resources.path("requests").path("cpu").asText());
     }
@@ -146,7 +184,10 @@ class SidecarChartTest {
     @Test
     void customLimitsAreRenderedAsTheSameDocument() throws Exception {
         JsonNode expected = Chart.YAML.readTree(CUSTOM).path("limits");
-        JsonNode rendered = ChartChecks.parseJson(custom.one("ConfigMap", "sluice-limits").path("data").path("limits.json").asText());
+        JsonNode rendered = ChartChecks.parseJson(custom.one("ConfigMap", "sluice-limits")
+                .path("data")
+                .path("limits.json")
+                .asText());
         assertEquals(expected, rendered, "same document (key order aside)");
         // Large integers must stay integers (Helm reads values as floats).
         assertEquals(67108864L, rendered.path("connection").path("maxHeldBytes").longValue());
@@ -161,16 +202,23 @@ class SidecarChartTest {
     @Test
     void serviceMonitorWhenEnabledAndNoAnnotationsWhenDisabled() {
         JsonNode service = custom.one("Service", "sluice");
-        assertEquals(Map.of("app.kubernetes.io/name", "pulsar-broker"), Chart.stringMap(service.path("spec").path("selector")));
+        assertEquals(
+                Map.of("app.kubernetes.io/name", "pulsar-broker"),
+                Chart.stringMap(service.path("spec").path("selector")));
         ChartChecks.assertServicePorts(service, 7651, 9081);
         ChartChecks.assertNoScrapeAnnotations(service.path("metadata").path("annotations"));
         ChartChecks.assertServiceMonitorScrapes(custom, service);
-        assertEquals("kube-prometheus", custom.labels("ServiceMonitor", "sluice").get("release"));
+        assertEquals(
+                "kube-prometheus", custom.labels("ServiceMonitor", "sluice").get("release"));
         ChartChecks.assertStandardLabels(custom);
     }
 
     private static JsonNode patchPodSpec(Manifests manifests) {
-        return manifests.configMapYaml("sluice-sidecar-patch", "patch.yaml").path("spec").path("template").path("spec");
+        return manifests
+                .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                .path("spec")
+                .path("template")
+                .path("spec");
     }
 
     private static Set<String> fieldNames(JsonNode node) {

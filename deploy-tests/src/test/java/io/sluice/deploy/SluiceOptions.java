@@ -75,7 +75,8 @@ final class SluiceOptions {
     }
 
     static String envName(String longOption) {
-        return "SLUICE_" + longOption.replaceFirst("^--", "").toUpperCase(Locale.ROOT).replace('-', '_');
+        return "SLUICE_"
+                + longOption.replaceFirst("^--", "").toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
     /** The port of a HOST:PORT default such as {@code --listen}'s {@code 0.0.0.0:6650}. */

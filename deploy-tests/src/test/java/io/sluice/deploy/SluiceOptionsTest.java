@@ -14,9 +14,19 @@ class SluiceOptionsTest {
     @Test
     void readsEveryDocumentedOptionFromSluiceCommand() {
         SluiceOptions options = SluiceOptions.load();
-        Set<String> documented = Set.of("SLUICE_UPSTREAM", "SLUICE_LISTEN", "SLUICE_ADMIN", "SLUICE_LIMITS_FILE",
-                "SLUICE_ADMIN_TOKEN", "SLUICE_ALLOWED_BROKERS", "SLUICE_CONFIG", "SLUICE_LOOKUP_MODE",
-                "SLUICE_METRICS_MAX_TOPICS", "SLUICE_DRAIN_TIMEOUT", "SLUICE_HANDSHAKE_TIMEOUT", "SLUICE_ADMIN_IDLE_TIMEOUT");
+        Set<String> documented = Set.of(
+                "SLUICE_UPSTREAM",
+                "SLUICE_LISTEN",
+                "SLUICE_ADMIN",
+                "SLUICE_LIMITS_FILE",
+                "SLUICE_ADMIN_TOKEN",
+                "SLUICE_ALLOWED_BROKERS",
+                "SLUICE_CONFIG",
+                "SLUICE_LOOKUP_MODE",
+                "SLUICE_METRICS_MAX_TOPICS",
+                "SLUICE_DRAIN_TIMEOUT",
+                "SLUICE_HANDSHAKE_TIMEOUT",
+                "SLUICE_ADMIN_IDLE_TIMEOUT");
         assertTrue(options.envNames().containsAll(documented), "found " + options.envNames());
         assertEquals("0.0.0.0:6650", options.defaultValue("--listen"));
         assertEquals("0.0.0.0:8080", options.defaultValue("--admin"));

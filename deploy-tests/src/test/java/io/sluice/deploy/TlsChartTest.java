@@ -2,11 +2,12 @@ package io.sluice.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.deploy.Chart.Manifests;
+import org.junit.jupiter.api.Test;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,13 +42,18 @@ class TlsChartTest {
     @Test
     void certificateKeyAndCasAreFilesOfWholeSecretVolumes() {
         Manifests manifests = Chart.template(PROXY_TLS);
-        JsonNode podSpec = manifests.one("Deployment", "sluice").path("spec").path("template").path("spec");
+        JsonNode podSpec = manifests
+                .one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("spec");
         JsonNode sluice = PodChecks.container(podSpec, "containers", "sluice");
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("pulsar+ssl://pulsar-broker:6651", PodChecks.value(env, "SLUICE_UPSTREAM"));
         assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_TLS_CERT"), "sluice-tls", "tls.crt");
         assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_TLS_KEY"), "sluice-tls", "tls.key");
-        assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_TLS_CLIENT_CA"), "pulsar-clients-ca", "clients.crt");
+        assertSecretFile(
+                podSpec, sluice, PodChecks.value(env, "SLUICE_TLS_CLIENT_CA"), "pulsar-clients-ca", "clients.crt");
         assertSecretFile(podSpec, sluice, PodChecks.value(env, "SLUICE_UPSTREAM_TLS_CA"), "pulsar-broker-ca", "ca.crt");
         PodChecks.assertNoSecretInEnvironmentOrCommandLine(podSpec);
         PodChecks.assertNoUnknownSluiceVariables(podSpec);
@@ -62,7 +68,11 @@ class TlsChartTest {
                   upstreamTls: true
                 tls: {enabled: true, secretName: sluice-tls}
                 upstreamTls: {caSecretName: kafka-ca}
-                """).one("Deployment", "sluice").path("spec").path("template").path("spec");
+                """)
+                .one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("spec");
         JsonNode sluice = PodChecks.container(podSpec, "containers", "sluice");
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("true", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM_TLS"));
@@ -77,16 +87,39 @@ class TlsChartTest {
         Manifests manifests = Chart.template(PROXY_TLS);
         JsonNode pod = manifests.one("Deployment", "sluice").path("spec").path("template");
         JsonNode sluice = PodChecks.container(pod.path("spec"), "containers", "sluice");
-        assertEquals("HTTPS", sluice.path("livenessProbe").path("httpGet").path("scheme").asText());
-        assertEquals("HTTPS", sluice.path("readinessProbe").path("httpGet").path("scheme").asText());
-        assertEquals("https", pod.path("metadata").path("annotations").path("prometheus.io/scheme").asText());
-        JsonNode endpoint = manifests.one("ServiceMonitor", "sluice").path("spec").path("endpoints").path(0);
+        assertEquals(
+                "HTTPS",
+                sluice.path("livenessProbe").path("httpGet").path("scheme").asText());
+        assertEquals(
+                "HTTPS",
+                sluice.path("readinessProbe").path("httpGet").path("scheme").asText());
+        assertEquals(
+                "https",
+                pod.path("metadata")
+                        .path("annotations")
+                        .path("prometheus.io/scheme")
+                        .asText());
+        JsonNode endpoint = manifests
+                .one("ServiceMonitor", "sluice")
+                .path("spec")
+                .path("endpoints")
+                .path(0);
         assertEquals("https", endpoint.path("scheme").asText());
-        assertEquals("sluice.pulsar.svc", endpoint.path("tlsConfig").path("serverName").asText());
+        assertEquals(
+                "sluice.pulsar.svc",
+                endpoint.path("tlsConfig").path("serverName").asText());
 
-        JsonNode plain = PodChecks.container(Chart.template(ProxyChartTest.MINIMAL).one("Deployment", "sluice")
-                .path("spec").path("template").path("spec"), "containers", "sluice");
-        assertEquals("HTTP", plain.path("readinessProbe").path("httpGet").path("scheme").asText());
+        JsonNode plain = PodChecks.container(
+                Chart.template(ProxyChartTest.MINIMAL)
+                        .one("Deployment", "sluice")
+                        .path("spec")
+                        .path("template")
+                        .path("spec"),
+                "containers",
+                "sluice");
+        assertEquals(
+                "HTTP",
+                plain.path("readinessProbe").path("httpGet").path("scheme").asText());
         assertFalse(PodChecks.env(plain).containsKey("SLUICE_TLS_CERT"), "plaintext unless asked");
     }
 
@@ -104,13 +137,34 @@ class TlsChartTest {
         JsonNode certificate = manifests.one("Certificate", "sluice");
         assertEquals("cert-manager.io/v1", certificate.path("apiVersion").asText());
         assertEquals("sluice-tls", certificate.path("spec").path("secretName").asText());
-        assertEquals("pulsar-ca", certificate.path("spec").path("issuerRef").path("name").asText());
-        assertEquals("ClusterIssuer", certificate.path("spec").path("issuerRef").path("kind").asText());
-        assertEquals("Always", certificate.path("spec").path("privateKey").path("rotationPolicy").asText());
+        assertEquals(
+                "pulsar-ca",
+                certificate.path("spec").path("issuerRef").path("name").asText());
+        assertEquals(
+                "ClusterIssuer",
+                certificate.path("spec").path("issuerRef").path("kind").asText());
+        assertEquals(
+                "Always",
+                certificate
+                        .path("spec")
+                        .path("privateKey")
+                        .path("rotationPolicy")
+                        .asText());
         List<String> dnsNames = PodChecks.texts(certificate.path("spec").path("dnsNames"));
-        assertTrue(dnsNames.contains("sluice.pulsar.svc") && dnsNames.contains("sluice.pulsar.svc.cluster.local"), dnsNames.toString());
-        JsonNode podSpec = manifests.one("Deployment", "sluice").path("spec").path("template").path("spec");
-        assertEquals("sluice-tls", PodChecks.volume(podSpec, "sluice-tls").path("secret").path("secretName").asText());
+        assertTrue(
+                dnsNames.contains("sluice.pulsar.svc") && dnsNames.contains("sluice.pulsar.svc.cluster.local"),
+                dnsNames.toString());
+        JsonNode podSpec = manifests
+                .one("Deployment", "sluice")
+                .path("spec")
+                .path("template")
+                .path("spec");
+        assertEquals(
+                "sluice-tls",
+                PodChecks.volume(podSpec, "sluice-tls")
+                        .path("secret")
+                        .path("secretName")
+                        .asText());
         ChartChecks.assertStandardLabels(manifests);
     }
 
@@ -123,18 +177,34 @@ class TlsChartTest {
                   secretName: broker-sluice-tls
                   clientCa: {secretName: clients-ca}
                 """);
-        JsonNode podSpec = manifests.configMapYaml("sluice-sidecar-patch", "patch.yaml").path("spec").path("template").path("spec");
+        JsonNode podSpec = manifests
+                .configMapYaml("sluice-sidecar-patch", "patch.yaml")
+                .path("spec")
+                .path("template")
+                .path("spec");
         JsonNode sluice = PodChecks.container(podSpec, "containers", "sluice");
-        assertSecretFile(podSpec, sluice, PodChecks.value(PodChecks.env(sluice), "SLUICE_TLS_KEY"), "broker-sluice-tls", "tls.key");
+        assertSecretFile(
+                podSpec,
+                sluice,
+                PodChecks.value(PodChecks.env(sluice), "SLUICE_TLS_KEY"),
+                "broker-sluice-tls",
+                "tls.key");
         Set<String> added = new TreeSet<>();
         podSpec.path("volumes").forEach(v -> added.add(v.path("name").asText()));
         Set<String> removed = new TreeSet<>();
-        manifests.configMapYaml("sluice-sidecar-patch", "unpatch.yaml").path("spec").path("template").path("spec")
-                .path("volumes").forEach(v -> removed.add(v.path("name").asText()));
+        manifests
+                .configMapYaml("sluice-sidecar-patch", "unpatch.yaml")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("volumes")
+                .forEach(v -> removed.add(v.path("name").asText()));
         assertEquals(added, removed);
         assertTrue(added.containsAll(Set.of("sluice-tls", "sluice-client-ca", "sluice-admin-token")), added.toString());
-        assertTrue(Chart.notes("mode: sidecar\ntls: {enabled: true, secretName: s}\n")
-                .contains("external:pulsar+ssl://$(hostname -f):6651"), "the broker advertises Sluice's TLS port");
+        assertTrue(
+                Chart.notes("mode: sidecar\ntls: {enabled: true, secretName: s}\n")
+                        .contains("external:pulsar+ssl://$(hostname -f):6651"),
+                "the broker advertises Sluice's TLS port");
     }
 
     @Test
@@ -154,7 +224,8 @@ class TlsChartTest {
 
     private static void assertRefused(String values, String messagePart) {
         RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(refused.getMessage() != null && refused.getMessage().contains(messagePart),
+        assertTrue(
+                refused.getMessage() != null && refused.getMessage().contains(messagePart),
                 "message should name " + messagePart + ": " + refused.getMessage());
     }
 }

@@ -1,5 +1,8 @@
 package io.sluice.admission;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -7,8 +10,6 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Admission control (docs/REFERENCE.md, "Admission control"): samples health signals, steps a {@link Breaker} per
@@ -58,7 +59,8 @@ public final class AdmissionController {
      * @param sources where each signal's value comes from; a signal without a source is unknown and never breaches
      * @param wallClock stamps transitions and samples for people to read; breaker timing uses {@link #sample}'s argument
      */
-    public AdmissionController(AdmissionSettings settings, Map<Signal, ? extends SignalSource> sources, Clock wallClock) {
+    public AdmissionController(
+            AdmissionSettings settings, Map<Signal, ? extends SignalSource> sources, Clock wallClock) {
         this.settings = requireSettings(settings);
         this.sources = new EnumMap<>(Signal.class);
         this.sources.putAll(sources);
@@ -82,7 +84,10 @@ public final class AdmissionController {
         AdmissionSettings old = settings;
         settings = requireSettings(newSettings);
         if (old.mode() != newSettings.mode()) {
-            LOG.info("Admission control mode {} -> {}", old.mode().jsonName(), newSettings.mode().jsonName());
+            LOG.info(
+                    "Admission control mode {} -> {}",
+                    old.mode().jsonName(),
+                    newSettings.mode().jsonName());
         }
     }
 
@@ -164,15 +169,22 @@ public final class AdmissionController {
         for (RequestType type : TYPES) {
             Breaker breaker = breakers[type.ordinal()];
             BreakerState state = breaker.state();
-            String reason = state == BreakerState.CLOSED ? null : breaker.rejection().rejectMessage();
-            breakerStatus.put(type, new BreakerStatus(state, breaker.since(), rejections(type), wouldBeRejections(type), reason));
+            String reason =
+                    state == BreakerState.CLOSED ? null : breaker.rejection().rejectMessage();
+            breakerStatus.put(
+                    type, new BreakerStatus(state, breaker.since(), rejections(type), wouldBeRejections(type), reason));
         }
         EnumMap<Signal, SignalReading> readings = new EnumMap<>(Signal.class);
         for (Signal signal : SIGNALS) {
             int i = signal.ordinal();
             readings.put(signal, new SignalReading(values[i], sampledThresholds[i], breached[i]));
         }
-        return new AdmissionStatus(settings, sampledAt, breakerStatus, readings, transitions.stream().toList());
+        return new AdmissionStatus(
+                settings,
+                sampledAt,
+                breakerStatus,
+                readings,
+                transitions.stream().toList());
     }
 
     private double read(Signal signal, long nowNanos) {
@@ -188,7 +200,10 @@ public final class AdmissionController {
         } catch (RuntimeException e) {
             // Log a failing source once, not every second.
             if (!failing[i]) {
-                LOG.warn("Admission signal {} could not be read; treating it as unknown until it can", signal.jsonName(), e);
+                LOG.warn(
+                        "Admission signal {} could not be read; treating it as unknown until it can",
+                        signal.jsonName(),
+                        e);
                 failing[i] = true;
             }
             return Double.NaN;
@@ -200,7 +215,11 @@ public final class AdmissionController {
             transitions.removeFirst();
         }
         transitions.addLast(transition);
-        LOG.info("Admission breaker {} {} -> {}{}", transition.type(), transition.from(), transition.to(),
+        LOG.info(
+                "Admission breaker {} {} -> {}{}",
+                transition.type(),
+                transition.from(),
+                transition.to(),
                 transition.breach() == null ? "" : " (" + transition.breach().describe() + ")");
     }
 

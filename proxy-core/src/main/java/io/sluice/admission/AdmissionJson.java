@@ -1,6 +1,5 @@
 package io.sluice.admission;
 
-import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -10,6 +9,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.settings.InvalidSettingsException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -56,11 +57,17 @@ public final class AdmissionJson {
     private static final String COOL_DOWN_MILLIS = "coolDownMillis";
     private static final String HALF_OPEN_ADMIT_SHARE = "halfOpenAdmitShare";
     private static final String CLOSE_AFTER_HEALTHY = "closeAfterHealthy";
-    private static final String KNOWN_FIELDS = String.join(", ", CLOSE_AFTER_HEALTHY, COOL_DOWN_MILLIS,
-            HALF_OPEN_ADMIT_SHARE, MODE, OPEN_AFTER_BREACHES, SAMPLE_INTERVAL_MILLIS, THRESHOLDS);
+    private static final String KNOWN_FIELDS = String.join(
+            ", ",
+            CLOSE_AFTER_HEALTHY,
+            COOL_DOWN_MILLIS,
+            HALF_OPEN_ADMIT_SHARE,
+            MODE,
+            OPEN_AFTER_BREACHES,
+            SAMPLE_INTERVAL_MILLIS,
+            THRESHOLDS);
 
-    private AdmissionJson() {
-    }
+    private AdmissionJson() {}
 
     /** Reads settings, taking {@link AdmissionSettings#DEFAULTS} for whatever the document leaves out. */
     public static AdmissionSettings parseSettings(byte[] json) {
@@ -77,9 +84,12 @@ public final class AdmissionJson {
         try {
             tree = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidSettingsException("", "malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new InvalidSettingsException(
+                    "", "malformed JSON" + where + ": " + firstLine(e.getOriginalMessage()), e);
         } catch (IOException e) {
             // Reading a byte array does no I/O.
             throw new UncheckedIOException(e);
@@ -120,18 +130,26 @@ public final class AdmissionJson {
                         applyThresholds(value, thresholds);
                     }
                 }
-                case SAMPLE_INTERVAL_MILLIS -> sampleIntervalMillis = reset ? defaults.sampleIntervalMillis() : integer(name, value);
-                case OPEN_AFTER_BREACHES -> openAfterBreaches = reset ? defaults.openAfterBreaches()
-                        : sampleCount(name, value);
+                case SAMPLE_INTERVAL_MILLIS ->
+                    sampleIntervalMillis = reset ? defaults.sampleIntervalMillis() : integer(name, value);
+                case OPEN_AFTER_BREACHES ->
+                    openAfterBreaches = reset ? defaults.openAfterBreaches() : sampleCount(name, value);
                 case COOL_DOWN_MILLIS -> coolDownMillis = reset ? defaults.coolDownMillis() : integer(name, value);
-                case HALF_OPEN_ADMIT_SHARE -> halfOpenAdmitShare = reset ? defaults.halfOpenAdmitShare() : number(name, value);
-                case CLOSE_AFTER_HEALTHY -> closeAfterHealthy = reset ? defaults.closeAfterHealthy()
-                        : sampleCount(name, value);
+                case HALF_OPEN_ADMIT_SHARE ->
+                    halfOpenAdmitShare = reset ? defaults.halfOpenAdmitShare() : number(name, value);
+                case CLOSE_AFTER_HEALTHY ->
+                    closeAfterHealthy = reset ? defaults.closeAfterHealthy() : sampleCount(name, value);
                 default -> throw new InvalidSettingsException(name, "unknown field; known fields are " + KNOWN_FIELDS);
             }
         }
-        return new AdmissionSettings(mode, thresholds, sampleIntervalMillis, openAfterBreaches, coolDownMillis,
-                halfOpenAdmitShare, closeAfterHealthy);
+        return new AdmissionSettings(
+                mode,
+                thresholds,
+                sampleIntervalMillis,
+                openAfterBreaches,
+                coolDownMillis,
+                halfOpenAdmitShare,
+                closeAfterHealthy);
     }
 
     /** Pretty UTF-8 JSON in the form {@link #parseSettings} reads; every signal is listed, unused ones as {@code null}. */
@@ -197,7 +215,9 @@ public final class AdmissionJson {
     private static AdmissionMode mode(JsonNode value) {
         AdmissionMode mode = value.isTextual() ? AdmissionMode.fromJsonName(value.textValue()) : null;
         if (mode == null) {
-            String known = Arrays.stream(AdmissionMode.values()).map(m -> '"' + m.jsonName() + '"').collect(Collectors.joining(", "));
+            String known = Arrays.stream(AdmissionMode.values())
+                    .map(m -> '"' + m.jsonName() + '"')
+                    .collect(Collectors.joining(", "));
             throw new InvalidSettingsException(MODE, "must be one of " + known + ", got " + describe(value));
         }
         return mode;
@@ -205,13 +225,15 @@ public final class AdmissionJson {
 
     private static void applyThresholds(JsonNode value, Map<Signal, Double> thresholds) {
         if (!value.isObject()) {
-            throw new InvalidSettingsException(THRESHOLDS, "must be an object of signal to threshold, got " + describe(value));
+            throw new InvalidSettingsException(
+                    THRESHOLDS, "must be an object of signal to threshold, got " + describe(value));
         }
         for (Map.Entry<String, JsonNode> entry : value.properties()) {
             String field = THRESHOLDS + "." + entry.getKey();
             Signal signal = Signal.fromJsonName(entry.getKey());
             if (signal == null) {
-                String known = Arrays.stream(Signal.values()).map(Signal::jsonName).collect(Collectors.joining(", "));
+                String known =
+                        Arrays.stream(Signal.values()).map(Signal::jsonName).collect(Collectors.joining(", "));
                 throw new InvalidSettingsException(field, "unknown signal; known signals are " + known);
             }
             if (entry.getValue().isNull()) {
@@ -243,8 +265,8 @@ public final class AdmissionJson {
     private static int sampleCount(String field, JsonNode value) {
         long count = integer(field, value);
         if (count < 1 || count > AdmissionSettings.MAX_SAMPLE_COUNT) {
-            throw new InvalidSettingsException(field,
-                    "must be at least 1 and at most " + AdmissionSettings.MAX_SAMPLE_COUNT + ", got " + count);
+            throw new InvalidSettingsException(
+                    field, "must be at least 1 and at most " + AdmissionSettings.MAX_SAMPLE_COUNT + ", got " + count);
         }
         return (int) count;
     }

@@ -1,6 +1,7 @@
 package io.sluice.admission;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 
 /** How much admission control does (docs/REFERENCE.md, "Admission control"). */

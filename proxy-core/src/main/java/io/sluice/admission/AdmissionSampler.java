@@ -1,10 +1,11 @@
 package io.sluice.admission;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that calls {@link AdmissionController#sample}: once at start, then every
@@ -44,7 +45,8 @@ public final class AdmissionSampler implements AutoCloseable {
             LOG.error("Admission sample failed", e);
         }
         try {
-            thread.schedule(this::sampleAndReschedule, controller.settings().sampleIntervalMillis(), TimeUnit.MILLISECONDS);
+            thread.schedule(
+                    this::sampleAndReschedule, controller.settings().sampleIntervalMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // Closed while sampling: nothing more to do.
         }

@@ -1,6 +1,7 @@
 package io.sluice.admission;
 
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -20,9 +21,14 @@ import java.util.Map;
  * @param halfOpenAdmitShare the share of requests a half-open breaker admits, 0 to 1
  * @param closeAfterHealthy M: consecutive healthy samples that close a half-open breaker, 1 to 1000
  */
-public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> thresholds, long sampleIntervalMillis,
-                                int openAfterBreaches, long coolDownMillis, double halfOpenAdmitShare,
-                                int closeAfterHealthy) {
+public record AdmissionSettings(
+        AdmissionMode mode,
+        Map<Signal, Double> thresholds,
+        long sampleIntervalMillis,
+        int openAfterBreaches,
+        long coolDownMillis,
+        double halfOpenAdmitShare,
+        int closeAfterHealthy) {
 
     public static final long MIN_SAMPLE_INTERVAL_MILLIS = 100;
     public static final long MAX_SAMPLE_INTERVAL_MILLIS = 60_000;
@@ -30,13 +36,14 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
     public static final long MAX_COOL_DOWN_MILLIS = 3_600_000;
 
     /** Disabled, every signal at its {@link Signal#defaultThreshold() default threshold}, 1 s samples, N = 3, 10 s cool-down, 10 % probes, M = 3. */
-    public static final AdmissionSettings DEFAULTS = new AdmissionSettings(AdmissionMode.DISABLED, defaultThresholds(),
-            1000, 3, 10_000, 0.1, 3);
+    public static final AdmissionSettings DEFAULTS =
+            new AdmissionSettings(AdmissionMode.DISABLED, defaultThresholds(), 1000, 3, 10_000, 0.1, 3);
 
     /** @throws InvalidSettingsException naming the offending field */
     public AdmissionSettings {
         if (mode == null) {
-            throw new InvalidSettingsException("mode", "must be one of \"disabled\", \"monitor_only\", \"enforced\", got null");
+            throw new InvalidSettingsException(
+                    "mode", "must be one of \"disabled\", \"monitor_only\", \"enforced\", got null");
         }
         if (thresholds == null) {
             throw new InvalidSettingsException("thresholds", "must be a map of signal to threshold, got null");
@@ -57,11 +64,13 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
             }
         }
         thresholds = Collections.unmodifiableMap(used);
-        requireRange("sampleIntervalMillis", sampleIntervalMillis, MIN_SAMPLE_INTERVAL_MILLIS, MAX_SAMPLE_INTERVAL_MILLIS);
+        requireRange(
+                "sampleIntervalMillis", sampleIntervalMillis, MIN_SAMPLE_INTERVAL_MILLIS, MAX_SAMPLE_INTERVAL_MILLIS);
         requireRange("openAfterBreaches", openAfterBreaches, 1, MAX_SAMPLE_COUNT);
         requireRange("coolDownMillis", coolDownMillis, 0, MAX_COOL_DOWN_MILLIS);
         if (!(halfOpenAdmitShare >= 0 && halfOpenAdmitShare <= 1)) {
-            throw new InvalidSettingsException("halfOpenAdmitShare",
+            throw new InvalidSettingsException(
+                    "halfOpenAdmitShare",
                     "must be at least 0 and at most 1, got " + Signal.Unit.plain(halfOpenAdmitShare));
         }
         requireRange("closeAfterHealthy", closeAfterHealthy, 1, MAX_SAMPLE_COUNT);
@@ -74,8 +83,14 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
 
     /** These settings in another mode. */
     public AdmissionSettings withMode(AdmissionMode newMode) {
-        return new AdmissionSettings(newMode, thresholds, sampleIntervalMillis, openAfterBreaches, coolDownMillis,
-                halfOpenAdmitShare, closeAfterHealthy);
+        return new AdmissionSettings(
+                newMode,
+                thresholds,
+                sampleIntervalMillis,
+                openAfterBreaches,
+                coolDownMillis,
+                halfOpenAdmitShare,
+                closeAfterHealthy);
     }
 
     /** These settings with {@code signal}'s threshold replaced; {@code null} stops using the signal. */
@@ -87,8 +102,14 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
         } else {
             changed.put(signal, threshold);
         }
-        return new AdmissionSettings(mode, changed, sampleIntervalMillis, openAfterBreaches, coolDownMillis,
-                halfOpenAdmitShare, closeAfterHealthy);
+        return new AdmissionSettings(
+                mode,
+                changed,
+                sampleIntervalMillis,
+                openAfterBreaches,
+                coolDownMillis,
+                halfOpenAdmitShare,
+                closeAfterHealthy);
     }
 
     private static Map<Signal, Double> defaultThresholds() {
@@ -101,7 +122,8 @@ public record AdmissionSettings(AdmissionMode mode, Map<Signal, Double> threshol
 
     private static void requireRange(String field, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new InvalidSettingsException(field, "must be at least " + min + " and at most " + max + ", got " + value);
+            throw new InvalidSettingsException(
+                    field, "must be at least " + min + " and at most " + max + ", got " + value);
         }
     }
 }

@@ -17,8 +17,12 @@ import java.util.Map;
  * @param recentTransitions the latest breaker state changes, oldest first, at most
  *        {@link AdmissionController#TRANSITION_HISTORY}
  */
-public record AdmissionStatus(AdmissionSettings settings, Instant sampledAt, Map<RequestType, BreakerStatus> breakers,
-                              Map<Signal, SignalReading> signals, List<Transition> recentTransitions) {
+public record AdmissionStatus(
+        AdmissionSettings settings,
+        Instant sampledAt,
+        Map<RequestType, BreakerStatus> breakers,
+        Map<Signal, SignalReading> signals,
+        List<Transition> recentTransitions) {
 
     public AdmissionStatus {
         breakers = inEnumOrder(RequestType.class, breakers);

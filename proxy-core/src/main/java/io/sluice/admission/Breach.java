@@ -11,7 +11,8 @@ public record Breach(Signal signal, double value, double threshold) {
 
     /** The breach as people read it: {@code upstream_latency_p99 1530 ms > 1000 ms}. */
     public String describe() {
-        return signal.jsonName() + " " + signal.unit().formatValue(value) + " > " + signal.unit().formatThreshold(threshold);
+        return signal.jsonName() + " " + signal.unit().formatValue(value) + " > "
+                + signal.unit().formatThreshold(threshold);
     }
 
     /**

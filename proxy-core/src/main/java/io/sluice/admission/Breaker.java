@@ -72,14 +72,18 @@ final class Breaker {
                 consecutiveBreaches = breach == null ? 0 : consecutiveBreaches + 1;
                 yield consecutiveBreaches >= settings.openAfterBreaches() ? open(nowNanos, wallNow, breach) : null;
             }
-            case OPEN -> nowNanos - openedAtNanos >= settings.coolDownMillis() * 1_000_000L
-                    ? moveTo(BreakerState.HALF_OPEN, wallNow, null) : null;
+            case OPEN ->
+                nowNanos - openedAtNanos >= settings.coolDownMillis() * 1_000_000L
+                        ? moveTo(BreakerState.HALF_OPEN, wallNow, null)
+                        : null;
             case HALF_OPEN -> {
                 if (breach != null) {
                     yield open(nowNanos, wallNow, breach);
                 }
                 consecutiveHealthy++;
-                yield consecutiveHealthy >= settings.closeAfterHealthy() ? moveTo(BreakerState.CLOSED, wallNow, null) : null;
+                yield consecutiveHealthy >= settings.closeAfterHealthy()
+                        ? moveTo(BreakerState.CLOSED, wallNow, null)
+                        : null;
             }
         };
     }

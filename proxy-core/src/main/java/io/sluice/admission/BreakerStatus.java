@@ -11,5 +11,5 @@ import java.time.Instant;
  * @param wouldBeRejections requests monitor-only mode admitted but enforced mode would have rejected, since start
  * @param reason while not closed, the message rejected requests get; otherwise {@code null}
  */
-public record BreakerStatus(BreakerState state, Instant since, long rejections, long wouldBeRejections, String reason) {
-}
+public record BreakerStatus(
+        BreakerState state, Instant since, long rejections, long wouldBeRejections, String reason) {}

@@ -26,12 +26,15 @@ public final class LatencyWindow implements SignalSource {
 
     /** Buckets per power of two, as a bit count: 2^5 = 32 gives 1/64 = 1.6 % worst relative error. */
     private static final int SUB_BUCKET_BITS = 5;
+
     private static final int SUB_BUCKETS = 1 << SUB_BUCKET_BITS;
     /** Just under 2^36 microseconds, about 19 hours: the largest time told apart. */
     private static final long MAX_MICROS = (1L << 36) - 1;
+
     private static final int BUCKETS = bucket(MAX_MICROS) + 1;
     /** An epoch no real slot index reaches: the slot is being cleared. */
     private static final long RECYCLING = Long.MIN_VALUE;
+
     private static final long NEVER_USED = Long.MIN_VALUE + 1;
 
     private final long slotNanos;
@@ -52,7 +55,8 @@ public final class LatencyWindow implements SignalSource {
         }
         long slotLength = window.toNanos() / slotCount;
         if (slotLength < 1_000_000) {
-            throw new IllegalArgumentException("window / slotCount must be at least 1 ms, got " + window + " / " + slotCount);
+            throw new IllegalArgumentException(
+                    "window / slotCount must be at least 1 ms, got " + window + " / " + slotCount);
         }
         this.slotNanos = slotLength;
         this.slots = new Slot[slotCount];

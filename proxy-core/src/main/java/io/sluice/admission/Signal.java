@@ -1,6 +1,7 @@
 package io.sluice.admission;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -84,12 +85,18 @@ public enum Signal {
         String thresholdProblem(double threshold) {
             // Comparisons are written so that NaN fails them.
             return switch (this) {
-                case FRACTION -> threshold > 0 && threshold <= 1 ? null
-                        : "must be greater than 0 and at most 1, got " + plain(threshold);
-                case MILLISECONDS -> threshold > 0 && threshold <= MAX_MILLIS ? null
-                        : "must be greater than 0 and at most 3600000 (ms), got " + plain(threshold);
-                case PER_INTERVAL -> threshold >= 0 && threshold <= MAX_COUNT ? null
-                        : "must be at least 0 and at most 1e9, got " + plain(threshold);
+                case FRACTION ->
+                    threshold > 0 && threshold <= 1
+                            ? null
+                            : "must be greater than 0 and at most 1, got " + plain(threshold);
+                case MILLISECONDS ->
+                    threshold > 0 && threshold <= MAX_MILLIS
+                            ? null
+                            : "must be greater than 0 and at most 3600000 (ms), got " + plain(threshold);
+                case PER_INTERVAL ->
+                    threshold >= 0 && threshold <= MAX_COUNT
+                            ? null
+                            : "must be at least 0 and at most 1e9, got " + plain(threshold);
             };
         }
 
@@ -107,7 +114,10 @@ public enum Signal {
             if (!Double.isFinite(value)) {
                 return Double.toString(value);
             }
-            return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+            return BigDecimal.valueOf(value)
+                    .setScale(decimals, RoundingMode.HALF_UP)
+                    .stripTrailingZeros()
+                    .toPlainString();
         }
 
         /** {@code 1000} rather than {@code 1000.0} or {@code 1E+3}: numbers as people type them. */

@@ -7,5 +7,4 @@ package io.sluice.admission;
  * @param threshold the threshold the sample compared it with, {@code null} when the signal was not used
  * @param breached whether the value was over the threshold
  */
-public record SignalReading(double value, Double threshold, boolean breached) {
-}
+public record SignalReading(double value, Double threshold, boolean breached) {}

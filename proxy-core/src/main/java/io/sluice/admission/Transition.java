@@ -13,5 +13,4 @@ import java.time.Instant;
  * @param breach the breach that opened the breaker; {@code null} for changes that no breach
  *        caused (a cool-down ending, enough healthy samples, admission being disabled)
  */
-public record Transition(RequestType type, BreakerState from, BreakerState to, Instant at, Breach breach) {
-}
+public record Transition(RequestType type, BreakerState from, BreakerState to, Instant at, Breach breach) {}

@@ -1,6 +1,7 @@
 package io.sluice.cluster;
 
 import io.sluice.quota.BucketKey;
+
 import java.util.Objects;
 
 /**

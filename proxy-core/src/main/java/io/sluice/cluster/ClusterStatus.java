@@ -17,8 +17,15 @@ import java.util.Objects;
  * @param members the Sluices seen in the last successful sync
  * @param shares its share of each limit it enforces
  */
-public record ClusterStatus(String clusterId, String member, SyncMode mode, boolean storeUp, Instant lastSync,
-                            Duration syncInterval, List<MemberSeen> members, List<BucketShare> shares) {
+public record ClusterStatus(
+        String clusterId,
+        String member,
+        SyncMode mode,
+        boolean storeUp,
+        Instant lastSync,
+        Duration syncInterval,
+        List<MemberSeen> members,
+        List<BucketShare> shares) {
 
     public ClusterStatus {
         Objects.requireNonNull(mode, "mode");

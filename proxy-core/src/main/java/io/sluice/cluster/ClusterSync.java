@@ -3,6 +3,9 @@ package io.sluice.cluster;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.ScopeBucket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,8 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps this Sluice's share of every cluster-wide limit current (docs/ARCHITECTURE.md, "Many
@@ -73,8 +74,15 @@ public final class ClusterSync implements AutoCloseable {
      * @param limitsVersion told the version of the limits document in the store after every sync
      *     that reached it (0 when the store keeps none)
      */
-    public ClusterSync(String clusterId, String member, Duration interval, QuotaEngine engine, ClusterStore store,
-                       LongConsumer limitsVersion, NanoClock clock, Clock wallClock) {
+    public ClusterSync(
+            String clusterId,
+            String member,
+            Duration interval,
+            QuotaEngine engine,
+            ClusterStore store,
+            LongConsumer limitsVersion,
+            NanoClock clock,
+            Clock wallClock) {
         this.clusterId = Objects.requireNonNull(clusterId, "clusterId");
         this.member = Objects.requireNonNull(member, "member");
         this.interval = Objects.requireNonNull(interval, "interval");
@@ -154,7 +162,8 @@ public final class ClusterSync implements AutoCloseable {
             // enforce it may not have reported it yet, so being alone is not known before the next sync.
             // So does every bucket right after an outage.
             double share = reportedBefore.containsKey(bucket) && !recovering
-                    ? FairShare.of(member, bucket.limitRate(), reports) : bucket.share();
+                    ? FairShare.of(member, bucket.limitRate(), reports)
+                    : bucket.share();
             bucket.share(share);
             membersPerBucket.put(id, members);
             shares.add(new BucketShare(bucket.key(), bucket.limitRate(), share, members));
@@ -178,7 +187,10 @@ public final class ClusterSync implements AutoCloseable {
 
     private void failed(long now, List<ScopeBucket> buckets, Exception e) {
         if (!failing) {
-            log.warn("Cluster store unreachable ({}); keeping the last shares for {} intervals", e.toString(), STALE_INTERVALS);
+            log.warn(
+                    "Cluster store unreachable ({}); keeping the last shares for {} intervals",
+                    e.toString(),
+                    STALE_INTERVALS);
             failing = true;
         }
         boolean stale = everSynced && now - lastSuccessNanos < STALE_INTERVALS * interval.toNanos();
@@ -190,8 +202,15 @@ public final class ClusterSync implements AutoCloseable {
             }
             shares.add(new BucketShare(bucket.key(), bucket.limitRate(), bucket.share(), members));
         }
-        status = new ClusterStatus(clusterId, member, stale ? SyncMode.STALE : SyncMode.FALLBACK, false, lastSync,
-                interval, membersSeen, shares);
+        status = new ClusterStatus(
+                clusterId,
+                member,
+                stale ? SyncMode.STALE : SyncMode.FALLBACK,
+                false,
+                lastSync,
+                interval,
+                membersSeen,
+                shares);
     }
 
     private void tickSafely() {

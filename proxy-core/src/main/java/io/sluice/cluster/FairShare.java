@@ -26,8 +26,7 @@ public final class FairShare {
     /** The least anyone gets, as a part of the limit divided by the number of Sluices. */
     static final double MIN_EVEN_SPLIT = 0.1;
 
-    private FairShare() {
-    }
+    private FairShare() {}
 
     /**
      * The share of {@code limit} that {@code member} may use: more than 0, at most 1.

@@ -1,8 +1,8 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.sluice.settings.InvalidSettingsException;
 
 /**
  * What one client connection may have outstanding (docs/REFERENCE.md, "Limits").
@@ -26,8 +26,8 @@ public record ConnectionLimits(long maxPendingSends, long maxHeldBytes) {
 
     /** The JSON form: an absent or null field takes its default. */
     @JsonCreator
-    static ConnectionLimits fromJson(@JsonProperty("maxPendingSends") Long maxPendingSends,
-                                     @JsonProperty("maxHeldBytes") Long maxHeldBytes) {
+    static ConnectionLimits fromJson(
+            @JsonProperty("maxPendingSends") Long maxPendingSends, @JsonProperty("maxHeldBytes") Long maxHeldBytes) {
         return new ConnectionLimits(
                 maxPendingSends == null ? DEFAULT.maxPendingSends : maxPendingSends,
                 maxHeldBytes == null ? DEFAULT.maxHeldBytes : maxHeldBytes);

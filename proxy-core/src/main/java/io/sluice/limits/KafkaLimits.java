@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import io.sluice.limits.kafka.KafkaNames;
+
 import java.util.Map;
 
 /**

@@ -5,6 +5,7 @@ import io.sluice.limits.pulsar.NamespaceName;
 import io.sluice.limits.pulsar.TenantName;
 import io.sluice.limits.pulsar.TopicName;
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -22,12 +23,13 @@ import java.util.function.Supplier;
  * @param kafka Kafka limits by topic, prefix and client id
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LimitsDocument(Map<String, Limit> topics,
-                             Map<String, Limit> namespaces,
-                             Map<String, Limit> tenants,
-                             Limit proxy,
-                             ConnectionLimits connection,
-                             KafkaLimits kafka) {
+public record LimitsDocument(
+        Map<String, Limit> topics,
+        Map<String, Limit> namespaces,
+        Map<String, Limit> tenants,
+        Limit proxy,
+        ConnectionLimits connection,
+        KafkaLimits kafka) {
 
     private static final LimitsDocument EMPTY = new LimitsDocument(null, null, null, null, null, null);
 
@@ -75,12 +77,24 @@ public record LimitsDocument(Map<String, Limit> topics,
     public LimitsDocument withLimit(ScopeRef scope, Limit limit) {
         String name = scope.name();
         return switch (scope.kind()) {
-            case PULSAR_TOPIC -> new LimitsDocument(NamedLimits.with(topics, name, limit), namespaces, tenants, proxy, connection, kafka);
-            case PULSAR_NAMESPACE -> new LimitsDocument(topics, NamedLimits.with(namespaces, name, limit), tenants, proxy, connection, kafka);
-            case PULSAR_TENANT -> new LimitsDocument(topics, namespaces, NamedLimits.with(tenants, name, limit), proxy, connection, kafka);
-            case KAFKA_TOPIC -> withKafka(() -> new KafkaLimits(NamedLimits.with(kafka.topics(), name, limit), kafka.prefixes(), kafka.clients()));
-            case KAFKA_PREFIX -> withKafka(() -> new KafkaLimits(kafka.topics(), NamedLimits.with(kafka.prefixes(), name, limit), kafka.clients()));
-            case KAFKA_CLIENT -> withKafka(() -> new KafkaLimits(kafka.topics(), kafka.prefixes(), NamedLimits.with(kafka.clients(), name, limit)));
+            case PULSAR_TOPIC ->
+                new LimitsDocument(
+                        NamedLimits.with(topics, name, limit), namespaces, tenants, proxy, connection, kafka);
+            case PULSAR_NAMESPACE ->
+                new LimitsDocument(
+                        topics, NamedLimits.with(namespaces, name, limit), tenants, proxy, connection, kafka);
+            case PULSAR_TENANT ->
+                new LimitsDocument(
+                        topics, namespaces, NamedLimits.with(tenants, name, limit), proxy, connection, kafka);
+            case KAFKA_TOPIC ->
+                withKafka(() -> new KafkaLimits(
+                        NamedLimits.with(kafka.topics(), name, limit), kafka.prefixes(), kafka.clients()));
+            case KAFKA_PREFIX ->
+                withKafka(() -> new KafkaLimits(
+                        kafka.topics(), NamedLimits.with(kafka.prefixes(), name, limit), kafka.clients()));
+            case KAFKA_CLIENT ->
+                withKafka(() -> new KafkaLimits(
+                        kafka.topics(), kafka.prefixes(), NamedLimits.with(kafka.clients(), name, limit)));
             case PROXY -> new LimitsDocument(topics, namespaces, tenants, limit, connection, kafka);
         };
     }

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -57,7 +58,8 @@ final class LimitsFile {
         Files.createDirectories(dir);
         Path temp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel channel =
+                    FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buffer = ByteBuffer.wrap(json);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -1,14 +1,15 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Puts the limits file in force again when it changes on disk, so that limits managed as files

@@ -1,6 +1,5 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -19,6 +18,8 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.sluice.settings.InvalidSettingsException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -43,12 +44,11 @@ public final class LimitsJson {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .enable(SerializationFeature.INDENT_OUTPUT)
-            .defaultPrettyPrinter(new DefaultPrettyPrinter(Separators.createDefaultInstance()
-                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)))
+            .defaultPrettyPrinter(new DefaultPrettyPrinter(
+                    Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER)))
             .build();
 
-    private LimitsJson() {
-    }
+    private LimitsJson() {}
 
     /** Reads a whole limits document. @throws InvalidSettingsException naming what is wrong */
     public static LimitsDocument parseDocument(byte[] json) {
@@ -96,8 +96,11 @@ public final class LimitsJson {
             try {
                 value = MAPPER.readValue(parser, type);
                 if (parser.nextToken() != null) {
-                    throw new InvalidSettingsException("", "unexpected content after the JSON value at line "
-                            + parser.currentTokenLocation().getLineNr() + ", column " + parser.currentTokenLocation().getColumnNr());
+                    throw new InvalidSettingsException(
+                            "",
+                            "unexpected content after the JSON value at line "
+                                    + parser.currentTokenLocation().getLineNr() + ", column "
+                                    + parser.currentTokenLocation().getColumnNr());
                 }
             } catch (JacksonException e) {
                 throw translate(e, parser);
@@ -123,18 +126,26 @@ public final class LimitsJson {
                 return new InvalidSettingsException(path, "must be at most 1e12, got " + tokenText(parser), e);
             }
             if (cause instanceof StreamReadException read && read.getLocation() != null) {
-                return new InvalidSettingsException(path, "malformed JSON at line " + read.getLocation().getLineNr()
-                        + ", column " + read.getLocation().getColumnNr() + ": " + firstLine(read.getOriginalMessage()), e);
+                return new InvalidSettingsException(
+                        path,
+                        "malformed JSON at line " + read.getLocation().getLineNr() + ", column "
+                                + read.getLocation().getColumnNr() + ": " + firstLine(read.getOriginalMessage()),
+                        e);
             }
         }
         if (e instanceof UnrecognizedPropertyException unknown) {
-            String known = unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", "));
+            String known = unknown.getKnownPropertyIds().stream()
+                    .map(String::valueOf)
+                    .sorted()
+                    .collect(Collectors.joining(", "));
             return new InvalidSettingsException(path, "unknown field; known fields are " + known, e);
         }
         if (e instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             String found = e instanceof InvalidFormatException format && format.getValue() instanceof String text
-                    ? InvalidSettingsException.quoted(text) : found(parser);
-            return new InvalidSettingsException(path, "must be " + expected(mismatch.getTargetType()) + ", got " + found, e);
+                    ? InvalidSettingsException.quoted(text)
+                    : found(parser);
+            return new InvalidSettingsException(
+                    path, "must be " + expected(mismatch.getTargetType()) + ", got " + found, e);
         }
         return new InvalidSettingsException(path, firstLine(e.getOriginalMessage()), e);
     }
@@ -144,7 +155,9 @@ public final class LimitsJson {
         StringBuilder path = new StringBuilder();
         for (JsonMappingException.Reference reference : references) {
             if (reference.getFrom() instanceof Map && reference.getFieldName() != null) {
-                path.append('[').append(InvalidSettingsException.quoted(reference.getFieldName())).append(']');
+                path.append('[')
+                        .append(InvalidSettingsException.quoted(reference.getFieldName()))
+                        .append(']');
             } else if (reference.getFieldName() != null) {
                 path.append(path.length() == 0 ? "" : ".").append(reference.getFieldName());
             } else if (reference.getIndex() >= 0) {
@@ -162,8 +175,10 @@ public final class LimitsJson {
             return "an integer";
         }
         if (type == OnExceed.class) {
-            return "one of " + Arrays.stream(OnExceed.values())
-                    .map(action -> InvalidSettingsException.quoted(action.jsonName())).collect(Collectors.joining(", "));
+            return "one of "
+                    + Arrays.stream(OnExceed.values())
+                            .map(action -> InvalidSettingsException.quoted(action.jsonName()))
+                            .collect(Collectors.joining(", "));
         }
         return "a JSON object";
     }

@@ -1,6 +1,9 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -8,8 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one way limits change: validate, persist, then put the new immutable document in force (the
@@ -77,7 +78,8 @@ public final class LimitsStore {
      * @throws InvalidSettingsException when the document used is not valid
      * @throws IOException when the cache cannot be read
      */
-    public static LimitsStore openShared(SharedLimits shared, Path cache, Consumer<LimitsDocument> inForce) throws IOException {
+    public static LimitsStore openShared(SharedLimits shared, Path cache, Consumer<LimitsDocument> inForce)
+            throws IOException {
         Objects.requireNonNull(shared, "shared");
         LimitsStore store = new LimitsStore(Objects.requireNonNull(cache, "cache"), shared, inForce);
         try {
@@ -88,7 +90,10 @@ public final class LimitsStore {
                 store.seed(store.file.read().orElse(LimitsDocument.empty()), 1);
             }
         } catch (IOException e) {
-            log.warn("The cluster store cannot be reached ({}); limits from {} until it can", e.toString(), store.file.path());
+            log.warn(
+                    "The cluster store cannot be reached ({}); limits from {} until it can",
+                    e.toString(),
+                    store.file.path());
             store.putInForce(store.file.read().orElse(LimitsDocument.empty()), 0);
         }
         return store;
@@ -154,15 +159,17 @@ public final class LimitsStore {
                 if (stored.isPresent()) {
                     adopt(stored.get());
                 } else {
-                    // The store lost its document (a restart without persistence): ours goes back in as the next version.
+                    // The store lost its document (a restart without persistence): ours goes back in as the next
+                    // version.
                     version = 0;
                 }
             } catch (IOException e) {
                 throw unavailable(e);
             }
         }
-        throw new LimitsUnavailableException("the limits in the cluster store kept changing during this request; "
-                + "nothing changed, try again", null);
+        throw new LimitsUnavailableException(
+                "the limits in the cluster store kept changing during this request; " + "nothing changed, try again",
+                null);
     }
 
     /**
@@ -224,7 +231,8 @@ public final class LimitsStore {
         }
         LimitsDocument document;
         try {
-            document = LimitsFile.parse(stored.json().getBytes(StandardCharsets.UTF_8),
+            document = LimitsFile.parse(
+                    stored.json().getBytes(StandardCharsets.UTF_8),
                     "in the cluster store, version " + stored.version());
         } catch (InvalidSettingsException e) {
             if (current == null) {
@@ -250,8 +258,9 @@ public final class LimitsStore {
     }
 
     private static LimitsUnavailableException unavailable(IOException e) {
-        return new LimitsUnavailableException("the cluster store that holds the limits cannot be reached ("
-                + e.getMessage() + "); nothing changed", e);
+        return new LimitsUnavailableException(
+                "the cluster store that holds the limits cannot be reached (" + e.getMessage() + "); nothing changed",
+                e);
     }
 
     private void putInForce(LimitsDocument document, long version) {

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,8 +12,7 @@ import java.util.function.Consumer;
 /** The checks and copies shared by every map of limits keyed by scope name. */
 final class NamedLimits {
 
-    private NamedLimits() {
-    }
+    private NamedLimits() {}
 
     /**
      * An unmodifiable sorted copy (empty for {@code null}), so output is stable.

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 
 /** What the proxy does with a message that exceeds a limit (docs/REFERENCE.md, "Actions"). */

@@ -1,7 +1,7 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.sluice.settings.InvalidSettingsException;
 
 /**
  * Rates for one direction (publish or dispatch) of one scope. A {@code null} rate is unlimited.
@@ -16,6 +16,7 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
 
     /** Larger rates are taken for typing mistakes: no proxy moves a trillion messages a second. */
     public static final double MAX_RATE = 1e12;
+
     public static final double DEFAULT_BURST_SECONDS = 1.0;
     public static final double MIN_BURST_SECONDS = 0.01;
     public static final double MAX_BURST_SECONDS = 60.0;
@@ -27,8 +28,8 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
         if (burstSeconds == null) {
             burstSeconds = DEFAULT_BURST_SECONDS;
         } else if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
-            throw new InvalidSettingsException("burstSeconds",
-                    "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
+            throw new InvalidSettingsException(
+                    "burstSeconds", "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
         }
     }
 
@@ -38,10 +39,12 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
         }
         // Written so that NaN fails too.
         if (!(rate > 0) || Double.isInfinite(rate)) {
-            throw new InvalidSettingsException(field, "must be a positive finite number, got " + InvalidSettingsException.show(rate));
+            throw new InvalidSettingsException(
+                    field, "must be a positive finite number, got " + InvalidSettingsException.show(rate));
         }
         if (rate > MAX_RATE) {
-            throw new InvalidSettingsException(field, "must be at most 1e12, got " + InvalidSettingsException.show(rate));
+            throw new InvalidSettingsException(
+                    field, "must be at most 1e12, got " + InvalidSettingsException.show(rate));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.quota;
 
 import io.sluice.limits.Direction;
 import io.sluice.limits.ScopeRef;
+
 import java.util.Locale;
 import java.util.Objects;
 
@@ -28,7 +29,8 @@ public record BucketKey(Direction direction, ScopeRef scope, Dimension dimension
      * spaces in it cannot be mistaken for another key.
      */
     public String id() {
-        return lower(direction) + " " + lower(dimension) + " " + scope.kind().name().toLowerCase(Locale.ROOT) + " " + scope.name();
+        return lower(direction) + " " + lower(dimension) + " "
+                + scope.kind().name().toLowerCase(Locale.ROOT) + " " + scope.name();
     }
 
     private static String lower(Enum<?> value) {

@@ -1,8 +1,9 @@
 package io.sluice.quota;
 
-import io.sluice.limits.OnExceed;
 import io.sluice.limits.Direction;
+import io.sluice.limits.OnExceed;
 import io.sluice.limits.ScopeRef;
+
 import java.math.BigDecimal;
 import java.util.Locale;
 
@@ -68,7 +69,8 @@ public final class QuotaDecision {
      * label made from it keeps a small, fixed set of values whatever the limits are changed to.
      */
     public String reason() {
-        return direction.name().toLowerCase(Locale.ROOT) + "_" + dimension.name().toLowerCase(Locale.ROOT);
+        return direction.name().toLowerCase(Locale.ROOT) + "_"
+                + dimension.name().toLowerCase(Locale.ROOT);
     }
 
     /** The action the exceeded scope's limit asks for. */
@@ -81,8 +83,8 @@ public final class QuotaDecision {
      * e.g. {@code throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 12 ms}.
      */
     public String rejectMessage() {
-        return "throttled: " + scope + " exceeds " + plain(rate) + " " + dimension.rateUnit()
-                + "; retry after " + retryAfterMillis() + " ms";
+        return "throttled: " + scope + " exceeds " + plain(rate) + " " + dimension.rateUnit() + "; retry after "
+                + retryAfterMillis() + " ms";
     }
 
     /** {@code 500.0}, {@code 1048576.0}, {@code 0.5}: never exponent notation, which people misread. */

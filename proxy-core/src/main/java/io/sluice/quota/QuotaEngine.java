@@ -1,5 +1,7 @@
 package io.sluice.quota;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.sluice.limits.Direction;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
@@ -7,8 +9,7 @@ import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeChain;
 import io.sluice.limits.ScopeRef;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +113,8 @@ public final class QuotaEngine {
             BucketKey key = bucket.key();
             Limit limit = limits.limitOf(key.scope());
             RateLimit rates = limit == null ? null : limit.rates(key.direction());
-            Double rate = rates == null ? null
+            Double rate = rates == null
+                    ? null
                     : key.dimension() == Dimension.MESSAGES ? rates.messagesPerSecond() : rates.bytesPerSecond();
             if (rate != null) {
                 bucket.limit(rate, rates.burstSeconds());
@@ -146,8 +148,10 @@ public final class QuotaEngine {
         OnExceed[] actions = new OnExceed[size];
         for (int i = 0; i < size; i++) {
             Rate rate = rates.get(i);
-            ScopeBucket bucket = buckets.get(rate.key(),
-                    key -> new ScopeBucket(key, rate.perSecond(), rate.burstSeconds(), initialShare.getAsDouble(), now));
+            ScopeBucket bucket = buckets.get(
+                    rate.key(),
+                    key -> new ScopeBucket(
+                            key, rate.perSecond(), rate.burstSeconds(), initialShare.getAsDouble(), now));
             bucket.limit(rate.perSecond(), rate.burstSeconds());
             pathBuckets[i] = bucket.bucket();
             keys[i] = rate.key();
@@ -163,20 +167,24 @@ public final class QuotaEngine {
             return;
         }
         if (limited.messagesPerSecond() != null) {
-            rates.add(new Rate(new BucketKey(direction, scope, Dimension.MESSAGES), limited.messagesPerSecond(),
-                    limited.burstSeconds(), limit.onExceed()));
+            rates.add(new Rate(
+                    new BucketKey(direction, scope, Dimension.MESSAGES),
+                    limited.messagesPerSecond(),
+                    limited.burstSeconds(),
+                    limit.onExceed()));
         }
         if (limited.bytesPerSecond() != null) {
-            rates.add(new Rate(new BucketKey(direction, scope, Dimension.BYTES), limited.bytesPerSecond(),
-                    limited.burstSeconds(), limit.onExceed()));
+            rates.add(new Rate(
+                    new BucketKey(direction, scope, Dimension.BYTES),
+                    limited.bytesPerSecond(),
+                    limited.burstSeconds(),
+                    limit.onExceed()));
         }
     }
 
     /** One limited rate on a path being resolved. */
-    private record Rate(BucketKey key, double perSecond, double burstSeconds, OnExceed onExceed) {
-    }
+    private record Rate(BucketKey key, double perSecond, double burstSeconds, OnExceed onExceed) {}
 
     /** Limits and their version, swapped together. */
-    private record Snapshot(LimitsDocument limits, long version) {
-    }
+    private record Snapshot(LimitsDocument limits, long version) {}
 }

@@ -1,6 +1,7 @@
 package io.sluice.quota;
 
 import io.sluice.limits.OnExceed;
+
 /**
  * The buckets one message of one resource must fit, in one direction, most specific scope first
  * as the resource's {@link io.sluice.limits.ScopeChain} lists them, the proxy last. Only limited
@@ -26,8 +27,14 @@ public final class QuotaPath {
     private final double[] limitRates;
     private final OnExceed[] actions;
 
-    QuotaPath(QuotaEngine engine, long version, long resolvedAtNanos,
-              TokenBucket[] buckets, BucketKey[] keys, double[] limitRates, OnExceed[] actions) {
+    QuotaPath(
+            QuotaEngine engine,
+            long version,
+            long resolvedAtNanos,
+            TokenBucket[] buckets,
+            BucketKey[] keys,
+            double[] limitRates,
+            OnExceed[] actions) {
         this.engine = engine;
         this.version = version;
         this.resolvedAtNanos = resolvedAtNanos;

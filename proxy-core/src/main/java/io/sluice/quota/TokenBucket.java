@@ -78,8 +78,12 @@ public final class TokenBucket {
      * @param burstSeconds seconds of rate the bucket holds, positive and finite
      */
     public void setRate(double unitsPerSecond, double burstSeconds) {
-        if (!(unitsPerSecond > 0) || Double.isInfinite(unitsPerSecond) || !(burstSeconds > 0) || Double.isInfinite(burstSeconds)) {
-            throw new IllegalArgumentException("rate and burst must be positive and finite, got " + unitsPerSecond + " and " + burstSeconds);
+        if (!(unitsPerSecond > 0)
+                || Double.isInfinite(unitsPerSecond)
+                || !(burstSeconds > 0)
+                || Double.isInfinite(burstSeconds)) {
+            throw new IllegalArgumentException(
+                    "rate and burst must be positive and finite, got " + unitsPerSecond + " and " + burstSeconds);
         }
         this.unitsPerSecond = unitsPerSecond;
         this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
@@ -120,7 +124,7 @@ public final class TokenBucket {
     public boolean tryAcquire(long nowNanos, long units) {
         long now = ticks(nowNanos);
         long cost = costTicks(units);
-        for (;;) {
+        for (; ; ) {
             long current = (long) TAT.getVolatile(this);
             if (current - now >= burstTicks) {
                 refused();

@@ -4,6 +4,7 @@ import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeChain;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,7 @@ import java.util.Map;
  */
 public final class KafkaScopes {
 
-    private KafkaScopes() {
-    }
+    private KafkaScopes() {}
 
     /**
      * The chain of {@code topic} as used by {@code clientId}.
@@ -24,7 +24,8 @@ public final class KafkaScopes {
      */
     public static ScopeChain topic(String topic, String clientId) {
         ScopeRef topicScope = new ScopeRef(ScopeKind.KAFKA_TOPIC, topic);
-        ScopeRef clientScope = clientId == null || clientId.isEmpty() ? null : new ScopeRef(ScopeKind.KAFKA_CLIENT, clientId);
+        ScopeRef clientScope =
+                clientId == null || clientId.isEmpty() ? null : new ScopeRef(ScopeKind.KAFKA_CLIENT, clientId);
         return limits -> {
             List<ScopeRef> scopes = new ArrayList<>(3);
             scopes.add(topicScope);

@@ -5,6 +5,7 @@ import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.limits.pulsar.TopicName;
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +15,7 @@ import java.util.List;
  */
 public final class PulsarScopes {
 
-    private PulsarScopes() {
-    }
+    private PulsarScopes() {}
 
     /**
      * The chain of {@code topic}: {@code persistent://t/n/x-partition-2} falls under itself,

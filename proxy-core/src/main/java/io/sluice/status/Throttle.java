@@ -44,7 +44,18 @@ public final class Throttle {
     }
 
     ThrottledClient view() {
-        return new ThrottledClient(subject.protocol(), subject.connection(), subject.clientId(), subject.producerId(),
-                subject.consumerId(), subject.topic(), scope, reason, action, since, heldMessages, heldBytes);
+        return new ThrottledClient(
+                subject.protocol(),
+                subject.connection(),
+                subject.clientId(),
+                subject.producerId(),
+                subject.consumerId(),
+                subject.topic(),
+                scope,
+                reason,
+                action,
+                since,
+                heldMessages,
+                heldBytes);
     }
 }

@@ -17,8 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ThrottleLedger {
 
     /** Labels of one throttle-event counter. */
-    public record EventKey(String protocol, String topic, String scope, String reason, String action) {
-    }
+    public record EventKey(String protocol, String topic, String scope, String reason, String action) {}
 
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
@@ -33,7 +32,8 @@ public final class ThrottleLedger {
     public Throttle begin(ThrottleSubject subject, String scope, String reason, String action) {
         Throttle throttle = new Throttle(subject, scope, reason, action, clock.instant());
         live.add(throttle);
-        events.computeIfAbsent(new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
+        events.computeIfAbsent(
+                        new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
                 .increment();
         return throttle;
     }
@@ -60,8 +60,11 @@ public final class ThrottleLedger {
 
     /** Throttle starts since launch, by labels. */
     public Map<EventKey, Long> events() {
-        Map<EventKey, Long> copy = new TreeMap<>(Comparator.comparing(EventKey::protocol).thenComparing(EventKey::topic)
-                .thenComparing(EventKey::scope).thenComparing(EventKey::reason).thenComparing(EventKey::action));
+        Map<EventKey, Long> copy = new TreeMap<>(Comparator.comparing(EventKey::protocol)
+                .thenComparing(EventKey::topic)
+                .thenComparing(EventKey::scope)
+                .thenComparing(EventKey::reason)
+                .thenComparing(EventKey::action));
         events.forEach((k, v) -> copy.put(k, v.sum()));
         return copy;
     }

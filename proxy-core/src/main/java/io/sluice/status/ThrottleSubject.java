@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param consumerId the consumer's id (Pulsar); {@code null} otherwise
  * @param topic      the throttled topic
  */
-public record ThrottleSubject(String protocol, String connection, String clientId, Long producerId, Long consumerId,
-                              String topic) {
+public record ThrottleSubject(
+        String protocol, String connection, String clientId, Long producerId, Long consumerId, String topic) {
 
     public ThrottleSubject {
         Objects.requireNonNull(protocol, "protocol");

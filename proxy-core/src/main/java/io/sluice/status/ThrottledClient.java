@@ -15,16 +15,16 @@ import java.time.Instant;
  * @param action       delay, reject or notify
  * @param since        when this throttle started
  */
-public record ThrottledClient(String protocol,
-                              String connection,
-                              String clientId,
-                              Long producerId,
-                              Long consumerId,
-                              String topic,
-                              String scope,
-                              String reason,
-                              String action,
-                              Instant since,
-                              long heldMessages,
-                              long heldBytes) {
-}
+public record ThrottledClient(
+        String protocol,
+        String connection,
+        String clientId,
+        Long producerId,
+        Long consumerId,
+        String topic,
+        String scope,
+        String reason,
+        String action,
+        Instant since,
+        long heldMessages,
+        long heldBytes) {}

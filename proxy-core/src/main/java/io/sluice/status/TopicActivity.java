@@ -18,8 +18,7 @@ import java.util.List;
 public final class TopicActivity {
 
     /** A topic name is unique within its protocol only: a Kafka and a Pulsar topic may share it. */
-    private record TopicKey(String protocol, String topic) {
-    }
+    private record TopicKey(String protocol, String topic) {}
 
     private final Cache<TopicKey, TopicMeter> meters;
     private final Ticker ticker;
@@ -30,12 +29,14 @@ public final class TopicActivity {
 
     public TopicActivity(Duration idle, Ticker ticker) {
         this.ticker = ticker;
-        this.meters = Caffeine.newBuilder().expireAfterAccess(idle).ticker(ticker).build();
+        this.meters =
+                Caffeine.newBuilder().expireAfterAccess(idle).ticker(ticker).build();
     }
 
     /** The meter of {@code topic} of {@code protocol}, created when absent. */
     public TopicMeter meter(String protocol, String topic) {
-        return meters.get(new TopicKey(protocol, topic), key -> new TopicMeter(key.protocol(), key.topic(), ticker.read()));
+        return meters.get(
+                new TopicKey(protocol, topic), key -> new TopicMeter(key.protocol(), key.topic(), ticker.read()));
     }
 
     /** Recomputes every meter's rates; call about once a second from one thread. */
@@ -47,7 +48,9 @@ public final class TopicActivity {
     /** Every live meter, busiest publisher first. */
     public List<TopicMeter> meters() {
         List<TopicMeter> all = new ArrayList<>(meters.asMap().values());
-        all.sort(Comparator.comparingLong(TopicMeter::publishMessages).reversed().thenComparing(TopicMeter::topic)
+        all.sort(Comparator.comparingLong(TopicMeter::publishMessages)
+                .reversed()
+                .thenComparing(TopicMeter::topic)
                 .thenComparing(TopicMeter::protocol));
         return all;
     }

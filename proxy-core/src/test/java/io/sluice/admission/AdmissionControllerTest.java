@@ -1,23 +1,25 @@
 package io.sluice.admission;
 
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
-
 class AdmissionControllerTest {
 
     private static final RequestType[] TYPES = RequestType.values();
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final Duration COOL_DOWN = Duration.ofSeconds(10);
-    private static final String LATENCY_REJECTION = "Sluice admission control: upstream_latency_p99 1530 ms > 1000 ms; retry later";
+    private static final String LATENCY_REJECTION =
+            "Sluice admission control: upstream_latency_p99 1530 ms > 1000 ms; retry later";
 
     private final FakeClock clock = new FakeClock();
     private final SettableSignal cpu = new SettableSignal();
@@ -123,7 +125,8 @@ class AdmissionControllerTest {
         latency.set(2000);
         sample(controller, 1);
         assertAll(controller, BreakerState.OPEN);
-        assertEquals("Sluice admission control: upstream_latency_p99 2000 ms > 1000 ms; retry later",
+        assertEquals(
+                "Sluice admission control: upstream_latency_p99 2000 ms > 1000 ms; retry later",
                 controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
 
         latency.set(100);
@@ -159,8 +162,14 @@ class AdmissionControllerTest {
 
     private static int admissions(AdmissionController controller, double share, int requests) {
         AdmissionSettings s = controller.settings();
-        controller.update(new AdmissionSettings(s.mode(), s.thresholds(), s.sampleIntervalMillis(), s.openAfterBreaches(),
-                s.coolDownMillis(), share, s.closeAfterHealthy()));
+        controller.update(new AdmissionSettings(
+                s.mode(),
+                s.thresholds(),
+                s.sampleIntervalMillis(),
+                s.openAfterBreaches(),
+                s.coolDownMillis(),
+                share,
+                s.closeAfterHealthy()));
         int admitted = 0;
         for (int i = 0; i < requests; i++) {
             admitted += controller.admit(RequestType.METADATA).admitted() ? 1 : 0;
@@ -173,12 +182,15 @@ class AdmissionControllerTest {
         AdmissionController controller = controller(enforced());
         cpu.set(0.95);
         sample(controller, 3);
-        assertEquals("Sluice admission control: cpu 0.95 > 0.9; retry later", controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
+        assertEquals(
+                "Sluice admission control: cpu 0.95 > 0.9; retry later",
+                controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
 
         // 1530/1000 is further over than 0.95/0.9.
         latency.set(1530);
         sample(controller, 1);
-        assertEquals(LATENCY_REJECTION, controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
+        assertEquals(
+                LATENCY_REJECTION, controller.admit(RequestType.NEW_CONNECTION).rejectMessage());
         Breach opening = controller.status().recentTransitions().get(0).breach();
         assertEquals(new Breach(Signal.CPU, 0.95, 0.9), opening);
     }
@@ -232,7 +244,10 @@ class AdmissionControllerTest {
         controller.update(controller.settings().withMode(AdmissionMode.DISABLED));
         sample(controller, 1);
         assertAll(controller, BreakerState.CLOSED);
-        Transition last = controller.status().recentTransitions().get(controller.status().recentTransitions().size() - 1);
+        Transition last = controller
+                .status()
+                .recentTransitions()
+                .get(controller.status().recentTransitions().size() - 1);
         assertEquals(BreakerState.OPEN, last.from());
         assertEquals(BreakerState.CLOSED, last.to());
         assertNull(last.breach());
@@ -253,7 +268,8 @@ class AdmissionControllerTest {
         controller.update(controller.settings().withThreshold(Signal.UPSTREAM_LATENCY_P99, 500.0));
         sample(controller, 3);
         assertAll(controller, BreakerState.OPEN);
-        assertEquals("Sluice admission control: upstream_latency_p99 800 ms > 500 ms; retry later",
+        assertEquals(
+                "Sluice admission control: upstream_latency_p99 800 ms > 500 ms; retry later",
                 controller.admit(RequestType.METADATA).rejectMessage());
     }
 
@@ -291,7 +307,8 @@ class AdmissionControllerTest {
         };
         AdmissionController controller = new AdmissionController(
                 enforced().withThreshold(Signal.UPSTREAM_LATENCY_P99, null),
-                Map.of(Signal.CPU, cpu, Signal.HEAP, broken, Signal.UPSTREAM_LATENCY_P99, latency), clock);
+                Map.of(Signal.CPU, cpu, Signal.HEAP, broken, Signal.UPSTREAM_LATENCY_P99, latency),
+                clock);
         latency.set(60_000);
         sample(controller, 5);
         assertAll(controller, BreakerState.CLOSED);
@@ -314,19 +331,38 @@ class AdmissionControllerTest {
         Instant closedAt = clock.instant();
 
         List<Transition> connect = controller.status().recentTransitions().stream()
-                .filter(t -> t.type() == RequestType.NEW_CONNECTION).toList();
-        assertEquals(List.of(
-                new Transition(RequestType.NEW_CONNECTION, BreakerState.CLOSED, BreakerState.OPEN, openedAt,
-                        new Breach(Signal.UPSTREAM_LATENCY_P99, 1530, 1000)),
-                new Transition(RequestType.NEW_CONNECTION, BreakerState.OPEN, BreakerState.HALF_OPEN, halfOpenedAt, null),
-                new Transition(RequestType.NEW_CONNECTION, BreakerState.HALF_OPEN, BreakerState.CLOSED, closedAt, null)), connect);
-        assertEquals(closedAt, controller.status().breaker(RequestType.NEW_CONNECTION).since());
+                .filter(t -> t.type() == RequestType.NEW_CONNECTION)
+                .toList();
+        assertEquals(
+                List.of(
+                        new Transition(
+                                RequestType.NEW_CONNECTION,
+                                BreakerState.CLOSED,
+                                BreakerState.OPEN,
+                                openedAt,
+                                new Breach(Signal.UPSTREAM_LATENCY_P99, 1530, 1000)),
+                        new Transition(
+                                RequestType.NEW_CONNECTION,
+                                BreakerState.OPEN,
+                                BreakerState.HALF_OPEN,
+                                halfOpenedAt,
+                                null),
+                        new Transition(
+                                RequestType.NEW_CONNECTION,
+                                BreakerState.HALF_OPEN,
+                                BreakerState.CLOSED,
+                                closedAt,
+                                null)),
+                connect);
+        assertEquals(
+                closedAt,
+                controller.status().breaker(RequestType.NEW_CONNECTION).since());
     }
 
     @Test
     void transitionHistoryIsBounded() {
-        AdmissionSettings fast = new AdmissionSettings(AdmissionMode.ENFORCED, AdmissionSettings.DEFAULTS.thresholds(),
-                1000, 1, 0, 0.1, 1);
+        AdmissionSettings fast = new AdmissionSettings(
+                AdmissionMode.ENFORCED, AdmissionSettings.DEFAULTS.thresholds(), 1000, 1, 0, 0.1, 1);
         AdmissionController controller = controller(fast);
         // Each round opens (breach), half-opens (cool-down 0) and closes (healthy): 3 changes x 4 types.
         for (int round = 0; round < 10; round++) {
@@ -346,8 +382,15 @@ class AdmissionControllerTest {
         AdmissionController controller = controller(enforced());
         AdmissionStatus before = controller.status();
         assertNull(before.sampledAt());
-        assertEquals(new BreakerStatus(BreakerState.CLOSED, FakeClock.START, 0, 0, null), before.breaker(RequestType.NEW_CONNECTION));
-        assertEquals(List.of(RequestType.NEW_CONNECTION, RequestType.METADATA, RequestType.NEW_PRODUCER, RequestType.NEW_CONSUMER),
+        assertEquals(
+                new BreakerStatus(BreakerState.CLOSED, FakeClock.START, 0, 0, null),
+                before.breaker(RequestType.NEW_CONNECTION));
+        assertEquals(
+                List.of(
+                        RequestType.NEW_CONNECTION,
+                        RequestType.METADATA,
+                        RequestType.NEW_PRODUCER,
+                        RequestType.NEW_CONSUMER),
                 List.copyOf(before.breakers().keySet()));
 
         latency.set(1530);
@@ -357,7 +400,9 @@ class AdmissionControllerTest {
         AdmissionStatus after = controller.status();
         assertEquals(clock.instant(), after.sampledAt());
         assertEquals(enforced(), after.settings());
-        assertEquals(new BreakerStatus(BreakerState.OPEN, clock.instant(), 1, 0, LATENCY_REJECTION), after.breaker(RequestType.NEW_CONNECTION));
+        assertEquals(
+                new BreakerStatus(BreakerState.OPEN, clock.instant(), 1, 0, LATENCY_REJECTION),
+                after.breaker(RequestType.NEW_CONNECTION));
         assertEquals(new SignalReading(0.5, 0.9, false), after.signal(Signal.CPU));
         assertEquals(new SignalReading(1530, 1000.0, true), after.signal(Signal.UPSTREAM_LATENCY_P99));
         assertEquals(4, after.recentTransitions().size());
@@ -365,8 +410,12 @@ class AdmissionControllerTest {
 
     @Test
     void theStateGaugeRisesWithSeverity() {
-        assertEquals(List.of(0, 2, 1), List.of(BreakerState.CLOSED.metricValue(), BreakerState.OPEN.metricValue(),
-                BreakerState.HALF_OPEN.metricValue()));
+        assertEquals(
+                List.of(0, 2, 1),
+                List.of(
+                        BreakerState.CLOSED.metricValue(),
+                        BreakerState.OPEN.metricValue(),
+                        BreakerState.HALF_OPEN.metricValue()));
     }
 
     @Test

@@ -1,14 +1,15 @@
 package io.sluice.admission;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdmissionSamplerTest {
 
@@ -21,8 +22,14 @@ class AdmissionSamplerTest {
             twoSamples.countDown();
             return 0;
         };
-        AdmissionSettings settings = new AdmissionSettings(AdmissionMode.MONITOR_ONLY, AdmissionSettings.DEFAULTS.thresholds(),
-                AdmissionSettings.MIN_SAMPLE_INTERVAL_MILLIS, 3, 10_000, 0.1, 3);
+        AdmissionSettings settings = new AdmissionSettings(
+                AdmissionMode.MONITOR_ONLY,
+                AdmissionSettings.DEFAULTS.thresholds(),
+                AdmissionSettings.MIN_SAMPLE_INTERVAL_MILLIS,
+                3,
+                10_000,
+                0.1,
+                3);
         AdmissionController controller = new AdmissionController(settings, Map.of(Signal.CPU, counting));
 
         AdmissionSampler sampler = AdmissionSampler.start(controller);

@@ -1,20 +1,21 @@
 package io.sluice.admission;
 
-import io.sluice.settings.InvalidSettingsException;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.sluice.settings.InvalidSettingsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdmissionSettingsTest {
 
@@ -63,7 +64,8 @@ class AdmissionSettingsTest {
         assertEquals(0.9, settings.threshold(Signal.DIRECT_MEMORY), "absent: default");
         assertEquals(150.5, settings.threshold(Signal.EVENT_LOOP_LAG));
         assertEquals(0.0, settings.threshold(Signal.UPSTREAM_CONNECT_FAILURES));
-        assertEquals(new AdmissionSettings(AdmissionMode.MONITOR_ONLY, settings.thresholds(), 500, 5, 0, 0.25, 2), settings);
+        assertEquals(
+                new AdmissionSettings(AdmissionMode.MONITOR_ONLY, settings.thresholds(), 500, 5, 0, 0.25, 2), settings);
 
         byte[] written = AdmissionJson.write(settings);
         assertEquals(settings, AdmissionJson.parseSettings(written));
@@ -74,15 +76,18 @@ class AdmissionSettingsTest {
 
     @Test
     void aDocumentChangesOnlyWhatItNames() {
-        AdmissionSettings base = parse("{\"mode\": \"enforced\", \"thresholds\": {\"cpu\": 0.7}, \"coolDownMillis\": 30000}");
-        AdmissionSettings changed = AdmissionJson.parseSettings(bytes("{\"thresholds\": {\"heap\": 0.95}, \"openAfterBreaches\": 1}"), base);
+        AdmissionSettings base =
+                parse("{\"mode\": \"enforced\", \"thresholds\": {\"cpu\": 0.7}, \"coolDownMillis\": 30000}");
+        AdmissionSettings changed = AdmissionJson.parseSettings(
+                bytes("{\"thresholds\": {\"heap\": 0.95}, \"openAfterBreaches\": 1}"), base);
         assertEquals(AdmissionMode.ENFORCED, changed.mode());
         assertEquals(0.7, changed.threshold(Signal.CPU));
         assertEquals(0.95, changed.threshold(Signal.HEAP));
         assertEquals(30_000, changed.coolDownMillis());
         assertEquals(1, changed.openAfterBreaches());
 
-        AdmissionSettings reset = AdmissionJson.parseSettings(bytes("{\"coolDownMillis\": null, \"thresholds\": null}"), changed);
+        AdmissionSettings reset =
+                AdmissionJson.parseSettings(bytes("{\"coolDownMillis\": null, \"thresholds\": null}"), changed);
         assertEquals(10_000, reset.coolDownMillis());
         assertEquals(AdmissionSettings.DEFAULTS.thresholds(), reset.thresholds());
         assertEquals(AdmissionMode.ENFORCED, reset.mode());
@@ -92,7 +97,8 @@ class AdmissionSettingsTest {
     void readsAParsedTreeSuchAsAConfigFileSection() throws Exception {
         ObjectMapper mapper = JsonMapper.builder().build();
         AdmissionSettings settings = AdmissionJson.parseSettings(
-                mapper.readTree("{\"admission\": {\"mode\": \"enforced\"}}").get("admission"), AdmissionSettings.DEFAULTS);
+                mapper.readTree("{\"admission\": {\"mode\": \"enforced\"}}").get("admission"),
+                AdmissionSettings.DEFAULTS);
         assertEquals(AdmissionSettings.DEFAULTS.withMode(AdmissionMode.ENFORCED), settings);
     }
 
@@ -121,30 +127,42 @@ class AdmissionSettingsTest {
             null                                             | must be a JSON object, got null
             """)
     void invalidSettingsNameTheField(String json, String message) {
-        assertEquals(message, assertThrows(InvalidSettingsException.class, () -> parse(json)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(InvalidSettingsException.class, () -> parse(json)).getMessage());
     }
 
     @Test
     void malformedJsonIsReportedWithItsPlace() {
-        String duplicate = assertThrows(InvalidSettingsException.class,
-                () -> parse("{\"mode\": \"enforced\", \"mode\": \"disabled\"}")).getMessage();
+        String duplicate = assertThrows(
+                        InvalidSettingsException.class, () -> parse("{\"mode\": \"enforced\", \"mode\": \"disabled\"}"))
+                .getMessage();
         assertTrue(duplicate.startsWith("malformed JSON at line 1, column "), duplicate);
-        String trailing = assertThrows(InvalidSettingsException.class, () -> parse("{} {}")).getMessage();
+        String trailing = assertThrows(InvalidSettingsException.class, () -> parse("{} {}"))
+                .getMessage();
         assertTrue(trailing.startsWith("malformed JSON"), trailing);
-        String empty = assertThrows(InvalidSettingsException.class, () -> parse("")).getMessage();
+        String empty =
+                assertThrows(InvalidSettingsException.class, () -> parse("")).getMessage();
         assertEquals("must be a JSON object, got nothing", empty);
     }
 
     @Test
     void theJavaConstructorValidatesToo() {
-        InvalidSettingsException e = assertThrows(InvalidSettingsException.class,
-                () -> AdmissionSettings.DEFAULTS.withThreshold(Signal.CPU, 2.0));
+        InvalidSettingsException e = assertThrows(
+                InvalidSettingsException.class, () -> AdmissionSettings.DEFAULTS.withThreshold(Signal.CPU, 2.0));
         assertEquals("thresholds.cpu", e.path());
         assertEquals("must be greater than 0 and at most 1, got 2", e.problem());
-        assertEquals("mode", assertThrows(InvalidSettingsException.class,
-                () -> AdmissionSettings.DEFAULTS.withMode(null)).path());
-        assertEquals("halfOpenAdmitShare", assertThrows(InvalidSettingsException.class,
-                () -> new AdmissionSettings(AdmissionMode.ENFORCED, Map.of(), 1000, 3, 0, Double.NaN, 3)).path());
+        assertEquals(
+                "mode",
+                assertThrows(InvalidSettingsException.class, () -> AdmissionSettings.DEFAULTS.withMode(null))
+                        .path());
+        assertEquals(
+                "halfOpenAdmitShare",
+                assertThrows(
+                                InvalidSettingsException.class,
+                                () -> new AdmissionSettings(
+                                        AdmissionMode.ENFORCED, Map.of(), 1000, 3, 0, Double.NaN, 3))
+                        .path());
 
         // A null threshold in a map means the same as no entry; the map is copied and frozen.
         Map<Signal, Double> thresholds = new HashMap<>();
@@ -153,7 +171,8 @@ class AdmissionSettingsTest {
         AdmissionSettings settings = new AdmissionSettings(AdmissionMode.ENFORCED, thresholds, 1000, 3, 0, 0.1, 3);
         thresholds.put(Signal.HEAP, 0.6);
         assertEquals(new EnumMap<>(Map.of(Signal.HEAP, 0.5)), settings.thresholds());
-        assertThrows(UnsupportedOperationException.class, () -> settings.thresholds().put(Signal.CPU, 0.5));
+        assertThrows(
+                UnsupportedOperationException.class, () -> settings.thresholds().put(Signal.CPU, 0.5));
     }
 
     @Test

@@ -1,13 +1,14 @@
 package io.sluice.admission;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdmissionStatusJsonTest {
 
@@ -15,8 +16,10 @@ class AdmissionStatusJsonTest {
     void statusJsonHasBreakersSignalsSettingsAndTransitions() throws Exception {
         FakeClock clock = new FakeClock();
         SettableSignal latency = new SettableSignal();
-        AdmissionController controller = new AdmissionController(AdmissionSettings.DEFAULTS.withMode(AdmissionMode.ENFORCED),
-                Map.of(Signal.UPSTREAM_LATENCY_P99, latency), clock);
+        AdmissionController controller = new AdmissionController(
+                AdmissionSettings.DEFAULTS.withMode(AdmissionMode.ENFORCED),
+                Map.of(Signal.UPSTREAM_LATENCY_P99, latency),
+                clock);
         latency.set(1530.25);
         for (int i = 0; i < 3; i++) {
             controller.sample(clock.advance(Duration.ofSeconds(1)));
@@ -31,7 +34,8 @@ class AdmissionStatusJsonTest {
         assertEquals(clock.instant().toString(), subscribe.get("since").asText());
         assertEquals(1, subscribe.get("rejections").asLong());
         assertEquals(0, subscribe.get("wouldBeRejections").asLong());
-        assertEquals("Sluice admission control: upstream_latency_p99 1530.3 ms > 1000 ms; retry later",
+        assertEquals(
+                "Sluice admission control: upstream_latency_p99 1530.3 ms > 1000 ms; retry later",
                 subscribe.get("reason").asText());
         assertEquals(4, root.get("breakers").size());
 
@@ -43,8 +47,10 @@ class AdmissionStatusJsonTest {
         assertEquals(6, root.get("signals").size());
 
         assertEquals("enforced", root.get("settings").get("mode").asText());
-        assertEquals(AdmissionSettings.DEFAULTS.withMode(AdmissionMode.ENFORCED),
-                AdmissionJson.parseSettings(root.get("settings"), AdmissionSettings.DEFAULTS), "settings can be PUT back");
+        assertEquals(
+                AdmissionSettings.DEFAULTS.withMode(AdmissionMode.ENFORCED),
+                AdmissionJson.parseSettings(root.get("settings"), AdmissionSettings.DEFAULTS),
+                "settings can be PUT back");
 
         JsonNode first = root.get("recentTransitions").get(0);
         assertEquals("NEW_CONNECTION", first.get("type").asText());

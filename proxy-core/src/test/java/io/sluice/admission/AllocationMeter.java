@@ -1,16 +1,15 @@
 package io.sluice.admission;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Measures what a hot-path call allocates on the calling thread, where the JVM can tell. */
 final class AllocationMeter {
 
     private static final int CALLS = 50_000;
 
-    private AllocationMeter() {
-    }
+    private AllocationMeter() {}
 
     /**
      * Whole bytes allocated per call of {@code action} over a run after a warm-up: 0 when nothing is

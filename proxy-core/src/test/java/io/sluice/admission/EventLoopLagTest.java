@@ -1,11 +1,12 @@
 package io.sluice.admission;
 
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
 
 class EventLoopLagTest {
 

@@ -1,15 +1,16 @@
 package io.sluice.admission;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LatencyWindowTest {
 
@@ -25,7 +26,8 @@ class LatencyWindowTest {
     }
 
     private static void assertWithin(double tolerance, long expected, long actual) {
-        assertTrue(Math.abs(actual - expected) <= tolerance * expected,
+        assertTrue(
+                Math.abs(actual - expected) <= tolerance * expected,
                 "expected " + expected + " within " + tolerance * 100 + " %, got " + actual);
     }
 

@@ -1,8 +1,5 @@
 package io.sluice.cluster;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.RateLimit;
@@ -13,12 +10,16 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
 import io.sluice.scopes.PulsarScopes;
+import org.junit.jupiter.api.Test;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three Sluices sharing a namespace limit of 1,000 msg/s through a store in memory, on a fake
@@ -42,8 +43,10 @@ class ClusterSyncTest {
     private final List<Long> admittedPerSecond = new ArrayList<>();
 
     private static LimitsDocument namespaceLimit(double messagesPerSecond) {
-        return LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
-                new Limit(new RateLimit(messagesPerSecond, null, null), null, null));
+        return LimitsDocument.empty()
+                .withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                        new Limit(new RateLimit(messagesPerSecond, null, null), null, null));
     }
 
     /** One Sluice: its engine, its sync (ticking at its own phase of the interval) and its producer's offered rate. */
@@ -58,7 +61,7 @@ class ClusterSyncTest {
         long admitted;
 
         Sluice(String name, long phaseNanos) {
-            this.sync = new ClusterSync("test", name, INTERVAL, engine, store, version -> { }, clock, Clock.systemUTC());
+            this.sync = new ClusterSync("test", name, INTERVAL, engine, store, version -> {}, clock, Clock.systemUTC());
             this.phaseNanos = phaseNanos;
         }
 
@@ -115,7 +118,9 @@ class ClusterSyncTest {
     }
 
     private long admittedOver(int fromSecond, int seconds) {
-        return admittedPerSecond.subList(fromSecond, fromSecond + seconds).stream().mapToLong(Long::longValue).sum();
+        return admittedPerSecond.subList(fromSecond, fromSecond + seconds).stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     @Test
@@ -128,11 +133,17 @@ class ClusterSyncTest {
         offer(150, 150, 1200);
         run(15);
         long shifted = admittedOver(20 + 3, 10);
-        assertEquals(10 * LIMIT, shifted, 0.05 * 10 * LIMIT, "10/10/80, 10 s from 3 intervals after the shift: " + admittedPerSecond);
+        assertEquals(
+                10 * LIMIT,
+                shifted,
+                0.05 * 10 * LIMIT,
+                "10/10/80, 10 s from 3 intervals after the shift: " + admittedPerSecond);
         for (int s = 23; s < 35; s++) {
             assertEquals(LIMIT, admittedPerSecond.get(s), 0.1 * LIMIT, "second " + s + ": " + admittedPerSecond);
         }
-        assertTrue(sluices.get(2).sync.status().shares().get(0).share() > 0.6, "the busy Sluice has most of the limit now");
+        assertTrue(
+                sluices.get(2).sync.status().shares().get(0).share() > 0.6,
+                "the busy Sluice has most of the limit now");
         assertEquals(SyncMode.SYNCED, sluices.get(0).sync.status().mode());
         assertEquals(3, sluices.get(0).sync.status().members().size());
     }
@@ -153,7 +164,8 @@ class ClusterSyncTest {
         assertEquals(1.0 / 3, fallback.shares().get(0).share(), 1e-9, "an even split among the 3 Sluices last seen");
         for (int s = 10; s < 20; s++) {
             assertTrue(admittedPerSecond.get(s) <= 1.10 * LIMIT, "second " + s + ": " + admittedPerSecond);
-            assertTrue(admittedPerSecond.get(s) > 0.4 * LIMIT, "traffic goes on, second " + s + ": " + admittedPerSecond);
+            assertTrue(
+                    admittedPerSecond.get(s) > 0.4 * LIMIT, "traffic goes on, second " + s + ": " + admittedPerSecond);
         }
 
         store.down = false;
@@ -180,8 +192,10 @@ class ClusterSyncTest {
         run(2);
         offer(2000, 2000, 2000);
         run(1);
-        assertTrue(admittedPerSecond.get(2) <= 2.05 * LIMIT,
-                "no more than one Sluice alone lets through in its first second, its burst and its rate: " + admittedPerSecond);
+        assertTrue(
+                admittedPerSecond.get(2) <= 2.05 * LIMIT,
+                "no more than one Sluice alone lets through in its first second, its burst and its rate: "
+                        + admittedPerSecond);
         run(3);
         assertEquals(LIMIT, admittedPerSecond.get(5), 0.05 * LIMIT, admittedPerSecond.toString());
     }

@@ -1,6 +1,7 @@
 package io.sluice.cluster;
 
 import io.sluice.quota.NanoClock;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,9 +51,7 @@ final class InMemoryClusterStore implements ClusterStore {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
-    private record Report(Demand demand, long at) {
-    }
+    private record Report(Demand demand, long at) {}
 }

@@ -1,16 +1,17 @@
 package io.sluice.limits;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.sluice.quota.QuotaEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LimitsFileWatchTest {
 
@@ -22,8 +23,11 @@ class LimitsFileWatchTest {
     private final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
 
     private static byte[] namespaceLimit(double messagesPerSecond) {
-        return LimitsJson.write(LimitsDocument.empty().withLimit(NAMESPACE,
-                LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}").getBytes(StandardCharsets.UTF_8))));
+        return LimitsJson.write(LimitsDocument.empty()
+                .withLimit(
+                        NAMESPACE,
+                        LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
+                                .getBytes(StandardCharsets.UTF_8))));
     }
 
     private double namespaceRate() {
@@ -52,7 +56,8 @@ class LimitsFileWatchTest {
 
     @Test
     void aConfigMapUpdateSwapsASymbolicLinkAndIsSeen() throws Exception {
-        // As the kubelet lays out a ConfigMap volume: limits.json -> ..data/limits.json, ..data -> a timestamped directory.
+        // As the kubelet lays out a ConfigMap volume: limits.json -> ..data/limits.json, ..data -> a timestamped
+        // directory.
         Path first = Files.createDirectory(dir.resolve("..2026_01_01_00_00_00.1"));
         Files.write(first.resolve("limits.json"), namespaceLimit(100));
         Files.createSymbolicLink(dir.resolve("..data"), first.getFileName());

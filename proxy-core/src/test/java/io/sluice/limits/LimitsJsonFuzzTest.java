@@ -1,14 +1,15 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Feeds mutated documents to the parser: each must parse or be rejected with
@@ -18,9 +19,36 @@ class LimitsJsonFuzzTest {
 
     private static final int ROUNDS = 20_000;
     private static final String[] FRAGMENTS = {
-        "{", "}", "[", "]", ",", ":", "\"", "\\", "null", "true", "-", "0", "1e999", "-1", "1.5", "1e12", "NaN",
-        "\"persistent://a/b/c\"", "\"publish\"", "\"onExceed\"", "\"reject\"", "\"burstSeconds\"", "\"maxHeldBytes\"",
-        "\u00e9", "\u0000", " ", "\n", "//", "/*", "'",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "\\",
+        "null",
+        "true",
+        "-",
+        "0",
+        "1e999",
+        "-1",
+        "1.5",
+        "1e12",
+        "NaN",
+        "\"persistent://a/b/c\"",
+        "\"publish\"",
+        "\"onExceed\"",
+        "\"reject\"",
+        "\"burstSeconds\"",
+        "\"maxHeldBytes\"",
+        "\u00e9",
+        "\u0000",
+        " ",
+        "\n",
+        "//",
+        "/*",
+        "'",
     };
 
     @Test
@@ -39,7 +67,8 @@ class LimitsJsonFuzzTest {
                 assertEquals(document, LimitsJson.parseDocument(LimitsJson.write(document)));
                 parsed++;
             } catch (InvalidSettingsException expected) {
-                assertTrue(expected.getMessage() != null && !expected.getMessage().isBlank());
+                assertTrue(
+                        expected.getMessage() != null && !expected.getMessage().isBlank());
             } catch (RuntimeException | AssertionError unexpected) {
                 fail("input " + new String(input, StandardCharsets.UTF_8) + " threw " + unexpected, unexpected);
             }

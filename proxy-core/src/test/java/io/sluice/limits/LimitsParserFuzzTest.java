@@ -1,7 +1,7 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.sluice.settings.InvalidSettingsException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

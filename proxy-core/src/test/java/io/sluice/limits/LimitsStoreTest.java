@@ -1,7 +1,7 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.settings.InvalidSettingsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +26,8 @@ class LimitsStoreTest {
     private final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
 
     static Limit publish(double messagesPerSecond) {
-        return LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
-                .getBytes(StandardCharsets.UTF_8));
+        return LimitsJson.parseLimit(
+                ("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}").getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -57,7 +57,8 @@ class LimitsStoreTest {
     void anInvalidFileAtStartIsAnErrorNamingTheFieldNeverEmptyLimits() throws Exception {
         Path file = dir.resolve("limits.json");
         Files.writeString(file, "{\"topics\":{\"persistent://t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
-        InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine::update));
+        InvalidSettingsException e =
+                assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine::update));
         assertTrue(e.getMessage().contains("messagesPerSecond"), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
@@ -70,7 +71,8 @@ class LimitsStoreTest {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             String topic = "persistent://t/n/topic-" + i;
-            futures.add(pool.submit(() -> store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), publish(100)))));
+            futures.add(pool.submit(() ->
+                    store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), publish(100)))));
         }
         for (Future<?> f : futures) {
             f.get();
@@ -88,7 +90,10 @@ class LimitsStoreTest {
     void reloadPicksUpAnEditedFileAndRejectsABrokenOneWithoutChangingAnything() throws Exception {
         Path file = dir.resolve("limits.json");
         LimitsStore store = LimitsStore.open(file, engine::update);
-        Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), publish(600))));
+        Files.write(
+                file,
+                LimitsJson.write(LimitsDocument.empty()
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), publish(600))));
         store.reload();
         assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
 

@@ -1,17 +1,17 @@
 package io.sluice.limits;
 
-import io.sluice.settings.InvalidSettingsException;
-import io.sluice.limits.pulsar.TopicName;
-import io.sluice.limits.pulsar.TenantName;
 import io.sluice.limits.pulsar.NamespaceName;
+import io.sluice.limits.pulsar.TenantName;
+import io.sluice.limits.pulsar.TopicName;
+import io.sluice.settings.InvalidSettingsException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class ScopeNamesTest {
 
@@ -42,7 +42,15 @@ class ScopeNamesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"x-partition-", "x-partition-a", "x-partition--1", "-partition-3", "x-partition-99999999999", "x-partition-1x"})
+    @ValueSource(
+            strings = {
+                "x-partition-",
+                "x-partition-a",
+                "x-partition--1",
+                "-partition-3",
+                "x-partition-99999999999",
+                "x-partition-1x"
+            })
     void readsOddSuffixesAsNoPartition(String localName) {
         TopicName name = TopicName.parse("persistent://t/n/" + localName);
         assertEquals(-1, name.partitionIndex());
@@ -57,8 +65,21 @@ class ScopeNamesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "persistent://", "persistent://t/n", "persistent://t/n/", "persistent://t//x", "persistent:///n/x",
-        "persistent://t/n/x/y", "persistent://t/c/n/x", "http://t/n/x", "t/n/x", "persistent://t/n/x\n", "persistent://t?/n/x"})
+    @ValueSource(
+            strings = {
+                "",
+                "persistent://",
+                "persistent://t/n",
+                "persistent://t/n/",
+                "persistent://t//x",
+                "persistent:///n/x",
+                "persistent://t/n/x/y",
+                "persistent://t/c/n/x",
+                "http://t/n/x",
+                "t/n/x",
+                "persistent://t/n/x\n",
+                "persistent://t?/n/x"
+            })
     void rejectsBadTopicNames(String name) {
         InvalidSettingsException e = assertThrows(InvalidSettingsException.class, () -> TopicName.parse(name));
         assertEquals("", e.path());
@@ -97,8 +118,10 @@ class ScopeNamesTest {
 
     @Test
     void quotesNamesInMessagesAsJson() {
-        assertEquals("must be a tenant name of letters, digits and _-=:., got \"a\\\"b\"",
-                assertThrows(InvalidSettingsException.class, () -> TenantName.parse("a\"b")).getMessage());
+        assertEquals(
+                "must be a tenant name of letters, digits and _-=:., got \"a\\\"b\"",
+                assertThrows(InvalidSettingsException.class, () -> TenantName.parse("a\"b"))
+                        .getMessage());
         assertThrows(InvalidSettingsException.class, () -> NamespaceName.parse(null));
         assertThrows(InvalidSettingsException.class, () -> TenantName.parse(null));
     }

@@ -1,16 +1,17 @@
 package io.sluice.limits;
 
+import io.sluice.quota.QuotaEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.sluice.quota.QuotaEngine;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Limits kept in a store that several Sluices share ({@code --limits-source store}). */
 class SharedLimitsStoreTest {
@@ -39,7 +40,11 @@ class SharedLimitsStoreTest {
 
         LimitsStore second = LimitsStore.openShared(shared, dir.resolve("two.json"), two::update);
         assertEquals(publish(100), two.limits().tenants().get("t"), "an empty disk gets the shared limits");
-        assertEquals(publish(100), LimitsJson.parseDocument(Files.readAllBytes(dir.resolve("two.json"))).tenants().get("t"),
+        assertEquals(
+                publish(100),
+                LimitsJson.parseDocument(Files.readAllBytes(dir.resolve("two.json")))
+                        .tenants()
+                        .get("t"),
                 "and keeps a copy");
 
         second.update(d -> d.withLimit(NAMESPACE, publish(500)));
@@ -76,7 +81,10 @@ class SharedLimitsStoreTest {
 
         QuotaEngine restarted = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
         LimitsStore.openShared(shared, dir.resolve("one.json"), restarted::update);
-        assertEquals(publish(500), restarted.limits().namespaces().get("t/n"), "a start while the store is down uses the copy");
+        assertEquals(
+                publish(500),
+                restarted.limits().namespaces().get("t/n"),
+                "a start while the store is down uses the copy");
     }
 
     @Test
@@ -86,8 +94,11 @@ class SharedLimitsStoreTest {
         shared.forget();
         store.refresh(0);
         assertEquals(3, shared.version());
-        assertEquals(publish(500), LimitsJson.parseDocument(shared.read().orElseThrow().json().getBytes(StandardCharsets.UTF_8))
-                .namespaces().get("t/n"));
+        assertEquals(
+                publish(500),
+                LimitsJson.parseDocument(shared.read().orElseThrow().json().getBytes(StandardCharsets.UTF_8))
+                        .namespaces()
+                        .get("t/n"));
     }
 
     @Test

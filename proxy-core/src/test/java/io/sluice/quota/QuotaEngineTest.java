@@ -1,27 +1,28 @@
 package io.sluice.quota;
 
-import io.sluice.scopes.KafkaScopes;
-import io.sluice.scopes.PulsarScopes;
+import io.sluice.limits.Direction;
+import io.sluice.limits.Limit;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.scopes.KafkaScopes;
+import io.sluice.scopes.PulsarScopes;
 import io.sluice.settings.InvalidSettingsException;
-import io.sluice.limits.RateLimit;
-import io.sluice.limits.OnExceed;
-import io.sluice.limits.LimitsJson;
-import io.sluice.limits.LimitsDocument;
-import io.sluice.limits.Limit;
-import io.sluice.limits.Direction;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class QuotaEngineTest {
 
@@ -60,7 +61,8 @@ class QuotaEngineTest {
 
     @Test
     void onlyTheLimitedDirectionGetsBuckets() {
-        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         assertFalse(engine.publishPath(PulsarScopes.topic(ORDERS)).isUnlimited());
         assertTrue(engine.dispatchPath(PulsarScopes.topic(ORDERS)).isUnlimited());
@@ -83,7 +85,10 @@ class QuotaEngineTest {
 
     @Test
     void aTopicLimitIsSharedAcrossConnections() {
-        QuotaEngine engine = new QuotaEngine(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null)), clock);
+        QuotaEngine engine = new QuotaEngine(
+                LimitsDocument.empty()
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null)),
+                clock);
         QuotaPath first = engine.publishPath(PulsarScopes.topic(ORDERS));
         QuotaPath second = engine.publishPath(PulsarScopes.topic(ORDERS));
         assertEquals(6, drain(first, 1) - 4);
@@ -100,11 +105,17 @@ class QuotaEngineTest {
         assertEquals(30, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
         assertEquals(ScopeKind.PULSAR_TENANT, decision.scope().kind());
         assertEquals("public", decision.scope().name());
-        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic("persistent://other/ns/x")), 100), "1000 bytes of proxy limit left");
+        assertEquals(
+                10,
+                drain(engine.publishPath(PulsarScopes.topic("persistent://other/ns/x")), 100),
+                "1000 bytes of proxy limit left");
         assertEquals(ScopeKind.PROXY, decision.scope().kind());
         assertEquals(ScopeKind.PROXY_NAME, decision.scope().name());
         assertEquals(Dimension.BYTES, decision.dimension());
-        assertEquals(0, drain(engine.publishPath(PulsarScopes.topic("not a topic name")), 1), "a bad name still meets the proxy limit");
+        assertEquals(
+                0,
+                drain(engine.publishPath(PulsarScopes.topic("not a topic name")), 1),
+                "a bad name still meets the proxy limit");
     }
 
     @Test
@@ -119,7 +130,10 @@ class QuotaEngineTest {
         assertEquals(30, drain(engine.publishPath(PulsarScopes.topic(partition1)), 1));
         assertEquals(partition1, decision.scope().name());
         assertEquals(OnExceed.REJECT, decision.onExceed());
-        assertEquals(70, drain(engine.publishPath(PulsarScopes.topic(partition0)), 1), "the base name's limit covers both partitions");
+        assertEquals(
+                70,
+                drain(engine.publishPath(PulsarScopes.topic(partition0)), 1),
+                "the base name's limit covers both partitions");
         assertEquals(ORDERS, decision.scope().name());
         assertEquals(OnExceed.DELAY, decision.onExceed());
     }
@@ -128,7 +142,9 @@ class QuotaEngineTest {
     void theMostSpecificExceededScopeDecidesAndTheWaitCoversAll() {
         LimitsDocument limits = LimitsDocument.empty()
                 .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.NOTIFY))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(5.0, null, OnExceed.REJECT));
+                .withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                        publish(5.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
         long now = clock.nanoTime();
@@ -148,7 +164,8 @@ class QuotaEngineTest {
 
         clock.advance(2 * SECOND);
         assertFalse(path.tryAcquire(clock.nanoTime(), 1, 0, decision));
-        assertEquals(ScopeKind.PULSAR_NAMESPACE, decision.scope().kind(), "the topic has recovered, the namespace has not");
+        assertEquals(
+                ScopeKind.PULSAR_NAMESPACE, decision.scope().kind(), "the topic has recovered, the namespace has not");
         assertEquals(OnExceed.REJECT, decision.onExceed());
         assertEquals(SECOND + 1, decision.waitNanos());
         clock.advance(SECOND + 1);
@@ -172,7 +189,10 @@ class QuotaEngineTest {
 
     @Test
     void bytesAndMessagesAreCountedSeparately() {
-        QuotaEngine engine = new QuotaEngine(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(1000.0, 10_000.0, null)), clock);
+        QuotaEngine engine = new QuotaEngine(
+                LimitsDocument.empty()
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(1000.0, 10_000.0, null)),
+                clock);
         assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1000));
         assertEquals(Dimension.BYTES, decision.dimension());
         assertEquals(10_000.0, decision.rate());
@@ -181,9 +201,13 @@ class QuotaEngineTest {
     @Test
     void dispatchUsesDispatchLimitsAndChargeTakesWhatWentThrough() {
         Limit limit = new Limit(null, new RateLimit(null, 1000.0, null), null);
-        QuotaEngine engine = new QuotaEngine(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), limit), clock);
+        QuotaEngine engine = new QuotaEngine(
+                LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), limit),
+                clock);
         QuotaPath path = engine.dispatchPath(PulsarScopes.topic(ORDERS));
-        assertTrue(path.tryAcquire(clock.nanoTime(), 100, 0, decision), "permits pass while the bytes balance is positive");
+        assertTrue(
+                path.tryAcquire(clock.nanoTime(), 100, 0, decision),
+                "permits pass while the bytes balance is positive");
         path.charge(clock.nanoTime(), 0, 3000);
         assertFalse(path.tryAcquire(clock.nanoTime(), 100, 0, decision));
         assertEquals(Direction.DISPATCH, decision.direction());
@@ -193,23 +217,31 @@ class QuotaEngineTest {
 
     @Test
     void formatsTheRejectMessage() {
-        QuotaEngine engine = new QuotaEngine(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(500.0, null, OnExceed.REJECT)), clock);
+        QuotaEngine engine = new QuotaEngine(
+                LimitsDocument.empty()
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(500.0, null, OnExceed.REJECT)),
+                clock);
         QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
         path.tryAcquire(clock.nanoTime(), 506, 0, decision);
         assertFalse(path.tryAcquire(clock.nanoTime(), 1, 0, decision));
-        assertEquals("throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 13 ms",
+        assertEquals(
+                "throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 13 ms",
                 decision.rejectMessage());
 
-        engine.update(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(null, 1.5e7, null)));
+        engine.update(LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(null, 1.5e7, null)));
         QuotaPath bytes = engine.publishPath(PulsarScopes.topic(ORDERS));
         bytes.tryAcquire(clock.nanoTime(), 1, 15_000_000, decision);
         assertFalse(bytes.tryAcquire(clock.nanoTime(), 1, 1, decision));
-        assertEquals("throttled: namespace public/default exceeds 15000000.0 bytes/s; retry after 1 ms", decision.rejectMessage());
+        assertEquals(
+                "throttled: namespace public/default exceeds 15000000.0 bytes/s; retry after 1 ms",
+                decision.rejectMessage());
     }
 
     @Test
     void anUpdateTakesEffectAtOnceAndBumpsTheVersion() {
-        LimitsDocument slow = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument slow = LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(slow, clock);
         assertEquals(0, engine.version());
         assertSame(slow, engine.limits());
@@ -217,7 +249,8 @@ class QuotaEngineTest {
         assertTrue(before.isCurrent(clock.nanoTime()));
         assertEquals(10, drain(before, 1));
 
-        LimitsDocument fast = slow.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(50.0, null, OnExceed.REJECT));
+        LimitsDocument fast =
+                slow.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(50.0, null, OnExceed.REJECT));
         engine.update(fast);
         assertEquals(1, engine.version());
         assertSame(fast, engine.limits());
@@ -239,26 +272,37 @@ class QuotaEngineTest {
 
     @Test
     void anUnchangedLimitKeepsItsBucketAcrossUpdates() {
-        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.DELAY));
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.DELAY));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
-        engine.update(limits.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.REJECT)).withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "other"), publish(1.0, null, null)));
-        assertEquals(0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1), "same rates, same bucket: no free refill");
+        engine.update(
+                limits.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.REJECT))
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "other"), publish(1.0, null, null)));
+        assertEquals(
+                0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1), "same rates, same bucket: no free refill");
         assertEquals(OnExceed.REJECT, decision.onExceed(), "the new action applies at once");
     }
 
     @Test
     void aShareScalesTheRateWithoutResettingTheBucketAndTheRejectMessageNamesTheWholeLimit() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(100.0, null, OnExceed.REJECT));
+                .withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                        publish(100.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         engine.initialShare(() -> 0.5);
         QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
         assertEquals(50, drain(path, 1), "a new bucket starts with the initial share of its limit");
-        assertEquals("throttled: namespace public/default exceeds 100.0 msg/s; retry after 1 ms", decision.rejectMessage());
+        assertEquals(
+                "throttled: namespace public/default exceeds 100.0 msg/s; retry after 1 ms", decision.rejectMessage());
 
         ScopeBucket bucket = engine.limitedBuckets().get(0);
-        assertEquals(new BucketKey(Direction.PUBLISH, new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), Dimension.MESSAGES),
+        assertEquals(
+                new BucketKey(
+                        Direction.PUBLISH,
+                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                        Dimension.MESSAGES),
                 bucket.key());
         assertEquals(100.0, bucket.limitRate());
         assertEquals(0.5, bucket.share());
@@ -288,12 +332,12 @@ class QuotaEngineTest {
 
     @Test
     void aRejectedDocumentChangesNothing() {
-        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         byte[] bad = """
                 {"topics": {"persistent://public/default/orders": {"publish": {"messagesPerSecond": 1000}},
-                            "persistent://public/default/payments": {"publish": {"messagesPerSecond": -1}}}}"""
-                .getBytes(StandardCharsets.UTF_8);
+                            "persistent://public/default/payments": {"publish": {"messagesPerSecond": -1}}}}""".getBytes(StandardCharsets.UTF_8);
         byte[] copy = bad.clone();
         assertThrows(InvalidSettingsException.class, () -> engine.update(LimitsJson.parseDocument(bad)));
         assertSame(limits, engine.limits());
@@ -339,9 +383,13 @@ class QuotaEngineTest {
     void twoThreadsNeverTakeMoreThanRateTimeAndBurstPlusABatchEach() throws InterruptedException {
         double rate = 10_000;
         int batch = 7;
-        QuotaEngine engine = new QuotaEngine(LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(rate, null, null))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(rate * 2, null, null)), clock);
+        QuotaEngine engine = new QuotaEngine(
+                LimitsDocument.empty()
+                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(rate, null, null))
+                        .withLimit(
+                                new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                                publish(rate * 2, null, null)),
+                clock);
         long start = clock.nanoTime();
         AtomicLong admitted = new AtomicLong();
         CountDownLatch go = new CountDownLatch(1);
@@ -387,10 +435,14 @@ class QuotaEngineTest {
         assertEquals(50, drain(engine.publishPath(KafkaScopes.topic("team-a.orders", "billing")), 1));
         assertEquals(new ScopeRef(ScopeKind.KAFKA_PREFIX, "team-a."), decision.scope());
         assertEquals("throttled: prefix team-a. exceeds 50.0 msg/s; retry after 1 ms", decision.rejectMessage());
-        assertEquals(30, drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "billing")), 1),
+        assertEquals(
+                30,
+                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "billing")), 1),
                 "the client has 30 left");
         assertEquals(ScopeKind.KAFKA_CLIENT, decision.scope().kind());
-        assertEquals(20, drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "other")), 1),
+        assertEquals(
+                20,
+                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "other")), 1),
                 "the proxy scope is shared with Kafka and Pulsar traffic alike");
         assertEquals(0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
         assertEquals(ScopeRef.PROXY, decision.scope());

@@ -1,13 +1,14 @@
 package io.sluice.scopes;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ScopeModelsTest {
 
@@ -19,16 +20,21 @@ class ScopeModelsTest {
 
     @Test
     void aPulsarPartitionFallsUnderItsTopicNamespaceAndTenant() {
-        assertEquals(List.of(
+        assertEquals(
+                List.of(
                         ref(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x-partition-2"),
                         ref(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"),
                         ref(ScopeKind.PULSAR_NAMESPACE, "t/n"),
                         ref(ScopeKind.PULSAR_TENANT, "t")),
                 PulsarScopes.topic("persistent://t/n/x-partition-2").scopes(LimitsDocument.empty()));
-        assertEquals(List.of(ref(ScopeKind.PULSAR_TOPIC, "non-persistent://t/n/x"), ref(ScopeKind.PULSAR_NAMESPACE, "t/n"),
+        assertEquals(
+                List.of(
+                        ref(ScopeKind.PULSAR_TOPIC, "non-persistent://t/n/x"),
+                        ref(ScopeKind.PULSAR_NAMESPACE, "t/n"),
                         ref(ScopeKind.PULSAR_TENANT, "t")),
                 PulsarScopes.topic("non-persistent://t/n/x").scopes(LimitsDocument.empty()));
-        assertEquals(List.of(), PulsarScopes.topic("not a topic").scopes(LimitsDocument.empty()), "the proxy scope alone");
+        assertEquals(
+                List.of(), PulsarScopes.topic("not a topic").scopes(LimitsDocument.empty()), "the proxy scope alone");
     }
 
     @Test
@@ -37,16 +43,26 @@ class ScopeModelsTest {
                 .withLimit(ref(ScopeKind.KAFKA_PREFIX, "team-a"), ANY)
                 .withLimit(ref(ScopeKind.KAFKA_PREFIX, "team-a.orders"), ANY)
                 .withLimit(ref(ScopeKind.KAFKA_PREFIX, "team-b."), ANY);
-        assertEquals(List.of(ref(ScopeKind.KAFKA_TOPIC, "team-a.orders.eu"), ref(ScopeKind.KAFKA_PREFIX, "team-a.orders"),
+        assertEquals(
+                List.of(
+                        ref(ScopeKind.KAFKA_TOPIC, "team-a.orders.eu"),
+                        ref(ScopeKind.KAFKA_PREFIX, "team-a.orders"),
                         ref(ScopeKind.KAFKA_CLIENT, "billing")),
                 KafkaScopes.topic("team-a.orders.eu", "billing").scopes(limits));
-        assertEquals(List.of(ref(ScopeKind.KAFKA_TOPIC, "team-a.clicks"), ref(ScopeKind.KAFKA_PREFIX, "team-a")),
-                KafkaScopes.topic("team-a.clicks", null).scopes(limits), "no client id, no client scope");
-        assertEquals(List.of(ref(ScopeKind.KAFKA_TOPIC, "team-c.x"), ref(ScopeKind.KAFKA_CLIENT, "c")),
+        assertEquals(
+                List.of(ref(ScopeKind.KAFKA_TOPIC, "team-a.clicks"), ref(ScopeKind.KAFKA_PREFIX, "team-a")),
+                KafkaScopes.topic("team-a.clicks", null).scopes(limits),
+                "no client id, no client scope");
+        assertEquals(
+                List.of(ref(ScopeKind.KAFKA_TOPIC, "team-c.x"), ref(ScopeKind.KAFKA_CLIENT, "c")),
                 KafkaScopes.topic("team-c.x", "c").scopes(limits));
-        assertEquals(List.of(ref(ScopeKind.KAFKA_TOPIC, "team-b"), ref(ScopeKind.KAFKA_CLIENT, "c")),
-                KafkaScopes.topic("team-b", "c").scopes(limits), "a prefix longer than the name does not match");
-        assertEquals(List.of(ref(ScopeKind.KAFKA_TOPIC, "x")), KafkaScopes.topic("x", "").scopes(limits));
+        assertEquals(
+                List.of(ref(ScopeKind.KAFKA_TOPIC, "team-b"), ref(ScopeKind.KAFKA_CLIENT, "c")),
+                KafkaScopes.topic("team-b", "c").scopes(limits),
+                "a prefix longer than the name does not match");
+        assertEquals(
+                List.of(ref(ScopeKind.KAFKA_TOPIC, "x")),
+                KafkaScopes.topic("x", "").scopes(limits));
     }
 
     @Test

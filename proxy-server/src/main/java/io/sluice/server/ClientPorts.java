@@ -35,8 +35,12 @@ final class ClientPorts {
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
     private volatile boolean closing;
 
-    ClientPorts(String protocol, EventLoopGroup acceptors, EventLoopGroup workers, Class<? extends ServerChannel> serverType,
-                WriteBufferWaterMark waterMark) {
+    ClientPorts(
+            String protocol,
+            EventLoopGroup acceptors,
+            EventLoopGroup workers,
+            Class<? extends ServerChannel> serverType,
+            WriteBufferWaterMark waterMark) {
         this.acceptors = acceptors;
         this.workers = workers;
         this.serverType = serverType;

@@ -8,13 +8,14 @@ import io.sluice.quota.QuotaEngine;
 import io.sluice.redis.RedisClusterStore;
 import io.sluice.redis.RedisLink;
 import io.sluice.redis.RedisSharedLimits;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * This Sluice as a member of a cluster ({@code --cluster-store}): the link to the store, the sync
@@ -35,7 +36,8 @@ final class ClusterMember implements AutoCloseable {
         this.settings = settings;
         this.name = memberName();
         // Commands may take up to one interval: a slow store delays the next sync, never traffic.
-        this.link = RedisLink.to(settings.storeUrl(), settings.storePassword(), settings.storeCa(), settings.syncInterval());
+        this.link = RedisLink.to(
+                settings.storeUrl(), settings.storePassword(), settings.storeCa(), settings.syncInterval());
         this.store = new RedisClusterStore(link, settings.clusterId(), settings.syncInterval());
     }
 
@@ -51,13 +53,21 @@ final class ClusterMember implements AutoCloseable {
 
     /** Starts syncing the engine's buckets (and the limits, when they live in the store) every interval. */
     void start(QuotaEngine engine, LimitsStore limits) {
-        sync = new ClusterSync(settings.clusterId(), name, settings.syncInterval(), engine, store, version -> {
-            try {
-                limits.refresh(version);
-            } catch (IOException e) {
-                log.warn("Cannot read the limits from the cluster store: {}", e.toString());
-            }
-        }, engine.clock(), Clock.systemUTC());
+        sync = new ClusterSync(
+                settings.clusterId(),
+                name,
+                settings.syncInterval(),
+                engine,
+                store,
+                version -> {
+                    try {
+                        limits.refresh(version);
+                    } catch (IOException e) {
+                        log.warn("Cannot read the limits from the cluster store: {}", e.toString());
+                    }
+                },
+                engine.clock(),
+                Clock.systemUTC());
         sync.start();
     }
 

@@ -16,16 +16,21 @@ import java.util.regex.Pattern;
  * @param syncInterval how often each Sluice reports its usage and takes its share
  * @param limitsSource where the limits document lives
  */
-public record ClusterSettings(String storeUrl, String storePassword, Path storeCa, String clusterId,
-                              Duration syncInterval, LimitsSource limitsSource) {
+public record ClusterSettings(
+        String storeUrl,
+        String storePassword,
+        Path storeCa,
+        String clusterId,
+        Duration syncInterval,
+        LimitsSource limitsSource) {
 
     private static final Pattern CLUSTER_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     private static final Duration MAX_INTERVAL = Duration.ofMinutes(1);
 
     /** Limits are per Sluice, from the limits file. */
-    public static final ClusterSettings NONE = new ClusterSettings(null, null, null, "sluice", Duration.ofSeconds(1),
-            LimitsSource.FILE);
+    public static final ClusterSettings NONE =
+            new ClusterSettings(null, null, null, "sluice", Duration.ofSeconds(1), LimitsSource.FILE);
 
     /** @throws IllegalArgumentException naming the option that is wrong */
     public ClusterSettings {
@@ -33,7 +38,8 @@ public record ClusterSettings(String storeUrl, String storePassword, Path storeC
         Objects.requireNonNull(syncInterval, "syncInterval");
         Objects.requireNonNull(limitsSource, "limitsSource");
         if (!CLUSTER_ID.matcher(clusterId).matches()) {
-            throw new IllegalArgumentException("invalid --cluster-id: expected 1-64 of A-Z a-z 0-9 . _ -, got '" + clusterId + "'");
+            throw new IllegalArgumentException(
+                    "invalid --cluster-id: expected 1-64 of A-Z a-z 0-9 . _ -, got '" + clusterId + "'");
         }
         if (syncInterval.compareTo(MIN_INTERVAL) < 0 || syncInterval.compareTo(MAX_INTERVAL) > 0) {
             throw new IllegalArgumentException("invalid --cluster-sync-interval: must be between 100ms and 1m, got "
@@ -77,13 +83,18 @@ public record ClusterSettings(String storeUrl, String storePassword, Path storeC
                 return Duration.parse(value.toUpperCase(Locale.ROOT));
             }
             if (value.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2).trim()));
+                return Duration.ofMillis(
+                        Long.parseLong(value.substring(0, value.length() - 2).trim()));
             }
             if (value.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(value.substring(0, value.length() - 1).trim()) * 1000));
+                return Duration.ofMillis(Math.round(Double.parseDouble(
+                                value.substring(0, value.length() - 1).trim())
+                        * 1000));
             }
             if (value.endsWith("m")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(value.substring(0, value.length() - 1).trim()) * 60_000));
+                return Duration.ofMillis(Math.round(Double.parseDouble(
+                                value.substring(0, value.length() - 1).trim())
+                        * 60_000));
             }
         } catch (RuntimeException e) {
             // Falls through to the message below.

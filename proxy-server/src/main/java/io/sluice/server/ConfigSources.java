@@ -86,8 +86,7 @@ final class ConfigSources implements IDefaultValueProvider {
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(path));
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("config file " + path + " is not valid YAML: "
-                    + e.getOriginalMessage());
+            throw new IllegalArgumentException("config file " + path + " is not valid YAML: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + path + ": " + e);
         }
@@ -114,7 +113,8 @@ final class ConfigSources implements IDefaultValueProvider {
                         + "' (known: " + String.join(", ", knownKeys) + ", " + ADMISSION_KEY + ")");
             }
             if (!entry.getValue().isValueNode()) {
-                throw new IllegalArgumentException("config file " + path + ": '" + entry.getKey() + "' must be a single value");
+                throw new IllegalArgumentException(
+                        "config file " + path + ": '" + entry.getKey() + "' must be a single value");
             }
             if (!entry.getValue().isNull()) {
                 values.put(entry.getKey(), entry.getValue().asText());

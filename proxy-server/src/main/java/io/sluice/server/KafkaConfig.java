@@ -15,11 +15,12 @@ import java.util.Objects;
  * @param nodePortBase   broker node N is served on port {@code nodePortBase + N} (rewrite mode)
  * @param addressMode    whether broker addresses in responses become Sluice's
  */
-public record KafkaConfig(List<BrokerEndpoint> upstream,
-                          HostPort listen,
-                          String advertisedHost,
-                          int nodePortBase,
-                          RoutingMode addressMode) {
+public record KafkaConfig(
+        List<BrokerEndpoint> upstream,
+        HostPort listen,
+        String advertisedHost,
+        int nodePortBase,
+        RoutingMode addressMode) {
 
     public KafkaConfig {
         upstream = List.copyOf(upstream);

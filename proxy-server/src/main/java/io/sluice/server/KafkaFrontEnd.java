@@ -60,9 +60,17 @@ final class KafkaFrontEnd implements FrontEnd {
      * @param metadataSockets sockets for Sluice's own Metadata request to a bootstrap server: SSL
      *                        ones with {@code upstreamTls}
      */
-    KafkaFrontEnd(KafkaConfig config, Duration handshakeTimeout, ProxyServices services, EventLoopGroup acceptors,
-                  EventLoopGroup workers, Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType,
-                  ReloadingSslContext clientTls, ReloadingSslContext upstreamTls, SocketFactory metadataSockets) {
+    KafkaFrontEnd(
+            KafkaConfig config,
+            Duration handshakeTimeout,
+            ProxyServices services,
+            EventLoopGroup acceptors,
+            EventLoopGroup workers,
+            Class<? extends ServerChannel> serverType,
+            Class<? extends SocketChannel> socketType,
+            ReloadingSslContext clientTls,
+            ReloadingSslContext upstreamTls,
+            SocketFactory metadataSockets) {
         this.config = config;
         this.handshakeTimeout = handshakeTimeout;
         this.services = services;
@@ -71,15 +79,24 @@ final class KafkaFrontEnd implements FrontEnd {
         this.metadataSockets = metadataSockets;
         boolean rewrite = config.addressMode() == RoutingMode.REWRITE;
         this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
-        AdvertisedNodes advertised = rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
-        this.settings = new KafkaSettings(advertised, new TopicIds(TopicIds.DEFAULT_CAPACITY),
-                UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, handshakeTimeout, KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
-                clientTls, upstreamTls);
+        AdvertisedNodes advertised =
+                rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
+        this.settings = new KafkaSettings(
+                advertised,
+                new TopicIds(TopicIds.DEFAULT_CAPACITY),
+                UPSTREAM_CONNECT_TIMEOUT_MILLIS,
+                socketType,
+                handshakeTimeout,
+                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
+                clientTls,
+                upstreamTls);
     }
 
     @Override
     public void start() throws InterruptedException {
-        listener = bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream())).sync().channel();
+        listener = bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream()))
+                .sync()
+                .channel();
         checkUpstream();
     }
 
@@ -91,8 +108,11 @@ final class KafkaFrontEnd implements FrontEnd {
         int port = config.nodePortBase() + nodeId;
         bind(config.listen().host(), port, UpstreamRoute.node(nodeId, nodes)).addListener((ChannelFuture bound) -> {
             if (!bound.isSuccess()) {
-                log.error("Cannot open port {} for Kafka node {}: {}; clients cannot reach that broker through Sluice",
-                        port, nodeId, bound.cause().toString());
+                log.error(
+                        "Cannot open port {} for Kafka node {}: {}; clients cannot reach that broker through Sluice",
+                        port,
+                        nodeId,
+                        bound.cause().toString());
                 return;
             }
             if (!ports.closing()) {
@@ -112,8 +132,12 @@ final class KafkaFrontEnd implements FrontEnd {
                 ? "node N on port " + config.nodePortBase() + "+N, advertised as " + config.advertisedHost()
                 : "addresses passed through";
         return "Kafka protocol on " + address.getHostString() + ":" + address.getPort() + " ("
-                + (settings.clientTls() != null ? "TLS, " : "") + "upstream " + (settings.upstreamTls() != null ? "TLS " : "")
-                + config.upstream().stream().map(BrokerEndpoint::toString).reduce((a, b) -> a + "," + b).orElseThrow()
+                + (settings.clientTls() != null ? "TLS, " : "") + "upstream "
+                + (settings.upstreamTls() != null ? "TLS " : "")
+                + config.upstream().stream()
+                        .map(BrokerEndpoint::toString)
+                        .reduce((a, b) -> a + "," + b)
+                        .orElseThrow()
                 + ", address mode " + config.addressMode().name().toLowerCase(Locale.ROOT) + ", " + routing + ")";
     }
 

@@ -9,6 +9,7 @@ import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -19,6 +20,7 @@ final class PulsarFrontEnd implements FrontEnd {
 
     /** Pulsar clients send 5 MiB frames; a larger high mark avoids toggling reads on every big message. */
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(1 << 20, 8 << 20);
+
     private static final int UPSTREAM_CONNECT_TIMEOUT_MILLIS = 10_000;
 
     private final SluiceConfig config;
@@ -29,9 +31,14 @@ final class PulsarFrontEnd implements FrontEnd {
     private volatile boolean upstreamReachable;
     private Channel listener;
 
-    PulsarFrontEnd(SluiceConfig config, ProxyServices services, EventLoopGroup acceptors, EventLoopGroup workers,
-                   Class<? extends ServerChannel> serverType, Class<? extends SocketChannel> socketType,
-                   SecretFiles secrets) {
+    PulsarFrontEnd(
+            SluiceConfig config,
+            ProxyServices services,
+            EventLoopGroup acceptors,
+            EventLoopGroup workers,
+            Class<? extends ServerChannel> serverType,
+            Class<? extends SocketChannel> socketType,
+            SecretFiles secrets) {
         this.config = config;
         this.services = services;
         this.socketType = socketType;
@@ -41,11 +48,20 @@ final class PulsarFrontEnd implements FrontEnd {
 
     @Override
     public void start() throws InterruptedException {
-        PulsarSettings settings = new PulsarSettings(config.upstream(), config.allowedBrokers(), config.lookupMode(),
-                UPSTREAM_CONNECT_TIMEOUT_MILLIS, socketType, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                config.handshakeTimeout(), secrets.portTls(), secrets.pulsarUpstreamTls());
+        PulsarSettings settings = new PulsarSettings(
+                config.upstream(),
+                config.allowedBrokers(),
+                config.lookupMode(),
+                UPSTREAM_CONNECT_TIMEOUT_MILLIS,
+                socketType,
+                PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
+                config.handshakeTimeout(),
+                secrets.portTls(),
+                secrets.pulsarUpstreamTls());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, services);
-        listener = ports.bind(config.listen().host(), config.listen().port(), pipeline).sync().channel();
+        listener = ports.bind(config.listen().host(), config.listen().port(), pipeline)
+                .sync()
+                .channel();
         checkUpstream();
     }
 
@@ -54,7 +70,8 @@ final class PulsarFrontEnd implements FrontEnd {
         InetSocketAddress address = (InetSocketAddress) listener.localAddress();
         TlsConfig tls = config.tls();
         String clients = !tls.serves() ? "" : tls.clientCa() == null ? "TLS, " : "TLS with client certificates, ";
-        String upstream = (tls.pulsarUpstream() ? "pulsar+ssl://" : "pulsar://") + config.upstream().hostPort();
+        String upstream = (tls.pulsarUpstream() ? "pulsar+ssl://" : "pulsar://")
+                + config.upstream().hostPort();
         return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort() + " (" + clients + "upstream "
                 + upstream + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
     }
@@ -72,7 +89,10 @@ final class PulsarFrontEnd implements FrontEnd {
     @Override
     public void checkUpstream() {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(config.upstream().host(), config.upstream().port()), 1_000);
+            socket.connect(
+                    new InetSocketAddress(
+                            config.upstream().host(), config.upstream().port()),
+                    1_000);
             upstreamReachable = true;
         } catch (IOException e) {
             upstreamReachable = false;

@@ -8,14 +8,15 @@ import io.sluice.relay.tls.ServerTlsFiles;
 import io.sluice.relay.tls.TlsFileException;
 import io.sluice.relay.tls.TlsProvider;
 import io.sluice.relay.tls.UpstreamTlsFiles;
-import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.net.SocketFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What Sluice reads from certificate, key, CA and token files, and the watch that reads them again
@@ -38,8 +39,13 @@ final class SecretFiles implements AutoCloseable {
     private final ReloadingSslContext upstreamTls;
     private final AdminToken adminToken;
 
-    private SecretFiles(FileWatch watch, TlsConfig config, ReloadingSslContext portTls, ReloadingSslContext adminTls,
-                        ReloadingSslContext upstreamTls, AdminToken adminToken) {
+    private SecretFiles(
+            FileWatch watch,
+            TlsConfig config,
+            ReloadingSslContext portTls,
+            ReloadingSslContext adminTls,
+            ReloadingSslContext upstreamTls,
+            AdminToken adminToken) {
         this.watch = watch;
         this.config = config;
         this.portTls = portTls;
@@ -61,15 +67,18 @@ final class SecretFiles implements AutoCloseable {
         AdminToken token;
         try {
             if (tls.serves()) {
-                ports = ReloadingSslContext.load(portsRole(config), new ServerTlsFiles(tls.certificate(), tls.key(),
-                        tls.clientCa()), stats);
-                admin = ReloadingSslContext.load("the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null),
-                        stats);
+                ports = ReloadingSslContext.load(
+                        portsRole(config), new ServerTlsFiles(tls.certificate(), tls.key(), tls.clientCa()), stats);
+                admin = ReloadingSslContext.load(
+                        "the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null), stats);
             }
             if (tls.toUpstream()) {
-                upstream = ReloadingSslContext.load(tls.pulsarUpstream() && tls.kafkaUpstream() ? "the upstreams"
-                        : tls.pulsarUpstream() ? "the Pulsar upstream" : "the Kafka upstream",
-                        new UpstreamTlsFiles(tls.upstreamCa()), stats);
+                upstream = ReloadingSslContext.load(
+                        tls.pulsarUpstream() && tls.kafkaUpstream()
+                                ? "the upstreams"
+                                : tls.pulsarUpstream() ? "the Pulsar upstream" : "the Kafka upstream",
+                        new UpstreamTlsFiles(tls.upstreamCa()),
+                        stats);
             }
             if (tls.serves() || tls.toUpstream()) {
                 log.info("TLS by {}", TlsProvider.describe());
@@ -78,7 +87,8 @@ final class SecretFiles implements AutoCloseable {
             throw new IllegalArgumentException("invalid " + optionOf(e.file(), tls) + ": " + e.getMessage());
         }
         try {
-            token = config.adminTokenFile() != null ? AdminToken.fromFile(config.adminTokenFile())
+            token = config.adminTokenFile() != null
+                    ? AdminToken.fromFile(config.adminTokenFile())
                     : config.adminToken() != null ? AdminToken.of(config.adminToken()) : null;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid --admin-token-file: " + e.getMessage());
@@ -105,7 +115,8 @@ final class SecretFiles implements AutoCloseable {
 
     /** The protocol ports, in log lines about their files. */
     private static String portsRole(SluiceConfig config) {
-        return config.upstream() == null ? "the Kafka ports"
+        return config.upstream() == null
+                ? "the Kafka ports"
                 : config.kafka() == null ? "the Pulsar port" : "the Pulsar and Kafka ports";
     }
 
@@ -149,7 +160,9 @@ final class SecretFiles implements AutoCloseable {
      * {@code --upstream-tls-ca} with {@code --kafka-upstream-tls}, read from the CA file now.
      */
     SocketFactory kafkaMetadataSockets() {
-        return config.kafkaUpstream() ? new UpstreamTlsFiles(config.upstreamCa()).blockingSockets() : SocketFactory.getDefault();
+        return config.kafkaUpstream()
+                ? new UpstreamTlsFiles(config.upstreamCa()).blockingSockets()
+                : SocketFactory.getDefault();
     }
 
     /** The admin token, or null when the admin API is open. */

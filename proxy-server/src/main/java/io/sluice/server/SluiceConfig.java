@@ -32,22 +32,23 @@ import java.util.Objects;
  * @param adminTokenFile   file holding the admin token, re-read when it changes, or null; never
  *                         together with {@code adminToken}
  */
-public record SluiceConfig(BrokerAddress upstream,
-                           HostPort listen,
-                           HostPort admin,
-                           Path limitsFile,
-                           String adminToken,
-                           BrokerAllowList allowedBrokers,
-                           LookupMode lookupMode,
-                           int metricsMaxTopics,
-                           Duration drainTimeout,
-                           Duration handshakeTimeout,
-                           Duration adminIdleTimeout,
-                           AdmissionSettings admission,
-                           ClusterSettings cluster,
-                           KafkaConfig kafka,
-                           TlsConfig tls,
-                           Path adminTokenFile) {
+public record SluiceConfig(
+        BrokerAddress upstream,
+        HostPort listen,
+        HostPort admin,
+        Path limitsFile,
+        String adminToken,
+        BrokerAllowList allowedBrokers,
+        LookupMode lookupMode,
+        int metricsMaxTopics,
+        Duration drainTimeout,
+        Duration handshakeTimeout,
+        Duration adminIdleTimeout,
+        AdmissionSettings admission,
+        ClusterSettings cluster,
+        KafkaConfig kafka,
+        TlsConfig tls,
+        Path adminTokenFile) {
 
     public SluiceConfig {
         if (upstream == null && kafka == null) {
@@ -72,10 +73,35 @@ public record SluiceConfig(BrokerAddress upstream,
     }
 
     /** A Pulsar-only Sluice whose limits are its own, in plaintext, with the admin token (if any) given as is. */
-    public SluiceConfig(BrokerAddress upstream, HostPort listen, HostPort admin, Path limitsFile, String adminToken,
-                        BrokerAllowList allowedBrokers, LookupMode lookupMode, int metricsMaxTopics, Duration drainTimeout,
-                        Duration handshakeTimeout, Duration adminIdleTimeout, AdmissionSettings admission) {
-        this(upstream, listen, admin, limitsFile, adminToken, allowedBrokers, lookupMode, metricsMaxTopics, drainTimeout,
-                handshakeTimeout, adminIdleTimeout, admission, ClusterSettings.NONE, null, TlsConfig.NONE, null);
+    public SluiceConfig(
+            BrokerAddress upstream,
+            HostPort listen,
+            HostPort admin,
+            Path limitsFile,
+            String adminToken,
+            BrokerAllowList allowedBrokers,
+            LookupMode lookupMode,
+            int metricsMaxTopics,
+            Duration drainTimeout,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout,
+            AdmissionSettings admission) {
+        this(
+                upstream,
+                listen,
+                admin,
+                limitsFile,
+                adminToken,
+                allowedBrokers,
+                lookupMode,
+                metricsMaxTopics,
+                drainTimeout,
+                handshakeTimeout,
+                adminIdleTimeout,
+                admission,
+                ClusterSettings.NONE,
+                null,
+                TlsConfig.NONE,
+                null);
     }
 }

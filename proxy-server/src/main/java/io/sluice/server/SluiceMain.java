@@ -26,8 +26,7 @@ public final class SluiceMain {
 
     private static final String TRY_REFLECTION_SET_ACCESSIBLE = "io.netty.tryReflectionSetAccessible";
 
-    private SluiceMain() {
-    }
+    private SluiceMain() {}
 
     public static void main(String[] args) {
         // Before any Netty class loads: with the jar's Add-Opens, Netty allocates direct memory
@@ -64,14 +63,17 @@ public final class SluiceMain {
         CommandLine cli = new CommandLine(command);
         Set<String> yamlKeys = new TreeSet<>();
         for (OptionSpec option : cli.getCommandSpec().options()) {
-            if (option.longestName().startsWith("--") && !option.usageHelp() && !option.versionHelp()
+            if (option.longestName().startsWith("--")
+                    && !option.usageHelp()
+                    && !option.versionHelp()
                     && !option.longestName().equals("--config")) {
                 yamlKeys.add(ConfigSources.yamlKey(option.longestName()));
             }
         }
         String configPath = configPath(args, env);
         ConfigSources.ConfigFile file = configPath == null
-                ? ConfigSources.ConfigFile.NONE : ConfigSources.readYaml(Path.of(configPath), yamlKeys);
+                ? ConfigSources.ConfigFile.NONE
+                : ConfigSources.readYaml(Path.of(configPath), yamlKeys);
         cli.setDefaultValueProvider(new ConfigSources(env, file.options()));
         try {
             cli.parseArgs(args);

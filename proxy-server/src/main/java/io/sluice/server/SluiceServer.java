@@ -24,15 +24,15 @@ import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
-import io.sluice.kafka.codec.ApiLabels;
-import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
-import io.sluice.relay.tls.FileWatch;
 import io.sluice.cluster.ClusterStatus;
+import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
+import io.sluice.relay.tls.FileWatch;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
@@ -45,10 +45,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * A running Sluice: the client-facing front ends (Pulsar, Kafka or both), the event loops behind
@@ -87,17 +87,30 @@ public final class SluiceServer implements AutoCloseable {
         this.workers = new MultiThreadIoEventLoopGroup(io);
         LatencyWindow upstreamLatency = new LatencyWindow();
         UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
-        AdmissionController admission = new AdmissionController(config.admission(), Map.of(
-                Signal.CPU, new ProcessCpu(),
-                Signal.HEAP, new HeapUsage(),
-                // Netty allocates outside the JDK's direct-buffer accounting: read its own counter.
-                Signal.DIRECT_MEMORY, new DirectMemoryUsage(PlatformDependent::usedDirectMemory,
-                        PlatformDependent.maxDirectMemory()),
-                Signal.EVENT_LOOP_LAG, eventLoopLag,
-                Signal.UPSTREAM_LATENCY_P99, upstreamLatency,
-                Signal.UPSTREAM_CONNECT_FAILURES, connectFailures));
-        this.services = new ProxyServices(quotas, new TopicActivity(TOPIC_IDLE_EXPIRY),
-                new ThrottleLedger(Clock.systemUTC()), new ProxyStats("pulsar"), admission, upstreamLatency, connectFailures);
+        AdmissionController admission = new AdmissionController(
+                config.admission(),
+                Map.of(
+                        Signal.CPU,
+                        new ProcessCpu(),
+                        Signal.HEAP,
+                        new HeapUsage(),
+                        // Netty allocates outside the JDK's direct-buffer accounting: read its own counter.
+                        Signal.DIRECT_MEMORY,
+                        new DirectMemoryUsage(PlatformDependent::usedDirectMemory, PlatformDependent.maxDirectMemory()),
+                        Signal.EVENT_LOOP_LAG,
+                        eventLoopLag,
+                        Signal.UPSTREAM_LATENCY_P99,
+                        upstreamLatency,
+                        Signal.UPSTREAM_CONNECT_FAILURES,
+                        connectFailures));
+        this.services = new ProxyServices(
+                quotas,
+                new TopicActivity(TOPIC_IDLE_EXPIRY),
+                new ThrottleLedger(Clock.systemUTC()),
+                new ProxyStats("pulsar"),
+                admission,
+                upstreamLatency,
+                connectFailures);
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-sampler");
             t.setDaemon(true);
@@ -140,16 +153,25 @@ public final class SluiceServer implements AutoCloseable {
     private void bind() throws InterruptedException, IOException {
         secrets = SecretFiles.open(config, services.stats(), FileWatch.DEFAULT_INTERVAL);
         boolean epoll = Epoll.isAvailable();
-        Class<? extends ServerChannel> serverType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Class<? extends ServerChannel> serverType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
         if (config.upstream() != null) {
             pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
             frontEnds.add(pulsar);
         }
         if (config.kafka() != null) {
-            kafka = new KafkaFrontEnd(config.kafka(), config.handshakeTimeout(),
-                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())), acceptors, workers, serverType, socketType,
-                    secrets.portTls(), secrets.kafkaUpstreamTls(), secrets.kafkaMetadataSockets());
+            kafka = new KafkaFrontEnd(
+                    config.kafka(),
+                    config.handshakeTimeout(),
+                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())),
+                    acceptors,
+                    workers,
+                    serverType,
+                    socketType,
+                    secrets.portTls(),
+                    secrets.kafkaUpstreamTls(),
+                    secrets.kafkaMetadataSockets());
             frontEnds.add(kafka);
         }
         for (FrontEnd frontEnd : frontEnds) {
@@ -181,9 +203,12 @@ public final class SluiceServer implements AutoCloseable {
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .build();
         admin.start();
-        log.info("Sluice ready: {}, admin on {}:{}, limits from {}{}",
+        log.info(
+                "Sluice ready: {}, admin on {}:{}, limits from {}{}",
                 frontEnds.stream().map(FrontEnd::describe).collect(Collectors.joining(", ")),
-                admin.address().getHostString(), admin.port(), limits.isShared() ? "the cluster store" : limits.file(),
+                admin.address().getHostString(),
+                admin.port(),
+                limits.isShared() ? "the cluster store" : limits.file(),
                 cluster == null ? "" : ", " + cluster.describe());
     }
 
@@ -259,8 +284,10 @@ public final class SluiceServer implements AutoCloseable {
             }
         }
         if (openConnections() > 0) {
-            log.warn("Drain timeout: closing {} connections with {} held messages; their clients will resend them",
-                    openConnections(), heldMessages());
+            log.warn(
+                    "Drain timeout: closing {} connections with {} held messages; their clients will resend them",
+                    openConnections(),
+                    heldMessages());
         }
         close();
     }

@@ -15,8 +15,8 @@ import java.nio.file.Path;
  *                       null for the JDK's trust store
  * @param kafkaUpstream  whether Sluice speaks TLS to the Kafka brokers ({@code --kafka-upstream-tls})
  */
-public record TlsConfig(Path certificate, Path key, Path clientCa, boolean pulsarUpstream, Path upstreamCa,
-                        boolean kafkaUpstream) {
+public record TlsConfig(
+        Path certificate, Path key, Path clientCa, boolean pulsarUpstream, Path upstreamCa, boolean kafkaUpstream) {
 
     /** Plaintext everywhere. */
     public static final TlsConfig NONE = new TlsConfig(null, null, null, false, null, false);

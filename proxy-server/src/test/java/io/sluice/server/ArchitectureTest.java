@@ -1,20 +1,22 @@
 package io.sluice.server;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
 /**
  * The boundaries of docs/ARCHITECTURE.md, checked on the compiled classes: the engine knows no
  * Netty and no protocol, the relay knows no protocol, front ends do not know each other, and no
  * two packages depend on each other in a circle.
  */
-@AnalyzeClasses(packages = "io.sluice", importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.NoTestJars.class})
+@AnalyzeClasses(
+        packages = "io.sluice",
+        importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.NoTestJars.class})
 class ArchitectureTest {
 
     /** Leaves out other modules' test-jars (the relay's test kit), which are test code like this module's own tests. */
@@ -25,58 +27,115 @@ class ArchitectureTest {
         }
     }
 
-    private static final String[] ENGINE = {"io.sluice.limits..", "io.sluice.scopes..", "io.sluice.quota..",
-        "io.sluice.admission..", "io.sluice.status..", "io.sluice.settings..", "io.sluice.cluster.."};
+    private static final String[] ENGINE = {
+        "io.sluice.limits..",
+        "io.sluice.scopes..",
+        "io.sluice.quota..",
+        "io.sluice.admission..",
+        "io.sluice.status..",
+        "io.sluice.settings..",
+        "io.sluice.cluster.."
+    };
 
     @ArchTest
-    static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses().that().resideInAnyPackage(ENGINE)
-            .should().dependOnClassesThat().resideInAnyPackage("io.netty..", "com.google.protobuf..", "io.sluice.relay..",
-                    "io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..")
+    static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses()
+            .that()
+            .resideInAnyPackage(ENGINE)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.netty..",
+                    "com.google.protobuf..",
+                    "io.sluice.relay..",
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.admin..",
+                    "io.sluice.server..")
             .because("the engine is shared by every front end and unit-tested without sockets");
 
     @ArchTest
     static final ArchRule theQuotaEngineKnowsNoProtocolsScopeModel = noClasses()
-            .that().resideInAnyPackage("io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..", "io.sluice.cluster..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..",
-                    "io.sluice.limits.kafka..")
+            .that()
+            .resideInAnyPackage(
+                    "io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..", "io.sluice.cluster..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..", "io.sluice.limits.kafka..")
             .because("a front end describes a resource by its scope chain; the engine resolves any chain");
 
     @ArchTest
-    static final ArchRule theRelayKnowsNoProtocol = noClasses().that().resideInAPackage("io.sluice.relay..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..",
-                    "io.sluice.scopes..", "io.sluice.limits.pulsar..", "io.sluice.limits.kafka..", "io.sluice.admin..",
+    static final ArchRule theRelayKnowsNoProtocol = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.relay..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.scopes..",
+                    "io.sluice.limits.pulsar..",
+                    "io.sluice.limits.kafka..",
+                    "io.sluice.admin..",
                     "io.sluice.server..");
 
     @ArchTest
-    static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses().that().resideInAPackage("io.sluice.pulsar..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..");
+    static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.pulsar..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..");
 
     @ArchTest
-    static final ArchRule kafkaKnowsNoOtherFrontEnd = noClasses().that().resideInAPackage("io.sluice.kafka..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.admin..", "io.sluice.server..")
+    static final ArchRule kafkaKnowsNoOtherFrontEnd = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.kafka..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.pulsar..", "io.sluice.admin..", "io.sluice.server..")
             .allowEmptyShould(true);
 
     @ArchTest
-    static final ArchRule theAdminApiReachesNoConnection = noClasses().that().resideInAPackage("io.sluice.admin..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.server..")
+    static final ArchRule theAdminApiReachesNoConnection = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.admin..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.server..")
             .because("limits change through the store and figures are read from the engine's counters");
 
     @ArchTest
     static final ArchRule gatesDoNotSeeTheConnection = noClasses()
-            .that().resideInAnyPackage("io.sluice.pulsar.gates..", "io.sluice.pulsar.lookup..", "io.sluice.pulsar.codec..")
-            .should().dependOnClassesThat().resideInAPackage("io.sluice.pulsar.connection..")
+            .that()
+            .resideInAnyPackage("io.sluice.pulsar.gates..", "io.sluice.pulsar.lookup..", "io.sluice.pulsar.codec..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.sluice.pulsar.connection..")
             .because("gates get a narrow Outbound, never the connection or its pipeline");
 
     @ArchTest
-    static final ArchRule theEngineKnowsNoRedis = noClasses().that().resideInAnyPackage(ENGINE)
-            .should().dependOnClassesThat().resideInAnyPackage("io.lettuce..", "io.sluice.redis..")
+    static final ArchRule theEngineKnowsNoRedis = noClasses()
+            .that()
+            .resideInAnyPackage(ENGINE)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.lettuce..", "io.sluice.redis..")
             .because("the cluster sync is unit-tested with a store in memory; Redis is one store behind ClusterStore");
 
     @ArchTest
-    static final ArchRule theRedisStoreKnowsOnlyTheEngine = noClasses().that().resideInAPackage("io.sluice.redis..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.sluice.relay..", "io.sluice.pulsar..", "io.sluice.kafka..",
-                    "io.sluice.admin..", "io.sluice.server..");
+    static final ArchRule theRedisStoreKnowsOnlyTheEngine = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.redis..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.sluice.relay..",
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.admin..",
+                    "io.sluice.server..");
 
     @ArchTest
-    static final ArchRule noPackageCycles = slices().matching("io.sluice.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycles =
+            slices().matching("io.sluice.(**)").should().beFreeOfCycles();
 }

@@ -30,7 +30,8 @@ class ReferenceOptionsTest {
             }
         }
         Map<String, String> actual = new TreeMap<>();
-        for (OptionSpec option : new CommandLine(new SluiceCommand()).getCommandSpec().options()) {
+        for (OptionSpec option :
+                new CommandLine(new SluiceCommand()).getCommandSpec().options()) {
             String name = option.longestName();
             if (option.usageHelp() || option.versionHelp()) {
                 continue;
@@ -40,9 +41,11 @@ class ReferenceOptionsTest {
             actual.put(name, ConfigSources.envName(name) + " " + yaml + " " + defaultValue);
         }
         // Options without a built-in default document what applies instead.
-        documented.replaceAll((name, row) -> row.replaceFirst(" \\(required\\)$| none$| the upstream's `host:port`$"
-                + "| the JDK's trust store$"
-                + "| the listen host \\(the machine's name if that is a wildcard\\)$| the listen port \\+ 1$", " null"));
+        documented.replaceAll((name, row) -> row.replaceFirst(
+                " \\(required\\)$| none$| the upstream's `host:port`$"
+                        + "| the JDK's trust store$"
+                        + "| the listen host \\(the machine's name if that is a wildcard\\)$| the listen port \\+ 1$",
+                " null"));
         assertEquals(actual, documented);
     }
 

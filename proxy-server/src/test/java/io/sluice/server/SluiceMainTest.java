@@ -3,8 +3,8 @@ package io.sluice.server;
 import io.sluice.admin.AdminServer;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
-import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.pulsar.lookup.LookupMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,19 +42,30 @@ class SluiceMainTest {
         assertEquals(10, config.drainTimeout().toSeconds());
         assertEquals(PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT, config.handshakeTimeout());
         assertEquals(AdminServer.DEFAULT_IDLE_TIMEOUT, config.adminIdleTimeout());
-        assertEquals("broker", config.allowedBrokers().resolve("pulsar://broker:6650").host());
+        assertEquals(
+                "broker",
+                config.allowedBrokers().resolve("pulsar://broker:6650").host());
         assertNull(config.allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
     }
 
     @Test
     void flagsWinOverEnvironmentAndEnvironmentOverTheConfigFile() throws Exception {
         Path yaml = dir.resolve("sluice.yaml");
-        Files.writeString(yaml, "upstream: pulsar://from-file:6650\nlisten: 127.0.0.1:7001\nadmin: 127.0.0.1:7002\n"
-                + "lookupMode: passthrough\nmetricsMaxTopics: 5\nhandshakeTimeout: 7\nadminIdleTimeout: 8\n");
-        Map<String, String> env = Map.of("SLUICE_CONFIG", yaml.toString(),
-                "SLUICE_LISTEN", "127.0.0.1:7101", "SLUICE_ADMIN_TOKEN", "secret", "SLUICE_ADMIN_IDLE_TIMEOUT", "9");
-        SluiceConfig config = SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"},
-                env, out);
+        Files.writeString(
+                yaml,
+                "upstream: pulsar://from-file:6650\nlisten: 127.0.0.1:7001\nadmin: 127.0.0.1:7002\n"
+                        + "lookupMode: passthrough\nmetricsMaxTopics: 5\nhandshakeTimeout: 7\nadminIdleTimeout: 8\n");
+        Map<String, String> env = Map.of(
+                "SLUICE_CONFIG",
+                yaml.toString(),
+                "SLUICE_LISTEN",
+                "127.0.0.1:7101",
+                "SLUICE_ADMIN_TOKEN",
+                "secret",
+                "SLUICE_ADMIN_IDLE_TIMEOUT",
+                "9");
+        SluiceConfig config =
+                SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"}, env, out);
         assertEquals("from-file", config.upstream().host(), "file");
         assertEquals(7101, config.listen().port(), "env over file");
         assertEquals(7202, config.admin().port(), "flag over file");
@@ -80,21 +91,39 @@ class SluiceMainTest {
         assertMessage("invalid --upstream", new String[] {"--upstream", "http://x:1"}, Map.of());
         assertMessage("Unknown option: '--bogus'", new String[] {"--upstream", "pulsar://b:1", "--bogus"}, Map.of());
         assertMessage("invalid --listen", new String[] {"--upstream", "pulsar://b:1", "--listen", "nope"}, Map.of());
-        assertMessage("invalid --lookup-mode", new String[] {"--upstream", "pulsar://b:1", "--lookup-mode", "x"}, Map.of());
-        assertMessage("invalid --allowed-brokers", new String[] {"--upstream", "pulsar://b:1", "--allowed-brokers", "("}, Map.of());
-        assertMessage("invalid --drain-timeout", new String[] {"--upstream", "pulsar://b:1", "--drain-timeout", "-1"}, Map.of());
-        assertMessage("invalid --handshake-timeout: must be a positive integer, got 0",
-                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "0"}, Map.of());
-        assertMessage("invalid --handshake-timeout: must be a positive integer, got '1.5'",
-                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "1.5"}, Map.of());
-        assertMessage("invalid --admin-idle-timeout: must be a positive integer, got -3",
-                new String[] {"--upstream", "pulsar://b:1"}, Map.of("SLUICE_ADMIN_IDLE_TIMEOUT", "-3"));
-        assertMessage("invalid --admin-idle-timeout: must be a positive integer, got 'soon'",
-                new String[] {"--upstream", "pulsar://b:1", "--admin-idle-timeout", "soon"}, Map.of());
+        assertMessage(
+                "invalid --lookup-mode", new String[] {"--upstream", "pulsar://b:1", "--lookup-mode", "x"}, Map.of());
+        assertMessage(
+                "invalid --allowed-brokers",
+                new String[] {"--upstream", "pulsar://b:1", "--allowed-brokers", "("},
+                Map.of());
+        assertMessage(
+                "invalid --drain-timeout",
+                new String[] {"--upstream", "pulsar://b:1", "--drain-timeout", "-1"},
+                Map.of());
+        assertMessage(
+                "invalid --handshake-timeout: must be a positive integer, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "0"},
+                Map.of());
+        assertMessage(
+                "invalid --handshake-timeout: must be a positive integer, got '1.5'",
+                new String[] {"--upstream", "pulsar://b:1", "--handshake-timeout", "1.5"},
+                Map.of());
+        assertMessage(
+                "invalid --admin-idle-timeout: must be a positive integer, got -3",
+                new String[] {"--upstream", "pulsar://b:1"},
+                Map.of("SLUICE_ADMIN_IDLE_TIMEOUT", "-3"));
+        assertMessage(
+                "invalid --admin-idle-timeout: must be a positive integer, got 'soon'",
+                new String[] {"--upstream", "pulsar://b:1", "--admin-idle-timeout", "soon"},
+                Map.of());
         Path yaml = dir.resolve("bad.yaml");
         Files.writeString(yaml, "upstreem: pulsar://b:1\n");
         assertMessage("unknown key 'upstreem'", new String[] {"--config", yaml.toString()}, Map.of());
-        assertMessage("cannot read config file", new String[] {"--config", dir.resolve("absent.yaml").toString()}, Map.of());
+        assertMessage(
+                "cannot read config file",
+                new String[] {"--config", dir.resolve("absent.yaml").toString()},
+                Map.of());
     }
 
     @Test
@@ -106,10 +135,14 @@ class SluiceMainTest {
         assertEquals(ClusterSettings.LimitsSource.FILE, alone.cluster().limitsSource());
 
         Path yaml = dir.resolve("sluice.yaml");
-        Files.writeString(yaml, "upstream: pulsar://b:1\nclusterStore: rediss://redis:6380/1\nclusterId: prod-eu\n"
-                + "clusterSyncInterval: 500ms\nlimitsSource: store\n");
-        SluiceConfig shared = SluiceMain.parse(new String[] {"--config", yaml.toString()},
-                Map.of("SLUICE_CLUSTER_STORE_PASSWORD", "s3cret", "SLUICE_CLUSTER_SYNC_INTERVAL", "2s"), out);
+        Files.writeString(
+                yaml,
+                "upstream: pulsar://b:1\nclusterStore: rediss://redis:6380/1\nclusterId: prod-eu\n"
+                        + "clusterSyncInterval: 500ms\nlimitsSource: store\n");
+        SluiceConfig shared = SluiceMain.parse(
+                new String[] {"--config", yaml.toString()},
+                Map.of("SLUICE_CLUSTER_STORE_PASSWORD", "s3cret", "SLUICE_CLUSTER_SYNC_INTERVAL", "2s"),
+                out);
         assertTrue(shared.cluster().enabled());
         assertEquals("rediss://redis:6380/1", shared.cluster().storeUrl());
         assertEquals("s3cret", shared.cluster().storePassword());
@@ -117,17 +150,28 @@ class SluiceMainTest {
         assertEquals(Duration.ofSeconds(2), shared.cluster().syncInterval(), "env over file");
         assertEquals(ClusterSettings.LimitsSource.STORE, shared.cluster().limitsSource());
 
-        assertMessage("invalid --cluster-store: expected redis://host:port[/db]",
-                new String[] {"--upstream", "pulsar://b:1", "--cluster-store", "http://redis:6379"}, Map.of());
-        assertMessage("invalid --cluster-id", new String[] {"--upstream", "pulsar://b:1", "--cluster-id", "a b"}, Map.of());
-        assertMessage("invalid --cluster-sync-interval: expected a duration such as 500ms, 2s or 1m, got 'soon'",
-                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "soon"}, Map.of());
-        assertMessage("invalid --cluster-sync-interval: must be between 100ms and 1m, got 10ms",
-                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "10ms"}, Map.of());
-        assertMessage("invalid --limits-source: expected file or store, got 'redis'",
-                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "redis"}, Map.of());
-        assertMessage("--limits-source store needs --cluster-store",
-                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "store"}, Map.of());
+        assertMessage(
+                "invalid --cluster-store: expected redis://host:port[/db]",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-store", "http://redis:6379"},
+                Map.of());
+        assertMessage(
+                "invalid --cluster-id", new String[] {"--upstream", "pulsar://b:1", "--cluster-id", "a b"}, Map.of());
+        assertMessage(
+                "invalid --cluster-sync-interval: expected a duration such as 500ms, 2s or 1m, got 'soon'",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "soon"},
+                Map.of());
+        assertMessage(
+                "invalid --cluster-sync-interval: must be between 100ms and 1m, got 10ms",
+                new String[] {"--upstream", "pulsar://b:1", "--cluster-sync-interval", "10ms"},
+                Map.of());
+        assertMessage(
+                "invalid --limits-source: expected file or store, got 'redis'",
+                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "redis"},
+                Map.of());
+        assertMessage(
+                "--limits-source store needs --cluster-store",
+                new String[] {"--upstream", "pulsar://b:1", "--limits-source", "store"},
+                Map.of());
     }
 
     @Test
@@ -138,18 +182,25 @@ class SluiceMainTest {
         assertEquals(List.of(new BrokerEndpoint("k1", 9092), new BrokerEndpoint("k2", 9093)), kafka.upstream());
         assertEquals(new HostPort("0.0.0.0", 9092), kafka.listen());
         assertEquals(9093, kafka.nodePortBase(), "the listen port + 1");
-        assertEquals(InetAddress.getLocalHost().getHostName(), kafka.advertisedHost(), "the machine's name for a wildcard");
+        assertEquals(
+                InetAddress.getLocalHost().getHostName(), kafka.advertisedHost(), "the machine's name for a wildcard");
         assertEquals(RoutingMode.REWRITE, kafka.addressMode());
     }
 
     @Test
     void kafkaOptionsComeFromFlagsEnvironmentAndFileAndBothFrontEndsMayRun() throws Exception {
         Path yaml = dir.resolve("sluice.yaml");
-        Files.writeString(yaml, "kafkaUpstream: from-file:9092\nkafkaAddressMode: passthrough\nkafkaNodePortBase: 30000\n");
-        SluiceConfig config = SluiceMain.parse(new String[] {"--config", yaml.toString(), "--upstream", "pulsar://b:6650",
-                "--kafka-listen", "10.0.0.5:19092"}, Map.of("SLUICE_KAFKA_UPSTREAM", "from-env:9092"), out);
+        Files.writeString(
+                yaml, "kafkaUpstream: from-file:9092\nkafkaAddressMode: passthrough\nkafkaNodePortBase: 30000\n");
+        SluiceConfig config = SluiceMain.parse(
+                new String[] {
+                    "--config", yaml.toString(), "--upstream", "pulsar://b:6650", "--kafka-listen", "10.0.0.5:19092"
+                },
+                Map.of("SLUICE_KAFKA_UPSTREAM", "from-env:9092"),
+                out);
         assertEquals("b", config.upstream().host());
-        assertEquals(List.of(new BrokerEndpoint("from-env", 9092)), config.kafka().upstream(), "env over file");
+        assertEquals(
+                List.of(new BrokerEndpoint("from-env", 9092)), config.kafka().upstream(), "env over file");
         assertEquals(RoutingMode.PASSTHROUGH, config.kafka().addressMode());
         assertEquals(30000, config.kafka().nodePortBase());
         assertEquals("10.0.0.5", config.kafka().advertisedHost(), "the listen host when it is not a wildcard");
@@ -158,10 +209,17 @@ class SluiceMainTest {
     @Test
     void badKafkaOptionsAreOneLineErrorsNamingTheOption() {
         assertMessage("invalid --kafka-upstream", new String[] {"--kafka-upstream", "k1"}, Map.of());
-        assertMessage("invalid --kafka-address-mode", new String[] {"--kafka-upstream", "k:1", "--kafka-address-mode", "x"}, Map.of());
-        assertMessage("invalid --kafka-node-port-base: must be set when --kafka-listen picks a free port",
-                new String[] {"--kafka-upstream", "k:1", "--kafka-listen", "127.0.0.1:0"}, Map.of());
-        assertMessage("invalid --kafka-node-port-base", new String[] {"--kafka-upstream", "k:1", "--kafka-node-port-base", "70000"},
+        assertMessage(
+                "invalid --kafka-address-mode",
+                new String[] {"--kafka-upstream", "k:1", "--kafka-address-mode", "x"},
+                Map.of());
+        assertMessage(
+                "invalid --kafka-node-port-base: must be set when --kafka-listen picks a free port",
+                new String[] {"--kafka-upstream", "k:1", "--kafka-listen", "127.0.0.1:0"},
+                Map.of());
+        assertMessage(
+                "invalid --kafka-node-port-base",
+                new String[] {"--kafka-upstream", "k:1", "--kafka-node-port-base", "70000"},
                 Map.of());
     }
 
@@ -173,7 +231,8 @@ class SluiceMainTest {
     }
 
     private void assertMessage(String expected, String[] args, Map<String, String> env) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, env, out));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, env, out));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     }

@@ -3,14 +3,15 @@ package io.sluice.server;
 import io.sluice.relay.ProxyStats;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,14 +40,26 @@ class TlsOptionsTest {
 
     @Test
     void filesComeFromEnvironmentAndConfigFileAndPulsarSslMeansTlsUpstream() throws Exception {
-        Path yaml = Files.writeString(dir.resolve("sluice.yaml"), "upstream: pulsar+ssl://broker:6651\n"
-                + "tlsCert: /etc/sluice/tls/tls.crt\ntlsKey: /etc/sluice/tls/tls.key\nupstreamTlsCa: /etc/ca/ca.crt\n");
-        Map<String, String> env = Map.of("SLUICE_CONFIG", yaml.toString(),
-                "SLUICE_TLS_CLIENT_CA", "/etc/sluice/clients/ca.crt",
-                "SLUICE_ADMIN_TOKEN_FILE", "/etc/sluice/token/admin-token");
+        Path yaml = Files.writeString(
+                dir.resolve("sluice.yaml"),
+                "upstream: pulsar+ssl://broker:6651\n"
+                        + "tlsCert: /etc/sluice/tls/tls.crt\ntlsKey: /etc/sluice/tls/tls.key\nupstreamTlsCa: /etc/ca/ca.crt\n");
+        Map<String, String> env = Map.of(
+                "SLUICE_CONFIG",
+                yaml.toString(),
+                "SLUICE_TLS_CLIENT_CA",
+                "/etc/sluice/clients/ca.crt",
+                "SLUICE_ADMIN_TOKEN_FILE",
+                "/etc/sluice/token/admin-token");
         SluiceConfig config = SluiceMain.parse(new String[] {}, env, out);
-        assertEquals(new TlsConfig(Path.of("/etc/sluice/tls/tls.crt"), Path.of("/etc/sluice/tls/tls.key"),
-                Path.of("/etc/sluice/clients/ca.crt"), true, Path.of("/etc/ca/ca.crt")), config.tls());
+        assertEquals(
+                new TlsConfig(
+                        Path.of("/etc/sluice/tls/tls.crt"),
+                        Path.of("/etc/sluice/tls/tls.key"),
+                        Path.of("/etc/sluice/clients/ca.crt"),
+                        true,
+                        Path.of("/etc/ca/ca.crt")),
+                config.tls());
         assertEquals("broker", config.upstream().host());
         assertEquals(6651, config.upstream().port());
         assertEquals("broker", config.allowedBrokers().resolve("broker:6651").host(), "the TLS port is the upstream");
@@ -56,15 +69,22 @@ class TlsOptionsTest {
 
     @Test
     void kafkaUpstreamTlsIsAFlagTheEnvironmentOrConfigFileMaySetAndTakesTheUpstreamCa() throws Exception {
-        SluiceConfig flag = SluiceMain.parse(new String[] {"--kafka-upstream", "kafka:9093", "--kafka-upstream-tls",
-                "--upstream-tls-ca", "/etc/ca/kafka.crt"}, Map.of(), out);
+        SluiceConfig flag = SluiceMain.parse(
+                new String[] {
+                    "--kafka-upstream", "kafka:9093", "--kafka-upstream-tls", "--upstream-tls-ca", "/etc/ca/kafka.crt"
+                },
+                Map.of(),
+                out);
         assertEquals(new TlsConfig(null, null, null, false, Path.of("/etc/ca/kafka.crt"), true), flag.tls());
-        SluiceConfig env = SluiceMain.parse(new String[] {"--kafka-upstream", "kafka:9093"},
-                Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
+        SluiceConfig env = SluiceMain.parse(
+                new String[] {"--kafka-upstream", "kafka:9093"}, Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
         assertTrue(env.tls().kafkaUpstream());
         assertFalse(env.tls().pulsarUpstream(), "the Pulsar upstream is not TLS for that");
-        Path yaml = Files.writeString(dir.resolve("kafka.yaml"), "kafkaUpstream: kafka:9093\nkafkaUpstreamTls: false\n");
-        assertFalse(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out).tls().kafkaUpstream());
+        Path yaml =
+                Files.writeString(dir.resolve("kafka.yaml"), "kafkaUpstream: kafka:9093\nkafkaUpstreamTls: false\n");
+        assertFalse(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out)
+                .tls()
+                .kafkaUpstream());
     }
 
     @Test
@@ -72,10 +92,15 @@ class TlsOptionsTest {
         assertMessage("invalid --tls-cert: needs --tls-key", "--tls-cert", "a.crt");
         assertMessage("invalid --tls-key: needs --tls-cert", "--tls-key", "a.key");
         assertMessage("invalid --tls-client-ca: needs --tls-cert", "--tls-client-ca", "ca.crt");
-        assertMessage("invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://", "--upstream-tls-ca", "ca.crt");
+        assertMessage(
+                "invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://", "--upstream-tls-ca", "ca.crt");
         assertMessage("invalid --kafka-upstream-tls: needs --kafka-upstream", "--kafka-upstream-tls");
-        assertMessage("invalid --admin-token-file: give --admin-token or --admin-token-file, not both",
-                "--admin-token", "t", "--admin-token-file", "token");
+        assertMessage(
+                "invalid --admin-token-file: give --admin-token or --admin-token-file, not both",
+                "--admin-token",
+                "t",
+                "--admin-token-file",
+                "token");
     }
 
     @Test
@@ -83,26 +108,52 @@ class TlsOptionsTest {
         CertificateAuthority ca = CertificateAuthority.create(dir, "options CA");
         IssuedCertificate server = ca.issue("server").hosts("localhost").write();
         IssuedCertificate other = ca.issue("other").write();
-        assertStartRefused("invalid --tls-cert: " + dir.resolve("absent.crt") + ": no such file",
-                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, false, null), null);
-        assertStartRefused("invalid --tls-key: " + other.key() + ": the private key does not belong",
-                new TlsConfig(server.certificate(), other.key(), null, false, null), null);
-        assertStartRefused("invalid --tls-client-ca: " + other.key() + ": no PEM certificate",
-                new TlsConfig(server.certificate(), server.key(), other.key(), false, null), null);
-        assertStartRefused("invalid --upstream-tls-ca: " + dir.resolve("none.crt"),
-                new TlsConfig(null, null, null, true, dir.resolve("none.crt")), null);
+        assertStartRefused(
+                "invalid --tls-cert: " + dir.resolve("absent.crt") + ": no such file",
+                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, false, null),
+                null);
+        assertStartRefused(
+                "invalid --tls-key: " + other.key() + ": the private key does not belong",
+                new TlsConfig(server.certificate(), other.key(), null, false, null),
+                null);
+        assertStartRefused(
+                "invalid --tls-client-ca: " + other.key() + ": no PEM certificate",
+                new TlsConfig(server.certificate(), server.key(), other.key(), false, null),
+                null);
+        assertStartRefused(
+                "invalid --upstream-tls-ca: " + dir.resolve("none.crt"),
+                new TlsConfig(null, null, null, true, dir.resolve("none.crt")),
+                null);
         Path empty = Files.writeString(dir.resolve("empty-token"), "\n");
         assertStartRefused("invalid --admin-token-file: " + empty + ": empty", TlsConfig.NONE, empty);
     }
 
     private void assertStartRefused(String expected, TlsConfig tls, Path tokenFile) {
-        SluiceConfig config = SluiceMain.parse(new String[] {"--upstream", tls.pulsarUpstream()
-                ? "pulsar+ssl://b:6651" : "pulsar://b:6650"}, Map.of(), out);
-        SluiceConfig withFiles = new SluiceConfig(config.upstream(), config.listen(), config.admin(), config.limitsFile(),
-                null, config.allowedBrokers(), config.lookupMode(), config.metricsMaxTopics(), config.drainTimeout(),
-                config.handshakeTimeout(), config.adminIdleTimeout(), config.admission(), config.cluster(), config.kafka(), tls, tokenFile);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SecretFiles.open(withFiles, new ProxyStats("pulsar"), Duration.ofSeconds(1)).close());
+        SluiceConfig config = SluiceMain.parse(
+                new String[] {"--upstream", tls.pulsarUpstream() ? "pulsar+ssl://b:6651" : "pulsar://b:6650"},
+                Map.of(),
+                out);
+        SluiceConfig withFiles = new SluiceConfig(
+                config.upstream(),
+                config.listen(),
+                config.admin(),
+                config.limitsFile(),
+                null,
+                config.allowedBrokers(),
+                config.lookupMode(),
+                config.metricsMaxTopics(),
+                config.drainTimeout(),
+                config.handshakeTimeout(),
+                config.adminIdleTimeout(),
+                config.admission(),
+                config.cluster(),
+                config.kafka(),
+                tls,
+                tokenFile);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> SecretFiles.open(withFiles, new ProxyStats("pulsar"), Duration.ofSeconds(1))
+                        .close());
         assertTrue(e.getMessage().startsWith(expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
     }
@@ -112,7 +163,8 @@ class TlsOptionsTest {
         args[0] = "--upstream";
         args[1] = "pulsar://b:6650";
         System.arraycopy(options, 0, args, 2, options.length);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, Map.of(), out));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, Map.of(), out));
         assertTrue(e.getMessage().startsWith(expected), e.getMessage());
     }
 }

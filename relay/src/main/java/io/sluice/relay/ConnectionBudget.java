@@ -1,6 +1,7 @@
 package io.sluice.relay;
 
 import io.sluice.limits.ConnectionLimits;
+
 import java.util.function.Supplier;
 
 /**

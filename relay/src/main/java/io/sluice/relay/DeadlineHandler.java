@@ -48,10 +48,14 @@ public abstract class DeadlineHandler extends ChannelDuplexHandler {
     /** Starts the deadline from now, unless it is already running. */
     protected final void start(ChannelHandlerContext ctx) {
         if (timer == null) {
-            timer = ctx.executor().schedule(() -> {
-                timer = null;
-                expired(ctx);
-            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+            timer = ctx.executor()
+                    .schedule(
+                            () -> {
+                                timer = null;
+                                expired(ctx);
+                            },
+                            timeout.toNanos(),
+                            TimeUnit.NANOSECONDS);
         }
     }
 

@@ -16,8 +16,7 @@ public final class Drain {
     /** The user event a front end's connection handler drains on. */
     public static final Drain REQUEST = new Drain();
 
-    private Drain() {
-    }
+    private Drain() {}
 
     /** Starts draining {@code client}, a client channel of any front end; thread-safe. */
     public static void request(Channel client) {

@@ -2,6 +2,7 @@ package io.sluice.relay;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
+
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -1,6 +1,7 @@
 package io.sluice.relay;
 
 import io.netty.buffer.ByteBuf;
+
 import java.util.ArrayDeque;
 
 /**
@@ -19,8 +20,7 @@ public final class HeldFrames {
      * rejecting it would name (Pulsar's last sequence id of a SEND, read before the frame was held;
      * else {@link #NO_SEQUENCE}), and when it was held.
      */
-    public record Held(ByteBuf frame, int messages, long bytes, long sequenceId, long heldAtNanos) {
-    }
+    public record Held(ByteBuf frame, int messages, long bytes, long sequenceId, long heldAtNanos) {}
 
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private long messages;

@@ -1,6 +1,7 @@
 package io.sluice.relay;
 
 import io.netty.buffer.ByteBuf;
+
 import java.util.function.Function;
 
 /**
@@ -17,8 +18,7 @@ public final class InboundFrames {
         void read(ByteBuf frame, A into);
     }
 
-    private InboundFrames() {
-    }
+    private InboundFrames() {}
 
     /** Reads {@code frame} into {@code into}; releases {@code frame} and rethrows if that fails. */
     public static <A> void readOrRelease(ByteBuf frame, A into, Reader<A> reader) {

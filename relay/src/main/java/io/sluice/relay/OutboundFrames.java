@@ -29,6 +29,7 @@ public final class OutboundFrames {
     private ByteBuf held;
     /** The buffer the run's bytes are in, by index; null when the run cannot be continued. */
     private ByteBuf parent;
+
     private int runStart;
     private int runLength;
     private boolean unflushed;
@@ -104,7 +105,9 @@ public final class OutboundFrames {
             // Lent bytes, written under the reference the run took. When that is the buffer's last
             // one (its decoder is done with it), nobody else looks at its indexes: the buffer itself
             // goes out, without a slice.
-            run = parent.refCnt() == 1 ? parent.setIndex(runStart, runStart + runLength) : parent.slice(runStart, runLength);
+            run = parent.refCnt() == 1
+                    ? parent.setIndex(runStart, runStart + runLength)
+                    : parent.slice(runStart, runLength);
         } else if (held.readableBytes() == runLength) {
             run = held;
         } else {

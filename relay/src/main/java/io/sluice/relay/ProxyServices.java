@@ -17,9 +17,14 @@ import java.util.Objects;
  * @param upstreamLatency  SEND to SEND_RECEIPT times, recorded by every connection
  * @param connectFailures  failed upstream connects, recorded by every connection
  */
-public record ProxyServices(QuotaEngine quotas, TopicActivity topics, ThrottleLedger throttles, ProxyStats stats,
-                            AdmissionController admission, LatencyWindow upstreamLatency,
-                            UpstreamConnectFailures connectFailures) {
+public record ProxyServices(
+        QuotaEngine quotas,
+        TopicActivity topics,
+        ThrottleLedger throttles,
+        ProxyStats stats,
+        AdmissionController admission,
+        LatencyWindow upstreamLatency,
+        UpstreamConnectFailures connectFailures) {
 
     public ProxyServices {
         Objects.requireNonNull(quotas, "quotas");

@@ -29,8 +29,13 @@ public final class TopicQuota {
      * @param protocol the front end's protocol, for the meter: {@code pulsar} or {@code kafka}
      * @param chain    the topic's scopes, from the front end's scope model
      */
-    public TopicQuota(QuotaEngine quotas, TopicActivity activity, Direction direction, String protocol, String topic,
-                      ScopeChain chain) {
+    public TopicQuota(
+            QuotaEngine quotas,
+            TopicActivity activity,
+            Direction direction,
+            String protocol,
+            String topic,
+            ScopeChain chain) {
         this.quotas = quotas;
         this.activity = activity;
         this.direction = direction;

@@ -12,7 +12,9 @@ import java.util.Random;
  */
 public final class ByteMutator {
 
-    private static final int[] EXTREMES = {0, 1, 3, 4, 0x7f, 0x80, 0xff, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x0e01, 0x0e02};
+    private static final int[] EXTREMES = {
+        0, 1, 3, 4, 0x7f, 0x80, 0xff, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x0e01, 0x0e02
+    };
 
     private final Random random;
     private final List<byte[]> seeds;

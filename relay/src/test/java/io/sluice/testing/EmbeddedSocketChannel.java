@@ -31,7 +31,8 @@ public class EmbeddedSocketChannel extends EmbeddedChannel implements SocketChan
     private static final InetSocketAddress LOCAL = new InetSocketAddress("127.0.0.1", 6650);
     private static final InetSocketAddress REMOTE = new InetSocketAddress("127.0.0.1", 40000);
 
-    private static final ThreadLocal<List<EmbeddedSocketChannel>> BOOTSTRAPPED = ThreadLocal.withInitial(ArrayList::new);
+    private static final ThreadLocal<List<EmbeddedSocketChannel>> BOOTSTRAPPED =
+            ThreadLocal.withInitial(ArrayList::new);
 
     private final SocketChannelConfig config;
     private ManualEventLoop manual;
@@ -149,23 +150,18 @@ public class EmbeddedSocketChannel extends EmbeddedChannel implements SocketChan
     /** A never-connected socket whose options are no-ops, so no file descriptor is ever opened. */
     private static final class OptionlessSocket extends Socket {
         @Override
-        public void setTcpNoDelay(boolean on) {
-        }
+        public void setTcpNoDelay(boolean on) {}
 
         @Override
-        public void setKeepAlive(boolean on) {
-        }
+        public void setKeepAlive(boolean on) {}
 
         @Override
-        public void setSoLinger(boolean on, int linger) {
-        }
+        public void setSoLinger(boolean on, int linger) {}
 
         @Override
-        public void setReceiveBufferSize(int size) {
-        }
+        public void setReceiveBufferSize(int size) {}
 
         @Override
-        public void setSendBufferSize(int size) {
-        }
+        public void setSendBufferSize(int size) {}
     }
 }

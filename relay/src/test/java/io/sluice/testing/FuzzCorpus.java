@@ -16,8 +16,7 @@ import java.util.stream.Stream;
  */
 public final class FuzzCorpus {
 
-    private FuzzCorpus() {
-    }
+    private FuzzCorpus() {}
 
     /** Every file of {@code testClass}'s inputs for {@code method}, in name order; empty when there are none. */
     public static List<byte[]> of(Class<?> testClass, String method) {

@@ -50,8 +50,14 @@ public class GateWorld implements Outbound {
 
     /** A world whose stats are labelled with {@code protocol} ("pulsar" or "kafka"). */
     public GateWorld(String protocol) {
-        services = new ProxyServices(quotas, activity, ledger, new ProxyStats(protocol),
-                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()), latency, new UpstreamConnectFailures());
+        services = new ProxyServices(
+                quotas,
+                activity,
+                ledger,
+                new ProxyStats(protocol),
+                new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
+                latency,
+                new UpstreamConnectFailures());
     }
 
     public void limit(ScopeRef scope, Limit limit) {

@@ -77,7 +77,8 @@ public final class ManualEventLoop extends AbstractScheduledEventExecutor implem
     @Override
     public ChannelFuture register(ChannelPromise promise) {
         if (!(promise.channel() instanceof EmbeddedSocketChannel channel)) {
-            return promise.setFailure(new IllegalArgumentException("not an EmbeddedSocketChannel: " + promise.channel()));
+            return promise.setFailure(
+                    new IllegalArgumentException("not an EmbeddedSocketChannel: " + promise.channel()));
         }
         try {
             channel.runOn(this);

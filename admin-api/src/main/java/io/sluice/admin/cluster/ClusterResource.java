@@ -7,6 +7,7 @@ import io.sluice.cluster.BucketShare;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.cluster.MemberSeen;
 import io.sluice.limits.LimitsStore;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -29,28 +30,58 @@ public final class ClusterResource {
     public ApiResponse get(ApiRequest request) {
         ClusterStatus now = status.get();
         List<Share> shares = now.shares().stream().map(Share::of).toList();
-        return ApiResponse.json(HttpResponseStatus.OK, new Body(now.mode().jsonName(), now.clusterId(), now.member(),
-                now.clusterId() == null ? null : now.storeUp(),
-                now.lastSync() == null ? null : now.lastSync().toString(),
-                now.syncInterval() == null ? null : now.syncInterval().toMillis(),
-                limits.isShared() ? "store" : "file", limits.isShared() ? limits.version() : null,
-                now.members(), shares));
+        return ApiResponse.json(
+                HttpResponseStatus.OK,
+                new Body(
+                        now.mode().jsonName(),
+                        now.clusterId(),
+                        now.member(),
+                        now.clusterId() == null ? null : now.storeUp(),
+                        now.lastSync() == null ? null : now.lastSync().toString(),
+                        now.syncInterval() == null ? null : now.syncInterval().toMillis(),
+                        limits.isShared() ? "store" : "file",
+                        limits.isShared() ? limits.version() : null,
+                        now.members(),
+                        shares));
     }
 
     /** The JSON body; absent fields are left out. */
-    record Body(String mode, String clusterId, String member, Boolean storeUp, String lastSync, Long syncIntervalMillis,
-                String limitsSource, Long limitsVersion, List<MemberSeen> members, List<Share> shares) {
-    }
+    record Body(
+            String mode,
+            String clusterId,
+            String member,
+            Boolean storeUp,
+            String lastSync,
+            Long syncIntervalMillis,
+            String limitsSource,
+            Long limitsVersion,
+            List<MemberSeen> members,
+            List<Share> shares) {}
 
     /** One limit's share, with the names the metrics use. */
-    record Share(String protocol, String scope, String name, String direction, String dimension, double limit,
-                 double share, double rate, int members) {
+    record Share(
+            String protocol,
+            String scope,
+            String name,
+            String direction,
+            String dimension,
+            double limit,
+            double share,
+            double rate,
+            int members) {
 
         static Share of(BucketShare share) {
             var key = share.key();
-            return new Share(key.scope().kind().protocol(), key.scope().kind().label(), key.scope().name(),
-                    key.direction().name().toLowerCase(Locale.ROOT), key.dimension().name().toLowerCase(Locale.ROOT),
-                    share.limit(), share.share(), share.limit() * share.share(), share.members());
+            return new Share(
+                    key.scope().kind().protocol(),
+                    key.scope().kind().label(),
+                    key.scope().name(),
+                    key.direction().name().toLowerCase(Locale.ROOT),
+                    key.dimension().name().toLowerCase(Locale.ROOT),
+                    share.limit(),
+                    share.share(),
+                    share.limit() * share.share(),
+                    share.members());
         }
     }
 }

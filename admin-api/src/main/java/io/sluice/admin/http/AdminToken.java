@@ -1,5 +1,8 @@
 package io.sluice.admin.http;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,8 +11,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The bearer token {@code /api/v1/**} requires: fixed at start ({@code --admin-token}), or read
@@ -96,7 +97,8 @@ public final class AdminToken {
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(file + ": no such file");
         } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+            throw new IllegalArgumentException(
+                    file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
         }
     }
 

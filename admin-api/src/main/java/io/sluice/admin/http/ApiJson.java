@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+
 import java.io.UncheckedIOException;
 import java.time.Instant;
 
@@ -17,13 +18,13 @@ import java.time.Instant;
 public final class ApiJson {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+            .defaultPropertyInclusion(
+                    JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
             .addModule(new SimpleModule("instants").addSerializer(Instant.class, ToStringSerializer.instance))
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
 
-    private ApiJson() {
-    }
+    private ApiJson() {}
 
     /** {@code value} as UTF-8 JSON. */
     public static byte[] write(Object value) {

@@ -2,6 +2,7 @@ package io.sluice.admin.http;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+
 import java.util.Map;
 
 /**

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -36,7 +37,8 @@ public final class BearerTokenCheck extends ChannelInboundHandlerAdapter {
         if (msg instanceof FullHttpRequest request && isProtected(request) && !presentsToken(request)) {
             ReferenceCountUtil.release(request);
             String problem = request.headers().contains(HttpHeaderNames.AUTHORIZATION)
-                    ? "Authorization: wrong bearer token" : "Authorization: missing; send Authorization: Bearer TOKEN";
+                    ? "Authorization: wrong bearer token"
+                    : "Authorization: missing; send Authorization: Bearer TOKEN";
             ApiResponse response = ApiResponse.error(HttpResponseStatus.UNAUTHORIZED, problem)
                     .withHeader(HttpHeaderNames.WWW_AUTHENTICATE.toString(), "Bearer realm=\"sluice\"");
             ctx.writeAndFlush(response.toHttp(request.protocolVersion()));
@@ -47,7 +49,8 @@ public final class BearerTokenCheck extends ChannelInboundHandlerAdapter {
 
     private static boolean isProtected(FullHttpRequest request) {
         try {
-            return RequestPath.parse(new QueryStringDecoder(request.uri()).rawPath()).startsWith(PROTECTED);
+            return RequestPath.parse(new QueryStringDecoder(request.uri()).rawPath())
+                    .startsWith(PROTECTED);
         } catch (ApiException unreadablePath) {
             // The router answers 400 without running any handler.
             return false;
@@ -56,8 +59,11 @@ public final class BearerTokenCheck extends ChannelInboundHandlerAdapter {
 
     private boolean presentsToken(FullHttpRequest request) {
         String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-        if (header == null || header.length() < SCHEME.length()
-                || !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
+        if (header == null
+                || header.length() < SCHEME.length()
+                || !header.substring(0, SCHEME.length())
+                        .toLowerCase(Locale.ROOT)
+                        .equals(SCHEME)) {
             return false;
         }
         return token.matches(header.substring(SCHEME.length()).trim());

@@ -34,7 +34,8 @@ public final class BodySizeLimit extends HttpObjectAggregator {
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
         Object response = super.newContinueResponse(start, maxContentLength, pipeline);
-        if (response instanceof HttpResponse refusal && HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.equals(refusal.status())) {
+        if (response instanceof HttpResponse refusal
+                && HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.equals(refusal.status())) {
             ReferenceCountUtil.release(response);
             return tooLarge(start);
         }
@@ -59,7 +60,8 @@ public final class BodySizeLimit extends HttpObjectAggregator {
     }
 
     private FullHttpResponse tooLarge(HttpMessage request) {
-        return ApiResponse.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                "body: must be at most " + maxBytes + " bytes").toHttp(request.protocolVersion());
+        return ApiResponse.error(
+                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "body: must be at most " + maxBytes + " bytes")
+                .toHttp(request.protocolVersion());
     }
 }

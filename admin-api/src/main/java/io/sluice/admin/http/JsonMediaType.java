@@ -8,8 +8,7 @@ import java.util.Locale;
  */
 public final class JsonMediaType {
 
-    private JsonMediaType() {
-    }
+    private JsonMediaType() {}
 
     /** True for {@code application/json} and {@code application/json; charset=utf-8}, in any case. */
     public static boolean accepts(String contentType) {

@@ -24,7 +24,8 @@ public final class MalformedRequestReply extends ChannelInboundHandlerAdapter {
         if (msg instanceof FullHttpRequest request && request.decoderResult().isFailure()) {
             String cause = String.valueOf(request.decoderResult().cause().getMessage());
             ReferenceCountUtil.release(request);
-            FullHttpResponse response = ApiResponse.error(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + cause)
+            FullHttpResponse response = ApiResponse.error(
+                            HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + cause)
                     .toHttp(HttpVersion.HTTP_1_1);
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);

@@ -5,9 +5,10 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.sluice.relay.DeadlineHandler;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
 
 /**
  * Closes an admin connection that has not delivered a complete request within the timeout of
@@ -51,7 +52,9 @@ public final class NextRequestTimeout extends DeadlineHandler {
 
     @Override
     protected void expired(ChannelHandlerContext ctx) {
-        log.debug("Closing admin connection {}: no complete request within {} ms", ctx.channel().remoteAddress(),
+        log.debug(
+                "Closing admin connection {}: no complete request within {} ms",
+                ctx.channel().remoteAddress(),
                 timeout().toMillis());
         ctx.close();
     }

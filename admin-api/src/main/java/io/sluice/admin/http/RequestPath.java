@@ -45,7 +45,8 @@ public record RequestPath(List<String> segments) {
 
     /** True when this path starts with {@code prefix}'s segments. */
     public boolean startsWith(List<String> prefix) {
-        return segments.size() >= prefix.size() && segments.subList(0, prefix.size()).equals(prefix);
+        return segments.size() >= prefix.size()
+                && segments.subList(0, prefix.size()).equals(prefix);
     }
 
     @Override
@@ -74,7 +75,8 @@ public record RequestPath(List<String> segments) {
             i += 2;
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes.toByteArray()))

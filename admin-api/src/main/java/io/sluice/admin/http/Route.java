@@ -9,5 +9,4 @@ import io.netty.handler.codec.http.HttpMethod;
  * @param pattern the path pattern
  * @param handler the handler
  */
-public record Route(HttpMethod method, PathPattern pattern, RouteHandler handler) {
-}
+public record Route(HttpMethod method, PathPattern pattern, RouteHandler handler) {}

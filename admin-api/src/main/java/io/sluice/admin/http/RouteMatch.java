@@ -1,6 +1,7 @@
 package io.sluice.admin.http;
 
 import io.netty.handler.codec.http.HttpMethod;
+
 import java.util.List;
 import java.util.Map;
 
@@ -13,18 +14,15 @@ public sealed interface RouteMatch {
      * @param route the route
      * @param params its path parameters
      */
-    record Found(Route route, Map<String, String> params) implements RouteMatch {
-    }
+    record Found(Route route, Map<String, String> params) implements RouteMatch {}
 
     /** No route has this path: 404. */
-    record NoSuchPath() implements RouteMatch {
-    }
+    record NoSuchPath() implements RouteMatch {}
 
     /**
      * Routes have this path, but not with this method: 405.
      *
      * @param allowed the methods they do have, for the {@code Allow} header
      */
-    record WrongMethod(List<HttpMethod> allowed) implements RouteMatch {
-    }
+    record WrongMethod(List<HttpMethod> allowed) implements RouteMatch {}
 }

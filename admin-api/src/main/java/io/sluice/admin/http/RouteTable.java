@@ -1,6 +1,7 @@
 package io.sluice.admin.http;
 
 import io.netty.handler.codec.http.HttpMethod;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,7 @@ public final class RouteTable {
 
         private final List<Route> routes = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Adds {@code method} on {@code pattern}, answered by {@code handler}. */
         public Builder add(HttpMethod method, String pattern, RouteHandler handler) {

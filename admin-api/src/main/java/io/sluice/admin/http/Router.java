@@ -14,12 +14,13 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.sluice.limits.LimitsUnavailableException;
 import io.sluice.settings.InvalidSettingsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sends each request to its route and writes the answer: 404 for an unknown path, 405 with
@@ -51,7 +52,8 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        Call call = new Call(request.method(), request.uri(), request.headers().copy(), ByteBufUtil.getBytes(request.content()));
+        Call call = new Call(
+                request.method(), request.uri(), request.headers().copy(), ByteBufUtil.getBytes(request.content()));
         HttpVersion version = request.protocolVersion();
         CompletableFuture<Void> previous = ctx.channel().attr(LATEST).get();
         CompletableFuture<Void> answered = (previous == null ? CompletableFuture.<Void>completedFuture(null) : previous)
@@ -79,7 +81,8 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
             RouteMatch match = routes.find(call.method(), path);
             if (match instanceof RouteMatch.WrongMethod wrong) {
                 String allowed = wrong.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
-                return ApiResponse.error(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                return ApiResponse.error(
+                                HttpResponseStatus.METHOD_NOT_ALLOWED,
                                 "method " + call.method() + " is not allowed on " + path + "; allowed: " + allowed)
                         .withHeader(HttpHeaderNames.ALLOW.toString(), allowed);
             }
@@ -88,10 +91,13 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             String contentType = call.headers().get(HttpHeaderNames.CONTENT_TYPE);
             if (HttpMethod.PUT.equals(call.method()) && !JsonMediaType.accepts(contentType)) {
-                return ApiResponse.error(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+                return ApiResponse.error(
+                        HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
                         "Content-Type: must be application/json, got " + contentType);
             }
-            return found.route().handler().handle(new ApiRequest(call.method(), found.params(), call.headers(), call.body()));
+            return found.route()
+                    .handler()
+                    .handle(new ApiRequest(call.method(), found.params(), call.headers(), call.body()));
         } catch (ApiException e) {
             return e.response();
         } catch (InvalidSettingsException e) {
@@ -108,6 +114,5 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /** What a handler needs of a request, copied off Netty's buffers. */
-    private record Call(HttpMethod method, String uri, HttpHeaders headers, byte[] body) {
-    }
+    private record Call(HttpMethod method, String uri, HttpHeaders headers, byte[] body) {}
 }

@@ -7,6 +7,7 @@ import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
+
 import java.io.IOException;
 
 /**
@@ -23,7 +24,8 @@ public final class ConnectionLimitsResource {
 
     /** The connection limits in force. */
     public ApiResponse get(ApiRequest request) {
-        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(store.current().connection()));
+        return ApiResponse.json(
+                HttpResponseStatus.OK, LimitsJson.write(store.current().connection()));
     }
 
     /** Sets the connection limits; an absent field takes its default. */

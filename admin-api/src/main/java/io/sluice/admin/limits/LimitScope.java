@@ -23,9 +23,11 @@ public enum LimitScope {
         String nameIn(ApiRequest request) {
             String domain = request.param("domain");
             if (!domain.equals("persistent") && !domain.equals("non-persistent")) {
-                throw new InvalidSettingsException("domain", "must be persistent or non-persistent, got \"" + domain + "\"");
+                throw new InvalidSettingsException(
+                        "domain", "must be persistent or non-persistent, got \"" + domain + "\"");
             }
-            String name = domain + "://" + request.param("tenant") + "/" + request.param("namespace") + "/" + request.param("topic");
+            String name = domain + "://" + request.param("tenant") + "/" + request.param("namespace") + "/"
+                    + request.param("topic");
             return checked("topic", () -> TopicName.parse(name).toString());
         }
     },
@@ -34,15 +36,18 @@ public enum LimitScope {
     NAMESPACE(ScopeKind.PULSAR_NAMESPACE, "/api/v1/limits/namespaces/{tenant}/{namespace}") {
         @Override
         String nameIn(ApiRequest request) {
-            return checked("namespace",
-                    () -> NamespaceName.parse(request.param("tenant") + "/" + request.param("namespace")).toString());
+            return checked(
+                    "namespace",
+                    () -> NamespaceName.parse(request.param("tenant") + "/" + request.param("namespace"))
+                            .toString());
         }
     },
 
     TENANT(ScopeKind.PULSAR_TENANT, "/api/v1/limits/tenants/{tenant}") {
         @Override
         String nameIn(ApiRequest request) {
-            return checked("tenant", () -> TenantName.parse(request.param("tenant")).toString());
+            return checked(
+                    "tenant", () -> TenantName.parse(request.param("tenant")).toString());
         }
     },
 

@@ -6,6 +6,7 @@ import io.sluice.admin.http.ApiResponse;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
+
 import java.io.IOException;
 
 /** GET and PUT of the whole limits document, {@code /api/v1/limits}. */

@@ -5,10 +5,11 @@ import io.sluice.admin.http.ApiException;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.limits.Limit;
-import io.sluice.limits.ScopeRef;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.ScopeRef;
+
 import java.io.IOException;
 
 /** GET, PUT and DELETE of one scope's limit, e.g. {@code /api/v1/limits/tenants/{tenant}}. */

@@ -11,6 +11,7 @@ import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.AdmissionStatus;
 import io.sluice.admission.Signal;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -28,7 +29,9 @@ public final class AdmissionCollector implements MultiCollector {
     private static final String REJECTIONS_HELP = "New requests admission control turned away, by request type;"
             + " mode enforced counts rejections, monitor_only the requests it let through but would have rejected";
     private static final String SIGNAL_HELP = "Latest sampled value of each admission signal, unknown ones left out: "
-            + Arrays.stream(Signal.values()).map(s -> s.jsonName() + " (" + unit(s.unit()) + ")").collect(Collectors.joining(", "));
+            + Arrays.stream(Signal.values())
+                    .map(s -> s.jsonName() + " (" + unit(s.unit()) + ")")
+                    .collect(Collectors.joining(", "));
 
     private final AdmissionController controller;
 
@@ -39,24 +42,33 @@ public final class AdmissionCollector implements MultiCollector {
     @Override
     public MetricSnapshots collect() {
         AdmissionStatus status = controller.status();
-        GaugeSnapshot.Builder states = GaugeSnapshot.builder().name("sluice_admission_state").help(STATE_HELP);
-        CounterSnapshot.Builder rejections = CounterSnapshot.builder().name("sluice_admission_rejections").help(REJECTIONS_HELP);
+        GaugeSnapshot.Builder states =
+                GaugeSnapshot.builder().name("sluice_admission_state").help(STATE_HELP);
+        CounterSnapshot.Builder rejections =
+                CounterSnapshot.builder().name("sluice_admission_rejections").help(REJECTIONS_HELP);
         status.breakers().forEach((type, breaker) -> {
             String typeLabel = type.name().toLowerCase(Locale.ROOT);
             states.dataPoint(GaugeDataPointSnapshot.builder()
-                    .labels(Labels.of("type", typeLabel)).value(breaker.state().metricValue()).build());
+                    .labels(Labels.of("type", typeLabel))
+                    .value(breaker.state().metricValue())
+                    .build());
             rejections.dataPoint(CounterDataPointSnapshot.builder()
                     .labels(Labels.of("type", typeLabel, "mode", AdmissionMode.ENFORCED.jsonName()))
-                    .value(breaker.rejections()).build());
+                    .value(breaker.rejections())
+                    .build());
             rejections.dataPoint(CounterDataPointSnapshot.builder()
                     .labels(Labels.of("type", typeLabel, "mode", AdmissionMode.MONITOR_ONLY.jsonName()))
-                    .value(breaker.wouldBeRejections()).build());
+                    .value(breaker.wouldBeRejections())
+                    .build());
         });
-        GaugeSnapshot.Builder signals = GaugeSnapshot.builder().name("sluice_admission_signal").help(SIGNAL_HELP);
+        GaugeSnapshot.Builder signals =
+                GaugeSnapshot.builder().name("sluice_admission_signal").help(SIGNAL_HELP);
         status.signals().forEach((signal, reading) -> {
             if (!Double.isNaN(reading.value())) {
                 signals.dataPoint(GaugeDataPointSnapshot.builder()
-                        .labels(Labels.of("signal", signal.jsonName())).value(reading.value()).build());
+                        .labels(Labels.of("signal", signal.jsonName()))
+                        .value(reading.value())
+                        .build());
             }
         });
         return MetricSnapshots.of(states.build(), rejections.build(), signals.build());

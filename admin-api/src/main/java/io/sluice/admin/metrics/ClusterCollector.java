@@ -9,6 +9,7 @@ import io.sluice.cluster.BucketShare;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.cluster.SyncMode;
 import io.sluice.quota.BucketKey;
+
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -31,24 +32,40 @@ public final class ClusterCollector implements MultiCollector {
         if (now.mode() == SyncMode.STANDALONE) {
             return MetricSnapshots.of();
         }
-        GaugeSnapshot up = GaugeSnapshot.builder().name("sluice_cluster_store_up")
+        GaugeSnapshot up = GaugeSnapshot.builder()
+                .name("sluice_cluster_store_up")
                 .help("1 when the last sync reached the cluster store, else 0")
-                .dataPoint(GaugeDataPointSnapshot.builder().value(now.storeUp() ? 1 : 0).build()).build();
-        GaugeSnapshot members = GaugeSnapshot.builder().name("sluice_cluster_members")
+                .dataPoint(GaugeDataPointSnapshot.builder()
+                        .value(now.storeUp() ? 1 : 0)
+                        .build())
+                .build();
+        GaugeSnapshot members = GaugeSnapshot.builder()
+                .name("sluice_cluster_members")
                 .help("Sluices of this cluster id seen in the last successful sync, this one included")
-                .dataPoint(GaugeDataPointSnapshot.builder().value(now.members().size()).build()).build();
-        GaugeSnapshot.Builder shares = GaugeSnapshot.builder().name("sluice_cluster_share")
+                .dataPoint(GaugeDataPointSnapshot.builder()
+                        .value(now.members().size())
+                        .build())
+                .build();
+        GaugeSnapshot.Builder shares = GaugeSnapshot.builder()
+                .name("sluice_cluster_share")
                 .help("This Sluice's part of a cluster-wide limit, 0 to 1; its rate is the limit times this");
         for (BucketShare share : now.shares()) {
             BucketKey key = share.key();
             String protocol = key.scope().kind().protocol();
             shares.dataPoint(GaugeDataPointSnapshot.builder()
-                    .labels(Labels.of("protocol", protocol == null ? "" : protocol,
-                            "scope", key.scope().kind().label(),
-                            "name", key.scope().name(),
-                            "direction", key.direction().name().toLowerCase(Locale.ROOT),
-                            "dimension", key.dimension().name().toLowerCase(Locale.ROOT)))
-                    .value(share.share()).build());
+                    .labels(Labels.of(
+                            "protocol",
+                            protocol == null ? "" : protocol,
+                            "scope",
+                            key.scope().kind().label(),
+                            "name",
+                            key.scope().name(),
+                            "direction",
+                            key.direction().name().toLowerCase(Locale.ROOT),
+                            "dimension",
+                            key.dimension().name().toLowerCase(Locale.ROOT)))
+                    .value(share.share())
+                    .build());
         }
         return MetricSnapshots.of(up, members, shares.build());
     }

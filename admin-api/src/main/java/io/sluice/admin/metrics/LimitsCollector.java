@@ -12,6 +12,7 @@ import io.sluice.limits.LimitsStore;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -33,9 +34,11 @@ public final class LimitsCollector implements MultiCollector {
 
     @Override
     public MetricSnapshots collect() {
-        GaugeSnapshot.Builder messages = GaugeSnapshot.builder().name("sluice_limit_messages_per_second")
+        GaugeSnapshot.Builder messages = GaugeSnapshot.builder()
+                .name("sluice_limit_messages_per_second")
                 .help("Each message (record) rate limit in force, by protocol, scope, name and direction");
-        GaugeSnapshot.Builder bytes = GaugeSnapshot.builder().name("sluice_limit_bytes_per_second")
+        GaugeSnapshot.Builder bytes = GaugeSnapshot.builder()
+                .name("sluice_limit_bytes_per_second")
                 .help("Each byte rate limit in force, by protocol, scope, name and direction");
         LimitsDocument document = limits.current();
         add(messages, bytes, ScopeKind.PULSAR_TOPIC, document.topics());
@@ -50,8 +53,8 @@ public final class LimitsCollector implements MultiCollector {
         return MetricSnapshots.of(messages.build(), bytes.build());
     }
 
-    private static void add(GaugeSnapshot.Builder messages, GaugeSnapshot.Builder bytes, ScopeKind kind,
-                            Map<String, Limit> scoped) {
+    private static void add(
+            GaugeSnapshot.Builder messages, GaugeSnapshot.Builder bytes, ScopeKind kind, Map<String, Limit> scoped) {
         scoped.forEach((name, limit) -> add(messages, bytes, new ScopeRef(kind, name), limit));
     }
 
@@ -65,16 +68,28 @@ public final class LimitsCollector implements MultiCollector {
         }
     }
 
-    private static void point(GaugeSnapshot.Builder family, ScopeRef scope, Direction direction, RateLimit rates,
-                              Function<RateLimit, Double> rate) {
+    private static void point(
+            GaugeSnapshot.Builder family,
+            ScopeRef scope,
+            Direction direction,
+            RateLimit rates,
+            Function<RateLimit, Double> rate) {
         Double value = rate.apply(rates);
         if (value == null) {
             return;
         }
         String protocol = scope.kind().protocol() == null ? "" : scope.kind().protocol();
         family.dataPoint(GaugeDataPointSnapshot.builder()
-                .labels(Labels.of("protocol", protocol, "scope", scope.kind().label(), "name", scope.name(),
-                        "direction", direction.name().toLowerCase(Locale.ROOT)))
-                .value(value).build());
+                .labels(Labels.of(
+                        "protocol",
+                        protocol,
+                        "scope",
+                        scope.kind().label(),
+                        "name",
+                        scope.name(),
+                        "direction",
+                        direction.name().toLowerCase(Locale.ROOT)))
+                .value(value)
+                .build());
     }
 }

@@ -9,10 +9,11 @@ import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
-import io.sluice.relay.ProxyStats;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
@@ -39,9 +40,15 @@ public final class MetricsResource {
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      */
-    public static MetricsResource forProxy(LimitsStore limits, ThrottleLedger ledger, TopicActivity activity,
-                                           List<ProxyStats> stats, AdmissionController admission, int maxTopics,
-                                           BooleanSupplier ready, Supplier<ClusterStatus> cluster) {
+    public static MetricsResource forProxy(
+            LimitsStore limits,
+            ThrottleLedger ledger,
+            TopicActivity activity,
+            List<ProxyStats> stats,
+            AdmissionController admission,
+            int maxTopics,
+            BooleanSupplier ready,
+            Supplier<ClusterStatus> cluster) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));

@@ -30,12 +30,20 @@ public final class NettyMemoryCollector implements MultiCollector {
         }
         ByteBufAllocatorMetric metric = provider.metric();
         return MetricSnapshots.of(
-                gauge("sluice_netty_direct_memory_bytes", "Direct memory held by Netty's buffer allocator", metric.usedDirectMemory()),
-                gauge("sluice_netty_heap_memory_bytes", "Heap memory held by Netty's buffer allocator", metric.usedHeapMemory()));
+                gauge(
+                        "sluice_netty_direct_memory_bytes",
+                        "Direct memory held by Netty's buffer allocator",
+                        metric.usedDirectMemory()),
+                gauge(
+                        "sluice_netty_heap_memory_bytes",
+                        "Heap memory held by Netty's buffer allocator",
+                        metric.usedHeapMemory()));
     }
 
     private static GaugeSnapshot gauge(String name, String help, long bytes) {
-        return GaugeSnapshot.builder().name(name).help(help)
+        return GaugeSnapshot.builder()
+                .name(name)
+                .help(help)
                 .dataPoint(GaugeDataPointSnapshot.builder().value(bytes).build())
                 .build();
     }

@@ -29,37 +29,64 @@ public final class ProxyStatsCollector implements MultiCollector {
 
     @Override
     public MetricSnapshots collect() {
-        GaugeSnapshot.Builder connections = GaugeSnapshot.builder().name("sluice_connections")
-                .help("Client connections open now");
-        CounterSnapshot.Builder protocolErrors = CounterSnapshot.builder().name("sluice_protocol_errors")
+        GaugeSnapshot.Builder connections =
+                GaugeSnapshot.builder().name("sluice_connections").help("Client connections open now");
+        CounterSnapshot.Builder protocolErrors = CounterSnapshot.builder()
+                .name("sluice_protocol_errors")
                 .help("Client connections closed for malformed input, by reason");
-        CounterSnapshot.Builder connectFailures = CounterSnapshot.builder().name("sluice_upstream_connect_failures")
+        CounterSnapshot.Builder connectFailures = CounterSnapshot.builder()
+                .name("sluice_upstream_connect_failures")
                 .help("Failed attempts to connect to an upstream broker");
-        CounterSnapshot.Builder bytes = CounterSnapshot.builder().name("sluice_client_bytes")
+        CounterSnapshot.Builder bytes = CounterSnapshot.builder()
+                .name("sluice_client_bytes")
                 .help("Bytes received from clients (direction in) and sent to them (direction out)");
-        CounterSnapshot.Builder requests = CounterSnapshot.builder().name("sluice_requests")
+        CounterSnapshot.Builder requests = CounterSnapshot.builder()
+                .name("sluice_requests")
                 .help("Requests received from clients, by kind (the Kafka API)");
         long tlsReloadFailures = 0;
         for (ProxyStats stats : frontEnds) {
             tlsReloadFailures += stats.tlsReloadFailures();
             Labels protocol = Labels.of("protocol", stats.protocol());
-            connections.dataPoint(GaugeDataPointSnapshot.builder().labels(protocol).value(stats.openConnections()).build());
-            stats.protocolErrors().forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("protocol", stats.protocol(), "reason", reason)).value(count).build()));
-            connectFailures.dataPoint(CounterDataPointSnapshot.builder().labels(protocol)
-                    .value(stats.upstreamConnectFailures()).build());
+            connections.dataPoint(GaugeDataPointSnapshot.builder()
+                    .labels(protocol)
+                    .value(stats.openConnections())
+                    .build());
+            stats.protocolErrors()
+                    .forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
+                            .labels(Labels.of("protocol", stats.protocol(), "reason", reason))
+                            .value(count)
+                            .build()));
+            connectFailures.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(protocol)
+                    .value(stats.upstreamConnectFailures())
+                    .build());
             bytes.dataPoint(CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("direction", "in", "protocol", stats.protocol())).value(stats.bytesFromClients()).build());
+                    .labels(Labels.of("direction", "in", "protocol", stats.protocol()))
+                    .value(stats.bytesFromClients())
+                    .build());
             bytes.dataPoint(CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("direction", "out", "protocol", stats.protocol())).value(stats.bytesToClients()).build());
-            stats.requests().forEach((kind, count) -> requests.dataPoint(CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("api", kind, "protocol", stats.protocol())).value(count).build()));
+                    .labels(Labels.of("direction", "out", "protocol", stats.protocol()))
+                    .value(stats.bytesToClients())
+                    .build());
+            stats.requests()
+                    .forEach((kind, count) -> requests.dataPoint(CounterDataPointSnapshot.builder()
+                            .labels(Labels.of("api", kind, "protocol", stats.protocol()))
+                            .value(count)
+                            .build()));
         }
-        CounterSnapshot tlsReloads = CounterSnapshot.builder().name("sluice_tls_reload_failures")
+        CounterSnapshot tlsReloads = CounterSnapshot.builder()
+                .name("sluice_tls_reload_failures")
                 .help("Changed certificate, key or CA files that could not be used; the ones in use were kept")
-                .dataPoint(CounterDataPointSnapshot.builder().value(tlsReloadFailures).build())
+                .dataPoint(CounterDataPointSnapshot.builder()
+                        .value(tlsReloadFailures)
+                        .build())
                 .build();
-        return MetricSnapshots.of(connections.build(), protocolErrors.build(), connectFailures.build(), bytes.build(),
-                requests.build(), tlsReloads);
+        return MetricSnapshots.of(
+                connections.build(),
+                protocolErrors.build(),
+                connectFailures.build(),
+                bytes.build(),
+                requests.build(),
+                tlsReloads);
     }
 }

@@ -8,6 +8,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.sluice.status.DelayHistogram;
 import io.sluice.status.ThrottleLedger;
+
 import java.util.Arrays;
 
 /** {@code sluice_throttle_delay_seconds}: the ledger's delay histograms, one series per scope. */
@@ -24,13 +25,15 @@ public final class ThrottleDelayCollector implements Collector {
 
     @Override
     public MetricSnapshot collect() {
-        HistogramSnapshot.Builder family = HistogramSnapshot.builder().name("sluice_throttle_delay_seconds")
+        HistogramSnapshot.Builder family = HistogramSnapshot.builder()
+                .name("sluice_throttle_delay_seconds")
                 .help("How long held sends waited in the proxy before release, by the scope that held them");
-        ledger.delays().forEach((scope, histogram) -> family.dataPoint(HistogramDataPointSnapshot.builder()
-                .classicHistogramBuckets(ClassicHistogramBuckets.of(UPPER_BOUNDS, histogram.counts()))
-                .sum(histogram.sumSeconds())
-                .labels(Labels.of("scope", scope))
-                .build()));
+        ledger.delays()
+                .forEach((scope, histogram) -> family.dataPoint(HistogramDataPointSnapshot.builder()
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(UPPER_BOUNDS, histogram.counts()))
+                        .sum(histogram.sumSeconds())
+                        .labels(Labels.of("scope", scope))
+                        .build()));
         return family.build();
     }
 

@@ -1,9 +1,10 @@
 package io.sluice.admin.metrics;
 
-import io.sluice.settings.InvalidSettingsException;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.pulsar.TopicName;
+import io.sluice.settings.InvalidSettingsException;
 import io.sluice.status.TopicMeter;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,8 +22,7 @@ public final class TopicLabels {
     public static final String OTHER = "_other";
 
     /** A topic as a protocol names it; a Kafka and a Pulsar topic may share a name. */
-    private record Topic(String protocol, String name) {
-    }
+    private record Topic(String protocol, String name) {}
 
     private final LimitsDocument limits;
     private final Set<Topic> named;

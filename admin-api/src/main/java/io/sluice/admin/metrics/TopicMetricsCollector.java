@@ -1,6 +1,5 @@
 package io.sluice.admin.metrics;
 
-import io.sluice.limits.ScopeKind;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
@@ -9,15 +8,17 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapsho
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.ScopeKind;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.ThrottleLedger.EventKey;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
-import java.util.LinkedHashMap;
+
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
@@ -31,7 +32,10 @@ public final class TopicMetricsCollector implements MultiCollector {
 
     /** Every protocol a front end can speak; each has its {@value TopicLabels#OTHER} series from the start. */
     private static final List<String> PROTOCOLS = Arrays.stream(ScopeKind.values())
-            .map(ScopeKind::protocol).filter(Objects::nonNull).distinct().toList();
+            .map(ScopeKind::protocol)
+            .filter(Objects::nonNull)
+            .distinct()
+            .toList();
 
     private final LimitsStore limits;
     private final TopicActivity activity;
@@ -58,44 +62,88 @@ public final class TopicMetricsCollector implements MultiCollector {
             totals.put(new Series(protocol, TopicLabels.OTHER), new Totals());
         }
         for (TopicMeter meter : meters) {
-            totals.computeIfAbsent(new Series(meter.protocol(), labels.label(meter.protocol(), meter.topic())),
-                    series -> new Totals()).add(meter);
+            totals.computeIfAbsent(
+                            new Series(meter.protocol(), labels.label(meter.protocol(), meter.topic())),
+                            series -> new Totals())
+                    .add(meter);
         }
         Map<EventKey, Long> events = new LinkedHashMap<>();
-        ledger.events().forEach((key, count) -> events.merge(new EventKey(key.protocol(),
-                labels.label(key.protocol(), key.topic()), key.scope(), key.reason(), key.action()), count, Long::sum));
+        ledger.events()
+                .forEach((key, count) -> events.merge(
+                        new EventKey(
+                                key.protocol(),
+                                labels.label(key.protocol(), key.topic()),
+                                key.scope(),
+                                key.reason(),
+                                key.action()),
+                        count,
+                        Long::sum));
 
         return MetricSnapshots.of(
-                counter("sluice_publish_messages", "Messages sent to the broker by producers, by topic", totals, t -> t.publishMessages),
-                counter("sluice_publish_bytes", "Payload bytes sent to the broker by producers, by topic", totals, t -> t.publishBytes),
-                counter("sluice_dispatch_messages", "Messages the broker dispatched to consumers, by topic", totals, t -> t.dispatchMessages),
-                counter("sluice_dispatch_bytes", "Payload bytes the broker dispatched to consumers, by topic", totals, t -> t.dispatchBytes),
+                counter(
+                        "sluice_publish_messages",
+                        "Messages sent to the broker by producers, by topic",
+                        totals,
+                        t -> t.publishMessages),
+                counter(
+                        "sluice_publish_bytes",
+                        "Payload bytes sent to the broker by producers, by topic",
+                        totals,
+                        t -> t.publishBytes),
+                counter(
+                        "sluice_dispatch_messages",
+                        "Messages the broker dispatched to consumers, by topic",
+                        totals,
+                        t -> t.dispatchMessages),
+                counter(
+                        "sluice_dispatch_bytes",
+                        "Payload bytes the broker dispatched to consumers, by topic",
+                        totals,
+                        t -> t.dispatchBytes),
                 gauge("sluice_held_messages", "Sends held in the proxy now, by topic", totals, t -> t.heldMessages),
                 gauge("sluice_held_bytes", "Bytes of sends held in the proxy now, by topic", totals, t -> t.heldBytes),
                 throttleEvents(events));
     }
 
-    private static CounterSnapshot counter(String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
+    private static CounterSnapshot counter(
+            String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
         CounterSnapshot.Builder family = CounterSnapshot.builder().name(name).help(help);
         totals.forEach((series, t) -> family.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(series.labels()).value(value.applyAsLong(t)).build()));
+                .labels(series.labels())
+                .value(value.applyAsLong(t))
+                .build()));
         return family.build();
     }
 
-    private static GaugeSnapshot gauge(String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
+    private static GaugeSnapshot gauge(
+            String name, String help, Map<Series, Totals> totals, ToLongFunction<Totals> value) {
         GaugeSnapshot.Builder family = GaugeSnapshot.builder().name(name).help(help);
         totals.forEach((series, t) -> family.dataPoint(GaugeDataPointSnapshot.builder()
-                .labels(series.labels()).value(value.applyAsLong(t)).build()));
+                .labels(series.labels())
+                .value(value.applyAsLong(t))
+                .build()));
         return family.build();
     }
 
     private static CounterSnapshot throttleEvents(Map<EventKey, Long> events) {
-        CounterSnapshot.Builder family = CounterSnapshot.builder().name("sluice_throttle_events")
-                .help("Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason and action");
+        CounterSnapshot.Builder family = CounterSnapshot.builder()
+                .name("sluice_throttle_events")
+                .help(
+                        "Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason and action");
         events.forEach((key, count) -> family.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(Labels.of("protocol", key.protocol(), "topic", key.topic(), "scope", text(key.scope()),
-                        "reason", text(key.reason()), "action", text(key.action())))
-                .value(count).build()));
+                .labels(Labels.of(
+                        "protocol",
+                        key.protocol(),
+                        "topic",
+                        key.topic(),
+                        "scope",
+                        text(key.scope()),
+                        "reason",
+                        text(key.reason()),
+                        "action",
+                        text(key.action())))
+                .value(count)
+                .build()));
         return family.build();
     }
 

@@ -3,6 +3,7 @@ package io.sluice.admin.openapi;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

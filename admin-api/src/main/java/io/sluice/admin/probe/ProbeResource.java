@@ -3,6 +3,7 @@ package io.sluice.admin.probe;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
+
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 

@@ -19,6 +19,8 @@ public final class TopicsResource {
     }
 
     public ApiResponse get(ApiRequest request) {
-        return ApiResponse.json(HttpResponseStatus.OK, activity.meters().stream().map(TopicMeter::figures).toList());
+        return ApiResponse.json(
+                HttpResponseStatus.OK,
+                activity.meters().stream().map(TopicMeter::figures).toList());
     }
 }

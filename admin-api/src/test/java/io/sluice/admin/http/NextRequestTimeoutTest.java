@@ -1,9 +1,5 @@
 package io.sluice.admin.http;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -15,13 +11,18 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link NextRequestTimeout} behind Netty's HTTP codec and the admin aggregator, with the route
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class NextRequestTimeoutTest {
 
     private static final long TIMEOUT_MILLIS = 5_000;
-    private static final byte[] REQUEST = "GET /healthz HTTP/1.1\r\nHost: sluice\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REQUEST =
+            "GET /healthz HTTP/1.1\r\nHost: sluice\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ManualEventLoop loop = new ManualEventLoop();
     private final HeldRequests handlers = new HeldRequests();
@@ -42,8 +44,12 @@ class NextRequestTimeoutTest {
     void accept() {
         channel = new EmbeddedSocketChannel();
         EmbeddedSocketChannel.takeBootstrapped(); // forget the channel itself
-        channel.pipeline().addLast(new HttpServerCodec(), new BodySizeLimit(1024),
-                new NextRequestTimeout(Duration.ofMillis(TIMEOUT_MILLIS)), handlers);
+        channel.pipeline()
+                .addLast(
+                        new HttpServerCodec(),
+                        new BodySizeLimit(1024),
+                        new NextRequestTimeout(Duration.ofMillis(TIMEOUT_MILLIS)),
+                        handlers);
         loop.register(channel);
         loop.runTasks();
     }

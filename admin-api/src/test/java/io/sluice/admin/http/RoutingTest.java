@@ -1,5 +1,11 @@
 package io.sluice.admin.http;
 
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
 import static io.netty.handler.codec.http.HttpMethod.DELETE;
 import static io.netty.handler.codec.http.HttpMethod.GET;
 import static io.netty.handler.codec.http.HttpMethod.POST;
@@ -11,11 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
-
 /** Paths, patterns, the route table and media types, without a server. */
 class RoutingTest {
 
@@ -23,7 +24,9 @@ class RoutingTest {
 
     @Test
     void pathsAreSplitThenDecodedSegmentBySegment() {
-        assertEquals(List.of("api", "v1", "a/b", "c d", "e+f", "é"), RequestPath.parse("/api/v1/a%2Fb/c%20d/e+f/%C3%A9").segments());
+        assertEquals(
+                List.of("api", "v1", "a/b", "c d", "e+f", "é"),
+                RequestPath.parse("/api/v1/a%2Fb/c%20d/e+f/%C3%A9").segments());
         assertEquals(List.of(""), RequestPath.parse("/").segments());
         assertEquals(List.of("a", ""), RequestPath.parse("/a/").segments());
     }
@@ -41,7 +44,9 @@ class RoutingTest {
     void patternsMatchLiteralsAndOneNonEmptySegmentPerParameter() {
         PathPattern pattern = PathPattern.of("/limits/namespaces/{tenant}/{namespace}");
 
-        assertEquals(Map.of("tenant", "public", "namespace", "a b"), pattern.match(RequestPath.parse("/limits/namespaces/public/a%20b")));
+        assertEquals(
+                Map.of("tenant", "public", "namespace", "a b"),
+                pattern.match(RequestPath.parse("/limits/namespaces/public/a%20b")));
         assertNull(pattern.match(RequestPath.parse("/limits/namespaces/public")));
         assertNull(pattern.match(RequestPath.parse("/limits/namespaces/public/x/y")));
         assertNull(pattern.match(RequestPath.parse("/limits/namespaces/public/")));
@@ -64,10 +69,17 @@ class RoutingTest {
                 .build();
 
         RouteMatch found = table.find(PUT, RequestPath.parse("/items/7"));
-        assertEquals(Map.of("id", "7"), assertInstanceOf(RouteMatch.Found.class, found).params());
-        assertEquals(List.of(GET, PUT), assertInstanceOf(RouteMatch.WrongMethod.class, table.find(DELETE, RequestPath.parse("/items/7"))).allowed());
-        assertEquals(List.of(GET, PUT, GET), assertInstanceOf(RouteMatch.WrongMethod.class,
-                table.find(POST, RequestPath.parse("/items/special"))).allowed());
+        assertEquals(
+                Map.of("id", "7"),
+                assertInstanceOf(RouteMatch.Found.class, found).params());
+        assertEquals(
+                List.of(GET, PUT),
+                assertInstanceOf(RouteMatch.WrongMethod.class, table.find(DELETE, RequestPath.parse("/items/7")))
+                        .allowed());
+        assertEquals(
+                List.of(GET, PUT, GET),
+                assertInstanceOf(RouteMatch.WrongMethod.class, table.find(POST, RequestPath.parse("/items/special")))
+                        .allowed());
         assertInstanceOf(RouteMatch.NoSuchPath.class, table.find(GET, RequestPath.parse("/things")));
     }
 
@@ -80,12 +92,18 @@ class RoutingTest {
 
     @Test
     void onlyJsonInUtf8IsAccepted() {
-        for (String good : new String[] {"application/json", "Application/JSON", "application/json; charset=utf-8",
-                "application/json;charset=\"UTF-8\"", "application/json; boundary=x"}) {
+        for (String good : new String[] {
+            "application/json",
+            "Application/JSON",
+            "application/json; charset=utf-8",
+            "application/json;charset=\"UTF-8\"",
+            "application/json; boundary=x"
+        }) {
             assertTrue(JsonMediaType.accepts(good), good);
         }
-        for (String bad : new String[] {null, "", "text/plain", "application/jsonx", "application/json; charset=latin1",
-                "text/json"}) {
+        for (String bad : new String[] {
+            null, "", "text/plain", "application/jsonx", "application/json; charset=latin1", "text/json"
+        }) {
             assertFalse(JsonMediaType.accepts(bad), String.valueOf(bad));
         }
     }

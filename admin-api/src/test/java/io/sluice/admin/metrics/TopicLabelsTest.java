@@ -1,15 +1,16 @@
 package io.sluice.admin.metrics;
 
-import io.sluice.limits.ScopeKind;
-import io.sluice.limits.ScopeRef;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.status.TopicActivity;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class TopicLabelsTest {
 
@@ -18,7 +19,8 @@ class TopicLabelsTest {
 
     @Test
     void limitedTopicsAndTheirPartitionsAlwaysKeepTheirName() {
-        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
+        LimitsDocument limits =
+                LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
         TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
         activity.meter("pulsar", NS + "busy").published(10, 10);
 
@@ -32,7 +34,8 @@ class TopicLabelsTest {
 
     @Test
     void theBusiestTopicsWithoutALimitGetTheirNameUpToTheMaximum() {
-        LimitsDocument limits = LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
+        LimitsDocument limits =
+                LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, NS + "limited"), LIMIT);
         TopicActivity activity = new TopicActivity(Duration.ofMinutes(1));
         activity.meter("pulsar", NS + "limited").published(1000, 1);
         activity.meter("pulsar", NS + "first").published(300, 1);

@@ -1,12 +1,13 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.apache.pulsar.common.policies.data.PublishRate;
+import org.apache.pulsar.common.policies.data.TopicStats;
+
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.pulsar.client.admin.PulsarAdmin;
-import org.apache.pulsar.common.policies.data.PublishRate;
-import org.apache.pulsar.common.policies.data.TopicStats;
 
 /**
  * Scenario (c): one producer floods a topic limited to R msg/s, once through Sluice (limit set
@@ -24,17 +25,33 @@ final class AccuracyScenario {
     /** The first seconds carry the bucket's initial burst; the steady rate is read after them. */
     private static final double SETTLE_SECONDS = 2;
 
-    private AccuracyScenario() {
-    }
+    private AccuracyScenario() {}
 
-    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Path workDir,
-                    Report report) throws Exception {
+    static void run(
+            SluiceContender sluice,
+            String brokerUrl,
+            String brokerWebUrl,
+            BenchSettings settings,
+            Path workDir,
+            Report report)
+            throws Exception {
         double seconds = settings.accuracySeconds();
-        MarkdownTable table = new MarkdownTable("limit msg/s", "enforced by", "first 1 s msg/s",
-                "steady msg/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)", "steady error %", "failed sends");
-        MarkdownTable bytesTable = new MarkdownTable("limit B/s", "enforced by", "B per message stored",
-                "steady B/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)", "steady error %", "failed sends");
-        try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
+        MarkdownTable table = new MarkdownTable(
+                "limit msg/s",
+                "enforced by",
+                "first 1 s msg/s",
+                "steady msg/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)",
+                "steady error %",
+                "failed sends");
+        MarkdownTable bytesTable = new MarkdownTable(
+                "limit B/s",
+                "enforced by",
+                "B per message stored",
+                "steady B/s (" + MarkdownTable.num(SETTLE_SECONDS, 0) + " s to end)",
+                "steady error %",
+                "failed sends");
+        try (PulsarAdmin admin =
+                PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
             for (int rate : settings.accuracyRates()) {
                 Map<String, double[][]> series = new LinkedHashMap<>();
 
@@ -43,8 +60,13 @@ final class AccuracyScenario {
                 // Profiled, when asked, in the measured run itself: the first flood of a fresh Sluice is
                 // the one that shows how its held path warms up, and there is no second first time.
                 PublishRun.Result viaSluice = settings.profile()
-                        ? ProfiledRun.profile(sluice.contender(), "accuracy flood, limit " + rate + " msg/s", settings,
-                                workDir, report, () -> PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds))
+                        ? ProfiledRun.profile(
+                                sluice.contender(),
+                                "accuracy flood, limit " + rate + " msg/s",
+                                settings,
+                                workDir,
+                                report,
+                                () -> PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds))
                         : PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds);
                 row(table, rate, "Sluice (delay)", viaSluice, seconds);
                 series.put("Sluice", viaSluice.timeline().series(seconds));
@@ -58,21 +80,31 @@ final class AccuracyScenario {
                 series.put("broker policy", viaBroker.timeline().series(seconds));
 
                 String png = "accuracy-" + rate + ".png";
-                Charts.rateOverTime("Achieved rate, limit " + rate + " msg/s", rate, series, settings.outputDir().resolve(png));
+                Charts.rateOverTime(
+                        "Achieved rate, limit " + rate + " msg/s",
+                        rate,
+                        series,
+                        settings.outputDir().resolve(png));
             }
 
             long limit = settings.accuracyBytesPerSecond();
             String sluiceTopic = "persistent://public/default/accuracy-bytes-sluice-" + System.nanoTime();
             sluice.putTopicLimit(sluiceTopic, "{\"publish\":{\"bytesPerSecond\":" + limit + "}}");
             PublishRun.Result viaSluice = PublishRun.run(sluice.contender().serviceUrl(), sluiceTopic, FLOOD, seconds);
-            bytesRow(bytesTable, limit, "Sluice (delay)", viaSluice, seconds, storedBytesPerMessage(admin, sluiceTopic));
+            bytesRow(
+                    bytesTable, limit, "Sluice (delay)", viaSluice, seconds, storedBytesPerMessage(admin, sluiceTopic));
 
             String brokerTopic = "persistent://public/default/accuracy-bytes-broker-" + System.nanoTime();
             admin.topics().createNonPartitionedTopic(brokerTopic);
             admin.topicPolicies().setPublishRate(brokerTopic, new PublishRate(-1, limit));
             awaitPolicy(admin, brokerTopic);
             PublishRun.Result viaBroker = PublishRun.run(brokerUrl, brokerTopic, FLOOD, seconds);
-            bytesRow(bytesTable, limit, "broker publish-rate policy", viaBroker, seconds,
+            bytesRow(
+                    bytesTable,
+                    limit,
+                    "broker publish-rate policy",
+                    viaBroker,
+                    seconds,
                     storedBytesPerMessage(admin, brokerTopic));
         }
         report.heading("Accuracy: one producer floods a limited topic (" + MarkdownTable.num(seconds, 0) + " s)");
@@ -86,16 +118,31 @@ final class AccuracyScenario {
 
     private static void row(MarkdownTable table, int rate, String enforcer, PublishRun.Result result, double seconds) {
         double steady = result.timeline().rate(SETTLE_SECONDS, seconds);
-        table.row(rate, enforcer, MarkdownTable.num(result.timeline().rate(0, 1), 0), MarkdownTable.num(steady, 1),
-                MarkdownTable.num(100 * (steady - rate) / rate, 2), result.failed());
+        table.row(
+                rate,
+                enforcer,
+                MarkdownTable.num(result.timeline().rate(0, 1), 0),
+                MarkdownTable.num(steady, 1),
+                MarkdownTable.num(100 * (steady - rate) / rate, 2),
+                result.failed());
         System.out.printf("  accuracy %d msg/s via %s: steady %.1f msg/s%n", rate, enforcer, steady);
     }
 
-    private static void bytesRow(MarkdownTable table, long limit, String enforcer, PublishRun.Result result,
-                                 double seconds, double bytesPerMessage) {
+    private static void bytesRow(
+            MarkdownTable table,
+            long limit,
+            String enforcer,
+            PublishRun.Result result,
+            double seconds,
+            double bytesPerMessage) {
         double steady = result.timeline().rate(SETTLE_SECONDS, seconds) * bytesPerMessage;
-        table.row(limit, enforcer, MarkdownTable.num(bytesPerMessage, 1), MarkdownTable.num(steady, 0),
-                MarkdownTable.num(100 * (steady - limit) / limit, 2), result.failed());
+        table.row(
+                limit,
+                enforcer,
+                MarkdownTable.num(bytesPerMessage, 1),
+                MarkdownTable.num(steady, 0),
+                MarkdownTable.num(100 * (steady - limit) / limit, 2),
+                result.failed());
         System.out.printf("  accuracy %d B/s via %s: steady %.0f B/s%n", limit, enforcer, steady);
     }
 

@@ -38,11 +38,29 @@ import java.util.List;
  *                           two settings of one build when {@code sluiceJarB} is the same jar)
  * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
  */
-record BenchSettings(int rounds, double warmupSeconds, double pulsarPerfWarmupSeconds, double measureSeconds, double accuracySeconds,
-                     double isolationSeconds, List<Integer> accuracyRates, long accuracyBytesPerSecond, int producers, int connections,
-                     double connectionsSeconds, int manyConnections, int heldRate, boolean profile,
-                     boolean pulsarProxy, Path outputDir, Path sluiceJar, Path pulsarProxyJar, Path pulsarPerfJar,
-                     Path sluiceJarB, List<String> sluiceBJvmOptions, List<String> proxyJvmOptions) {
+record BenchSettings(
+        int rounds,
+        double warmupSeconds,
+        double pulsarPerfWarmupSeconds,
+        double measureSeconds,
+        double accuracySeconds,
+        double isolationSeconds,
+        List<Integer> accuracyRates,
+        long accuracyBytesPerSecond,
+        int producers,
+        int connections,
+        double connectionsSeconds,
+        int manyConnections,
+        int heldRate,
+        boolean profile,
+        boolean pulsarProxy,
+        Path outputDir,
+        Path sluiceJar,
+        Path pulsarProxyJar,
+        Path pulsarPerfJar,
+        Path sluiceJarB,
+        List<String> sluiceBJvmOptions,
+        List<String> proxyJvmOptions) {
 
     static BenchSettings fromSystemProperties() {
         return new BenchSettings(
@@ -52,8 +70,11 @@ record BenchSettings(int rounds, double warmupSeconds, double pulsarPerfWarmupSe
                 number("bench.measureSeconds", 8),
                 number("bench.accuracySeconds", 12),
                 number("bench.isolationSeconds", 10),
-                Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000").split(","))
-                        .map(String::trim).map(Integer::valueOf).toList(),
+                Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000")
+                                .split(","))
+                        .map(String::trim)
+                        .map(Integer::valueOf)
+                        .toList(),
                 Long.getLong("bench.accuracyBytesPerSecond", 1_000_000),
                 Integer.getInteger("bench.producers", 16),
                 Integer.getInteger("bench.connections", 1000),
@@ -63,24 +84,51 @@ record BenchSettings(int rounds, double warmupSeconds, double pulsarPerfWarmupSe
                 Boolean.parseBoolean(System.getProperty("bench.profile", "false")),
                 Boolean.parseBoolean(System.getProperty("bench.pulsarProxy", "true")),
                 Path.of(System.getProperty("bench.output", "docs/bench")).toAbsolutePath(),
-                Path.of(System.getProperty("sluice.jar", "proxy-server/target/sluice.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.perf.jar", "bench/target/pulsar-perf/pulsar-testclient.jar")).toAbsolutePath(),
-                System.getProperty("bench.sluiceB") == null ? null : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
+                Path.of(System.getProperty("sluice.jar", "proxy-server/target/sluice.jar"))
+                        .toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.proxy.jar", "bench/target/pulsar-proxy/pulsar-proxy.jar"))
+                        .toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.perf.jar", "bench/target/pulsar-perf/pulsar-testclient.jar"))
+                        .toAbsolutePath(),
+                System.getProperty("bench.sluiceB") == null
+                        ? null
+                        : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
                 options(System.getProperty("bench.sluiceBJvm", "")),
                 options(System.getProperty("bench.proxyJvm", "-Xmx512m")));
     }
 
     /** JVM options separated by spaces or commas (commas survive BENCH_OPTS, which the shell splits on spaces). */
     private static List<String> options(String value) {
-        return Arrays.stream(value.split("[ ,]+")).filter(option -> !option.isEmpty()).toList();
+        return Arrays.stream(value.split("[ ,]+"))
+                .filter(option -> !option.isEmpty())
+                .toList();
     }
 
     /** The same settings writing to {@code dir}. */
     BenchSettings withOutputDir(Path dir) {
-        return new BenchSettings(rounds, warmupSeconds, pulsarPerfWarmupSeconds, measureSeconds, accuracySeconds, isolationSeconds, accuracyRates,
-                accuracyBytesPerSecond, producers, connections, connectionsSeconds, manyConnections, heldRate, profile,
-                pulsarProxy, dir, sluiceJar, pulsarProxyJar, pulsarPerfJar, sluiceJarB, sluiceBJvmOptions, proxyJvmOptions);
+        return new BenchSettings(
+                rounds,
+                warmupSeconds,
+                pulsarPerfWarmupSeconds,
+                measureSeconds,
+                accuracySeconds,
+                isolationSeconds,
+                accuracyRates,
+                accuracyBytesPerSecond,
+                producers,
+                connections,
+                connectionsSeconds,
+                manyConnections,
+                heldRate,
+                profile,
+                pulsarProxy,
+                dir,
+                sluiceJar,
+                pulsarProxyJar,
+                pulsarPerfJar,
+                sluiceJarB,
+                sluiceBJvmOptions,
+                proxyJvmOptions);
     }
 
     private static double number(String key, double fallback) {

@@ -1,20 +1,20 @@
 package io.sluice.bench.sidebyside;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+
 /** The suite's PNG charts, drawn with XChart. */
 final class Charts {
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /**
      * Latency CDFs, one series per contender: latency (ms, log scale) against the share of messages.
@@ -22,8 +22,13 @@ final class Charts {
      * @param latency what was timed, for the x axis: "send latency", "publish-to-receive latency"
      */
     static void latencyCdf(String title, String latency, Map<String, double[][]> cdfByContender, Path png) {
-        XYChart chart = new XYChartBuilder().width(900).height(550).title(title)
-                .xAxisTitle(latency + " (ms, log scale)").yAxisTitle("share of messages at or below").build();
+        XYChart chart = new XYChartBuilder()
+                .width(900)
+                .height(550)
+                .title(title)
+                .xAxisTitle(latency + " (ms, log scale)")
+                .yAxisTitle("share of messages at or below")
+                .build();
         chart.getStyler().setXAxisLogarithmic(true);
         cdfByContender.forEach((name, xy) -> line(chart, name, xy[0], xy[1]));
         save(chart, png);
@@ -31,8 +36,13 @@ final class Charts {
 
     /** Achieved rate over time, one series per contender, with the configured rate as a line. */
     static void rateOverTime(String title, double configured, Map<String, double[][]> seriesByContender, Path png) {
-        XYChart chart = new XYChartBuilder().width(900).height(550).title(title)
-                .xAxisTitle("seconds since the flood started").yAxisTitle("acknowledged msg/s (0.25 s slots)").build();
+        XYChart chart = new XYChartBuilder()
+                .width(900)
+                .height(550)
+                .title(title)
+                .xAxisTitle("seconds since the flood started")
+                .yAxisTitle("acknowledged msg/s (0.25 s slots)")
+                .build();
         double end = 0;
         for (Map.Entry<String, double[][]> series : seriesByContender.entrySet()) {
             double[][] xy = series.getValue();

@@ -27,11 +27,10 @@ public final class CompareResults {
     static final double DEFAULT_THRESHOLD_PERCENT = 10;
 
     /** One figure present in both runs. */
-    record Comparison(ResultFile.Figure baseline, ResultFile.Figure candidate, double changePercent, boolean regressed) {
-    }
+    record Comparison(
+            ResultFile.Figure baseline, ResultFile.Figure candidate, double changePercent, boolean regressed) {}
 
-    private CompareResults() {
-    }
+    private CompareResults() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -69,14 +68,14 @@ public final class CompareResults {
         List<Comparison> comparisons = compare(baseline.figures(), candidate.figures(), threshold, all);
         print(comparisons, threshold, out);
         long regressions = comparisons.stream().filter(Comparison::regressed).count();
-        out.printf("%d figures compared, %d regressed by more than %.1f %%%n", comparisons.size(), regressions,
-                threshold);
+        out.printf(
+                "%d figures compared, %d regressed by more than %.1f %%%n", comparisons.size(), regressions, threshold);
         return regressions == 0 ? 0 : 1;
     }
 
     /** The figures both runs have (ratios only unless {@code all}), each with its change and whether it regressed. */
-    static List<Comparison> compare(List<ResultFile.Figure> baseline, List<ResultFile.Figure> candidate,
-                                    double thresholdPercent, boolean all) {
+    static List<Comparison> compare(
+            List<ResultFile.Figure> baseline, List<ResultFile.Figure> candidate, double thresholdPercent, boolean all) {
         Map<String, ResultFile.Figure> before = new LinkedHashMap<>();
         baseline.forEach(f -> before.put(f.key(), f));
         List<Comparison> comparisons = new ArrayList<>();
@@ -87,7 +86,8 @@ public final class CompareResults {
             }
             double worse = now.higherIsBetter() ? then.value() - now.value() : now.value() - then.value();
             double changePercent = then.value() == 0 ? 0 : 100 * (now.value() - then.value()) / Math.abs(then.value());
-            double worsePercent = then.value() == 0 ? (worse > 0 ? Double.POSITIVE_INFINITY : 0)
+            double worsePercent = then.value() == 0
+                    ? (worse > 0 ? Double.POSITIVE_INFINITY : 0)
                     : 100 * worse / Math.abs(then.value());
             boolean regressed = worse > now.noise() && worsePercent > thresholdPercent;
             comparisons.add(new Comparison(then, now, changePercent, regressed));
@@ -96,12 +96,27 @@ public final class CompareResults {
     }
 
     private static void print(List<Comparison> comparisons, double threshold, PrintStream out) {
-        MarkdownTable table = new MarkdownTable("scenario", "workload", "contender", "figure", "baseline",
-                "candidate", "change %", "better", "verdict");
+        MarkdownTable table = new MarkdownTable(
+                "scenario",
+                "workload",
+                "contender",
+                "figure",
+                "baseline",
+                "candidate",
+                "change %",
+                "better",
+                "verdict");
         for (Comparison c : comparisons) {
             ResultFile.Figure f = c.candidate();
-            table.row(f.scenario(), f.workload(), f.contender(), f.metric(), MarkdownTable.num(c.baseline().value(), 3),
-                    MarkdownTable.num(f.value(), 3), MarkdownTable.num(c.changePercent(), 1), f.better(),
+            table.row(
+                    f.scenario(),
+                    f.workload(),
+                    f.contender(),
+                    f.metric(),
+                    MarkdownTable.num(c.baseline().value(), 3),
+                    MarkdownTable.num(f.value(), 3),
+                    MarkdownTable.num(c.changePercent(), 1),
+                    f.better(),
                     c.regressed() ? "REGRESSED (over " + MarkdownTable.num(threshold, 1) + " % worse)" : "ok");
         }
         out.print(table);

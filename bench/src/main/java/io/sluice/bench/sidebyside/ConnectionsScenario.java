@@ -31,26 +31,45 @@ final class ConnectionsScenario {
     private static final int FILES_PER_CONNECTION_WITHOUT_PULSAR_PROXY = 4;
     /** Sluice's own files (jars, event loops, log, listeners) are far fewer than the JVMs' with Pulsar's proxy. */
     private static final int FILES_BESIDES_WITHOUT_PULSAR_PROXY = 256;
+
     private static final int FILES_BESIDES = 1024;
 
-    private ConnectionsScenario() {
-    }
+    private ConnectionsScenario() {}
 
     /**
      * Connects {@code connections} clients to each contender in turn and measures them.
      *
      * @param scenario the scenario's name in {@code results.json}
      */
-    static void run(String scenario, List<Contender> contenders, int connections, BenchSettings settings,
-                    Report report) throws Exception {
+    static void run(String scenario, List<Contender> contenders, int connections, BenchSettings settings, Report report)
+            throws Exception {
         boolean pulsarProxy = contenders.stream().anyMatch(c -> c.name().equals(PulsarProxyProcess.NAME));
-        requireOpenFileLimit(pulsarProxy ? (long) connections * FILES_PER_CONNECTION + FILES_BESIDES
-                : (long) connections * FILES_PER_CONNECTION_WITHOUT_PULSAR_PROXY + FILES_BESIDES_WITHOUT_PULSAR_PROXY);
-        MarkdownTable table = new MarkdownTable("contender", "connect + create s", "sent", "failed", "p50 ms",
-                "p99 ms", "p99.9 ms", "p50 vs direct", "p99 vs direct", "proxy CPU % of a core",
-                "proxy open files", "proxy RSS MiB before", "proxy RSS MiB (max)");
-        MarkdownTable memory = new MarkdownTable("contender", "RSS MiB (max)", "heap used MiB", "heap committed MiB",
-                "native memory tracked MiB: " + JvmMemory.KINDS, "threads");
+        requireOpenFileLimit(
+                pulsarProxy
+                        ? (long) connections * FILES_PER_CONNECTION + FILES_BESIDES
+                        : (long) connections * FILES_PER_CONNECTION_WITHOUT_PULSAR_PROXY
+                                + FILES_BESIDES_WITHOUT_PULSAR_PROXY);
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "connect + create s",
+                "sent",
+                "failed",
+                "p50 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "p50 vs direct",
+                "p99 vs direct",
+                "proxy CPU % of a core",
+                "proxy open files",
+                "proxy RSS MiB before",
+                "proxy RSS MiB (max)");
+        MarkdownTable memory = new MarkdownTable(
+                "contender",
+                "RSS MiB (max)",
+                "heap used MiB",
+                "heap committed MiB",
+                "native memory tracked MiB: " + JvmMemory.KINDS,
+                "threads");
         warmUp(contenders.get(0), connections, settings);
         LatencySamples direct = null;
         for (Contender contender : contenders) {
@@ -58,7 +77,7 @@ final class ConnectionsScenario {
             ProcessCost idle = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
             long setupStart = System.nanoTime();
             try (PeakRss peak = contender.hasProxy() ? PeakRss.sample(contender.proxyPid()) : null;
-                 ProducerFleet fleet = ProducerFleet.connect(contender.serviceUrl(), topic, connections)) {
+                    ProducerFleet fleet = ProducerFleet.connect(contender.serviceUrl(), topic, connections)) {
                 double load = LoadAverage.oneMinute();
                 double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
                 // Every producer's first sends, and the proxy's code for this load, before measuring.
@@ -66,8 +85,8 @@ final class ConnectionsScenario {
                 LatencySamples latencies = new LatencySamples();
                 ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                 long start = System.nanoTime();
-                PacedSends sends = PacedSends.send(fleet.producers(), rate(fleet), settings.connectionsSeconds(),
-                        PAYLOAD_BYTES, latencies);
+                PacedSends sends = PacedSends.send(
+                        fleet.producers(), rate(fleet), settings.connectionsSeconds(), PAYLOAD_BYTES, latencies);
                 long completed = sends.awaitCompleted(SEND_GRACE);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
@@ -76,7 +95,11 @@ final class ConnectionsScenario {
                 if (direct == null) {
                     direct = latencies;
                 }
-                table.row(contender.name(), MarkdownTable.num(setupSeconds, 1), sends.sent(), sends.sent() - completed,
+                table.row(
+                        contender.name(),
+                        MarkdownTable.num(setupSeconds, 1),
+                        sends.sent(),
+                        sends.sent() - completed,
                         MarkdownTable.num(latencies.percentileMillis(0.50), 2),
                         MarkdownTable.num(latencies.percentileMillis(0.99), 2),
                         MarkdownTable.num(latencies.percentileMillis(0.999), 2),
@@ -86,28 +109,98 @@ final class ConnectionsScenario {
                         after == null ? "-" : after.openFiles(),
                         idle == null ? "-" : MarkdownTable.num(idle.rssBytes() / 1048576.0, 0),
                         peak == null ? "-" : MarkdownTable.num(peak.peakBytes() / 1048576.0, 0));
-                System.out.printf("  connections %s: %d ready in %.1f s, %d of %d sends completed, p99 %.2f ms, load %.2f%s%n",
-                        contender.name(), connections, setupSeconds, completed, sends.sent(),
-                        latencies.percentileMillis(0.99), load,
+                System.out.printf(
+                        "  connections %s: %d ready in %.1f s, %d of %d sends completed, p99 %.2f ms, load %.2f%s%n",
+                        contender.name(),
+                        connections,
+                        setupSeconds,
+                        completed,
+                        sends.sent(),
+                        latencies.percentileMillis(0.99),
+                        load,
                         after == null ? "" : ", proxy open files " + after.openFiles());
                 String workload = connections + " clients";
                 ResultFile json = report.figures();
-                json.add(scenario, workload, contender.name(), "p99 ms", latencies.percentileMillis(0.99), false, false, 0.5);
-                json.add(scenario, workload, contender.name(), "failed sends", sends.sent() - completed, false, false, 0);
+                json.add(
+                        scenario,
+                        workload,
+                        contender.name(),
+                        "p99 ms",
+                        latencies.percentileMillis(0.99),
+                        false,
+                        false,
+                        0.5);
+                json.add(
+                        scenario,
+                        workload,
+                        contender.name(),
+                        "failed sends",
+                        sends.sent() - completed,
+                        false,
+                        false,
+                        0);
                 if (contender.hasProxy()) {
-                    json.add(scenario, workload, contender.name(), "p99 vs direct",
-                            latencies.percentileMillis(0.99) / direct.percentileMillis(0.99), false, true, 0.1);
-                    json.add(scenario, workload, contender.name(), "proxy RSS MiB (max)", peak.peakBytes() / 1048576.0,
-                            false, false, 8);
-                    json.add(scenario, workload, contender.name(), "proxy CPU % of a core",
-                            100 * after.cpuSecondsSince(before) / seconds, false, false, 2);
-                    json.add(scenario, workload, contender.name(), "proxy open files", after.openFiles(), false, false, 10);
-                    json.add(scenario, workload, contender.name(), "proxy heap used MiB", held.heapUsedMiB(), false, false, 8);
-                    json.add(scenario, workload, contender.name(), "proxy native memory committed MiB",
-                            held.nativeCommittedMiB(), false, false, 8);
-                    memory.row(contender.name(), MarkdownTable.num(peak.peakBytes() / 1048576.0, 0),
-                            MarkdownTable.num(held.heapUsedMiB(), 0), MarkdownTable.num(held.heapCommittedMiB(), 0),
-                            held.nativeSummary(), held.threads());
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "p99 vs direct",
+                            latencies.percentileMillis(0.99) / direct.percentileMillis(0.99),
+                            false,
+                            true,
+                            0.1);
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "proxy RSS MiB (max)",
+                            peak.peakBytes() / 1048576.0,
+                            false,
+                            false,
+                            8);
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "proxy CPU % of a core",
+                            100 * after.cpuSecondsSince(before) / seconds,
+                            false,
+                            false,
+                            2);
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "proxy open files",
+                            after.openFiles(),
+                            false,
+                            false,
+                            10);
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "proxy heap used MiB",
+                            held.heapUsedMiB(),
+                            false,
+                            false,
+                            8);
+                    json.add(
+                            scenario,
+                            workload,
+                            contender.name(),
+                            "proxy native memory committed MiB",
+                            held.nativeCommittedMiB(),
+                            false,
+                            false,
+                            8);
+                    memory.row(
+                            contender.name(),
+                            MarkdownTable.num(peak.peakBytes() / 1048576.0, 0),
+                            MarkdownTable.num(held.heapUsedMiB(), 0),
+                            MarkdownTable.num(held.heapCommittedMiB(), 0),
+                            held.nativeSummary(),
+                            held.threads());
                 }
             }
         }
@@ -115,9 +208,10 @@ final class ConnectionsScenario {
                 + MarkdownTable.num(SENDS_PER_SECOND_EACH, 0) + " msg/s each (" + PAYLOAD_BYTES
                 + " B, no batching), " + MarkdownTable.num(settings.connectionsSeconds(), 0) + " s");
         report.table(table);
-        report.text("The proxies' memory with the fleet connected (heap from `jcmd GC.heap_info` after the measured "
-                + "sends; native memory from `jcmd VM.native_memory summary`, only when the proxy JVM runs with "
-                + "`-XX:NativeMemoryTracking=summary`, e.g. in `bench.proxyJvm`; \"other\" is where direct buffers are):");
+        report.text(
+                "The proxies' memory with the fleet connected (heap from `jcmd GC.heap_info` after the measured "
+                        + "sends; native memory from `jcmd VM.native_memory summary`, only when the proxy JVM runs with "
+                        + "`-XX:NativeMemoryTracking=summary`, e.g. in `bench.proxyJvm`; \"other\" is where direct buffers are):");
         report.table(memory);
     }
 

@@ -71,7 +71,8 @@ record CpuBreakdown(long samples, Map<String, Long> categories, long sluiceFrame
         if (leaf.startsWith("io.sluice.")) {
             return "Java: Sluice";
         }
-        if (leaf.startsWith("io.netty.buffer.") || leaf.startsWith("io.netty.util.Recycler")
+        if (leaf.startsWith("io.netty.buffer.")
+                || leaf.startsWith("io.netty.util.Recycler")
                 || leaf.startsWith("io.netty.util.internal.PlatformDependent")) {
             return "Java: Netty buffers";
         }
@@ -86,7 +87,8 @@ record CpuBreakdown(long samples, Map<String, Long> categories, long sluiceFrame
 
     private static String syscallCategory(String name) {
         return switch (name) {
-            case "write", "writev", "sendmsg", "sendto", "sendmmsg" -> "socket writes (system call, kernel TCP, loopback delivery)";
+            case "write", "writev", "sendmsg", "sendto", "sendmmsg" ->
+                "socket writes (system call, kernel TCP, loopback delivery)";
             case "read", "readv", "recvfrom", "recvmsg", "recvmmsg" -> "socket reads (system call, kernel TCP)";
             case "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl" -> "epoll (waiting and registering)";
             case "timerfd_settime", "timerfd_gettime" -> "timerfd (scheduling timers)";
@@ -102,7 +104,9 @@ record CpuBreakdown(long samples, Map<String, Long> categories, long sluiceFrame
 
     private static Map<String, Long> largestFirst(Map<String, Long> counts, int limit) {
         List<Map.Entry<String, Long>> sorted = counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())).limit(limit).toList();
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .limit(limit)
+                .toList();
         Map<String, Long> result = new LinkedHashMap<>();
         sorted.forEach(e -> result.put(e.getKey(), e.getValue()));
         return result;
@@ -112,14 +116,17 @@ record CpuBreakdown(long samples, Map<String, Long> categories, long sluiceFrame
     MarkdownTable table() {
         MarkdownTable table = new MarkdownTable("where the CPU went", "share %");
         categories.forEach((category, count) -> table.row(category, MarkdownTable.num(100.0 * count / samples, 1)));
-        table.row("(any of the above with a Sluice frame on the stack)", MarkdownTable.num(100.0 * sluiceFrames / samples, 1));
+        table.row(
+                "(any of the above with a Sluice frame on the stack)",
+                MarkdownTable.num(100.0 * sluiceFrames / samples, 1));
         return table;
     }
 
     /** The most frequent running frames. */
     MarkdownTable topFramesTable() {
         MarkdownTable table = new MarkdownTable("running frame (self)", "share %");
-        topFrames.forEach((frame, count) -> table.row("`" + frame + "`", MarkdownTable.num(100.0 * count / samples, 1)));
+        topFrames.forEach(
+                (frame, count) -> table.row("`" + frame + "`", MarkdownTable.num(100.0 * count / samples, 1)));
         return table;
     }
 }

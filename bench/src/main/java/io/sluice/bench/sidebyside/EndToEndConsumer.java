@@ -1,15 +1,16 @@
 package io.sluice.bench.sidebyside;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.apache.pulsar.client.api.SubscriptionMode;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A consumer on a client (and so a connection) of its own, as a separate consuming application
@@ -38,7 +39,8 @@ final class EndToEndConsumer implements AutoCloseable {
     static EndToEndConsumer subscribe(String serviceUrl, List<String> topics) throws PulsarClientException {
         PulsarClient client = PulsarClients.connect(serviceUrl);
         try {
-            Consumer<byte[]> consumer = client.newConsumer().topics(topics)
+            Consumer<byte[]> consumer = client.newConsumer()
+                    .topics(topics)
                     .subscriptionName("e2e-" + System.nanoTime())
                     .subscriptionMode(SubscriptionMode.NonDurable)
                     .subscriptionInitialPosition(SubscriptionInitialPosition.Latest)

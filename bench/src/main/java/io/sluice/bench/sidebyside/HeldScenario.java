@@ -1,13 +1,14 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.apache.pulsar.common.policies.data.PublishRate;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.pulsar.client.admin.PulsarAdmin;
-import org.apache.pulsar.common.policies.data.PublishRate;
 
 /**
  * The held path at a high rate: producers flood (100 B, no batching) topics whose {@code delay}
@@ -35,30 +36,44 @@ final class HeldScenario {
     private static final double SETTLE_SECONDS = 4;
 
     /** How a case's topics are limited. */
-    private enum Enforcer { NONE, SLUICE, BROKER }
+    private enum Enforcer {
+        NONE,
+        SLUICE,
+        BROKER
+    }
 
     /** One case; {@code sluice} is the process whose REST API sets a Sluice limit, null for the others. */
-    private record Case(String name, Contender contender, SluiceContender sluice, int producers, Enforcer enforcer,
-                        int limitEach) {
+    private record Case(
+            String name, Contender contender, SluiceContender sluice, int producers, Enforcer enforcer, int limitEach) {
         Workload workload() {
             return producers == 1 ? FLOOD : FLOOD.splitOver(producers);
         }
     }
 
     /** One measured run of a case. */
-    private record Figures(double steady, double minProducerSteady, double maxProducerSteady, double firstSecond,
-                           double cpuSecondsPerMillion, long failed, double load) {
-    }
+    private record Figures(
+            double steady,
+            double minProducerSteady,
+            double maxProducerSteady,
+            double firstSecond,
+            double cpuSecondsPerMillion,
+            long failed,
+            double load) {}
 
-    private HeldScenario() {
-    }
+    private HeldScenario() {}
 
     /**
      * Runs the cases for each Sluice of {@code sluices} (its contender, as named in tables, and its
      * process: two of them for an A/B run of two builds).
      */
-    static void run(Contender direct, Map<Contender, SluiceContender> sluices, String brokerWebUrl, BenchSettings settings,
-                    Path workDir, Report report) throws Exception {
+    static void run(
+            Contender direct,
+            Map<Contender, SluiceContender> sluices,
+            String brokerWebUrl,
+            BenchSettings settings,
+            Path workDir,
+            Report report)
+            throws Exception {
         int rate = settings.heldRate();
         List<Case> cases = new ArrayList<>();
         cases.add(new Case("direct, no limit", direct, null, 1, Enforcer.NONE, 0));
@@ -66,10 +81,18 @@ final class HeldScenario {
         sluices.forEach((contender, process) -> {
             String name = contender.name();
             Case unlimited = new Case(name + ", no limit", contender, process, 1, Enforcer.NONE, 0);
-            Case one = new Case(name + " delay, 1 producer limited to " + rate, contender, process, 1, Enforcer.SLUICE,
-                    rate);
-            cases.addAll(List.of(unlimited, one, new Case(name + " delay, 2 producers limited to " + rate / 2 + " each",
-                    contender, process, 2, Enforcer.SLUICE, rate / 2)));
+            Case one = new Case(
+                    name + " delay, 1 producer limited to " + rate, contender, process, 1, Enforcer.SLUICE, rate);
+            cases.addAll(List.of(
+                    unlimited,
+                    one,
+                    new Case(
+                            name + " delay, 2 producers limited to " + rate / 2 + " each",
+                            contender,
+                            process,
+                            2,
+                            Enforcer.SLUICE,
+                            rate / 2)));
             // The same flood without a limit, then held: the difference is the held path's.
             profiled.addAll(List.of(unlimited, one));
         });
@@ -78,44 +101,72 @@ final class HeldScenario {
         double seconds = settings.accuracySeconds() + settle;
         Map<Case, List<Figures>> runs = new LinkedHashMap<>();
         cases.forEach(c -> runs.put(c, new ArrayList<>()));
-        try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
+        try (PulsarAdmin admin =
+                PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
             for (Case each : cases) {
                 flood(each, admin, settings.warmupSeconds());
             }
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Case each : cases) {
                     double load = LoadAverage.oneMinute();
-                    ProcessCost before = each.contender().hasProxy() ? ProcessCost.of(each.contender().proxyPid()) : null;
+                    ProcessCost before = each.contender().hasProxy()
+                            ? ProcessCost.of(each.contender().proxyPid())
+                            : null;
                     PublishRun.Result result = flood(each, admin, seconds);
-                    ProcessCost after = each.contender().hasProxy() ? ProcessCost.of(each.contender().proxyPid()) : null;
+                    ProcessCost after = each.contender().hasProxy()
+                            ? ProcessCost.of(each.contender().proxyPid())
+                            : null;
                     double[] producerSteady = result.producerTimelines().stream()
-                            .mapToDouble(t -> t.rate(settle, seconds)).toArray();
-                    Figures figures = new Figures(result.timeline().rate(settle, seconds),
+                            .mapToDouble(t -> t.rate(settle, seconds))
+                            .toArray();
+                    Figures figures = new Figures(
+                            result.timeline().rate(settle, seconds),
                             Arrays.stream(producerSteady).min().orElse(Double.NaN),
                             Arrays.stream(producerSteady).max().orElse(Double.NaN),
                             result.timeline().rate(0, 1),
                             after == null ? Double.NaN : after.cpuSecondsSince(before) / result.completed() * 1e6,
-                            result.failed(), load);
+                            result.failed(),
+                            load);
                     runs.get(each).add(figures);
-                    System.out.printf("  held round %d %s: steady %.0f msg/s (producers %.0f to %.0f), load %.2f%n",
-                            round + 1, each.name(), figures.steady(), figures.minProducerSteady(),
-                            figures.maxProducerSteady(), load);
+                    System.out.printf(
+                            "  held round %d %s: steady %.0f msg/s (producers %.0f to %.0f), load %.2f%n",
+                            round + 1,
+                            each.name(),
+                            figures.steady(),
+                            figures.minProducerSteady(),
+                            figures.maxProducerSteady(),
+                            load);
                 }
             }
             if (settings.profile()) {
                 for (Case each : profiled) {
-                    ProfiledRun.profile(each.contender(), "100 B flood, " + each.name(), settings, workDir, report,
+                    ProfiledRun.profile(
+                            each.contender(),
+                            "100 B flood, " + each.name(),
+                            settings,
+                            workDir,
+                            report,
                             () -> flood(each, admin, seconds));
                 }
             }
         }
-        report.heading("Held path: floods of 100 B unbatched sends (" + FLOOD.inFlight() + " in flight per connection), "
-                + MarkdownTable.num(seconds, 0) + " s, steady from " + MarkdownTable.num(settle, 0) + " s");
-        report.text("Sluice's limits hold " + BURST_SECONDS + " s of rate (`burstSeconds`); the broker's policy its own "
-                + "default. The last column is the median of the load averages at the starts of the runs.");
-        MarkdownTable table = new MarkdownTable("case", "steady msg/s", "steady error %", "slowest producer msg/s",
-                "fastest producer msg/s", "producer error % (worst)", "first 1 s msg/s", "proxy CPU s / 1M msgs",
-                "failed", "load avg");
+        report.heading(
+                "Held path: floods of 100 B unbatched sends (" + FLOOD.inFlight() + " in flight per connection), "
+                        + MarkdownTable.num(seconds, 0) + " s, steady from " + MarkdownTable.num(settle, 0) + " s");
+        report.text(
+                "Sluice's limits hold " + BURST_SECONDS + " s of rate (`burstSeconds`); the broker's policy its own "
+                        + "default. The last column is the median of the load averages at the starts of the runs.");
+        MarkdownTable table = new MarkdownTable(
+                "case",
+                "steady msg/s",
+                "steady error %",
+                "slowest producer msg/s",
+                "fastest producer msg/s",
+                "producer error % (worst)",
+                "first 1 s msg/s",
+                "proxy CPU s / 1M msgs",
+                "failed",
+                "load avg");
         for (Map.Entry<Case, List<Figures>> entry : runs.entrySet()) {
             Case each = entry.getKey();
             List<Figures> figures = entry.getValue();
@@ -123,26 +174,43 @@ final class HeldScenario {
             double target = (double) each.limitEach() * each.producers();
             double slowest = Median.of(figures, Figures::minProducerSteady);
             double fastest = Median.of(figures, Figures::maxProducerSteady);
-            double worst = each.limitEach() == 0 ? Double.NaN : 100 * Math.max(
-                    Math.abs(slowest - each.limitEach()), Math.abs(fastest - each.limitEach())) / each.limitEach();
+            double worst = each.limitEach() == 0
+                    ? Double.NaN
+                    : 100
+                            * Math.max(Math.abs(slowest - each.limitEach()), Math.abs(fastest - each.limitEach()))
+                            / each.limitEach();
             double error = target == 0 ? Double.NaN : 100 * (steady - target) / target;
-            table.row(each.name(), MarkdownTable.num(steady, 0), MarkdownTable.num(error, 2),
-                    MarkdownTable.num(slowest, 0), MarkdownTable.num(fastest, 0), MarkdownTable.num(worst, 2),
+            table.row(
+                    each.name(),
+                    MarkdownTable.num(steady, 0),
+                    MarkdownTable.num(error, 2),
+                    MarkdownTable.num(slowest, 0),
+                    MarkdownTable.num(fastest, 0),
+                    MarkdownTable.num(worst, 2),
                     MarkdownTable.num(Median.of(figures, Figures::firstSecond), 0),
                     MarkdownTable.num(Median.of(figures, Figures::cpuSecondsPerMillion), 2),
-                    (long) Median.of(figures, Figures::failed), MarkdownTable.num(Median.of(figures, Figures::load), 2));
+                    (long) Median.of(figures, Figures::failed),
+                    MarkdownTable.num(Median.of(figures, Figures::load), 2));
             ResultFile json = report.figures();
             json.add("held", each.name(), each.contender().name(), "steady msg/s", steady, true, false, 0);
             json.add("held", each.name(), each.contender().name(), "steady error %", error, true, false, 0.5);
             json.add("held", each.name(), each.contender().name(), "worst producer error %", worst, false, false, 0.5);
-            json.add("held", each.name(), each.contender().name(), "proxy CPU s per 1M msgs",
-                    Median.of(figures, Figures::cpuSecondsPerMillion), false, false, 0.2);
+            json.add(
+                    "held",
+                    each.name(),
+                    each.contender().name(),
+                    "proxy CPU s per 1M msgs",
+                    Median.of(figures, Figures::cpuSecondsPerMillion),
+                    false,
+                    false,
+                    0.2);
         }
         report.table(table);
     }
 
     private static PublishRun.Result flood(Case each, PulsarAdmin admin, double seconds) throws Exception {
-        String topic = "persistent://public/default/held-" + PassthroughScenario.slug(each.name()) + "-" + System.nanoTime();
+        String topic =
+                "persistent://public/default/held-" + PassthroughScenario.slug(each.name()) + "-" + System.nanoTime();
         List<String> topics = new ArrayList<>();
         if (each.producers() == 1) {
             topics.add(topic);
@@ -153,14 +221,18 @@ final class HeldScenario {
         }
         for (String limited : topics) {
             switch (each.enforcer()) {
-                case SLUICE -> each.sluice().putTopicLimit(limited, "{\"publish\":{\"messagesPerSecond\":"
-                        + each.limitEach() + ",\"burstSeconds\":" + BURST_SECONDS + "}}");
+                case SLUICE ->
+                    each.sluice()
+                            .putTopicLimit(
+                                    limited,
+                                    "{\"publish\":{\"messagesPerSecond\":" + each.limitEach() + ",\"burstSeconds\":"
+                                            + BURST_SECONDS + "}}");
                 case BROKER -> {
                     admin.topics().createNonPartitionedTopic(limited);
                     admin.topicPolicies().setPublishRate(limited, new PublishRate(each.limitEach(), -1));
                     AccuracyScenario.awaitPolicy(admin, limited);
                 }
-                case NONE -> { }
+                case NONE -> {}
             }
         }
         return PublishRun.run(each.contender().serviceUrl(), topic, each.workload(), seconds);

@@ -1,15 +1,16 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.common.policies.data.PublishRate;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.pulsar.client.admin.PulsarAdmin;
-import org.apache.pulsar.client.api.Producer;
-import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.common.policies.data.PublishRate;
 
 /**
  * Scenario (d), the noisy neighbour: one client connection carries topic A, limited to 100 msg/s
@@ -29,29 +30,34 @@ final class IsolationScenario {
         void limit(String topicA) throws Exception;
     }
 
-    private record Mode(String name, String serviceUrl, boolean floodA, Limiter limiter) {
-    }
+    private record Mode(String name, String serviceUrl, boolean floodA, Limiter limiter) {}
 
     /** What B experienced, and what A achieved meanwhile. */
-    private record Outcome(int sent, int completed, double p50, double p99, double aRate) {
-    }
+    private record Outcome(int sent, int completed, double p50, double p99, double aRate) {}
 
-    private IsolationScenario() {
-    }
+    private IsolationScenario() {}
 
-    static void run(SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
+    static void run(
+            SluiceContender sluice, String brokerUrl, String brokerWebUrl, BenchSettings settings, Report report)
             throws Exception {
         String sluiceUrl = sluice.contender().serviceUrl();
         String limit = "{\"publish\":{\"messagesPerSecond\":" + A_LIMIT + "}";
         List<Mode> modes = List.of(
-                new Mode("direct, A idle", brokerUrl, false, topicA -> { }),
-                new Mode("Sluice, A idle", sluiceUrl, false, topicA -> { }),
-                new Mode("Sluice delay, A flooded", sluiceUrl, true,
+                new Mode("direct, A idle", brokerUrl, false, topicA -> {}),
+                new Mode("Sluice, A idle", sluiceUrl, false, topicA -> {}),
+                new Mode(
+                        "Sluice delay, A flooded",
+                        sluiceUrl,
+                        true,
                         topicA -> sluice.putTopicLimit(topicA, limit + ",\"onExceed\":\"delay\"}")),
-                new Mode("Sluice reject, A flooded", sluiceUrl, true,
+                new Mode(
+                        "Sluice reject, A flooded",
+                        sluiceUrl,
+                        true,
                         topicA -> sluice.putTopicLimit(topicA, limit + ",\"onExceed\":\"reject\"}")),
                 new Mode("broker publish-rate policy, A flooded", brokerUrl, true, topicA -> {
-                    try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
+                    try (PulsarAdmin admin =
+                            PulsarAdmin.builder().serviceHttpUrl(brokerWebUrl).build()) {
                         admin.topics().createNonPartitionedTopic(topicA);
                         admin.topicPolicies().setPublishRate(topicA, new PublishRate(A_LIMIT, -1));
                         while (admin.topicPolicies().getPublishRate(topicA) == null) {
@@ -60,12 +66,18 @@ final class IsolationScenario {
                         Sleep.millis(1000);
                     }
                 }));
-        MarkdownTable table = new MarkdownTable("mode", "B completed / sent", "B p50 ms", "B p99 ms", "A acknowledged msg/s");
+        MarkdownTable table =
+                new MarkdownTable("mode", "B completed / sent", "B p50 ms", "B p99 ms", "A acknowledged msg/s");
         for (Mode mode : modes) {
             Outcome o = measure(mode, settings.isolationSeconds());
-            table.row(mode.name(), o.completed() + " / " + o.sent(), MarkdownTable.num(o.p50(), 2),
-                    MarkdownTable.num(o.p99(), 2), mode.floodA() ? MarkdownTable.num(o.aRate(), 1) : "-");
-            System.out.printf("  isolation %s: B %d/%d, p99 %.2f ms, A %.1f msg/s%n",
+            table.row(
+                    mode.name(),
+                    o.completed() + " / " + o.sent(),
+                    MarkdownTable.num(o.p50(), 2),
+                    MarkdownTable.num(o.p99(), 2),
+                    mode.floodA() ? MarkdownTable.num(o.aRate(), 1) : "-");
+            System.out.printf(
+                    "  isolation %s: B %d/%d, p99 %.2f ms, A %.1f msg/s%n",
                     mode.name(), o.completed(), o.sent(), o.p99(), o.aRate());
         }
         report.heading("Isolation: noisy neighbour on one connection (A limited to " + A_LIMIT + " msg/s, "
@@ -82,11 +94,19 @@ final class IsolationScenario {
         AtomicBoolean stop = new AtomicBoolean();
         Thread flooder = null;
         try {
-            Producer<byte[]> b = client.newProducer().topic(topicB).enableBatching(false)
-                    .sendTimeout(5, TimeUnit.SECONDS).create();
+            Producer<byte[]> b = client.newProducer()
+                    .topic(topicB)
+                    .enableBatching(false)
+                    .sendTimeout(5, TimeUnit.SECONDS)
+                    .create();
             b.send(new byte[PAYLOAD_BYTES]);
-            Producer<byte[]> a = client.newProducer().topic(topicA).enableBatching(false)
-                    .sendTimeout(0, TimeUnit.SECONDS).maxPendingMessages(A_IN_FLIGHT).blockIfQueueFull(true).create();
+            Producer<byte[]> a = client.newProducer()
+                    .topic(topicA)
+                    .enableBatching(false)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .maxPendingMessages(A_IN_FLIGHT)
+                    .blockIfQueueFull(true)
+                    .create();
             AtomicLong aAcknowledged = new AtomicLong();
             if (mode.floodA()) {
                 flooder = new Thread(() -> flood(a, stop, aAcknowledged), "flood-" + topicA);
@@ -102,8 +122,12 @@ final class IsolationScenario {
             double aRate = (aAcknowledged.get() - aBefore) / ((System.nanoTime() - start) / 1e9);
             // B's send timeout (5 s) ends every send well within this.
             long completed = sends.awaitCompleted(Duration.ofSeconds(10));
-            return new Outcome(sends.sent(), (int) completed, latencies.percentileMillis(0.50),
-                    latencies.percentileMillis(0.99), aRate);
+            return new Outcome(
+                    sends.sent(),
+                    (int) completed,
+                    latencies.percentileMillis(0.50),
+                    latencies.percentileMillis(0.99),
+                    aRate);
         } finally {
             stop.set(true);
             if (flooder != null) {

@@ -1,13 +1,14 @@
 package io.sluice.bench.sidebyside;
 
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 
 /**
  * What a JVM did besides running its code during one JDK Flight Recording: collections and their
@@ -23,9 +24,15 @@ import jdk.jfr.consumer.RecordingFile;
  * @param jvmCpuShare          the JVM's own CPU use, user plus system, as a share of the machine (0 to 1)
  * @param machineCpuShare      all processes' CPU use as a share of the machine (0 to 1)
  */
-record JvmActivity(double seconds, long collections, double pauseMillis, double longestPauseMillis,
-                   long compilations, double compileMillis,
-                   double jvmCpuShare, double machineCpuShare) {
+record JvmActivity(
+        double seconds,
+        long collections,
+        double pauseMillis,
+        double longestPauseMillis,
+        long compilations,
+        double compileMillis,
+        double jvmCpuShare,
+        double machineCpuShare) {
 
     /** The events of {@code jfr} from {@code from} to {@code to} (a dump holds whole chunks, often more). */
     static JvmActivity read(Path jfr, Instant from, Instant to) {
@@ -59,7 +66,8 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
                     longestPauseMillis = Math.max(longestPauseMillis, millis(event.getDuration("longestPause")));
                 }
                 case "jdk.CompilerStatistics" -> {
-                    if (firstCompilerStats == null || event.getStartTime().isBefore(firstCompilerStats.getStartTime())) {
+                    if (firstCompilerStats == null
+                            || event.getStartTime().isBefore(firstCompilerStats.getStartTime())) {
                         firstCompilerStats = event;
                     }
                     if (lastCompilerStats == null || event.getStartTime().isAfter(lastCompilerStats.getStartTime())) {
@@ -71,7 +79,7 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
                     machineCpu += event.getFloat("machineTotal");
                     cpuReadings++;
                 }
-                default -> { }
+                default -> {}
             }
         }
         long compilations = 0;
@@ -81,8 +89,13 @@ record JvmActivity(double seconds, long collections, double pauseMillis, double 
             compileMillis = millis(lastCompilerStats.getDuration("totalTimeSpent"))
                     - millis(firstCompilerStats.getDuration("totalTimeSpent"));
         }
-        return new JvmActivity(first == Long.MAX_VALUE ? 0 : (last - first) / 1e3, collections, pauseMillis,
-                longestPauseMillis, compilations, compileMillis,
+        return new JvmActivity(
+                first == Long.MAX_VALUE ? 0 : (last - first) / 1e3,
+                collections,
+                pauseMillis,
+                longestPauseMillis,
+                compilations,
+                compileMillis,
                 cpuReadings == 0 ? Double.NaN : jvmCpu / cpuReadings,
                 cpuReadings == 0 ? Double.NaN : machineCpu / cpuReadings);
     }

@@ -30,8 +30,9 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
 
     private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
     /** A kind's line, e.g. {@code -                 Java Heap (reserved=524288KB, committed=209920KB)}. */
-    private static final Pattern NATIVE = Pattern.compile("^- +([A-Za-z][^(\\n]*?) \\(reserved=\\d+KB, committed=(\\d+)KB",
-            Pattern.MULTILINE);
+    private static final Pattern NATIVE =
+            Pattern.compile("^- +([A-Za-z][^(\\n]*?) \\(reserved=\\d+KB, committed=(\\d+)KB", Pattern.MULTILINE);
+
     private static final Pattern TOTAL = Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB");
 
     static JvmMemory of(long pid) {
@@ -70,8 +71,16 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
             return "-";
         }
         double classes = nativeByKind.getOrDefault("Class", 0.0) + nativeByKind.getOrDefault("Metaspace", 0.0);
-        return String.join(" / ", List.of(num("Total"), num("Java Heap"), num("Thread"), num("Code"), num("GC"),
-                num("Other"), MarkdownTable.num(classes, 0)));
+        return String.join(
+                " / ",
+                List.of(
+                        num("Total"),
+                        num("Java Heap"),
+                        num("Thread"),
+                        num("Code"),
+                        num("GC"),
+                        num("Other"),
+                        MarkdownTable.num(classes, 0)));
     }
 
     private String num(String kind) {
@@ -84,7 +93,8 @@ record JvmMemory(double heapUsedMiB, double heapCommittedMiB, Map<String, Double
         try {
             List<String> arguments = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
             arguments.addAll(List.of(command.split(" ")));
-            Process process = new ProcessBuilder(arguments).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(arguments).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             process.waitFor(30, TimeUnit.SECONDS);
             return output;

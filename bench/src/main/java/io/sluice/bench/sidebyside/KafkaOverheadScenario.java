@@ -17,12 +17,17 @@ import java.util.function.ToDoubleFunction;
 final class KafkaOverheadScenario {
 
     /** One measured run of one contender. */
-    private record Figures(double messagesPerSecond, double p50, double p99, double cpuSecondsPerMillion, double rssMiB,
-                           double receivedShare, double e2eP50, double e2eP99) {
-    }
+    private record Figures(
+            double messagesPerSecond,
+            double p50,
+            double p99,
+            double cpuSecondsPerMillion,
+            double rssMiB,
+            double receivedShare,
+            double e2eP50,
+            double e2eP99) {}
 
-    private KafkaOverheadScenario() {
-    }
+    private KafkaOverheadScenario() {}
 
     static void run(List<Contender> contenders, List<KafkaWorkload> workloads, BenchSettings settings, Report report)
             throws Exception {
@@ -38,53 +43,96 @@ final class KafkaOverheadScenario {
                     KafkaPublishRun.Result result;
                     long peakRss;
                     try (PeakRss rss = contender.hasProxy() ? PeakRss.sample(contender.proxyPid()) : null) {
-                        result = KafkaPublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
+                        result =
+                                KafkaPublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
                         peakRss = rss == null ? -1 : rss.peakBytes();
                     }
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     LatencySamples l = result.latencies();
                     LatencySamples e2e = result.endToEnd();
-                    runs.get(contender).add(new Figures(result.messagesPerSecond(), l.percentileMillis(0.50),
-                            l.percentileMillis(0.99),
-                            after == null ? Double.NaN : after.cpuSecondsSince(before) / result.completed() * 1e6,
-                            peakRss < 0 ? Double.NaN : peakRss / 1048576.0,
-                            result.completed() == 0 ? Double.NaN : (double) result.received() / result.completed(),
-                            e2e.percentileMillis(0.50), e2e.percentileMillis(0.99)));
+                    runs.get(contender)
+                            .add(new Figures(
+                                    result.messagesPerSecond(),
+                                    l.percentileMillis(0.50),
+                                    l.percentileMillis(0.99),
+                                    after == null
+                                            ? Double.NaN
+                                            : after.cpuSecondsSince(before) / result.completed() * 1e6,
+                                    peakRss < 0 ? Double.NaN : peakRss / 1048576.0,
+                                    result.completed() == 0
+                                            ? Double.NaN
+                                            : (double) result.received() / result.completed(),
+                                    e2e.percentileMillis(0.50),
+                                    e2e.percentileMillis(0.99)));
                     lastCdf.put(contender.name(), l.cdf(400));
-                    System.out.printf("  kafka %s round %d %s: %.0f rec/s, p99 %.2f ms, %d failed, load %s%s%n",
-                            workload.name(), round + 1, contender.name(), result.messagesPerSecond(),
-                            l.percentileMillis(0.99), result.failed(), KafkaSideBySide.loadAverage(),
+                    System.out.printf(
+                            "  kafka %s round %d %s: %.0f rec/s, p99 %.2f ms, %d failed, load %s%s%n",
+                            workload.name(),
+                            round + 1,
+                            contender.name(),
+                            result.messagesPerSecond(),
+                            l.percentileMillis(0.99),
+                            result.failed(),
+                            KafkaSideBySide.loadAverage(),
                             workload.consumer() ? String.format(", e2e p99 %.2f ms", e2e.percentileMillis(0.99)) : "");
                 }
             }
             report.heading("Kafka: " + workload.name());
             report.table(sendTable(runs));
             if (workload.consumer()) {
-                report.text("Publish to receive (stamped in the record before `send`, read on receipt in the same JVM):");
+                report.text(
+                        "Publish to receive (stamped in the record before `send`, read on receipt in the same JVM):");
                 report.table(endToEndTable(runs));
             }
             String png = "kafka-latency-cdf-" + PassthroughScenario.slug(workload.name()) + ".png";
-            Charts.latencyCdf("Kafka send latency CDF, " + workload.name() + " (last round)", "send latency", lastCdf,
+            Charts.latencyCdf(
+                    "Kafka send latency CDF, " + workload.name() + " (last round)",
+                    "send latency",
+                    lastCdf,
                     settings.outputDir().resolve(png));
             report.text("![latency CDF](bench/" + png + ")");
         }
     }
 
     /** The same comparison with kafka-producer-perf-test as the load generator. */
-    static void producerPerformance(List<Contender> contenders, Path toolsDir, long records, BenchSettings settings,
-                                    Path workDir, Report report) {
-        MarkdownTable table = new MarkdownTable("contender", "linger ms", "records/s (median)", "vs direct",
-                "avg ms", "p50 ms", "p99 ms", "p99.9 ms", "p99 vs direct");
+    static void producerPerformance(
+            List<Contender> contenders,
+            Path toolsDir,
+            long records,
+            BenchSettings settings,
+            Path workDir,
+            Report report) {
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "linger ms",
+                "records/s (median)",
+                "vs direct",
+                "avg ms",
+                "p50 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "p99 vs direct");
         for (int linger : new int[] {5, 0}) {
             Map<Contender, List<ProducerPerformanceRun.Result>> runs = new LinkedHashMap<>();
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : contenders) {
-                    ProducerPerformanceRun.Result result = ProducerPerformanceRun.run(toolsDir, contender.serviceUrl(),
-                            "bench-perf-test-linger-" + linger, records, 1024, linger, workDir);
+                    ProducerPerformanceRun.Result result = ProducerPerformanceRun.run(
+                            toolsDir,
+                            contender.serviceUrl(),
+                            "bench-perf-test-linger-" + linger,
+                            records,
+                            1024,
+                            linger,
+                            workDir);
                     runs.get(contender).add(result);
-                    System.out.printf("  kafka-producer-perf-test linger %d round %d %s: %.0f rec/s, p99 %d ms, load %s%n",
-                            linger, round + 1, contender.name(), result.recordsPerSecond(), result.p99Millis(),
+                    System.out.printf(
+                            "  kafka-producer-perf-test linger %d round %d %s: %.0f rec/s, p99 %d ms, load %s%n",
+                            linger,
+                            round + 1,
+                            contender.name(),
+                            result.recordsPerSecond(),
+                            result.p99Millis(),
                             KafkaSideBySide.loadAverage());
                 }
             }
@@ -98,54 +146,84 @@ final class KafkaOverheadScenario {
                     directRate = rate;
                     directP99 = p99;
                 }
-                table.row(entry.getKey().name(), linger, MarkdownTable.num(rate, 0), MarkdownTable.num(rate / directRate, 2),
+                table.row(
+                        entry.getKey().name(),
+                        linger,
+                        MarkdownTable.num(rate, 0),
+                        MarkdownTable.num(rate / directRate, 2),
                         MarkdownTable.num(median(results, ProducerPerformanceRun.Result::avgMillis), 1),
-                        MarkdownTable.num(median(results, r -> r.p50Millis()), 0), MarkdownTable.num(p99, 0),
-                        MarkdownTable.num(median(results, r -> r.p999Millis()), 0), MarkdownTable.num(p99 / directP99, 2));
+                        MarkdownTable.num(median(results, r -> r.p50Millis()), 0),
+                        MarkdownTable.num(p99, 0),
+                        MarkdownTable.num(median(results, r -> r.p999Millis()), 0),
+                        MarkdownTable.num(p99 / directP99, 2));
             }
         }
-        report.heading("Kafka: kafka-producer-perf-test, " + records + " records of 1 KiB, acks=all, as fast as they go");
+        report.heading(
+                "Kafka: kafka-producer-perf-test, " + records + " records of 1 KiB, acks=all, as fast as they go");
         report.table(table);
     }
 
     private static MarkdownTable sendTable(Map<Contender, List<Figures>> runs) {
-        MarkdownTable table = new MarkdownTable("contender", "rec/s", "vs direct", "p50 ms", "p99 ms", "p99 vs direct",
-                "proxy CPU s / 1M rec", "proxy RSS MiB (max)");
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "rec/s",
+                "vs direct",
+                "p50 ms",
+                "p99 ms",
+                "p99 vs direct",
+                "proxy CPU s / 1M rec",
+                "proxy RSS MiB (max)");
         Figures direct = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             Figures median = medians(entry.getValue());
             if (direct == null) {
                 direct = median;
             }
-            double maxRss = entry.getValue().stream().mapToDouble(Figures::rssMiB).max().orElse(Double.NaN);
-            table.row(entry.getKey().name(), MarkdownTable.num(median.messagesPerSecond(), 0),
+            double maxRss =
+                    entry.getValue().stream().mapToDouble(Figures::rssMiB).max().orElse(Double.NaN);
+            table.row(
+                    entry.getKey().name(),
+                    MarkdownTable.num(median.messagesPerSecond(), 0),
                     MarkdownTable.num(median.messagesPerSecond() / direct.messagesPerSecond(), 2),
-                    MarkdownTable.num(median.p50(), 2), MarkdownTable.num(median.p99(), 2),
+                    MarkdownTable.num(median.p50(), 2),
+                    MarkdownTable.num(median.p99(), 2),
                     MarkdownTable.num(median.p99() / direct.p99(), 2),
-                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1), MarkdownTable.num(maxRss, 0));
+                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1),
+                    MarkdownTable.num(maxRss, 0));
         }
         return table;
     }
 
     private static MarkdownTable endToEndTable(Map<Contender, List<Figures>> runs) {
-        MarkdownTable table = new MarkdownTable("contender", "received %", "p50 ms", "p99 ms", "p50 vs direct", "p99 vs direct");
+        MarkdownTable table =
+                new MarkdownTable("contender", "received %", "p50 ms", "p99 ms", "p50 vs direct", "p99 vs direct");
         Figures direct = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             Figures median = medians(entry.getValue());
             if (direct == null) {
                 direct = median;
             }
-            table.row(entry.getKey().name(), MarkdownTable.num(100 * median.receivedShare(), 1),
-                    MarkdownTable.num(median.e2eP50(), 2), MarkdownTable.num(median.e2eP99(), 2),
-                    MarkdownTable.num(median.e2eP50() / direct.e2eP50(), 2), MarkdownTable.num(median.e2eP99() / direct.e2eP99(), 2));
+            table.row(
+                    entry.getKey().name(),
+                    MarkdownTable.num(100 * median.receivedShare(), 1),
+                    MarkdownTable.num(median.e2eP50(), 2),
+                    MarkdownTable.num(median.e2eP99(), 2),
+                    MarkdownTable.num(median.e2eP50() / direct.e2eP50(), 2),
+                    MarkdownTable.num(median.e2eP99() / direct.e2eP99(), 2));
         }
         return table;
     }
 
     private static Figures medians(List<Figures> runs) {
-        return new Figures(median(runs, Figures::messagesPerSecond), median(runs, Figures::p50), median(runs, Figures::p99),
-                median(runs, Figures::cpuSecondsPerMillion), median(runs, Figures::rssMiB), median(runs, Figures::receivedShare),
-                median(runs, Figures::e2eP50), median(runs, Figures::e2eP99));
+        return new Figures(
+                median(runs, Figures::messagesPerSecond),
+                median(runs, Figures::p50),
+                median(runs, Figures::p99),
+                median(runs, Figures::cpuSecondsPerMillion),
+                median(runs, Figures::rssMiB),
+                median(runs, Figures::receivedShare),
+                median(runs, Figures::e2eP50),
+                median(runs, Figures::e2eP99));
     }
 
     private static <T> double median(List<T> runs, ToDoubleFunction<T> figure) {

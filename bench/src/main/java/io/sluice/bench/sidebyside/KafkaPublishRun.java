@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
 final class KafkaPublishRun {
 
     /** What one run measured. */
-    record Result(long completed, long failed, double messagesPerSecond, LatencySamples latencies,
-                  long received, LatencySamples endToEnd) {
-    }
+    record Result(
+            long completed,
+            long failed,
+            double messagesPerSecond,
+            LatencySamples latencies,
+            long received,
+            LatencySamples endToEnd) {}
 
-    private KafkaPublishRun() {
-    }
+    private KafkaPublishRun() {}
 
     static Result run(String bootstrap, String topic, KafkaWorkload workload, double seconds) throws Exception {
         LatencySamples latencies = new LatencySamples();
@@ -46,8 +49,8 @@ final class KafkaPublishRun {
         Semaphore window = new Semaphore(workload.inFlight());
         long start;
         long end;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(bootstrap, workload),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                producerProps(bootstrap, workload), new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.partitionsFor(topic);
             start = System.nanoTime();
             long deadline = start + (long) (seconds * 1e9);
@@ -77,8 +80,13 @@ final class KafkaPublishRun {
             consuming.set(false);
             consumer.join();
         }
-        return new Result(completed.get(), failed.get(), completed.get() / ((end - start) / 1e9), latencies,
-                received.get(), endToEnd);
+        return new Result(
+                completed.get(),
+                failed.get(),
+                completed.get() / ((end - start) / 1e9),
+                latencies,
+                received.get(),
+                endToEnd);
     }
 
     private static Properties producerProps(String bootstrap, KafkaWorkload workload) {
@@ -91,29 +99,34 @@ final class KafkaPublishRun {
     }
 
     /** A consumer of every partition from its end, stamping receive times until told to stop. */
-    private static Thread consumer(String bootstrap, String topic, AtomicBoolean consuming, AtomicLong received,
-                                   LatencySamples endToEnd) throws InterruptedException {
+    private static Thread consumer(
+            String bootstrap, String topic, AtomicBoolean consuming, AtomicLong received, LatencySamples endToEnd)
+            throws InterruptedException {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         java.util.concurrent.CountDownLatch assigned = new java.util.concurrent.CountDownLatch(1);
-        Thread thread = new Thread(() -> {
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
-                List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                        .map((PartitionInfo p) -> new TopicPartition(topic, p.partition())).toList();
-                consumer.assign(partitions);
-                consumer.seekToEnd(partitions);
-                partitions.forEach(consumer::position);
-                assigned.countDown();
-                while (consuming.get()) {
-                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                        endToEnd.add(System.nanoTime() - ByteBuffer.wrap(record.value()).getLong());
-                        received.incrementAndGet();
+        Thread thread = new Thread(
+                () -> {
+                    try (KafkaConsumer<byte[], byte[]> consumer =
+                            new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                                .map((PartitionInfo p) -> new TopicPartition(topic, p.partition()))
+                                .toList();
+                        consumer.assign(partitions);
+                        consumer.seekToEnd(partitions);
+                        partitions.forEach(consumer::position);
+                        assigned.countDown();
+                        while (consuming.get()) {
+                            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                                endToEnd.add(System.nanoTime()
+                                        - ByteBuffer.wrap(record.value()).getLong());
+                                received.incrementAndGet();
+                            }
+                        }
                     }
-                }
-            }
-        }, "e2e-consumer");
+                },
+                "e2e-consumer");
         thread.setDaemon(true);
         thread.start();
         assigned.await(60, TimeUnit.SECONDS);

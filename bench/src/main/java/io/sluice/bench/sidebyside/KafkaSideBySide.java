@@ -28,17 +28,18 @@ public final class KafkaSideBySide {
 
     private static final int BROKERS = 3;
 
-    private KafkaSideBySide() {
-    }
+    private KafkaSideBySide() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         BenchSettings settings = BenchSettings.fromSystemProperties();
         long perfRecords = Long.getLong("bench.perfRecords", 300_000);
-        Path toolsDir = Path.of(System.getProperty("bench.kafkaTools", "bench/target/kafka-tools")).toAbsolutePath();
+        Path toolsDir = Path.of(System.getProperty("bench.kafkaTools", "bench/target/kafka-tools"))
+                .toAbsolutePath();
         run(settings, perfRecords, toolsDir);
-        System.out.println("results in " + settings.outputDir().resolve("kafka-results.md").toAbsolutePath());
+        System.out.println(
+                "results in " + settings.outputDir().resolve("kafka-results.md").toAbsolutePath());
         System.exit(0);
     }
 
@@ -48,17 +49,24 @@ public final class KafkaSideBySide {
         Path workDir = Files.createTempDirectory("sluice-kafka-bench-");
         Report report = new Report();
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings
-                + "; load average at start " + loadAverage() + " on " + Runtime.getRuntime().availableProcessors() + " CPUs");
+                + "; load average at start " + loadAverage() + " on "
+                + Runtime.getRuntime().availableProcessors() + " CPUs");
         // Full JIT on the brokers: their throughput is the ceiling both contenders share.
-        try (KafkaCluster cluster = KafkaCluster.builder().brokers(BROKERS)
-                .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4").start();
-             KafkaSluiceContender sluice = KafkaSluiceContender.start(settings.sluiceJar(), cluster.bootstrapServers(),
-                     BROKERS, settings.proxyJvmOptions(), workDir)) {
+        try (KafkaCluster cluster = KafkaCluster.builder()
+                        .brokers(BROKERS)
+                        .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4")
+                        .start();
+                KafkaSluiceContender sluice = KafkaSluiceContender.start(
+                        settings.sluiceJar(),
+                        cluster.bootstrapServers(),
+                        BROKERS,
+                        settings.proxyJvmOptions(),
+                        workDir)) {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(Contender.direct(cluster.bootstrapServers()));
             contenders.add(sluice.contender());
-            List<KafkaWorkload> workloads = List.of(KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB,
-                    KafkaWorkload.SYNC_1KIB.withConsumer());
+            List<KafkaWorkload> workloads = List.of(
+                    KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB, KafkaWorkload.SYNC_1KIB.withConsumer());
             createTopics(cluster.bootstrapServers(), workloads);
             KafkaOverheadScenario.run(contenders, workloads, settings, report);
             KafkaOverheadScenario.producerPerformance(contenders, toolsDir, perfRecords, settings, workDir, report);

@@ -24,17 +24,24 @@ final class KafkaSluiceContender implements AutoCloseable {
     }
 
     /** Starts {@code sluice.jar} for {@code bootstrapServers} with room for {@code nodes} node ports. */
-    static KafkaSluiceContender start(Path sluiceJar, String bootstrapServers, int nodes, List<String> jvmOptions,
-                                      Path workDir) {
+    static KafkaSluiceContender start(
+            Path sluiceJar, String bootstrapServers, int nodes, List<String> jvmOptions, Path workDir) {
         int port = FreePorts.loopbackRange(2 + nodes);
         SluiceProcess process = SluiceProcess.builder(sluiceJar)
                 .jvmOptions(jvmOptions)
-                .options("--kafka-upstream", bootstrapServers,
-                        "--kafka-listen", "127.0.0.1:" + port,
-                        "--kafka-advertised-host", "127.0.0.1",
-                        "--kafka-node-port-base", Integer.toString(port),
-                        "--admin", "127.0.0.1:" + FreePorts.loopback(),
-                        "--limits-file", workDir.resolve("sluice-kafka-limits.json").toString())
+                .options(
+                        "--kafka-upstream",
+                        bootstrapServers,
+                        "--kafka-listen",
+                        "127.0.0.1:" + port,
+                        "--kafka-advertised-host",
+                        "127.0.0.1",
+                        "--kafka-node-port-base",
+                        Integer.toString(port),
+                        "--admin",
+                        "127.0.0.1:" + FreePorts.loopback(),
+                        "--limits-file",
+                        workDir.resolve("sluice-kafka-limits.json").toString())
                 .logFile(workDir.resolve("sluice-kafka.log"))
                 .start();
         return new KafkaSluiceContender(process, port);

@@ -10,8 +10,7 @@ import java.nio.file.Path;
  */
 final class LoadAverage {
 
-    private LoadAverage() {
-    }
+    private LoadAverage() {}
 
     /** The 1-minute load average; NaN where {@code /proc/loadavg} cannot be read. */
     static double oneMinute() {

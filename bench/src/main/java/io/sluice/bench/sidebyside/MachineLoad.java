@@ -19,8 +19,7 @@ import java.util.List;
 record MachineLoad(double busyCores, int cores, double suiteCores, double loadAverage) {
 
     /** Readings at the start of a stretch; {@link #since} turns them into a load. */
-    record Mark(long busyTicks, long totalTicks, double suiteCpuSeconds, long nanos, List<Long> pids) {
-    }
+    record Mark(long busyTicks, long totalTicks, double suiteCpuSeconds, long nanos, List<Long> pids) {}
 
     static Mark mark(List<Long> suitePids) {
         long[] ticks = cpuTicks();
@@ -44,7 +43,8 @@ record MachineLoad(double busyCores, int cores, double suiteCores, double loadAv
     /** Busy and total jiffies over all cores: the first line of /proc/stat. */
     private static long[] cpuTicks() {
         try {
-            String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            String[] fields =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
             long user = Long.parseLong(fields[1]);
             long nice = Long.parseLong(fields[2]);
             long system = Long.parseLong(fields[3]);

@@ -6,8 +6,7 @@ import java.util.function.ToDoubleFunction;
 /** The median of one figure over the rounds of a measurement: what the suite's tables report. */
 final class Median {
 
-    private Median() {
-    }
+    private Median() {}
 
     /** The median of {@code figure} over {@code runs}; the mean of the middle two for an even count. */
     static <T> double of(List<T> runs, ToDoubleFunction<T> figure) {

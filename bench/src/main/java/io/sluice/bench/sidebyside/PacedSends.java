@@ -1,11 +1,12 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.pulsar.client.api.Producer;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.pulsar.client.api.Producer;
 
 /**
  * Sends at a fixed total rate, the producers taking turns: each send leaves when it is due
@@ -18,8 +19,12 @@ import org.apache.pulsar.client.api.Producer;
 record PacedSends(List<CompletableFuture<?>> sends) {
 
     /** Sends {@code perSecond * seconds} messages of {@code payloadBytes} and returns without waiting for them. */
-    static PacedSends send(List<Producer<byte[]>> producers, double perSecond, double seconds, int payloadBytes,
-                           LatencySamples latencies) {
+    static PacedSends send(
+            List<Producer<byte[]>> producers,
+            double perSecond,
+            double seconds,
+            int payloadBytes,
+            LatencySamples latencies) {
         byte[] payload = new byte[payloadBytes];
         int total = (int) (perSecond * seconds);
         double intervalNanos = 1e9 / perSecond;
@@ -31,7 +36,9 @@ record PacedSends(List<CompletableFuture<?>> sends) {
                 Sleep.nanos(wait);
             }
             long sentAt = System.nanoTime();
-            sends.add(producers.get(i % producers.size()).sendAsync(payload)
+            sends.add(producers
+                    .get(i % producers.size())
+                    .sendAsync(payload)
                     .thenRun(() -> latencies.add(System.nanoTime() - sentAt)));
         }
         return new PacedSends(sends);

@@ -16,13 +16,20 @@ import java.util.Map;
 final class PassthroughScenario {
 
     /** One measured run of one contender; the {@code e2e} figures are NaN without a consumer. */
-    private record Figures(double messagesPerSecond, double p50, double p99, double p999,
-                           double cpuSecondsPerMillion, double rssMiB,
-                           double receivedShare, double e2eP50, double e2eP99, double e2eP999, double load) {
-    }
+    private record Figures(
+            double messagesPerSecond,
+            double p50,
+            double p99,
+            double p999,
+            double cpuSecondsPerMillion,
+            double rssMiB,
+            double receivedShare,
+            double e2eP50,
+            double e2eP99,
+            double e2eP999,
+            double load) {}
 
-    private PassthroughScenario() {
-    }
+    private PassthroughScenario() {}
 
     /**
      * Runs each workload on each contender in turn, for the rounds of {@code settings}.
@@ -30,8 +37,14 @@ final class PassthroughScenario {
      * @param scenario the scenario's name in {@code results.json}
      * @param workDir  where profiled runs leave their recordings
      */
-    static void run(String scenario, List<Contender> contenders, List<Workload> workloads, BenchSettings settings,
-                    Path workDir, Report report) throws Exception {
+    static void run(
+            String scenario,
+            List<Contender> contenders,
+            List<Workload> workloads,
+            BenchSettings settings,
+            Path workDir,
+            Report report)
+            throws Exception {
         for (Workload workload : workloads) {
             Map<Contender, List<Figures>> runs = new LinkedHashMap<>();
             Map<String, double[][]> lastCdf = new LinkedHashMap<>();
@@ -39,27 +52,47 @@ final class PassthroughScenario {
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : contenders) {
-                    String topic = "persistent://public/default/pass-" + slug(workload.name()) + "-" + slug(contender.name());
+                    String topic =
+                            "persistent://public/default/pass-" + slug(workload.name()) + "-" + slug(contender.name());
                     PublishRun.run(contender.serviceUrl(), topic, workload, settings.warmupSeconds());
                     double load = LoadAverage.oneMinute();
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
-                    PublishRun.Result result = PublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
+                    PublishRun.Result result =
+                            PublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     LatencySamples l = result.latencies();
                     LatencySamples e2e = result.endToEnd();
-                    runs.get(contender).add(new Figures(result.messagesPerSecond(),
-                            l.percentileMillis(0.50), l.percentileMillis(0.99), l.percentileMillis(0.999),
-                            after == null ? Double.NaN : after.cpuSecondsSince(before) / result.completed() * 1e6,
-                            after == null ? Double.NaN : after.rssBytes() / 1048576.0,
-                            (double) result.received() / result.completed(),
-                            e2e.percentileMillis(0.50), e2e.percentileMillis(0.99), e2e.percentileMillis(0.999),
-                            load));
+                    runs.get(contender)
+                            .add(new Figures(
+                                    result.messagesPerSecond(),
+                                    l.percentileMillis(0.50),
+                                    l.percentileMillis(0.99),
+                                    l.percentileMillis(0.999),
+                                    after == null
+                                            ? Double.NaN
+                                            : after.cpuSecondsSince(before) / result.completed() * 1e6,
+                                    after == null ? Double.NaN : after.rssBytes() / 1048576.0,
+                                    (double) result.received() / result.completed(),
+                                    e2e.percentileMillis(0.50),
+                                    e2e.percentileMillis(0.99),
+                                    e2e.percentileMillis(0.999),
+                                    load));
                     lastCdf.put(contender.name(), l.cdf(400));
                     lastEndToEndCdf.put(contender.name(), e2e.cdf(400));
-                    System.out.printf("  %s round %d %s: %.0f msg/s, p99 %.2f ms, %d failed, load %.2f%s%n",
-                            workload.name(), round + 1, contender.name(), result.messagesPerSecond(),
-                            l.percentileMillis(0.99), result.failed(), load, workload.consumer() ? String.format(", %d of %d received, e2e p99 %.2f ms",
-                                    result.received(), result.completed(), e2e.percentileMillis(0.99)) : "");
+                    System.out.printf(
+                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, %d failed, load %.2f%s%n",
+                            workload.name(),
+                            round + 1,
+                            contender.name(),
+                            result.messagesPerSecond(),
+                            l.percentileMillis(0.99),
+                            result.failed(),
+                            load,
+                            workload.consumer()
+                                    ? String.format(
+                                            ", %d of %d received, e2e p99 %.2f ms",
+                                            result.received(), result.completed(), e2e.percentileMillis(0.99))
+                                    : "");
                 }
             }
             report.heading("Passthrough: " + workload.name());
@@ -72,7 +105,10 @@ final class PassthroughScenario {
             report.text(loadRange(runs));
             recordFigures(scenario, workload, runs, report.figures());
             String png = "latency-cdf-" + slug(workload.name()) + ".png";
-            Charts.latencyCdf("Send latency CDF, " + workload.name() + " (last round)", "send latency", lastCdf,
+            Charts.latencyCdf(
+                    "Send latency CDF, " + workload.name() + " (last round)",
+                    "send latency",
+                    lastCdf,
                     settings.outputDir().resolve(png));
             report.text("![latency CDF](bench/" + png + ")");
             if (workload.consumer()) {
@@ -80,8 +116,11 @@ final class PassthroughScenario {
                         + "read on receipt in the same JVM):");
                 report.table(endToEndTable(runs));
                 String e2ePng = "e2e-latency-cdf-" + slug(workload.name()) + ".png";
-                Charts.latencyCdf("Publish-to-receive latency CDF, " + workload.name() + " (last round)",
-                        "publish-to-receive latency", lastEndToEndCdf, settings.outputDir().resolve(e2ePng));
+                Charts.latencyCdf(
+                        "Publish-to-receive latency CDF, " + workload.name() + " (last round)",
+                        "publish-to-receive latency",
+                        lastEndToEndCdf,
+                        settings.outputDir().resolve(e2ePng));
                 report.text("![publish-to-receive latency CDF](bench/" + e2ePng + ")");
             }
             if (settings.profile()) {
@@ -89,8 +128,14 @@ final class PassthroughScenario {
                     if (contender.hasProxy()) {
                         String topic = "persistent://public/default/profile-" + slug(workload.name()) + "-"
                                 + slug(contender.name());
-                        ProfiledRun.profile(contender, workload.name(), settings, workDir, report,
-                                () -> PublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds()));
+                        ProfiledRun.profile(
+                                contender,
+                                workload.name(),
+                                settings,
+                                workDir,
+                                report,
+                                () -> PublishRun.run(
+                                        contender.serviceUrl(), topic, workload, settings.measureSeconds()));
                     }
                 }
             }
@@ -99,8 +144,11 @@ final class PassthroughScenario {
 
     /** Each other proxy against Apache Pulsar's proxy; null when it is not a contender. */
     private static MarkdownTable versusPulsarProxyTable(Map<Contender, List<Figures>> runs) {
-        Figures pulsarProxy = runs.entrySet().stream().filter(e -> e.getKey().name().equals(PulsarProxyProcess.NAME))
-                .map(e -> median(e.getValue())).findFirst().orElse(null);
+        Figures pulsarProxy = runs.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(PulsarProxyProcess.NAME))
+                .map(e -> median(e.getValue()))
+                .findFirst()
+                .orElse(null);
         if (pulsarProxy == null) {
             return null;
         }
@@ -108,7 +156,8 @@ final class PassthroughScenario {
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             if (entry.getKey().hasProxy() && !entry.getKey().name().equals(PulsarProxyProcess.NAME)) {
                 Figures m = median(entry.getValue());
-                table.row(entry.getKey().name(),
+                table.row(
+                        entry.getKey().name(),
                         MarkdownTable.num(m.messagesPerSecond() / pulsarProxy.messagesPerSecond(), 2) + "x",
                         MarkdownTable.num(m.p99() / pulsarProxy.p99(), 2) + "x",
                         MarkdownTable.num(m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(), 2) + "x",
@@ -119,8 +168,16 @@ final class PassthroughScenario {
     }
 
     private static String loadRange(Map<Contender, List<Figures>> runs) {
-        double min = runs.values().stream().flatMap(List::stream).mapToDouble(Figures::load).min().orElse(Double.NaN);
-        double max = runs.values().stream().flatMap(List::stream).mapToDouble(Figures::load).max().orElse(Double.NaN);
+        double min = runs.values().stream()
+                .flatMap(List::stream)
+                .mapToDouble(Figures::load)
+                .min()
+                .orElse(Double.NaN);
+        double max = runs.values().stream()
+                .flatMap(List::stream)
+                .mapToDouble(Figures::load)
+                .max()
+                .orElse(Double.NaN);
         return "Load average (1 min) at the start of the measured runs: " + MarkdownTable.num(min, 2) + " to "
                 + MarkdownTable.num(max, 2) + ".";
     }
@@ -129,8 +186,8 @@ final class PassthroughScenario {
      * Each contender's medians, their ratios to direct and, for every contender but Apache Pulsar's
      * proxy, to Apache Pulsar's proxy: the ratios are what {@link CompareResults} holds a run to.
      */
-    private static void recordFigures(String scenario, Workload workload, Map<Contender, List<Figures>> runs,
-                                      ResultFile json) {
+    private static void recordFigures(
+            String scenario, Workload workload, Map<Contender, List<Figures>> runs, ResultFile json) {
         Figures direct = null;
         Figures pulsarProxy = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
@@ -151,55 +208,102 @@ final class PassthroughScenario {
             json.add(scenario, name, c, "proxy CPU s per 1M msgs", m.cpuSecondsPerMillion(), false, false, 0.1);
             json.add(scenario, name, c, "proxy RSS MiB", m.rssMiB(), false, false, 8);
             if (entry.getKey().hasProxy()) {
-                json.add(scenario, name, c, "msg/s vs direct", m.messagesPerSecond() / direct.messagesPerSecond(),
-                        true, true, 0.02);
+                json.add(
+                        scenario,
+                        name,
+                        c,
+                        "msg/s vs direct",
+                        m.messagesPerSecond() / direct.messagesPerSecond(),
+                        true,
+                        true,
+                        0.02);
                 json.add(scenario, name, c, "p99 vs direct", m.p99() / direct.p99(), false, true, 0.05);
             }
             if (workload.consumer()) {
                 json.add(scenario, name, c, "publish-to-receive p99 ms", m.e2eP99(), false, false, 0.2);
             }
             if (pulsarProxy != null && entry.getKey().hasProxy() && !c.equals(PulsarProxyProcess.NAME)) {
-                json.add(scenario, name, c, "msg/s vs Pulsar proxy",
-                        m.messagesPerSecond() / pulsarProxy.messagesPerSecond(), true, true, 0.02);
+                json.add(
+                        scenario,
+                        name,
+                        c,
+                        "msg/s vs Pulsar proxy",
+                        m.messagesPerSecond() / pulsarProxy.messagesPerSecond(),
+                        true,
+                        true,
+                        0.02);
                 json.add(scenario, name, c, "p99 vs Pulsar proxy", m.p99() / pulsarProxy.p99(), false, true, 0.05);
-                json.add(scenario, name, c, "CPU per message vs Pulsar proxy",
-                        m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(), false, true, 0.05);
-                json.add(scenario, name, c, "RSS vs Pulsar proxy", m.rssMiB() / pulsarProxy.rssMiB(), false, true, 0.03);
+                json.add(
+                        scenario,
+                        name,
+                        c,
+                        "CPU per message vs Pulsar proxy",
+                        m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(),
+                        false,
+                        true,
+                        0.05);
+                json.add(
+                        scenario, name, c, "RSS vs Pulsar proxy", m.rssMiB() / pulsarProxy.rssMiB(), false, true, 0.03);
             }
         }
     }
 
     private static MarkdownTable sendTable(Map<Contender, List<Figures>> runs) {
-        MarkdownTable table = new MarkdownTable("contender", "msg/s", "vs direct", "p50 ms", "p99 ms", "p99.9 ms",
-                "p99 vs direct", "proxy CPU s / 1M msgs", "proxy RSS MiB (max)");
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "msg/s",
+                "vs direct",
+                "p50 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "p99 vs direct",
+                "proxy CPU s / 1M msgs",
+                "proxy RSS MiB (max)");
         Figures direct = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             Figures median = median(entry.getValue());
             if (direct == null) {
                 direct = median;
             }
-            double maxRss = entry.getValue().stream().mapToDouble(Figures::rssMiB).max().orElse(Double.NaN);
-            table.row(entry.getKey().name(), MarkdownTable.num(median.messagesPerSecond(), 0),
+            double maxRss =
+                    entry.getValue().stream().mapToDouble(Figures::rssMiB).max().orElse(Double.NaN);
+            table.row(
+                    entry.getKey().name(),
+                    MarkdownTable.num(median.messagesPerSecond(), 0),
                     MarkdownTable.num(median.messagesPerSecond() / direct.messagesPerSecond(), 2),
-                    MarkdownTable.num(median.p50(), 2), MarkdownTable.num(median.p99(), 2),
-                    MarkdownTable.num(median.p999(), 2), MarkdownTable.num(median.p99() / direct.p99(), 2),
-                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1), MarkdownTable.num(maxRss, 0));
+                    MarkdownTable.num(median.p50(), 2),
+                    MarkdownTable.num(median.p99(), 2),
+                    MarkdownTable.num(median.p999(), 2),
+                    MarkdownTable.num(median.p99() / direct.p99(), 2),
+                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1),
+                    MarkdownTable.num(maxRss, 0));
         }
         return table;
     }
 
     private static MarkdownTable endToEndTable(Map<Contender, List<Figures>> runs) {
-        MarkdownTable table = new MarkdownTable("contender", "received %", "p50 ms", "p99 ms", "p99.9 ms",
-                "p50 vs direct", "p99 vs direct", "p99.9 vs direct");
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "received %",
+                "p50 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "p50 vs direct",
+                "p99 vs direct",
+                "p99.9 vs direct");
         Figures direct = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             Figures median = median(entry.getValue());
             if (direct == null) {
                 direct = median;
             }
-            table.row(entry.getKey().name(), MarkdownTable.num(100 * median.receivedShare(), 1),
-                    MarkdownTable.num(median.e2eP50(), 2), MarkdownTable.num(median.e2eP99(), 2),
-                    MarkdownTable.num(median.e2eP999(), 2), MarkdownTable.num(median.e2eP50() / direct.e2eP50(), 2),
+            table.row(
+                    entry.getKey().name(),
+                    MarkdownTable.num(100 * median.receivedShare(), 1),
+                    MarkdownTable.num(median.e2eP50(), 2),
+                    MarkdownTable.num(median.e2eP99(), 2),
+                    MarkdownTable.num(median.e2eP999(), 2),
+                    MarkdownTable.num(median.e2eP50() / direct.e2eP50(), 2),
                     MarkdownTable.num(median.e2eP99() / direct.e2eP99(), 2),
                     MarkdownTable.num(median.e2eP999() / direct.e2eP999(), 2));
         }
@@ -208,11 +312,18 @@ final class PassthroughScenario {
 
     /** Each figure's own median over the rounds. */
     private static Figures median(List<Figures> runs) {
-        return new Figures(Median.of(runs, Figures::messagesPerSecond), Median.of(runs, Figures::p50),
-                Median.of(runs, Figures::p99), Median.of(runs, Figures::p999),
-                Median.of(runs, Figures::cpuSecondsPerMillion), Median.of(runs, Figures::rssMiB),
-                Median.of(runs, Figures::receivedShare), Median.of(runs, Figures::e2eP50),
-                Median.of(runs, Figures::e2eP99), Median.of(runs, Figures::e2eP999), Median.of(runs, Figures::load));
+        return new Figures(
+                Median.of(runs, Figures::messagesPerSecond),
+                Median.of(runs, Figures::p50),
+                Median.of(runs, Figures::p99),
+                Median.of(runs, Figures::p999),
+                Median.of(runs, Figures::cpuSecondsPerMillion),
+                Median.of(runs, Figures::rssMiB),
+                Median.of(runs, Figures::receivedShare),
+                Median.of(runs, Figures::e2eP50),
+                Median.of(runs, Figures::e2eP99),
+                Median.of(runs, Figures::e2eP999),
+                Median.of(runs, Figures::load));
     }
 
     static String slug(String name) {

@@ -1,6 +1,9 @@
 package io.sluice.bench.sidebyside;
 
 import com.sun.tools.attach.VirtualMachine;
+import one.convert.Arguments;
+import one.convert.JfrToFlame;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,8 +16,6 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
-import one.convert.Arguments;
-import one.convert.JfrToFlame;
 
 /**
  * async-profiler (the native library shipped in {@code tools.profiler:async-profiler}) in a proxy's
@@ -55,9 +56,11 @@ final class ProcessProfiler {
      * @param workDir where the native library is unpacked
      */
     static List<String> jvmOptions(Path workDir) {
-        return List.of("-agentpath:" + unpackLibrary(workDir),
+        return List.of(
+                "-agentpath:" + unpackLibrary(workDir),
                 "-XX:StartFlightRecording=name=" + RECORDING + ",settings=default,maxage=1h",
-                "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+DebugNonSafepoints");
     }
 
     /**
@@ -79,10 +82,13 @@ final class ProcessProfiler {
         end = Instant.now();
         // Local times to the second, as JFR.dump takes them; JvmActivity cuts the window exactly.
         ZoneId zone = ZoneId.systemDefault();
-        JvmMemory.jcmd(pid, "JFR.dump name=" + RECORDING
-                + " begin=" + LocalDateTime.ofInstant(begin, zone).truncatedTo(ChronoUnit.SECONDS)
-                + " end=" + LocalDateTime.ofInstant(end, zone).plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)
-                + " filename=" + flightRecording);
+        JvmMemory.jcmd(
+                pid,
+                "JFR.dump name=" + RECORDING
+                        + " begin=" + LocalDateTime.ofInstant(begin, zone).truncatedTo(ChronoUnit.SECONDS)
+                        + " end="
+                        + LocalDateTime.ofInstant(end, zone).plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)
+                        + " filename=" + flightRecording);
         flameGraph("--cpu", "CPU of " + name, outputDir.resolve(name + "-cpu.html"));
         flameGraph("--alloc", "Allocation of " + name, outputDir.resolve(name + "-alloc.html"));
     }

@@ -1,11 +1,5 @@
 package io.sluice.bench.sidebyside;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.impl.PulsarClientImpl;
@@ -13,9 +7,15 @@ import org.apache.pulsar.client.impl.conf.ClientConfigurationData;
 import org.apache.pulsar.client.util.ExecutorProvider;
 import org.apache.pulsar.client.util.ScheduledExecutorProvider;
 import org.apache.pulsar.common.util.netty.EventLoopUtil;
-// The client's own (shaded) Netty types: the shared threads are handed to its builder.
 import org.apache.pulsar.shade.io.netty.channel.EventLoopGroup;
 import org.apache.pulsar.shade.io.netty.util.HashedWheelTimer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Many Pulsar clients, each with its own connection pool of one connection and one producer on
@@ -33,10 +33,11 @@ final class ProducerFleet implements AutoCloseable {
 
     /** Producers being created at once: quick, but not a connection storm that would measure accept queues. */
     private static final int CONCURRENT_CREATES = 50;
+
     private static final long CREATE_TIMEOUT_SECONDS = 60;
 
-    private final EventLoopGroup eventLoops = EventLoopUtil.newEventLoopGroup(
-            Runtime.getRuntime().availableProcessors(), false, daemon("fleet-io"));
+    private final EventLoopGroup eventLoops =
+            EventLoopUtil.newEventLoopGroup(Runtime.getRuntime().availableProcessors(), false, daemon("fleet-io"));
     private final HashedWheelTimer timer = new HashedWheelTimer(daemon("fleet-timer"), 1, TimeUnit.MILLISECONDS);
     private final ExecutorProvider external = new ExecutorProvider(1, "fleet-listener");
     private final ExecutorProvider internal = new ExecutorProvider(1, "fleet-internal");
@@ -45,8 +46,7 @@ final class ProducerFleet implements AutoCloseable {
     private final List<PulsarClient> clients = new ArrayList<>();
     private final List<Producer<byte[]>> producers = new ArrayList<>();
 
-    private ProducerFleet() {
-    }
+    private ProducerFleet() {}
 
     /**
      * Connects {@code size} clients to {@code serviceUrl}, each creating one unbatched producer on
@@ -67,15 +67,19 @@ final class ProducerFleet implements AutoCloseable {
         Semaphore creating = new Semaphore(CONCURRENT_CREATES);
         List<CompletableFuture<Producer<byte[]>>> creates = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            PulsarClient client = PulsarClientImpl.builder().conf(clientConf(serviceUrl))
-                    .eventLoopGroup(eventLoops).timer(timer)
-                    .externalExecutorProvider(external).internalExecutorProvider(internal)
+            PulsarClient client = PulsarClientImpl.builder()
+                    .conf(clientConf(serviceUrl))
+                    .eventLoopGroup(eventLoops)
+                    .timer(timer)
+                    .externalExecutorProvider(external)
+                    .internalExecutorProvider(internal)
                     .scheduledExecutorProvider(scheduled)
                     .lookupExecutorProvider(lookups)
                     .build();
             clients.add(client);
             creating.acquireUninterruptibly();
-            creates.add(client.newProducer().topic(topic)
+            creates.add(client.newProducer()
+                    .topic(topic)
                     .enableBatching(false)
                     .sendTimeout(30, TimeUnit.SECONDS)
                     // A paced send never waits: a full queue fails it, and the failure is counted.

@@ -24,15 +24,15 @@ import java.util.stream.Stream;
 final class ProducerPerformanceRun {
 
     /** The closing line: totals, then latency percentiles in whole milliseconds. */
-    private static final Pattern TOTAL = Pattern.compile("(\\d+) records sent, ([\\d.]+) records/sec \\(([\\d.]+) MB/sec\\), "
-            + "([\\d.]+) ms avg latency, ([\\d.]+) ms max latency, (\\d+) ms 50th, (\\d+) ms 95th, (\\d+) ms 99th, (\\d+) ms 99.9th");
+    private static final Pattern TOTAL = Pattern.compile(
+            "(\\d+) records sent, ([\\d.]+) records/sec \\(([\\d.]+) MB/sec\\), "
+                    + "([\\d.]+) ms avg latency, ([\\d.]+) ms max latency, (\\d+) ms 50th, (\\d+) ms 95th, (\\d+) ms 99th, (\\d+) ms 99.9th");
 
     /** What one run printed. */
-    record Result(long records, double recordsPerSecond, double avgMillis, int p50Millis, int p99Millis, int p999Millis) {
-    }
+    record Result(
+            long records, double recordsPerSecond, double avgMillis, int p50Millis, int p99Millis, int p999Millis) {}
 
-    private ProducerPerformanceRun() {
-    }
+    private ProducerPerformanceRun() {}
 
     /**
      * Sends {@code records} records of {@code recordBytes} to {@code topic} as fast as they go, with
@@ -40,33 +40,60 @@ final class ProducerPerformanceRun {
      *
      * @param toolsDir where the bench build copied kafka-tools and argparse4j
      */
-    static Result run(Path toolsDir, String bootstrap, String topic, long records, int recordBytes, int lingerMillis,
-                      Path workDir) {
+    static Result run(
+            Path toolsDir,
+            String bootstrap,
+            String topic,
+            long records,
+            int recordBytes,
+            int lingerMillis,
+            Path workDir) {
         String classpath;
         try (Stream<Path> jars = Files.list(toolsDir)) {
-            classpath = jars.map(Path::toString).collect(Collectors.joining(File.pathSeparator)) + File.pathSeparator
+            classpath = jars.map(Path::toString).collect(Collectors.joining(File.pathSeparator))
+                    + File.pathSeparator
                     + RuntimeClasspath.read(KafkaCluster.class, "kafka.classpath");
         } catch (IOException e) {
             throw new UncheckedIOException("no kafka-tools in " + toolsDir + "; build the bench module first", e);
         }
         ChildProcess tool = JavaCommand.mainClass("org.apache.kafka.tools.ProducerPerformance")
-                .classpath(classpath).jvmOptions("-Xmx512m")
-                .args("--topic", topic, "--num-records", Long.toString(records), "--record-size", Integer.toString(recordBytes),
-                        "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all",
+                .classpath(classpath)
+                .jvmOptions("-Xmx512m")
+                .args(
+                        "--topic",
+                        topic,
+                        "--num-records",
+                        Long.toString(records),
+                        "--record-size",
+                        Integer.toString(recordBytes),
+                        "--throughput",
+                        "-1",
+                        "--producer-props",
+                        "bootstrap.servers=" + bootstrap,
+                        "acks=all",
                         "linger.ms=" + lingerMillis)
-                .spec("producer-perf").logFile(workDir.resolve("producer-perf-" + System.nanoTime() + ".log")).build().start();
+                .spec("producer-perf")
+                .logFile(workDir.resolve("producer-perf-" + System.nanoTime() + ".log"))
+                .build()
+                .start();
         try {
             if (!tool.awaitExit(Duration.ofMinutes(5))) {
-                throw new IllegalStateException("kafka-producer-perf-test still runs after 5 minutes: " + tool.logTail());
+                throw new IllegalStateException(
+                        "kafka-producer-perf-test still runs after 5 minutes: " + tool.logTail());
             }
-            String line = tool.logLine(" ms 99.9th").orElseThrow(
-                    () -> new IllegalStateException("kafka-producer-perf-test printed no totals: " + tool.logTail()));
+            String line = tool.logLine(" ms 99.9th")
+                    .orElseThrow(() ->
+                            new IllegalStateException("kafka-producer-perf-test printed no totals: " + tool.logTail()));
             Matcher total = TOTAL.matcher(line);
             if (!total.find()) {
                 throw new IllegalStateException("unexpected totals line: " + line);
             }
-            return new Result(Long.parseLong(total.group(1)), Double.parseDouble(total.group(2)),
-                    Double.parseDouble(total.group(4)), Integer.parseInt(total.group(6)), Integer.parseInt(total.group(8)),
+            return new Result(
+                    Long.parseLong(total.group(1)),
+                    Double.parseDouble(total.group(2)),
+                    Double.parseDouble(total.group(4)),
+                    Integer.parseInt(total.group(6)),
+                    Integer.parseInt(total.group(8)),
                     Integer.parseInt(total.group(9)));
         } finally {
             tool.kill();

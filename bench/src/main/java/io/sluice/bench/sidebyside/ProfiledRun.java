@@ -15,8 +15,7 @@ import java.util.concurrent.Callable;
  */
 final class ProfiledRun {
 
-    private ProfiledRun() {
-    }
+    private ProfiledRun() {}
 
     /**
      * Runs {@code body} with {@code contender}'s process profiled and reports what the profile shows.
@@ -24,8 +23,14 @@ final class ProfiledRun {
      * @param name    what was run, for headings and file names
      * @param workDir where the recordings go (they stay there for {@code jfr print} and the like)
      */
-    static PublishRun.Result profile(Contender contender, String name, BenchSettings settings, Path workDir,
-                                     Report report, Callable<PublishRun.Result> body) throws Exception {
+    static PublishRun.Result profile(
+            Contender contender,
+            String name,
+            BenchSettings settings,
+            Path workDir,
+            Report report,
+            Callable<PublishRun.Result> body)
+            throws Exception {
         Path profiles = Files.createDirectories(settings.outputDir().resolve("profiles"));
         String file = PassthroughScenario.slug(contender.name() + " " + name);
         Path samples = Files.createTempFile(workDir, file + "-samples-", ".jfr");
@@ -48,35 +53,71 @@ final class ProfiledRun {
         long allocated = profiler.allocatedBytes();
         double messages = result.completed();
         report.heading("Profile: " + contender.name() + ", " + name);
-        report.text(String.format("Profiled run: %.0f msg/s, %d messages; "
+        report.text(String.format(
+                "Profiled run: %.0f msg/s, %d messages; "
                         + "load average before it %.2f, the machine's CPU %.0f %% busy during it (all processes, "
                         + "of %d cores), the proxy's JVM %.0f %% of the machine. Proxy CPU %.2f s per million "
                         + "messages; allocated %.0f B per message; %d collections pausing %.1f ms in all (longest "
                         + "%.1f ms); %d JIT compilations taking %.0f ms. Flame graphs: [CPU](bench/profiles/%s-cpu.html), "
                         + "[allocation](bench/profiles/%s-alloc.html); recordings: `%s`.",
-                result.messagesPerSecond(), result.completed(), load, 100 * jvm.machineCpuShare(),
-                Runtime.getRuntime().availableProcessors(), 100 * jvm.jvmCpuShare(),
-                after.cpuSecondsSince(before) / messages * 1e6, allocated / messages, jvm.collections(),
-                jvm.pauseMillis(), jvm.longestPauseMillis(), jvm.compilations(), jvm.compileMillis(), file, file,
+                result.messagesPerSecond(),
+                result.completed(),
+                load,
+                100 * jvm.machineCpuShare(),
+                Runtime.getRuntime().availableProcessors(),
+                100 * jvm.jvmCpuShare(),
+                after.cpuSecondsSince(before) / messages * 1e6,
+                allocated / messages,
+                jvm.collections(),
+                jvm.pauseMillis(),
+                jvm.longestPauseMillis(),
+                jvm.compilations(),
+                jvm.compileMillis(),
+                file,
+                file,
                 samples + "` and `" + flightRecording));
         if (!syscallCounts.isEmpty()) {
             MarkdownTable perMessage = new MarkdownTable("system call (perf stat)", "per message", "in all");
             syscallCounts.forEach((call, count) -> {
                 perMessage.row(call, MarkdownTable.num(count / messages, 3), count);
-                report.figures().add("profile", name, contender.name(), call + " per message", count / messages,
-                        false, false, 0.05);
+                report.figures()
+                        .add(
+                                "profile",
+                                name,
+                                contender.name(),
+                                call + " per message",
+                                count / messages,
+                                false,
+                                false,
+                                0.05);
             });
             report.table(perMessage);
         }
         report.table(cpu.table());
         report.table(cpu.topFramesTable());
-        report.figures().add("profile", name, contender.name(), "allocated B per message",
-                allocated / messages, false, false, 16);
+        report.figures()
+                .add(
+                        "profile",
+                        name,
+                        contender.name(),
+                        "allocated B per message",
+                        allocated / messages,
+                        false,
+                        false,
+                        16);
         // The categories that matter; the long tail of one-sample categories would only differ between runs.
         cpu.categories().forEach((category, count) -> {
             if (count >= cpu.samples() / 100) {
-                report.figures().add("profile", name, contender.name(), "CPU share % " + category,
-                        100.0 * count / cpu.samples(), false, false, 3);
+                report.figures()
+                        .add(
+                                "profile",
+                                name,
+                                contender.name(),
+                                "CPU share % " + category,
+                                100.0 * count / cpu.samples(),
+                                false,
+                                false,
+                                3);
             }
         });
         return result;

@@ -1,14 +1,15 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.pulsar.client.api.Producer;
-import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.client.api.PulsarClientException;
 
 /**
  * A {@link Workload} sent for a fixed time: its producers on one client (one connection, as an
@@ -27,19 +28,24 @@ final class PublishRun {
      * counts all producers' completions, {@code producerTimelines} each producer's; {@code received}
      * and {@code endToEnd} are the consumer's (0 and empty without one).
      */
-    record Result(long completed, long failed, double seconds, LatencySamples latencies, RateTimeline timeline,
-                  List<RateTimeline> producerTimelines, long received, LatencySamples endToEnd) {
+    record Result(
+            long completed,
+            long failed,
+            double seconds,
+            LatencySamples latencies,
+            RateTimeline timeline,
+            List<RateTimeline> producerTimelines,
+            long received,
+            LatencySamples endToEnd) {
         double messagesPerSecond() {
             return completed / seconds;
         }
     }
 
     /** What every producer's sends add to, from the client's threads. */
-    private record Tally(LatencySamples latencies, RateTimeline timeline, AtomicLong completed, AtomicLong failed) {
-    }
+    private record Tally(LatencySamples latencies, RateTimeline timeline, AtomicLong completed, AtomicLong failed) {}
 
-    private PublishRun() {
-    }
+    private PublishRun() {}
 
     /** Runs {@code workload} on {@code topic}, or with several producers on {@code topic-0, topic-1, ...}. */
     static Result run(String serviceUrl, String topic, Workload workload, double seconds) throws PulsarClientException {
@@ -49,7 +55,8 @@ final class PublishRun {
         try (EndToEndConsumer consumer = workload.consumer() ? EndToEndConsumer.subscribe(serviceUrl, topics) : null) {
             List<Producer<byte[]>> producers = new ArrayList<>();
             for (String each : topics) {
-                producers.add(client.newProducer().topic(each)
+                producers.add(client.newProducer()
+                        .topic(each)
                         .enableBatching(workload.batching())
                         .maxPendingMessages(Math.max(workload.inFlight(), 1))
                         .blockIfQueueFull(true)
@@ -61,8 +68,15 @@ final class PublishRun {
                 return sent;
             }
             consumer.awaitReceived(sent.completed(), CONSUMER_GRACE);
-            return new Result(sent.completed(), sent.failed(), sent.seconds(), sent.latencies(), sent.timeline(),
-                    sent.producerTimelines(), consumer.received(), consumer.latencies());
+            return new Result(
+                    sent.completed(),
+                    sent.failed(),
+                    sent.seconds(),
+                    sent.latencies(),
+                    sent.timeline(),
+                    sent.producerTimelines(),
+                    consumer.received(),
+                    consumer.latencies());
         } finally {
             PulsarClients.closeInBackground(client);
         }
@@ -84,14 +98,18 @@ final class PublishRun {
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
         // Slots of a quarter second; sends held by a throttle may complete well after the end.
-        Tally tally = new Tally(new LatencySamples(), new RateTimeline(start, 0.25, seconds * 2 + 10),
-                new AtomicLong(), new AtomicLong());
+        Tally tally = new Tally(
+                new LatencySamples(),
+                new RateTimeline(start, 0.25, seconds * 2 + 10),
+                new AtomicLong(),
+                new AtomicLong());
         List<Thread> senders = new ArrayList<>();
         List<RateTimeline> producerTimelines = new ArrayList<>();
         for (Producer<byte[]> producer : producers) {
             RateTimeline own = new RateTimeline(start, 0.25, seconds * 2 + 10);
             producerTimelines.add(own);
-            Thread sender = new Thread(() -> sendUntil(end, producer, workload, tally, own), "send-" + producer.getTopic());
+            Thread sender =
+                    new Thread(() -> sendUntil(end, producer, workload, tally, own), "send-" + producer.getTopic());
             sender.start();
             senders.add(sender);
         }
@@ -104,13 +122,20 @@ final class PublishRun {
             }
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
-        return new Result(tally.completed().get(), tally.failed().get(), elapsed, tally.latencies(), tally.timeline(),
-                producerTimelines, 0, new LatencySamples());
+        return new Result(
+                tally.completed().get(),
+                tally.failed().get(),
+                elapsed,
+                tally.latencies(),
+                tally.timeline(),
+                producerTimelines,
+                0,
+                new LatencySamples());
     }
 
     /** Keeps the workload's sends in flight until {@code end}, then waits for the last ones. */
-    private static void sendUntil(long end, Producer<byte[]> producer, Workload workload, Tally tally,
-                                  RateTimeline own) {
+    private static void sendUntil(
+            long end, Producer<byte[]> producer, Workload workload, Tally tally, RateTimeline own) {
         // A consumer needs each payload's own send time; otherwise one shared payload saves the garbage.
         byte[] shared = new byte[workload.payloadBytes()];
         Semaphore window = new Semaphore(workload.inFlight());

@@ -1,16 +1,16 @@
 package io.sluice.bench.sidebyside;
 
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.api.ClientBuilder;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
 /** How the suite's runs open and drop their own Pulsar client, so that every run pays the same. */
 final class PulsarClients {
 
-    private PulsarClients() {
-    }
+    private PulsarClients() {}
 
     /** The CA that {@code pulsar+ssl://} service URLs are checked against, hostnames included; null until set. */
     private static volatile Path trustedCa;

@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
 record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis, double p99Millis, double p999Millis) {
 
     private static final String MAIN_CLASS = "org.apache.pulsar.testclient.PulsarPerfTestTool";
-    private static final Pattern THROUGHPUT = Pattern.compile(
-            "Aggregated throughput stats --- ([\\d,]+) records sent --- ([\\d.,]+) msg/s");
+    private static final Pattern THROUGHPUT =
+            Pattern.compile("Aggregated throughput stats --- ([\\d,]+) records sent --- ([\\d.,]+) msg/s");
     /** One line a second with {@code -i 1}. */
     private static final Pattern INTERVAL = Pattern.compile("Throughput produced: +[\\d.,]+ msg --- +([\\d.,]+) msg/s");
+
     private static final Pattern LATENCY = Pattern.compile(
             "Aggregated latency stats --- Latency: mean: +[\\d.]+ ms - med: +([\\d.]+) - 95pct: +[\\d.]+ - "
                     + "99pct: +([\\d.]+) - 99.9pct: +([\\d.]+)");
@@ -43,24 +44,42 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
      *
      * @param arguments the workload's options, e.g. {@code -s 1024 -o 1000 -db}
      */
-    static PulsarPerfRun run(Path testclientJar, String serviceUrl, String topic, List<String> arguments,
-                             double warmupSeconds, double seconds, Path workDir) {
+    static PulsarPerfRun run(
+            Path testclientJar,
+            String serviceUrl,
+            String topic,
+            List<String> arguments,
+            double warmupSeconds,
+            double seconds,
+            Path workDir) {
         Path log = workDir.resolve("pulsar-perf.log");
         Path clientConf = workDir.resolve("pulsar-perf-client.conf");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
         command.addAll(PulsarBroker.PULSAR_JVM_FLAGS);
-        command.addAll(List.of(MAIN_CLASS, clientConf.toString(), "produce", "-u", serviceUrl,
-                "--warmup-time", Double.toString(warmupSeconds), "-i", "1",
-                "-time", Long.toString(Math.round(warmupSeconds + seconds))));
+        command.addAll(List.of(
+                MAIN_CLASS,
+                clientConf.toString(),
+                "produce",
+                "-u",
+                serviceUrl,
+                "--warmup-time",
+                Double.toString(warmupSeconds),
+                "-i",
+                "1",
+                "-time",
+                Long.toString(Math.round(warmupSeconds + seconds))));
         command.addAll(arguments);
         command.add(topic);
         try {
             // Its first argument is a client configuration file; every setting here is on its command line.
             Files.writeString(clientConf, "");
-            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().put("CLASSPATH", PulsarBroker.runtimeClasspath() + File.pathSeparator + testclientJar);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(workDir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment()
+                    .put("CLASSPATH", PulsarBroker.runtimeClasspath() + File.pathSeparator + testclientJar);
             Process process = builder.start();
             long timeout = Math.round(warmupSeconds + seconds) + 120;
             if (!process.waitFor(timeout, TimeUnit.SECONDS)) {
@@ -92,9 +111,12 @@ record PulsarPerfRun(long totalSent, double messagesPerSecond, double p50Millis,
                 lines++;
             }
         }
-        return new PulsarPerfRun((long) number(throughput.group(1)),
-                lines == 0 ? number(throughput.group(2)) : sum / lines, Double.parseDouble(latency.group(1)),
-                Double.parseDouble(latency.group(2)), Double.parseDouble(latency.group(3)));
+        return new PulsarPerfRun(
+                (long) number(throughput.group(1)),
+                lines == 0 ? number(throughput.group(2)) : sum / lines,
+                Double.parseDouble(latency.group(1)),
+                Double.parseDouble(latency.group(2)),
+                Double.parseDouble(latency.group(3)));
     }
 
     /** A figure as pulsar-perf prints it, perhaps with grouping commas. */

@@ -20,26 +20,25 @@ import java.util.Map;
 final class PulsarPerfScenario {
 
     /** A workload as pulsar-perf options; the rate is far above what the machine carries (it wants a positive one). */
-    private record PerfWorkload(String name, List<String> arguments) {
-    }
+    private record PerfWorkload(String name, List<String> arguments) {}
 
     private static final List<PerfWorkload> WORKLOADS = List.of(
-            new PerfWorkload("pulsar-perf, 1 KiB, no batching, 1000 in flight",
+            new PerfWorkload(
+                    "pulsar-perf, 1 KiB, no batching, 1000 in flight",
                     List.of("-s", "1024", "-db", "-o", "1000", "-r", "10000000")),
-            new PerfWorkload("pulsar-perf, 100 B, batching, 1000 in flight",
+            new PerfWorkload(
+                    "pulsar-perf, 100 B, batching, 1000 in flight",
                     List.of("-s", "100", "-o", "1000", "-r", "10000000")));
 
-    private record Figures(double messagesPerSecond, double p50, double p99, double p999, double cpuSecondsPerMillion,
-                           double load) {
-    }
+    private record Figures(
+            double messagesPerSecond, double p50, double p99, double p999, double cpuSecondsPerMillion, double load) {}
 
-    private PulsarPerfScenario() {
-    }
+    private PulsarPerfScenario() {}
 
     static void run(List<Contender> contenders, BenchSettings settings, Path workDir, Report report) throws Exception {
         if (!Files.isRegularFile(settings.pulsarPerfJar())) {
-            throw new IllegalStateException("no pulsar-testclient jar at " + settings.pulsarPerfJar()
-                    + "; build the bench module first");
+            throw new IllegalStateException(
+                    "no pulsar-testclient jar at " + settings.pulsarPerfJar() + "; build the bench module first");
         }
         Path perfDir = Files.createDirectories(workDir.resolve("pulsar-perf"));
         for (PerfWorkload workload : WORKLOADS) {
@@ -47,19 +46,36 @@ final class PulsarPerfScenario {
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : contenders) {
-                    String topic = "persistent://public/default/perf-" + PassthroughScenario.slug(workload.name())
-                            + "-" + PassthroughScenario.slug(contender.name());
+                    String topic = "persistent://public/default/perf-" + PassthroughScenario.slug(workload.name()) + "-"
+                            + PassthroughScenario.slug(contender.name());
                     double load = LoadAverage.oneMinute();
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
-                    PulsarPerfRun run = PulsarPerfRun.run(settings.pulsarPerfJar(), contender.serviceUrl(), topic,
-                            workload.arguments(), warmup(settings), settings.measureSeconds(), perfDir);
+                    PulsarPerfRun run = PulsarPerfRun.run(
+                            settings.pulsarPerfJar(),
+                            contender.serviceUrl(),
+                            topic,
+                            workload.arguments(),
+                            warmup(settings),
+                            settings.measureSeconds(),
+                            perfDir);
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     double allMessages = run.totalSent();
-                    runs.get(contender).add(new Figures(run.messagesPerSecond(), run.p50Millis(), run.p99Millis(),
-                            run.p999Millis(),
-                            after == null ? Double.NaN : after.cpuSecondsSince(before) / allMessages * 1e6, load));
-                    System.out.printf("  %s round %d %s: %.0f msg/s, p99 %.2f ms, load %.2f%n", workload.name(),
-                            round + 1, contender.name(), run.messagesPerSecond(), run.p99Millis(), load);
+                    runs.get(contender)
+                            .add(new Figures(
+                                    run.messagesPerSecond(),
+                                    run.p50Millis(),
+                                    run.p99Millis(),
+                                    run.p999Millis(),
+                                    after == null ? Double.NaN : after.cpuSecondsSince(before) / allMessages * 1e6,
+                                    load));
+                    System.out.printf(
+                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, load %.2f%n",
+                            workload.name(),
+                            round + 1,
+                            contender.name(),
+                            run.messagesPerSecond(),
+                            run.p99Millis(),
+                            load);
                 }
             }
             report.heading("Passthrough with pulsar-perf: " + workload.name().substring("pulsar-perf, ".length()));
@@ -76,44 +92,92 @@ final class PulsarPerfScenario {
     }
 
     private static MarkdownTable table(PerfWorkload workload, Map<Contender, List<Figures>> runs, ResultFile json) {
-        MarkdownTable table = new MarkdownTable("contender", "msg/s", "vs direct", "p50 ms", "p99 ms", "p99.9 ms",
-                "p99 vs direct", "proxy CPU s / 1M msgs", "load avg");
+        MarkdownTable table = new MarkdownTable(
+                "contender",
+                "msg/s",
+                "vs direct",
+                "p50 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "p99 vs direct",
+                "proxy CPU s / 1M msgs",
+                "load avg");
         Figures direct = null;
-        Figures pulsarProxy = runs.entrySet().stream().filter(e -> e.getKey().name().equals(PulsarProxyProcess.NAME))
-                .map(e -> median(e.getValue())).findFirst().orElse(null);
+        Figures pulsarProxy = runs.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(PulsarProxyProcess.NAME))
+                .map(e -> median(e.getValue()))
+                .findFirst()
+                .orElse(null);
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             Figures m = median(entry.getValue());
             if (direct == null) {
                 direct = m;
             }
             String c = entry.getKey().name();
-            table.row(c, MarkdownTable.num(m.messagesPerSecond(), 0),
+            table.row(
+                    c,
+                    MarkdownTable.num(m.messagesPerSecond(), 0),
                     MarkdownTable.num(m.messagesPerSecond() / direct.messagesPerSecond(), 2),
-                    MarkdownTable.num(m.p50(), 2), MarkdownTable.num(m.p99(), 2), MarkdownTable.num(m.p999(), 2),
-                    MarkdownTable.num(m.p99() / direct.p99(), 2), MarkdownTable.num(m.cpuSecondsPerMillion(), 2),
+                    MarkdownTable.num(m.p50(), 2),
+                    MarkdownTable.num(m.p99(), 2),
+                    MarkdownTable.num(m.p999(), 2),
+                    MarkdownTable.num(m.p99() / direct.p99(), 2),
+                    MarkdownTable.num(m.cpuSecondsPerMillion(), 2),
                     MarkdownTable.num(m.load(), 2));
             json.add("pulsarperf", workload.name(), c, "msg/s", m.messagesPerSecond(), true, false, 0);
             json.add("pulsarperf", workload.name(), c, "p99 ms", m.p99(), false, false, 0.2);
-            json.add("pulsarperf", workload.name(), c, "proxy CPU s per 1M msgs", m.cpuSecondsPerMillion(), false,
-                    false, 0.1);
+            json.add(
+                    "pulsarperf",
+                    workload.name(),
+                    c,
+                    "proxy CPU s per 1M msgs",
+                    m.cpuSecondsPerMillion(),
+                    false,
+                    false,
+                    0.1);
             if (entry.getKey().hasProxy()) {
-                json.add("pulsarperf", workload.name(), c, "msg/s vs direct",
-                        m.messagesPerSecond() / direct.messagesPerSecond(), true, true, 0.02);
+                json.add(
+                        "pulsarperf",
+                        workload.name(),
+                        c,
+                        "msg/s vs direct",
+                        m.messagesPerSecond() / direct.messagesPerSecond(),
+                        true,
+                        true,
+                        0.02);
                 json.add("pulsarperf", workload.name(), c, "p99 vs direct", m.p99() / direct.p99(), false, true, 0.05);
             }
             if (pulsarProxy != null && entry.getKey().hasProxy() && !c.equals(PulsarProxyProcess.NAME)) {
-                json.add("pulsarperf", workload.name(), c, "msg/s vs Pulsar proxy",
-                        m.messagesPerSecond() / pulsarProxy.messagesPerSecond(), true, true, 0.02);
-                json.add("pulsarperf", workload.name(), c, "CPU per message vs Pulsar proxy",
-                        m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(), false, true, 0.05);
+                json.add(
+                        "pulsarperf",
+                        workload.name(),
+                        c,
+                        "msg/s vs Pulsar proxy",
+                        m.messagesPerSecond() / pulsarProxy.messagesPerSecond(),
+                        true,
+                        true,
+                        0.02);
+                json.add(
+                        "pulsarperf",
+                        workload.name(),
+                        c,
+                        "CPU per message vs Pulsar proxy",
+                        m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(),
+                        false,
+                        true,
+                        0.05);
             }
         }
         return table;
     }
 
     private static Figures median(List<Figures> runs) {
-        return new Figures(Median.of(runs, Figures::messagesPerSecond), Median.of(runs, Figures::p50),
-                Median.of(runs, Figures::p99), Median.of(runs, Figures::p999),
-                Median.of(runs, Figures::cpuSecondsPerMillion), Median.of(runs, Figures::load));
+        return new Figures(
+                Median.of(runs, Figures::messagesPerSecond),
+                Median.of(runs, Figures::p50),
+                Median.of(runs, Figures::p99),
+                Median.of(runs, Figures::p999),
+                Median.of(runs, Figures::cpuSecondsPerMillion),
+                Median.of(runs, Figures::load));
     }
 }

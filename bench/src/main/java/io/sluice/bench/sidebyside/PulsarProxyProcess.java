@@ -5,6 +5,7 @@ import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.process.JavaCommand;
 import io.sluice.testkit.process.Readiness;
 import io.sluice.testkit.pulsar.PulsarBroker;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,8 +43,8 @@ final class PulsarProxyProcess implements AutoCloseable {
     }
 
     /** As {@link #start(Path, PulsarBroker, List, Path)}, with {@code extraConfig} lines appended to proxy.conf. */
-    static PulsarProxyProcess start(Path proxyJar, PulsarBroker broker, List<String> jvmOptions, Path workDir,
-                                    List<String> extraConfig) {
+    static PulsarProxyProcess start(
+            Path proxyJar, PulsarBroker broker, List<String> jvmOptions, Path workDir, List<String> extraConfig) {
         if (!Files.isRegularFile(proxyJar)) {
             throw new IllegalStateException("no Pulsar proxy jar at " + proxyJar + "; build the bench module first");
         }
@@ -51,25 +52,30 @@ final class PulsarProxyProcess implements AutoCloseable {
         Path config = workDir.resolve("proxy.conf");
         try {
             // Without metadataStoreUrl the proxy sends every lookup to brokerServiceURL.
-            Files.writeString(config, String.join("\n",
-                    "clusterName=standalone",
-                    "metadataStoreUrl=",
-                    "configurationMetadataStoreUrl=",
-                    "brokerServiceURL=" + broker.serviceUrl(),
-                    "brokerWebServiceURL=" + broker.webUrl(),
-                    // The default allows only 6650 and 6651; this broker's port is chosen at random.
-                    "brokerProxyAllowedTargetPorts=" + broker.brokerPort(),
-                    "bindAddress=127.0.0.1",
-                    "advertisedAddress=127.0.0.1",
-                    "servicePort=" + ports[0],
-                    "webServicePort=" + ports[1],
-                    String.join("\n", extraConfig),
-                    ""));
+            Files.writeString(
+                    config,
+                    String.join(
+                            "\n",
+                            "clusterName=standalone",
+                            "metadataStoreUrl=",
+                            "configurationMetadataStoreUrl=",
+                            "brokerServiceURL=" + broker.serviceUrl(),
+                            "brokerWebServiceURL=" + broker.webUrl(),
+                            // The default allows only 6650 and 6651; this broker's port is chosen at random.
+                            "brokerProxyAllowedTargetPorts=" + broker.brokerPort(),
+                            "bindAddress=127.0.0.1",
+                            "advertisedAddress=127.0.0.1",
+                            "servicePort=" + ports[0],
+                            "webServicePort=" + ports[1],
+                            String.join("\n", extraConfig),
+                            ""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         // The proxy jar's directory also holds the few jars it needs that the broker does not.
-        String classpath = PulsarBroker.runtimeClasspath() + File.pathSeparator + proxyJar.getParent().resolve("*");
+        String classpath = PulsarBroker.runtimeClasspath()
+                + File.pathSeparator
+                + proxyJar.getParent().resolve("*");
         ChildProcess process = JavaCommand.mainClass(MAIN_CLASS)
                 .jvmOptions(jvmOptions)
                 .jvmOptions(PulsarBroker.PULSAR_JVM_FLAGS)

@@ -3,6 +3,7 @@ package io.sluice.bench.sidebyside;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,8 +31,15 @@ final class ResultFile {
      *               counts on a shared machine), not an absolute figure
      * @param noise  a change smaller than this, in the figure's own unit, is never a regression
      */
-    record Figure(String scenario, String workload, String contender, String metric, double value,
-                  String better, boolean ratio, double noise) {
+    record Figure(
+            String scenario,
+            String workload,
+            String contender,
+            String metric,
+            double value,
+            String better,
+            boolean ratio,
+            double noise) {
 
         /** The figure's identity across runs. */
         String key() {
@@ -44,8 +52,7 @@ final class ResultFile {
     }
 
     /** The whole file. */
-    record Content(Map<String, String> run, List<Figure> figures) {
-    }
+    record Content(Map<String, String> run, List<Figure> figures) {}
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -58,11 +65,18 @@ final class ResultFile {
     }
 
     /** Adds a figure unless it is not a number (a contender without a proxy has no proxy CPU). */
-    void add(String scenario, String workload, String contender, String metric, double value,
-             boolean higherIsBetter, boolean ratio, double noise) {
+    void add(
+            String scenario,
+            String workload,
+            String contender,
+            String metric,
+            double value,
+            boolean higherIsBetter,
+            boolean ratio,
+            double noise) {
         if (Double.isFinite(value)) {
-            figures.add(new Figure(scenario, workload, contender, metric, value,
-                    higherIsBetter ? "higher" : "lower", ratio, noise));
+            figures.add(new Figure(
+                    scenario, workload, contender, metric, value, higherIsBetter ? "higher" : "lower", ratio, noise));
         }
     }
 
@@ -80,7 +94,7 @@ final class ResultFile {
 
     static Content read(Path file) {
         try {
-            return JSON.readValue(file.toFile(), new TypeReference<Content>() { });
+            return JSON.readValue(file.toFile(), new TypeReference<Content>() {});
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }

@@ -9,8 +9,7 @@ import java.nio.ByteBuffer;
  */
 final class SendStamp {
 
-    private SendStamp() {
-    }
+    private SendStamp() {}
 
     /** A new payload of {@code bytes} (at least 8) stamped with now. */
     static byte[] payload(int bytes) {

@@ -1,6 +1,7 @@
 package io.sluice.bench.sidebyside;
 
 import io.sluice.testkit.pulsar.PulsarBroker;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -27,18 +28,18 @@ public final class SideBySide {
     static final String ALL_SCENARIOS =
             "passthrough,producers,endtoend,pulsarperf,held,accuracy,isolation,connections,manyconnections";
 
-    private SideBySide() {
-    }
+    private SideBySide() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         // The Pulsar client logs every producer it creates at INFO; the suite creates hundreds.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         BenchSettings settings = BenchSettings.fromSystemProperties();
-        Set<String> scenarios = Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(","));
+        Set<String> scenarios =
+                Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(","));
         run(settings, scenarios);
-        System.out.println("results in " + settings.outputDir().resolve("results.md").toAbsolutePath()
-                + " and results.json beside it");
+        System.out.println("results in "
+                + settings.outputDir().resolve("results.md").toAbsolutePath() + " and results.json beside it");
         // The Pulsar client leaves non-daemon threads behind; the shutdown hooks stop the children.
         System.exit(0);
     }
@@ -54,8 +55,8 @@ public final class SideBySide {
         Path workDir = Files.createTempDirectory("sluice-bench-");
         Report report = new Report();
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings);
-        report.text("Load average (1 min) at the start: " + MarkdownTable.num(LoadAverage.oneMinute(), 2)
-                + " on " + Runtime.getRuntime().availableProcessors() + " cores.");
+        report.text("Load average (1 min) at the start: " + MarkdownTable.num(LoadAverage.oneMinute(), 2) + " on "
+                + Runtime.getRuntime().availableProcessors() + " cores.");
         describe(report.figures(), settings, scenarios);
         // Profiling wants exact inlined frames, in both proxies alike.
         List<String> proxyJvm = new ArrayList<>(settings.proxyJvmOptions());
@@ -65,16 +66,22 @@ public final class SideBySide {
         // Both settings keep the broker from batching in time, which would hide what a proxy adds:
         // a synchronous send would wait for the bookie's 2 ms group commit, and a caught-up consumer
         // would be sent a new message only when its cursor next looks, every 10 ms.
-        try (PulsarBroker broker = PulsarBroker.builder().config("journalFlushWhenQueueEmpty", "true")
-                .config("managedLedgerNewEntriesCheckDelayInMillis", "0").start();
-             SluiceContender sluice = SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(), proxyJvm, workDir);
-             SluiceContender sluiceB = settings.sluiceJarB() == null ? null
-                     : SluiceContender.start(settings.sluiceJarB(), broker.serviceUrl(),
-                             concat(proxyJvm, settings.sluiceBJvmOptions()),
-                             Files.createDirectories(workDir.resolve("sluice-b")));
-             PulsarProxyProcess pulsarProxy = settings.pulsarProxy()
-                     ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, proxyJvm, workDir)
-                     : null) {
+        try (PulsarBroker broker = PulsarBroker.builder()
+                        .config("journalFlushWhenQueueEmpty", "true")
+                        .config("managedLedgerNewEntriesCheckDelayInMillis", "0")
+                        .start();
+                SluiceContender sluice =
+                        SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(), proxyJvm, workDir);
+                SluiceContender sluiceB = settings.sluiceJarB() == null
+                        ? null
+                        : SluiceContender.start(
+                                settings.sluiceJarB(),
+                                broker.serviceUrl(),
+                                concat(proxyJvm, settings.sluiceBJvmOptions()),
+                                Files.createDirectories(workDir.resolve("sluice-b")));
+                PulsarProxyProcess pulsarProxy = settings.pulsarProxy()
+                        ? PulsarProxyProcess.start(settings.pulsarProxyJar(), broker, proxyJvm, workDir)
+                        : null) {
             Contender direct = Contender.direct(broker.serviceUrl());
             List<Contender> contenders = new ArrayList<>();
             contenders.add(direct);
@@ -91,16 +98,28 @@ public final class SideBySide {
                 contenders.add(pulsarProxy.contender());
             }
             if (scenarios.contains("passthrough")) {
-                PassthroughScenario.run("passthrough", contenders,
-                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B), settings, workDir, report);
+                PassthroughScenario.run(
+                        "passthrough",
+                        contenders,
+                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B),
+                        settings,
+                        workDir,
+                        report);
             }
             if (scenarios.contains("producers")) {
-                PassthroughScenario.run("producers", contenders, List.of(Workload.ASYNC_1KIB.splitOver(settings.producers()),
-                        Workload.BATCHED_100B.splitOver(settings.producers())), settings, workDir, report);
+                PassthroughScenario.run(
+                        "producers",
+                        contenders,
+                        List.of(
+                                Workload.ASYNC_1KIB.splitOver(settings.producers()),
+                                Workload.BATCHED_100B.splitOver(settings.producers())),
+                        settings,
+                        workDir,
+                        report);
             }
             if (scenarios.contains("endtoend")) {
-                PassthroughScenario.run("endtoend", contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, workDir,
-                        report);
+                PassthroughScenario.run(
+                        "endtoend", contenders, List.of(Workload.SYNC_1KIB.withConsumer()), settings, workDir, report);
             }
             if (scenarios.contains("pulsarperf")) {
                 PulsarPerfScenario.run(contenders, settings, workDir, report);
@@ -120,8 +139,12 @@ public final class SideBySide {
             }
             // Sluice only: Apache Pulsar's proxy would need about 9 open files per client.
             if (scenarios.contains("manyconnections")) {
-                ConnectionsScenario.run("manyconnections", List.of(direct, sluice.contender()),
-                        settings.manyConnections(), settings, report);
+                ConnectionsScenario.run(
+                        "manyconnections",
+                        List.of(direct, sluice.contender()),
+                        settings.manyConnections(),
+                        settings,
+                        report);
             }
         } finally {
             report.write(settings.outputDir());
@@ -138,7 +161,8 @@ public final class SideBySide {
 
     /** What {@code results.json} says about the run, so that two runs compared can be told apart. */
     private static void describe(ResultFile json, BenchSettings settings, Set<String> scenarios) {
-        json.describe("started", LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        json.describe(
+                "started", LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
         json.describe("commit", System.getProperty("bench.commit", "unknown"));
         json.describe("settings", settings.toString());
         json.describe("scenarios", String.join(",", new TreeSet<>(scenarios)));

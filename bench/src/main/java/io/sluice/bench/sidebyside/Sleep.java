@@ -5,8 +5,7 @@ import java.util.concurrent.TimeUnit;
 /** {@link TimeUnit#sleep} without the checked exception, keeping the interrupt flag. */
 final class Sleep {
 
-    private Sleep() {
-    }
+    private Sleep() {}
 
     static void millis(long millis) {
         nanos(TimeUnit.MILLISECONDS.toNanos(millis));

@@ -2,6 +2,7 @@ package io.sluice.bench.sidebyside;
 
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,14 +35,20 @@ final class SluiceContender implements AutoCloseable {
      * Starts {@code sluice.jar} with {@code jvmOptions} (and {@code options} besides those naming
      * its broker, ports and files) and returns once it logs that it is ready.
      */
-    static SluiceContender start(Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir, String... options) {
+    static SluiceContender start(
+            Path sluiceJar, String brokerUrl, List<String> jvmOptions, Path workDir, String... options) {
         int[] ports = FreePorts.loopback(2);
         SluiceProcess process = SluiceProcess.builder(sluiceJar)
                 .jvmOptions(jvmOptions)
-                .options("--upstream", brokerUrl,
-                        "--listen", "127.0.0.1:" + ports[0],
-                        "--admin", "127.0.0.1:" + ports[1],
-                        "--limits-file", workDir.resolve("sluice-limits.json").toString())
+                .options(
+                        "--upstream",
+                        brokerUrl,
+                        "--listen",
+                        "127.0.0.1:" + ports[0],
+                        "--admin",
+                        "127.0.0.1:" + ports[1],
+                        "--limits-file",
+                        workDir.resolve("sluice-limits.json").toString())
                 .options(options)
                 .logFile(workDir.resolve("sluice.log"))
                 .start();

@@ -21,9 +21,15 @@ import java.util.concurrent.TimeUnit;
 final class SyscallCounter {
 
     /** What is counted: writes, reads, event-loop waits, timer arming, and context switches. */
-    static final List<String> EVENTS = List.of("syscalls:sys_enter_writev", "syscalls:sys_enter_write",
-            "syscalls:sys_enter_read", "syscalls:sys_enter_epoll_wait", "syscalls:sys_enter_epoll_pwait",
-            "syscalls:sys_enter_epoll_pwait2", "syscalls:sys_enter_timerfd_settime", "syscalls:sys_enter_futex",
+    static final List<String> EVENTS = List.of(
+            "syscalls:sys_enter_writev",
+            "syscalls:sys_enter_write",
+            "syscalls:sys_enter_read",
+            "syscalls:sys_enter_epoll_wait",
+            "syscalls:sys_enter_epoll_pwait",
+            "syscalls:sys_enter_epoll_pwait2",
+            "syscalls:sys_enter_timerfd_settime",
+            "syscalls:sys_enter_futex",
             "context-switches");
 
     private final Process perf;
@@ -38,9 +44,20 @@ final class SyscallCounter {
     static SyscallCounter start(long pid, Path workDir) {
         try {
             Path output = Files.createTempFile(workDir, "perf-stat-", ".csv");
-            Process perf = new ProcessBuilder("perf", "stat", "-x", ",", "-o", output.toString(),
-                    "-e", String.join(",", EVENTS), "-p", Long.toString(pid))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process perf = new ProcessBuilder(
+                            "perf",
+                            "stat",
+                            "-x",
+                            ",",
+                            "-o",
+                            output.toString(),
+                            "-e",
+                            String.join(",", EVENTS),
+                            "-p",
+                            Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return new SyscallCounter(perf, output);
         } catch (IOException noPerf) {
             return new SyscallCounter(null, null);
@@ -58,7 +75,9 @@ final class SyscallCounter {
         }
         try {
             // perf stat prints its counts when interrupted.
-            new ProcessBuilder("kill", "-INT", Long.toString(perf.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-INT", Long.toString(perf.pid()))
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
             if (!perf.waitFor(10, TimeUnit.SECONDS)) {
                 perf.destroyForcibly();
                 return counts;

@@ -12,20 +12,34 @@ import java.util.List;
  */
 final class TlsOverheadScenario {
 
-    private TlsOverheadScenario() {
-    }
+    private TlsOverheadScenario() {}
 
-    static void run(List<Contender> contenders, List<Workload> workloads, List<Long> suitePids, BenchSettings settings,
-                    Path workDir, Report report) throws Exception {
-        MarkdownTable load = new MarkdownTable("workload", "machine busy (cores of " + Runtime.getRuntime().availableProcessors()
-                + ")", "suite's processes", "other work", "load average (1 min, at the end)");
+    static void run(
+            List<Contender> contenders,
+            List<Workload> workloads,
+            List<Long> suitePids,
+            BenchSettings settings,
+            Path workDir,
+            Report report)
+            throws Exception {
+        MarkdownTable load = new MarkdownTable(
+                "workload",
+                "machine busy (cores of " + Runtime.getRuntime().availableProcessors() + ")",
+                "suite's processes",
+                "other work",
+                "load average (1 min, at the end)");
         for (Workload workload : workloads) {
             MachineLoad.Mark start = MachineLoad.mark(suitePids);
             PassthroughScenario.run("tls", contenders, List.of(workload), settings, workDir, report);
             MachineLoad during = MachineLoad.since(start);
-            load.row(workload.name(), MarkdownTable.num(during.busyCores(), 2), MarkdownTable.num(during.suiteCores(), 2),
-                    MarkdownTable.num(during.otherCores(), 2), MarkdownTable.num(during.loadAverage(), 2));
-            report.text("Machine during these runs: " + MarkdownTable.num(during.busyCores(), 2) + " of " + during.cores()
+            load.row(
+                    workload.name(),
+                    MarkdownTable.num(during.busyCores(), 2),
+                    MarkdownTable.num(during.suiteCores(), 2),
+                    MarkdownTable.num(during.otherCores(), 2),
+                    MarkdownTable.num(during.loadAverage(), 2));
+            report.text("Machine during these runs: " + MarkdownTable.num(during.busyCores(), 2) + " of "
+                    + during.cores()
                     + " cores busy, " + MarkdownTable.num(during.suiteCores(), 2) + " by the suite's processes, "
                     + MarkdownTable.num(during.otherCores(), 2) + " by other work; load average "
                     + MarkdownTable.num(during.loadAverage(), 2) + ".");

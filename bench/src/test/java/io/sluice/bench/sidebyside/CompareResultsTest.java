@@ -1,14 +1,15 @@
 package io.sluice.bench.sidebyside;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The regression guard on two result files written the way the suite writes them. */
 class CompareResultsTest {
@@ -26,8 +27,10 @@ class CompareResultsTest {
         int exit = compare(baseline, candidate, "--threshold", "10");
 
         assertEquals(1, exit, output());
-        assertTrue(output().contains("| passthrough | 1 KiB | Sluice | msg/s vs direct | 0.970 | 0.850 | -12.4 | higher | "
-                + "REGRESSED"), output());
+        assertTrue(
+                output().contains("| passthrough | 1 KiB | Sluice | msg/s vs direct | 0.970 | 0.850 | -12.4 | higher | "
+                        + "REGRESSED"),
+                output());
         assertTrue(output().contains("1 regressed by more than 10.0 %"), output());
     }
 

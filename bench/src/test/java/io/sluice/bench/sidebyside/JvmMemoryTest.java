@@ -1,19 +1,21 @@
 package io.sluice.bench.sidebyside;
 
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import org.junit.jupiter.api.Test;
 
 /** Reading jcmd's answers as OpenJDK 17 prints them (cut from a real JVM's). */
 class JvmMemoryTest {
 
-    private static final String HEAP_INFO = String.join("\n",
+    private static final String HEAP_INFO = String.join(
+            "\n",
             " garbage-first heap   total 214016K, used 98304K [0x00000000e0000000, 0x0000000100000000)",
             "  region size 1024K, 37 young (37888K), 3 survivors (3072K)",
             " Metaspace       used 20875K, committed 21248K, reserved 1114112K");
 
-    private static final String NMT = String.join("\n",
+    private static final String NMT = String.join(
+            "\n",
             "Native Memory Tracking:",
             "",
             "Total: reserved=7844876KB, committed=476832KB",

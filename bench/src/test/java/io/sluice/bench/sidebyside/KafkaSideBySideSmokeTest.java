@@ -1,12 +1,13 @@
 package io.sluice.bench.sidebyside;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Kafka side-by-side suite end to end with tiny sizes, so that the build notices when it no
@@ -20,11 +21,32 @@ class KafkaSideBySideSmokeTest {
     @Test
     void everyWorkloadAndKafkasOwnLoadGeneratorRunAndWriteTheirTables() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 1, 1, 1, List.of(1000), 100_000, 1, 1, 1, 1, 1, false,
-                false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(), Path.of("unused"), Path.of("unused"),
-                null, List.of(), List.of("-Xmx256m"));
+        BenchSettings tiny = new BenchSettings(
+                1,
+                0.5,
+                1,
+                1,
+                1,
+                1,
+                List.of(1000),
+                100_000,
+                1,
+                1,
+                1,
+                1,
+                1,
+                false,
+                false,
+                output,
+                Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
+                Path.of("unused"),
+                Path.of("unused"),
+                null,
+                List.of(),
+                List.of("-Xmx256m"));
 
-        String markdown = KafkaSideBySide.run(tiny, 2_000, Path.of(System.getProperty("kafka.tools.dir"))).markdown();
+        String markdown = KafkaSideBySide.run(tiny, 2_000, Path.of(System.getProperty("kafka.tools.dir")))
+                .markdown();
 
         assertTrue(markdown.contains("### Kafka: 100 B, batched (linger 5 ms), 10000 in flight"), markdown);
         assertTrue(markdown.contains("### Kafka: 1 KiB, unbatched (linger 0), 1 in flight, to a consumer"), markdown);

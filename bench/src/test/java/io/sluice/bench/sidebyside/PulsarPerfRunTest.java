@@ -1,15 +1,17 @@
 package io.sluice.bench.sidebyside;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Reading pulsar-perf's output, as pulsar-testclient 4.0.6 prints it (lines from a real run, cut). */
 class PulsarPerfRunTest {
 
-    private static final String OUTPUT = String.join("\n",
+    private static final String OUTPUT = String.join(
+            "\n",
             "2026-11-30T18:29:12,941 - INFO  - [main:PerformanceProducer@392] - Throughput produced:    1200 msg"
                     + " ---   1200.0 msg/s ---      0.9 Mbit/s  --- failure      0.0 msg/s --- Latency: mean: 120.306 ms",
             "2026-11-30T18:29:13,941 - INFO  - [main:PerformanceProducer@392] - Throughput produced:  201200 msg"
@@ -35,12 +37,16 @@ class PulsarPerfRunTest {
 
     @Test
     void withoutSecondsAfterTheWarmUpTheAggregateThroughputIsTaken() {
-        assertEquals(163_067.005, PulsarPerfRun.parse(OUTPUT, 3, Path.of("pulsar-perf.log")).messagesPerSecond(), 1e-6);
+        assertEquals(
+                163_067.005,
+                PulsarPerfRun.parse(OUTPUT, 3, Path.of("pulsar-perf.log")).messagesPerSecond(),
+                1e-6);
     }
 
     @Test
     void outputWithoutTheSummaryIsAnErrorNamingTheLog() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> PulsarPerfRun.parse("Created 1 producers", 1, Path.of("/tmp/x/pulsar-perf.log")));
         assertEquals("pulsar-perf printed no aggregated stats; see /tmp/x/pulsar-perf.log", e.getMessage());
     }

@@ -1,15 +1,16 @@
 package io.sluice.bench.sidebyside;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The side-by-side suite end to end with tiny sizes, so that the build notices when it no
@@ -27,10 +28,29 @@ class SideBySideSmokeTest {
         // 5 connections of one producer each (8 in the many-connections scenario: each client is a
         // Pulsar client with threads of its own, slow to set up), a held rate of 2,000 msg/s, one
         // profiled run of each workload, and pulsar-perf warmed up for 3 s, not 10.
-        BenchSettings tiny = new BenchSettings(1, 0.5, 3, 1, 3, 1, List.of(1000), 100_000, 3, 5, 1, 8, 2000, true,
-                false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
+        BenchSettings tiny = new BenchSettings(
+                1,
+                0.5,
+                3,
+                1,
+                3,
+                1,
+                List.of(1000),
+                100_000,
+                3,
+                5,
+                1,
+                8,
+                2000,
+                true,
+                false,
+                output,
+                Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
                 Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(), null, List.of(), List.of("-Xmx256m"));
+                Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(),
+                null,
+                List.of(),
+                List.of("-Xmx256m"));
 
         // All but the producers scenario, which is the passthrough code again with several
         // producers: it would add a fifth to the test's time for nothing the others do not reach.
@@ -60,7 +80,10 @@ class SideBySideSmokeTest {
         // The machine-readable results compare cleanly with themselves.
         Path json = output.resolve("results.json");
         List<ResultFile.Figure> figures = ResultFile.read(json).figures();
-        assertTrue(figures.stream().anyMatch(f -> f.metric().equals("msg/s vs direct") && f.contender().equals("Sluice")),
+        assertTrue(
+                figures.stream()
+                        .anyMatch(f -> f.metric().equals("msg/s vs direct")
+                                && f.contender().equals("Sluice")),
                 figures.toString());
         assertEquals(0, CompareResults.run(new String[] {json.toString(), json.toString()}, System.out, System.err));
     }

@@ -1,12 +1,13 @@
 package io.sluice.bench.sidebyside;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The TLS overhead suite end to end with tiny sizes and one workload, so that the build notices
@@ -20,9 +21,28 @@ class TlsSideBySideSmokeTest {
     @Test
     void runsEveryContenderOverTlsAndReportsTheMachinesLoad() throws Exception {
         System.setProperty("java.awt.headless", "true");
-        BenchSettings tiny = new BenchSettings(1, 0.5, 1, 1, 3, 1, List.of(1000), 100_000, 3, 20, 1, 30, 2000, false,
-                false, output, Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
-                Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(), Path.of("unused"), null, List.of(),
+        BenchSettings tiny = new BenchSettings(
+                1,
+                0.5,
+                1,
+                1,
+                3,
+                1,
+                List.of(1000),
+                100_000,
+                3,
+                20,
+                1,
+                30,
+                2000,
+                false,
+                false,
+                output,
+                Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
+                Path.of(System.getProperty("pulsar.proxy.jar")).toAbsolutePath(),
+                Path.of("unused"),
+                null,
+                List.of(),
                 List.of("-Xmx256m"));
 
         String markdown = TlsSideBySide.run(tiny, List.of(Workload.SYNC_1KIB)).markdown();

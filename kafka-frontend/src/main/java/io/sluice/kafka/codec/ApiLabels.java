@@ -13,11 +13,11 @@ import java.util.Locale;
  */
 public final class ApiLabels {
 
-    private ApiLabels() {
-    }
+    private ApiLabels() {}
 
     public static List<String> byKey() {
-        int highest = Arrays.stream(ApiKeys.values()).mapToInt(key -> key.id).max().orElse(-1);
+        int highest =
+                Arrays.stream(ApiKeys.values()).mapToInt(key -> key.id).max().orElse(-1);
         List<String> labels = new ArrayList<>();
         for (int id = 0; id <= highest; id++) {
             labels.add(ApiKeys.hasId(id) ? ApiKeys.forId(id).name().toLowerCase(Locale.ROOT) : null);

@@ -25,8 +25,7 @@ import java.util.Iterator;
  */
 public final class ApiVersionsResponseRewriter {
 
-    private ApiVersionsResponseRewriter() {
-    }
+    private ApiVersionsResponseRewriter() {}
 
     /**
      * Rewrites the ApiVersions response {@code frame} to a request of version {@code requestVersion}:
@@ -48,7 +47,9 @@ public final class ApiVersionsResponseRewriter {
             version = 0;
             data = MessageFrames.read(new ApiVersionsResponseData(), frame, bodyIndex, version, "bad_response_body");
         }
-        return restrict(data.apiKeys()) ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
+        return restrict(data.apiKeys())
+                ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body")
+                : null;
     }
 
     /**
@@ -97,5 +98,4 @@ public final class ApiVersionsResponseRewriter {
         }
         return changed;
     }
-
 }

@@ -11,8 +11,7 @@ public final class FetchRequestReader {
     /** The first version without {@code replica_id} in front. */
     private static final short NO_REPLICA_ID = 15;
 
-    private FetchRequestReader() {
-    }
+    private FetchRequestReader() {}
 
     /**
      * The {@code max_wait_ms} of the Fetch request {@code frame} whose header {@code header} just

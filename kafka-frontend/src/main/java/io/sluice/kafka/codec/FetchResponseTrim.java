@@ -15,8 +15,7 @@ public final class FetchResponseTrim {
     /** In {@code keptLengths}: leave the partition's records as they are. */
     public static final int UNCHANGED = -1;
 
-    private FetchResponseTrim() {
-    }
+    private FetchResponseTrim() {}
 
     /**
      * A new response where partition {@code p} of {@code parts} (read from the response
@@ -57,8 +56,8 @@ public final class FetchResponseTrim {
             return false;
         }
         if (kept < 0 || kept > parts.recordsLength(p)) {
-            throw new IllegalArgumentException("partition " + p + " cannot keep " + kept + " of "
-                    + parts.recordsLength(p) + " bytes");
+            throw new IllegalArgumentException(
+                    "partition " + p + " cannot keep " + kept + " of " + parts.recordsLength(p) + " bytes");
         }
         return true;
     }

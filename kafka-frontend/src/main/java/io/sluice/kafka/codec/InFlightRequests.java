@@ -41,7 +41,8 @@ public final class InFlightRequests<T> {
     /** Remembers a request the broker will answer, sent on at {@code sentAtNanos} (a {@code System.nanoTime()}). */
     public void add(short apiKey, short apiVersion, int correlationId, long sentAtNanos, T context) {
         if (size == apiKeys.length) {
-            throw new MalformedFrameException("too_many_in_flight",
+            throw new MalformedFrameException(
+                    "too_many_in_flight",
                     "client has " + size + " requests awaiting a response, the most Sluice tracks per connection");
         }
         int slot = (head + size) % apiKeys.length;
@@ -59,10 +60,12 @@ public final class InFlightRequests<T> {
      */
     public void expect(int correlationId) {
         if (size == 0) {
-            throw new MalformedFrameException("unexpected_response", "response " + correlationId + " with no request in flight");
+            throw new MalformedFrameException(
+                    "unexpected_response", "response " + correlationId + " with no request in flight");
         }
         if (correlationIds[head] != correlationId) {
-            throw new MalformedFrameException("unexpected_response",
+            throw new MalformedFrameException(
+                    "unexpected_response",
                     "response " + correlationId + " where the oldest request in flight is " + correlationIds[head]);
         }
     }

@@ -32,7 +32,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
      */
     public KafkaFrameDecoder(int maxFrameSize) {
         if (maxFrameSize <= 0 || maxFrameSize > Integer.MAX_VALUE - 4) {
-            throw new IllegalArgumentException("maxFrameSize must be positive and leave room for the size prefix: " + maxFrameSize);
+            throw new IllegalArgumentException(
+                    "maxFrameSize must be positive and leave room for the size prefix: " + maxFrameSize);
         }
         this.maxFrameSize = maxFrameSize;
     }
@@ -64,7 +65,8 @@ public final class KafkaFrameDecoder extends ByteToMessageDecoder {
             throw discard(in, "bad_length", "frame size " + size + " is negative");
         }
         if (size > maxFrameSize) {
-            throw discard(in, "frame_too_large", "frame size " + size + " exceeds the limit of " + maxFrameSize + " bytes");
+            throw discard(
+                    in, "frame_too_large", "frame size " + size + " exceeds the limit of " + maxFrameSize + " bytes");
         }
         if (in.readableBytes() - 4 < size) {
             return;

@@ -17,8 +17,7 @@ import java.nio.ByteBuffer;
  */
 public final class MessageFrames {
 
-    private MessageFrames() {
-    }
+    private MessageFrames() {}
 
     /**
      * Reads the body of {@code frame}, from {@code bodyIndex} to its end, into {@code message} as
@@ -33,8 +32,8 @@ public final class MessageFrames {
         } catch (RuntimeException e) {
             // kafka-clients signals bad input with assorted unchecked exceptions (buffer underflow,
             // negative sizes, invalid UTF-8 lengths); all mean the same here.
-            throw new MalformedFrameException(reason, "unreadable " + message.getClass().getSimpleName()
-                    + " v" + version + ": " + e, e);
+            throw new MalformedFrameException(
+                    reason, "unreadable " + message.getClass().getSimpleName() + " v" + version + ": " + e, e);
         }
         return message;
     }
@@ -46,7 +45,8 @@ public final class MessageFrames {
      * it was. A message that kafka-clients read but will not write back (a tag repeated, say) raises
      * a {@link MalformedFrameException} with {@code reason}.
      */
-    public static ByteBuf withBody(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, ApiMessage message, short version, String reason) {
+    public static ByteBuf withBody(
+            ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, ApiMessage message, short version, String reason) {
         int headerStart = frame.readerIndex() + 4;
         int headerSize = bodyIndex - headerStart;
         ObjectSerializationCache cache = new ObjectSerializationCache();
@@ -62,8 +62,8 @@ public final class MessageFrames {
             if (out != null) {
                 out.release();
             }
-            throw new MalformedFrameException(reason, "cannot write back " + message.getClass().getSimpleName()
-                    + " v" + version + ": " + e, e);
+            throw new MalformedFrameException(
+                    reason, "cannot write back " + message.getClass().getSimpleName() + " v" + version + ": " + e, e);
         }
     }
 
@@ -71,7 +71,8 @@ public final class MessageFrames {
      * A new response frame with a version 0 header (the correlation id alone) and {@code message}
      * written as version {@code version}. The caller owns it.
      */
-    public static ByteBuf responseWithHeaderV0(ByteBufAllocator alloc, int correlationId, ApiMessage message, short version) {
+    public static ByteBuf responseWithHeaderV0(
+            ByteBufAllocator alloc, int correlationId, ApiMessage message, short version) {
         return response(alloc, correlationId, (short) 0, message, version);
     }
 
@@ -80,10 +81,12 @@ public final class MessageFrames {
      * header its version calls for (in v1 with no tagged fields), then {@code message}. The caller owns it.
      */
     public static ByteBuf response(ByteBufAllocator alloc, int correlationId, ApiMessage message, short version) {
-        return response(alloc, correlationId, ApiKeys.forId(message.apiKey()).responseHeaderVersion(version), message, version);
+        return response(
+                alloc, correlationId, ApiKeys.forId(message.apiKey()).responseHeaderVersion(version), message, version);
     }
 
-    private static ByteBuf response(ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage message, short version) {
+    private static ByteBuf response(
+            ByteBufAllocator alloc, int correlationId, short headerVersion, ApiMessage message, short version) {
         ObjectSerializationCache cache = new ObjectSerializationCache();
         int bodySize = message.size(cache, version);
         int headerSize = headerVersion >= 1 ? 5 : 4;
@@ -102,7 +105,8 @@ public final class MessageFrames {
         }
     }
 
-    private static void writeBody(ByteBuf out, ApiMessage message, short version, ObjectSerializationCache cache, int bodySize) {
+    private static void writeBody(
+            ByteBuf out, ApiMessage message, short version, ObjectSerializationCache cache, int bodySize) {
         message.write(new ByteBufferAccessor(out.nioBuffer(out.writerIndex(), bodySize)), cache, version);
         out.writerIndex(out.writerIndex() + bodySize);
     }

@@ -13,8 +13,7 @@ import org.apache.kafka.common.message.MetadataResponseData;
  */
 public final class MetadataRefusal {
 
-    private MetadataRefusal() {
-    }
+    private MetadataRefusal() {}
 
     /** The refusal of the Metadata request {@code header} was read from; the caller owns it. */
     public static ByteBuf noBrokers(ByteBufAllocator alloc, RequestHeader header) {

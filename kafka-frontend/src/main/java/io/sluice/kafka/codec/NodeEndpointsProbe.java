@@ -24,7 +24,9 @@ public final class NodeEndpointsProbe {
     private static final Map<HandledApi, Layout[]> LAYOUTS = new EnumMap<>(HandledApi.class);
 
     static {
-        for (HandledApi api : new HandledApi[] {HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE}) {
+        for (HandledApi api : new HandledApi[] {
+            HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE
+        }) {
             Schema[] schemas = api.key().messageType.responseSchemas();
             Layout[] layouts = new Layout[api.maxVersion() + 1];
             for (short version = api.minVersion(); version <= api.maxVersion(); version++) {
@@ -34,18 +36,19 @@ public final class NodeEndpointsProbe {
         }
     }
 
-    private NodeEndpointsProbe() {
-    }
+    private NodeEndpointsProbe() {}
 
     /**
      * Whether the body of response {@code frame} (from {@code bodyIndex}) to {@code api}
      * v{@code version} holds at least one node endpoint. A body that does not fit the schema raises
      * a {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      */
-    public static boolean carriesNodeEndpoints(HandledApi api, short version, ByteBuf frame, int bodyIndex, WireCursor cursor) {
+    public static boolean carriesNodeEndpoints(
+            HandledApi api, short version, ByteBuf frame, int bodyIndex, WireCursor cursor) {
         Layout[] layouts = LAYOUTS.get(api);
         if (layouts == null || !api.supports(version)) {
-            throw new IllegalArgumentException(api + " v" + version + " is not a response that can carry node endpoints");
+            throw new IllegalArgumentException(
+                    api + " v" + version + " is not a response that can carry node endpoints");
         }
         Layout layout = layouts[version];
         if (layout == null) {

@@ -45,6 +45,7 @@ public final class PartitionRecords {
     private int[] topics = new int[4 * TOPIC_INTS];
     /** Two longs per topic: the high and low half of its id. */
     private long[] topicIds = new long[4 * 2];
+
     private int partitionCount;
     private int[] partitions = new int[8 * PARTITION_INTS];
 

@@ -13,8 +13,7 @@ import java.util.BitSet;
  */
 public final class ProduceRequestCut {
 
-    private ProduceRequestCut() {
-    }
+    private ProduceRequestCut() {}
 
     /**
      * A new request with the partitions of {@code parts} (read from the request {@code parts.frame()})
@@ -42,8 +41,7 @@ public final class ProduceRequestCut {
                 }
                 int first = parts.firstPartition(t);
                 int end = parts.endPartition(t);
-                splice.copy(parts.topicStart(t), parts.partitionsCountIndex(t))
-                        .count(kept(keep, first, end), compact);
+                splice.copy(parts.topicStart(t), parts.partitionsCountIndex(t)).count(kept(keep, first, end), compact);
                 for (int p = keep.nextSetBit(first); p >= 0 && p < end; p = keep.nextSetBit(p + 1)) {
                     splice.copy(parts.partitionStart(p), parts.partitionEnd(p));
                 }

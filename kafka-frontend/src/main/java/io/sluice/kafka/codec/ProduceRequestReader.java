@@ -8,8 +8,7 @@ import io.netty.buffer.ByteBuf;
  */
 public final class ProduceRequestReader {
 
-    private ProduceRequestReader() {
-    }
+    private ProduceRequestReader() {}
 
     /**
      * The {@code acks} of the Produce request {@code frame} whose header {@code header} just read.

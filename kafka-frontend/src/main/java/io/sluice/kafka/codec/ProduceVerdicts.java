@@ -8,9 +8,9 @@ import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceRespo
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponseCollection;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -88,7 +88,8 @@ public final class ProduceVerdicts {
      * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      */
     public ByteBuf merge(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex) {
-        ProduceResponseData broker = MessageFrames.read(new ProduceResponseData(), frame, bodyIndex, version, "bad_response_body");
+        ProduceResponseData broker =
+                MessageFrames.read(new ProduceResponseData(), frame, bodyIndex, version, "bad_response_body");
         return MessageFrames.withBody(alloc, frame, bodyIndex, merged(broker), version, "bad_response_body");
     }
 
@@ -97,13 +98,14 @@ public final class ProduceVerdicts {
         TopicProduceResponseCollection responses = new TopicProduceResponseCollection(topics.size());
         for (Topic topic : topics) {
             TopicProduceResponse brokerTopic = broker.responses().find(topic.name, topic.id);
-            TopicProduceResponse out = new TopicProduceResponse().setName(topic.name).setTopicId(topic.id);
+            TopicProduceResponse out =
+                    new TopicProduceResponse().setName(topic.name).setTopicId(topic.id);
             if (brokerTopic != null) {
                 out.unknownTaggedFields().addAll(brokerTopic.unknownTaggedFields());
             }
             for (Verdict verdict : topic.partitions) {
-                PartitionProduceResponse partition = verdict.error == null
-                        ? take(brokerTopic, verdict.index) : sluices(verdict);
+                PartitionProduceResponse partition =
+                        verdict.error == null ? take(brokerTopic, verdict.index) : sluices(verdict);
                 if (partition != null) {
                     out.partitionResponses().add(partition);
                 }
@@ -141,7 +143,9 @@ public final class ProduceVerdicts {
         if (brokerTopic == null) {
             return null;
         }
-        for (Iterator<PartitionProduceResponse> it = brokerTopic.partitionResponses().iterator(); it.hasNext(); ) {
+        for (Iterator<PartitionProduceResponse> it =
+                        brokerTopic.partitionResponses().iterator();
+                it.hasNext(); ) {
             PartitionProduceResponse partition = it.next();
             if (partition.index() == index) {
                 it.remove();
@@ -185,6 +189,5 @@ public final class ProduceVerdicts {
         }
     }
 
-    private record Verdict(int index, Errors error, String message) {
-    }
+    private record Verdict(int index, Errors error, String message) {}
 }

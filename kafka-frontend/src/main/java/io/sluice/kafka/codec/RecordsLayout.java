@@ -16,10 +16,10 @@ import org.apache.kafka.common.protocol.types.Type;
  */
 final class RecordsLayout {
 
-    private static final RecordsLayout[] PRODUCE_REQUESTS = layouts(HandledApi.PRODUCE, true,
-            "topic_data", "name", "partition_data", "index");
-    private static final RecordsLayout[] FETCH_RESPONSES = layouts(HandledApi.FETCH, false,
-            "responses", "topic", "partitions", "partition_index");
+    private static final RecordsLayout[] PRODUCE_REQUESTS =
+            layouts(HandledApi.PRODUCE, true, "topic_data", "name", "partition_data", "index");
+    private static final RecordsLayout[] FETCH_RESPONSES =
+            layouts(HandledApi.FETCH, false, "responses", "topic", "partitions", "partition_index");
 
     private final String reason;
     private final SchemaSkipper.Struct body;
@@ -34,8 +34,8 @@ final class RecordsLayout {
     private final boolean compact;
     private final boolean compactRecords;
 
-    private RecordsLayout(Schema schema, String reason, String topicsName, String nameName, String partitionsName,
-                          String indexName) {
+    private RecordsLayout(
+            Schema schema, String reason, String topicsName, String nameName, String partitionsName, String indexName) {
         this.reason = reason;
         this.body = (SchemaSkipper.Struct) SchemaSkipper.of(schema);
         this.topicsField = field(schema, topicsName);
@@ -147,13 +147,15 @@ final class RecordsLayout {
         return count;
     }
 
-    private static RecordsLayout[] layouts(HandledApi api, boolean request, String topics, String name, String partitions,
-                                           String index) {
-        Schema[] schemas = request ? api.key().messageType.requestSchemas() : api.key().messageType.responseSchemas();
+    private static RecordsLayout[] layouts(
+            HandledApi api, boolean request, String topics, String name, String partitions, String index) {
+        Schema[] schemas = request
+                ? api.key().messageType.requestSchemas()
+                : api.key().messageType.responseSchemas();
         RecordsLayout[] layouts = new RecordsLayout[api.maxVersion() + 1];
         for (short version = api.minVersion(); version <= api.maxVersion(); version++) {
-            layouts[version] = new RecordsLayout(schemas[version], request ? "bad_produce" : "bad_response_body",
-                    topics, name, partitions, index);
+            layouts[version] = new RecordsLayout(
+                    schemas[version], request ? "bad_produce" : "bad_response_body", topics, name, partitions, index);
         }
         return layouts;
     }

@@ -35,7 +35,8 @@ public final class RequestHeader {
     public RequestHeader read(ByteBuf frame) {
         int start = frame.readerIndex();
         if (frame.readableBytes() < FIXED_PART) {
-            throw new MalformedFrameException("bad_header", "request of " + frame.readableBytes() + " bytes is shorter than a request header");
+            throw new MalformedFrameException(
+                    "bad_header", "request of " + frame.readableBytes() + " bytes is shorter than a request header");
         }
         apiKey = frame.getShort(start + 4);
         apiVersion = frame.getShort(start + 6);
@@ -47,8 +48,8 @@ public final class RequestHeader {
         HandledApi handled = HandledApi.of(apiKey);
         newerApiVersions = handled == HandledApi.API_VERSIONS && apiVersion > handled.maxVersion();
         if (apiVersion < 0 || handled != null && !handled.supports(apiVersion) && !newerApiVersions) {
-            throw new MalformedFrameException("unsupported_api_version",
-                    key.name + " v" + apiVersion + " is not a version Sluice handles");
+            throw new MalformedFrameException(
+                    "unsupported_api_version", key.name + " v" + apiVersion + " is not a version Sluice handles");
         }
         cursor.reset(frame, start + 12, frame.writerIndex(), "bad_header");
         clientIdLength = cursor.int16();

@@ -10,13 +10,13 @@ import org.apache.kafka.common.protocol.ApiKeys;
  */
 public final class ResponseHeader {
 
-    private ResponseHeader() {
-    }
+    private ResponseHeader() {}
 
     /** The correlation id of a response {@code frame} (size prefix included), read in place. */
     public static int correlationId(ByteBuf frame) {
         if (frame.readableBytes() < 8) {
-            throw new MalformedFrameException("bad_response_header", "response of " + frame.readableBytes() + " bytes has no correlation id");
+            throw new MalformedFrameException(
+                    "bad_response_header", "response of " + frame.readableBytes() + " bytes has no correlation id");
         }
         return frame.getInt(frame.readerIndex() + 4);
     }

@@ -58,11 +58,18 @@ abstract class SchemaSkipper {
         if (type == Type.STRING || type == Type.NULLABLE_STRING) {
             return INT16_SIZED;
         }
-        if (type == Type.BYTES || type == Type.NULLABLE_BYTES || type == Type.RECORDS || type == Type.NULLABLE_RECORDS) {
+        if (type == Type.BYTES
+                || type == Type.NULLABLE_BYTES
+                || type == Type.RECORDS
+                || type == Type.NULLABLE_RECORDS) {
             return INT32_SIZED;
         }
-        if (type == Type.COMPACT_STRING || type == Type.COMPACT_NULLABLE_STRING || type == Type.COMPACT_BYTES
-                || type == Type.COMPACT_NULLABLE_BYTES || type == Type.COMPACT_RECORDS || type == Type.COMPACT_NULLABLE_RECORDS) {
+        if (type == Type.COMPACT_STRING
+                || type == Type.COMPACT_NULLABLE_STRING
+                || type == Type.COMPACT_BYTES
+                || type == Type.COMPACT_NULLABLE_BYTES
+                || type == Type.COMPACT_RECORDS
+                || type == Type.COMPACT_NULLABLE_RECORDS) {
             return COMPACT_SIZED;
         }
         throw new IllegalStateException("no skipper for schema type " + type);

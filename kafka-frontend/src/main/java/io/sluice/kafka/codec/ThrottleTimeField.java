@@ -33,8 +33,7 @@ public final class ThrottleTimeField {
         }
     }
 
-    private ThrottleTimeField() {
-    }
+    private ThrottleTimeField() {}
 
     /**
      * Sets the throttle time of response {@code frame} (to {@code api} v{@code version}, body at
@@ -44,7 +43,8 @@ public final class ThrottleTimeField {
      *
      * @return the throttle time the frame says now
      */
-    public static int raise(HandledApi api, short version, ByteBuf frame, int bodyIndex, int millis, WireCursor cursor) {
+    public static int raise(
+            HandledApi api, short version, ByteBuf frame, int bodyIndex, int millis, WireCursor cursor) {
         int[] indexes = FIELD_INDEXES.get(api);
         if (indexes == null || !api.supports(version)) {
             throw new IllegalArgumentException(api + " v" + version + " is not a response with a throttle time");

@@ -127,7 +127,8 @@ public final class WireCursor {
 
     private void require(int bytes) {
         if (end - index < bytes) {
-            throw malformed("needs " + bytes + " more bytes at offset " + index + " but only " + (end - index) + " remain");
+            throw malformed(
+                    "needs " + bytes + " more bytes at offset " + index + " but only " + (end - index) + " remain");
         }
     }
 }

@@ -50,7 +50,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
         if (!admission.admitted()) {
             // A broker over its connection quota closes a new connection too; the client retries.
-            log.debug("Refusing Kafka connection from {}: {}", ctx.channel().remoteAddress(), admission.rejectMessage());
+            log.debug(
+                    "Refusing Kafka connection from {}: {}", ctx.channel().remoteAddress(), admission.rejectMessage());
             connection.close();
         }
         ctx.fireChannelActive();
@@ -69,7 +70,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         services.stats().request(header.apiKey());
         if (header.isNewerApiVersions()) {
             frame.release();
-            connection.answer(header, ApiVersionsResponseRewriter.unsupportedVersion(ctx.alloc(), header.correlationId()));
+            connection.answer(
+                    header, ApiVersionsResponseRewriter.unsupportedVersion(ctx.alloc(), header.correlationId()));
             return;
         }
         short apiKey = header.apiKey();

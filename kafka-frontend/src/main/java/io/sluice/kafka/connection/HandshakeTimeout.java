@@ -55,9 +55,12 @@ final class HandshakeTimeout extends DeadlineHandler {
     @Override
     protected void expired(ChannelHandlerContext ctx) {
         stats.protocolError(REASON);
-        log.warn("Closing Kafka connection from {}: no answer from the broker within {} ms, {} ({})",
-                ctx.channel().remoteAddress(), timeout().toMillis(),
-                requestReceived ? "the broker has not answered" : "no complete request from the client", REASON);
+        log.warn(
+                "Closing Kafka connection from {}: no answer from the broker within {} ms, {} ({})",
+                ctx.channel().remoteAddress(),
+                timeout().toMillis(),
+                requestReceived ? "the broker has not answered" : "no complete request from the client",
+                REASON);
         ctx.close();
     }
 }

@@ -45,8 +45,11 @@ public final class KafkaChannelInitializer extends ChannelInitializer<SocketChan
     protected void initChannel(SocketChannel ch) {
         if (settings.clientTls() != null) {
             ch.pipeline().addLast("tls", settings.clientTls().newServerHandler(ch.alloc()));
-            ch.pipeline().addLast("tls-handshake", new TlsHandshakeWatch("Kafka",
-                    () -> services.stats().protocolError(TlsHandshakeWatch.REASON)));
+            ch.pipeline()
+                    .addLast(
+                            "tls-handshake",
+                            new TlsHandshakeWatch(
+                                    "Kafka", () -> services.stats().protocolError(TlsHandshakeWatch.REASON)));
         }
         ch.pipeline().addLast("frames", new KafkaFrameDecoder(settings.maxRequestSize()));
         ch.pipeline().addLast("handshake-timeout", new HandshakeTimeout(settings.handshakeTimeout(), services.stats()));
@@ -54,10 +57,17 @@ public final class KafkaChannelInitializer extends ChannelInitializer<SocketChan
     }
 
     /** @param tls the upstream TLS, verifying that {@code target}'s certificate names its host; null for plaintext */
-    static void initUpstream(SocketChannel ch, KafkaConnection connection, ReloadingSslContext tls, BrokerEndpoint target,
-                             long handshakeTimeoutMillis) {
+    static void initUpstream(
+            SocketChannel ch,
+            KafkaConnection connection,
+            ReloadingSslContext tls,
+            BrokerEndpoint target,
+            long handshakeTimeoutMillis) {
         if (tls != null) {
-            ch.pipeline().addLast("tls", tls.newClientHandler(ch.alloc(), target.host(), target.port(), handshakeTimeoutMillis));
+            ch.pipeline()
+                    .addLast(
+                            "tls",
+                            tls.newClientHandler(ch.alloc(), target.host(), target.port(), handshakeTimeoutMillis));
         }
         ch.pipeline().addLast("frames", new KafkaFrameDecoder(KafkaConnection.MAX_RESPONSE_SIZE));
         ch.pipeline().addLast("broker", new BrokerHandler(connection));

@@ -68,8 +68,8 @@ final class KafkaConnection implements KafkaOutbound {
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
 
     /** Reasons to stop decoding the client's buffered bytes as well as reading its socket. */
-    private static final int STOP_DECODING = ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING
-            | ReadGate.QUOTA;
+    private static final int STOP_DECODING =
+            ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING | ReadGate.QUOTA;
 
     final Channel client;
     private final KafkaSettings settings;
@@ -82,6 +82,7 @@ final class KafkaConnection implements KafkaOutbound {
      * {@link Exchange} a gate's forwarded request answers through, or null for the broker's answer as is.
      */
     private final InFlightRequests<Object> inFlight = new InFlightRequests<>(IN_FLIGHT_CAPACITY);
+
     private final KafkaGates gates;
     private final ReadGate clientReads;
     private final OutboundFrames clientOut;
@@ -101,8 +102,8 @@ final class KafkaConnection implements KafkaOutbound {
         this.rewriter = settings.newRewriter();
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
-        this.gates = new KafkaGates(this, client.eventLoop(), services, settings.topicIds(),
-                String.valueOf(client.remoteAddress()));
+        this.gates = new KafkaGates(
+                this, client.eventLoop(), services, settings.topicIds(), String.valueOf(client.remoteAddress()));
     }
 
     KafkaGates gates() {
@@ -269,7 +270,11 @@ final class KafkaConnection implements KafkaOutbound {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        KafkaChannelInitializer.initUpstream(ch, KafkaConnection.this, settings.upstreamTls(), target,
+                        KafkaChannelInitializer.initUpstream(
+                                ch,
+                                KafkaConnection.this,
+                                settings.upstreamTls(),
+                                target,
                                 settings.connectTimeoutMillis());
                     }
                 });
@@ -286,12 +291,18 @@ final class KafkaConnection implements KafkaOutbound {
                 stats.upstreamConnectFailed();
                 services.connectFailures().record();
                 if (attempt + 1 < endpoints.size()) {
-                    log.debug("Upstream {} unreachable for {}, trying the next: {}", target, client.remoteAddress(),
+                    log.debug(
+                            "Upstream {} unreachable for {}, trying the next: {}",
+                            target,
+                            client.remoteAddress(),
                             f.cause().toString());
                     connect(endpoints, attempt + 1);
                     return;
                 }
-                log.warn("Closing Kafka connection from {}: {} unreachable: {}", client.remoteAddress(), route,
+                log.warn(
+                        "Closing Kafka connection from {}: {} unreachable: {}",
+                        client.remoteAddress(),
+                        route,
                         f.cause().toString());
                 close();
                 return;
@@ -317,7 +328,10 @@ final class KafkaConnection implements KafkaOutbound {
         }
         stats.upstreamConnectFailed();
         services.connectFailures().record();
-        log.warn("Closing Kafka connection from {}: TLS handshake with {} failed: {}", client.remoteAddress(), target,
+        log.warn(
+                "Closing Kafka connection from {}: TLS handshake with {} failed: {}",
+                client.remoteAddress(),
+                target,
                 TlsHandshakeWatch.reason(cause));
         close();
     }
@@ -423,7 +437,10 @@ final class KafkaConnection implements KafkaOutbound {
         }
         if (cause instanceof MalformedFrameException malformed) {
             stats.protocolError(malformed.reason());
-            log.warn("Closing Kafka connection from {}: {} ({})", client.remoteAddress(), malformed.getMessage(),
+            log.warn(
+                    "Closing Kafka connection from {}: {} ({})",
+                    client.remoteAddress(),
+                    malformed.getMessage(),
                     malformed.reason());
         } else {
             log.debug("Closing Kafka connection from {}", client.remoteAddress(), cause);

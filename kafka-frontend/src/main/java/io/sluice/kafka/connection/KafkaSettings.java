@@ -25,14 +25,15 @@ import java.util.Objects;
  * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
  * @param upstreamTls          the TLS Sluice speaks to the brokers, or null for plaintext
  */
-public record KafkaSettings(AdvertisedNodes advertisedNodes,
-                            TopicIds topicIds,
-                            int connectTimeoutMillis,
-                            Class<? extends SocketChannel> upstreamChannelType,
-                            Duration handshakeTimeout,
-                            int maxRequestSize,
-                            ReloadingSslContext clientTls,
-                            ReloadingSslContext upstreamTls) {
+public record KafkaSettings(
+        AdvertisedNodes advertisedNodes,
+        TopicIds topicIds,
+        int connectTimeoutMillis,
+        Class<? extends SocketChannel> upstreamChannelType,
+        Duration handshakeTimeout,
+        int maxRequestSize,
+        ReloadingSslContext clientTls,
+        ReloadingSslContext upstreamTls) {
 
     /** The broker and the Java client allow a connection this long before its first answer, as for Pulsar. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
@@ -53,15 +54,26 @@ public record KafkaSettings(AdvertisedNodes advertisedNodes,
     }
 
     /** Plaintext settings with the default handshake timeout and the brokers' default largest request. */
-    public KafkaSettings(AdvertisedNodes advertisedNodes, TopicIds topicIds, int connectTimeoutMillis,
-                         Class<? extends SocketChannel> upstreamChannelType) {
-        this(advertisedNodes, topicIds, connectTimeoutMillis, upstreamChannelType, DEFAULT_HANDSHAKE_TIMEOUT,
-                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE, null, null);
+    public KafkaSettings(
+            AdvertisedNodes advertisedNodes,
+            TopicIds topicIds,
+            int connectTimeoutMillis,
+            Class<? extends SocketChannel> upstreamChannelType) {
+        this(
+                advertisedNodes,
+                topicIds,
+                connectTimeoutMillis,
+                upstreamChannelType,
+                DEFAULT_HANDSHAKE_TIMEOUT,
+                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
+                null,
+                null);
     }
 
     /** A rewriter for one connection's responses, in this front end's routing mode. */
     ResponseRewriter newRewriter() {
-        return advertisedNodes == null ? ResponseRewriter.passingThrough(topicIds)
+        return advertisedNodes == null
+                ? ResponseRewriter.passingThrough(topicIds)
                 : ResponseRewriter.rewriting(advertisedNodes, topicIds);
     }
 }

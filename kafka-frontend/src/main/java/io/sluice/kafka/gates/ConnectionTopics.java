@@ -24,6 +24,7 @@ final class ConnectionTopics {
 
     /** How long a topic with nothing outstanding is kept unused. */
     static final long IDLE_NANOS = 60_000_000_000L;
+
     private static final long SWEEP_EVERY_NANOS = 10_000_000_000L;
 
     /** One topic: its name, how it is found, and each gate's state for it. */

@@ -44,6 +44,7 @@ public final class FetchGate {
 
     /** The first Fetch version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
     static final short NOTIFY_SINCE = 8;
+
     private static final short FETCH = HandledApi.FETCH.key().id;
     private static final int POOLED_EXCHANGES = 4;
     private static final long NANOS_PER_MILLI = 1_000_000;
@@ -60,11 +61,13 @@ public final class FetchGate {
     private int[] kept = new int[8];
     /** What charging the current response came to. */
     private boolean trimmed;
+
     private boolean forwardedAny;
     private long quietNanos;
     private long notifyNanos;
     /** Until when the next Fetch request waits, after a response whose records were all cut. */
     private long quietUntilNanos;
+
     private String quietScope = "topic";
     private ByteBuf held;
     private long heldAtNanos;
@@ -150,8 +153,13 @@ public final class FetchGate {
             }
             if (notifyNanos > 0) {
                 int millis = GateContext.ceilMillis(notifyNanos);
-                ThrottleTimeField.raise(HandledApi.FETCH, version, response,
-                        ResponseHeader.bodyIndex(response, FETCH, version, cursor), millis, cursor);
+                ThrottleTimeField.raise(
+                        HandledApi.FETCH,
+                        version,
+                        response,
+                        ResponseHeader.bodyIndex(response, FETCH, version, cursor),
+                        millis,
+                        cursor);
                 context.pauses().mute(millis);
             }
             if (forwardedAny) {

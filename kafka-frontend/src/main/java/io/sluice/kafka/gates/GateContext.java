@@ -19,11 +19,18 @@ import java.util.function.Consumer;
  *
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
-record GateContext(KafkaOutbound out, EventExecutor loop, NanoClock clock, ProxyServices services,
-                   ConnectionTopics topics, RequestPauses pauses, String clientAddress) {
+record GateContext(
+        KafkaOutbound out,
+        EventExecutor loop,
+        NanoClock clock,
+        ProxyServices services,
+        ConnectionTopics topics,
+        RequestPauses pauses,
+        String clientAddress) {
 
     /** Longest a timer waits before it looks again (picks up limit changes within this). */
     static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private static final String PROTOCOL = "kafka";
 
     /**
@@ -35,9 +42,15 @@ record GateContext(KafkaOutbound out, EventExecutor loop, NanoClock clock, Proxy
         if (current != null && current.generation == generation) {
             return current;
         }
-        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), direction, PROTOCOL, entry.name,
+        TopicQuota quota = new TopicQuota(
+                services.quotas(),
+                services.topics(),
+                direction,
+                PROTOCOL,
+                entry.name,
                 KafkaScopes.topic(entry.name, topics.clientId()));
-        TopicThrottle throttle = new TopicThrottle(services.throttles(),
+        TopicThrottle throttle = new TopicThrottle(
+                services.throttles(),
                 new ThrottleSubject(PROTOCOL, clientAddress, topics.clientId(), null, null, entry.name));
         if (current == null) {
             return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);

@@ -4,6 +4,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.TopicQuota;
+
 import java.util.function.Consumer;
 
 /**
@@ -20,14 +21,20 @@ final class GatedTopic {
 
     /** The quota and throttle for the client id of {@link #generation}; both change with it. */
     TopicQuota quota;
+
     TopicThrottle throttle;
     int generation;
     final SequenceGaps gaps = new SequenceGaps();
     final HeldFrames held = new HeldFrames();
     final GateTimer timer;
 
-    GatedTopic(TopicQuota quota, TopicThrottle throttle, int generation, EventExecutor loop, long maxWaitNanos,
-               Consumer<GatedTopic> tick) {
+    GatedTopic(
+            TopicQuota quota,
+            TopicThrottle throttle,
+            int generation,
+            EventExecutor loop,
+            long maxWaitNanos,
+            Consumer<GatedTopic> tick) {
         this.quota = quota;
         this.throttle = throttle;
         this.generation = generation;

@@ -23,11 +23,12 @@ public final class KafkaGates {
      * @param topicIds      topic names by id, for requests and responses that name topics by id
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
-    public KafkaGates(KafkaOutbound out, EventExecutor loop, ProxyServices services, TopicIds topicIds, String clientAddress) {
+    public KafkaGates(
+            KafkaOutbound out, EventExecutor loop, ProxyServices services, TopicIds topicIds, String clientAddress) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(out, loop, clock, GateContext.MAX_TIMER_NANOS);
-        GateContext context = new GateContext(out, loop, clock, services,
-                new ConnectionTopics(topicIds, clock.nanoTime()), pauses, clientAddress);
+        GateContext context = new GateContext(
+                out, loop, clock, services, new ConnectionTopics(topicIds, clock.nanoTime()), pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
     }

@@ -15,8 +15,8 @@ import io.sluice.limits.Direction;
 import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
-import io.sluice.relay.HeldFrames;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
 import io.sluice.status.TopicMeter;
 import org.apache.kafka.common.Uuid;
@@ -67,6 +67,7 @@ public final class ProduceGate {
 
     /** The first Produce version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
     static final short NOTIFY_SINCE = 6;
+
     private static final short PRODUCE = HandledApi.PRODUCE.key().id;
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
     private static final int POOLED_EXCHANGES = 16;
@@ -88,18 +89,20 @@ public final class ProduceGate {
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per topic and per partition of the request being decided. */
     private GatedTopic[] requestTopics = new GatedTopic[4];
+
     private int[] outcomes = new int[8];
     private String[] messages = new String[8];
     private int[] records = new int[8];
     private long[] bytes = new long[8];
     /** The throttle time {@code notify} asks of the request being decided, in milliseconds. */
     private int notifyMillis;
+
     private boolean closed;
 
     ProduceGate(GateContext context) {
         this.context = context;
-        this.budget = new ConnectionBudget(() -> context.services().quotas().limits().connection(),
-                new ConnectionBudget.Pause() {
+        this.budget = new ConnectionBudget(
+                () -> context.services().quotas().limits().connection(), new ConnectionBudget.Pause() {
                     @Override
                     public void pause(ConnectionBudget.Breach breach) {
                         context.pauses().pause(RequestPauses.BUDGET);
@@ -197,7 +200,8 @@ public final class ProduceGate {
         }
         int partition = parts.partitionIndex(p);
         SequenceGaps.Standing standing = batches.idempotent()
-                ? topic.gaps.standing(partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now)
+                ? topic.gaps.standing(
+                        partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now)
                 : SequenceGaps.Standing.NONE;
         if (standing == SequenceGaps.Standing.BEHIND) {
             messages[p] = "Sluice delays this batch behind an earlier one of partition " + partition
@@ -223,7 +227,8 @@ public final class ProduceGate {
         boolean reject = action == OnExceed.REJECT;
         begin(topic, reject ? OnExceed.REJECT : OnExceed.DELAY, meter, now + decision.waitNanos());
         if (batches.idempotent()) {
-            topic.gaps.opened(partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now, !reject);
+            topic.gaps.opened(
+                    partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now, !reject);
         }
         if (reject) {
             messages[p] = decision.rejectMessage();
@@ -269,7 +274,11 @@ public final class ProduceGate {
                 if (outcomes[p] == HOLD) {
                     single.clear();
                     single.set(p);
-                    hold(requestTopics[parts.topicOf(p)], ProduceRequestCut.keep(context.out().alloc(), parts, single), p, now);
+                    hold(
+                            requestTopics[parts.topicOf(p)],
+                            ProduceRequestCut.keep(context.out().alloc(), parts, single),
+                            p,
+                            now);
                 }
             }
             if (!keep.isEmpty()) {
@@ -368,7 +377,9 @@ public final class ProduceGate {
             if (parts.topicsById()) {
                 verdicts.topic(null, new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t)));
             } else {
-                verdicts.topic(frame.toString(parts.topicNameIndex(t), parts.topicNameLength(t), StandardCharsets.UTF_8), null);
+                verdicts.topic(
+                        frame.toString(parts.topicNameIndex(t), parts.topicNameLength(t), StandardCharsets.UTF_8),
+                        null);
             }
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 int index = parts.partitionIndex(p);
@@ -392,12 +403,21 @@ public final class ProduceGate {
         ByteBuf response = frame;
         try {
             if (exchange.verdicts() != null) {
-                response = exchange.verdicts().merge(context.out().alloc(), frame, ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
+                response = exchange.verdicts()
+                        .merge(
+                                context.out().alloc(),
+                                frame,
+                                ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
                 frame.release();
             }
             if (exchange.notifyMillis() > 0) {
-                ThrottleTimeField.raise(HandledApi.PRODUCE, exchange.version(), response,
-                        ResponseHeader.bodyIndex(response, PRODUCE, exchange.version(), cursor), exchange.notifyMillis(), cursor);
+                ThrottleTimeField.raise(
+                        HandledApi.PRODUCE,
+                        exchange.version(),
+                        response,
+                        ResponseHeader.bodyIndex(response, PRODUCE, exchange.version(), cursor),
+                        exchange.notifyMillis(),
+                        cursor);
                 context.pauses().mute(exchange.notifyMillis());
             }
             return response;

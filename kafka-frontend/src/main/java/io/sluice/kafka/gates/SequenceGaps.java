@@ -31,8 +31,7 @@ final class SequenceGaps {
     }
 
     /** A gap: who left it, the sequence it waits for, since when, and whether records were delayed by it. */
-    private record Gap(long producerId, short epoch, int sequence, long sinceNanos, boolean delayed) {
-    }
+    private record Gap(long producerId, short epoch, int sequence, long sinceNanos, boolean delayed) {}
 
     private static final long SEQUENCES = 1L << 31;
 
@@ -84,7 +83,10 @@ final class SequenceGaps {
      */
     void opened(int partition, long producerId, short epoch, int sequence, long nowNanos, boolean delayed) {
         Gap gap = gaps.get(partition);
-        if (gap != null && gap.producerId == producerId && gap.epoch == epoch && gap.sequence == sequence
+        if (gap != null
+                && gap.producerId == producerId
+                && gap.epoch == epoch
+                && gap.sequence == sequence
                 && gap.delayed == delayed) {
             return;
         }

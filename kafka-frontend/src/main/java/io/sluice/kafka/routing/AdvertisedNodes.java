@@ -44,7 +44,8 @@ public final class AdvertisedNodes {
         }
         long port = (long) nodePortBase + nodeId;
         if (port > 65535) {
-            throw new MalformedFrameException("node_port_out_of_range",
+            throw new MalformedFrameException(
+                    "node_port_out_of_range",
                     "node " + nodeId + " would need port " + port + " (node port base " + nodePortBase + ")");
         }
         listener.nodeSeen(nodeId, upstreamHost, upstreamPort);
@@ -55,8 +56,12 @@ public final class AdvertisedNodes {
      * Puts Sluice's address in place of each broker address among {@code entries} (the brokers or
      * endpoints of one response, as kafka-clients' classes hold them); whether any changed.
      */
-    public <E> boolean rewrite(Iterable<E> entries, ToIntFunction<E> nodeId, Function<E, String> upstreamHost,
-                               ToIntFunction<E> upstreamPort, AddressSetter<E> setter) {
+    public <E> boolean rewrite(
+            Iterable<E> entries,
+            ToIntFunction<E> nodeId,
+            Function<E, String> upstreamHost,
+            ToIntFunction<E> upstreamPort,
+            AddressSetter<E> setter) {
         boolean changed = false;
         for (E entry : entries) {
             int port = advertise(nodeId.applyAsInt(entry), upstreamHost.apply(entry), upstreamPort.applyAsInt(entry));

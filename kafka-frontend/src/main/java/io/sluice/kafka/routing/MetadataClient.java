@@ -19,7 +19,6 @@ import org.apache.kafka.common.requests.RequestUtils;
 import javax.net.SocketFactory;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -42,11 +41,9 @@ public final class MetadataClient {
     static final String CLIENT_ID = "sluice";
 
     /** A broker the cluster lists, with its own advertised address. */
-    public record Node(int nodeId, String host, int port) {
-    }
+    public record Node(int nodeId, String host, int port) {}
 
-    private MetadataClient() {
-    }
+    private MetadataClient() {}
 
     /**
      * The brokers {@code server} lists: negotiates the Metadata version with ApiVersions v0 (which
@@ -66,7 +63,8 @@ public final class MetadataClient {
      *
      * @throws IOException as {@link #brokers(BrokerEndpoint, Duration)}, and when the TLS handshake fails
      */
-    public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets) throws IOException {
+    public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets)
+            throws IOException {
         int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
         try (Socket socket = sockets.createSocket()) {
             if (socket instanceof SSLSocket tls) {
@@ -92,8 +90,8 @@ public final class MetadataClient {
             // v0 reads an empty topic list as every topic; from v1 it means none.
             short version = (short) Math.min(metadata.maxVersion(), HandledApi.METADATA.maxVersion());
             if (version < Math.max(1, metadata.minVersion())) {
-                throw new IOException(server + " serves Metadata v" + metadata.minVersion() + "-v" + metadata.maxVersion()
-                        + " only, none Sluice asks with");
+                throw new IOException(server + " serves Metadata v" + metadata.minVersion() + "-v"
+                        + metadata.maxVersion() + " only, none Sluice asks with");
             }
             MetadataRequestData request = new MetadataRequestData().setTopics(List.of());
             send(out, request, version, 2);
@@ -111,15 +109,22 @@ public final class MetadataClient {
 
     private static void send(OutputStream out, ApiMessage body, short version, int correlationId) throws IOException {
         ApiKeys key = ApiKeys.forId(body.apiKey());
-        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(key.id).setRequestApiVersion(version)
-                .setCorrelationId(correlationId).setClientId(CLIENT_ID);
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(key.id)
+                .setRequestApiVersion(version)
+                .setCorrelationId(correlationId)
+                .setClientId(CLIENT_ID);
         ByteBuffer message = RequestUtils.serialize(header, key.requestHeaderVersion(version), body, version);
-        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining()).putInt(message.remaining()).put(message).flip();
+        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
+                .putInt(message.remaining())
+                .put(message)
+                .flip();
         out.write(frame.array(), 0, frame.limit());
         out.flush();
     }
 
-    private static <M extends ApiMessage> M receive(DataInputStream in, M body, short version, int correlationId) throws IOException {
+    private static <M extends ApiMessage> M receive(DataInputStream in, M body, short version, int correlationId)
+            throws IOException {
         int size = in.readInt();
         // A response to either request is a few kilobytes; more means this is no Kafka broker.
         if (size < 4 || size > 1 << 20) {
@@ -128,7 +133,8 @@ public final class MetadataClient {
         byte[] bytes = new byte[size];
         in.readFully(bytes);
         ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
-        ResponseHeaderData header = new ResponseHeaderData(reader, ApiKeys.forId(body.apiKey()).responseHeaderVersion(version));
+        ResponseHeaderData header =
+                new ResponseHeaderData(reader, ApiKeys.forId(body.apiKey()).responseHeaderVersion(version));
         if (header.correlationId() != correlationId) {
             throw new IOException("response " + header.correlationId() + " where " + correlationId + " was expected");
         }

@@ -83,16 +83,26 @@ public final class ResponseRewriter {
         int bodyIndex = ResponseHeader.bodyIndex(frame, apiKey, apiVersion, cursor);
         return switch (api) {
             case METADATA -> MetadataResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes, topicIds);
-            case FIND_COORDINATOR -> FindCoordinatorResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
-            case DESCRIBE_CLUSTER -> DescribeClusterResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
-            case PRODUCE -> carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                    ? ProduceResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes) : null;
-            case FETCH -> carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                    ? FetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes) : null;
-            case SHARE_FETCH -> carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                    ? ShareFetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes) : null;
-            case SHARE_ACKNOWLEDGE -> carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                    ? ShareAcknowledgeResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes) : null;
+            case FIND_COORDINATOR ->
+                FindCoordinatorResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
+            case DESCRIBE_CLUSTER ->
+                DescribeClusterResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
+            case PRODUCE ->
+                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
+                        ? ProduceResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
+                        : null;
+            case FETCH ->
+                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
+                        ? FetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
+                        : null;
+            case SHARE_FETCH ->
+                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
+                        ? ShareFetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
+                        : null;
+            case SHARE_ACKNOWLEDGE ->
+                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
+                        ? ShareAcknowledgeResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
+                        : null;
             default -> null;
         };
     }

@@ -12,13 +12,17 @@ import org.apache.kafka.common.message.ShareAcknowledgeResponseData.NodeEndpoint
  */
 final class ShareAcknowledgeResponseRewriter {
 
-    private ShareAcknowledgeResponseRewriter() {
-    }
+    private ShareAcknowledgeResponseRewriter() {}
 
     /** A new frame the caller owns, or null when no address changed; {@code frame} stays the caller's. */
     static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, short version, AdvertisedNodes nodes) {
-        ShareAcknowledgeResponseData data = MessageFrames.read(new ShareAcknowledgeResponseData(), frame, bodyIndex, version, "bad_response_body");
-        boolean changed = nodes.rewrite(data.nodeEndpoints(), NodeEndpoint::nodeId, NodeEndpoint::host, NodeEndpoint::port,
+        ShareAcknowledgeResponseData data =
+                MessageFrames.read(new ShareAcknowledgeResponseData(), frame, bodyIndex, version, "bad_response_body");
+        boolean changed = nodes.rewrite(
+                data.nodeEndpoints(),
+                NodeEndpoint::nodeId,
+                NodeEndpoint::host,
+                NodeEndpoint::port,
                 (endpoint, host, port) -> endpoint.setHost(host).setPort(port));
         return changed ? MessageFrames.withBody(alloc, frame, bodyIndex, data, version, "bad_response_body") : null;
     }

@@ -36,7 +36,8 @@ class ApiVersionsResponseRewriterTest {
             ByteBuf frame = KafkaFrames.response(broker, version, 77);
             ByteBuf rewritten = ApiVersionsResponseRewriter.rewrite(alloc, frame, version, cursor);
             try {
-                ApiVersionsResponse seen = (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, version, 77);
+                ApiVersionsResponse seen =
+                        (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, version, 77);
                 ApiVersionCollection keys = seen.data().apiKeys();
                 String what = "v" + version;
                 assertRange(keys, ApiKeys.FETCH, 4, 18, what);
@@ -52,7 +53,10 @@ class ApiVersionsResponseRewriterTest {
                     assertEquals(7, seen.data().finalizedFeaturesEpoch(), what);
                     assertNotNull(seen.data().finalizedFeatures().find("transaction.version"), what);
                 }
-                assertEquals(broker.throttleTimeMs() * (version >= 1 ? 1 : 0), seen.data().throttleTimeMs(), what);
+                assertEquals(
+                        broker.throttleTimeMs() * (version >= 1 ? 1 : 0),
+                        seen.data().throttleTimeMs(),
+                        what);
             } finally {
                 frame.release();
                 rewritten.release();
@@ -78,14 +82,20 @@ class ApiVersionsResponseRewriterTest {
     void readsAndKeepsTheVersionZeroAnswerOfABrokerThatDoesNotKnowTheRequestsVersion() {
         ApiVersionCollection keys = new ApiVersionCollection();
         keys.add(range(ApiKeys.API_VERSIONS, 0, 9));
-        ApiVersionsResponseData broker = new ApiVersionsResponseData().setErrorCode(Errors.UNSUPPORTED_VERSION.code()).setApiKeys(keys);
+        ApiVersionsResponseData broker = new ApiVersionsResponseData()
+                .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
+                .setApiKeys(keys);
         ByteBuf frame = KafkaFrames.response(broker, (short) 0, 3);
         ByteBuf rewritten = ApiVersionsResponseRewriter.rewrite(alloc, frame, (short) 4, cursor);
         try {
-            ApiVersionsResponse seen = (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, (short) 4, 3);
+            ApiVersionsResponse seen =
+                    (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, (short) 4, 3);
             assertEquals(Errors.UNSUPPORTED_VERSION.code(), seen.data().errorCode());
             assertRange(seen.data().apiKeys(), ApiKeys.API_VERSIONS, 0, 4, "v0 answer");
-            assertEquals(KafkaFrames.response(seen.data(), (short) 0, 3).readableBytes(), rewritten.readableBytes(), "written as v0");
+            assertEquals(
+                    KafkaFrames.response(seen.data(), (short) 0, 3).readableBytes(),
+                    rewritten.readableBytes(),
+                    "written as v0");
         } finally {
             frame.release();
             rewritten.release();
@@ -97,7 +107,8 @@ class ApiVersionsResponseRewriterTest {
         ByteBuf frame = ApiVersionsResponseRewriter.unsupportedVersion(alloc, 42);
         try {
             // However new the client, it reads the answer as v0 after its own version fails.
-            ApiVersionsResponse seen = (ApiVersionsResponse) KafkaFrames.asClientReads(frame, ApiKeys.API_VERSIONS, (short) 4, 42);
+            ApiVersionsResponse seen =
+                    (ApiVersionsResponse) KafkaFrames.asClientReads(frame, ApiKeys.API_VERSIONS, (short) 4, 42);
             assertEquals(Errors.UNSUPPORTED_VERSION.code(), seen.data().errorCode());
             assertEquals(1, seen.data().apiKeys().size());
             assertRange(seen.data().apiKeys(), ApiKeys.API_VERSIONS, 0, 4, "Sluice's answer");
@@ -111,7 +122,8 @@ class ApiVersionsResponseRewriterTest {
         ByteBuf frame = KafkaFrames.response(newerBroker(), (short) 3, 5);
         ByteBuf cut = frame.retainedSlice(0, 30);
         try {
-            MalformedFrameException e = assertThrows(MalformedFrameException.class,
+            MalformedFrameException e = assertThrows(
+                    MalformedFrameException.class,
                     () -> ApiVersionsResponseRewriter.rewrite(alloc, cut, (short) 3, cursor));
             assertEquals("bad_response_body", e.reason());
         } finally {
@@ -133,14 +145,19 @@ class ApiVersionsResponseRewriterTest {
 
     /** What a broker newer than Sluice could say: every broker API, wider ranges, an unknown API. */
     private static ApiVersionsResponseData newerBroker() {
-        ApiVersionCollection keys = ApiVersionsResponse.filterApis(ApiMessageType.ListenerType.BROKER, true, true).duplicate();
+        ApiVersionCollection keys = ApiVersionsResponse.filterApis(ApiMessageType.ListenerType.BROKER, true, true)
+                .duplicate();
         keys.find(ApiKeys.PRODUCE.id).setMinVersion((short) 0).setMaxVersion((short) 15);
         keys.find(ApiKeys.FETCH.id).setMaxVersion((short) 25);
         keys.find(ApiKeys.JOIN_GROUP.id).setMaxVersion((short) 99);
         keys.find(ApiKeys.SHARE_FETCH.id).setMinVersion((short) 5).setMaxVersion((short) 6);
-        keys.add(new ApiVersion().setApiKey((short) 999).setMinVersion((short) 0).setMaxVersion((short) 3));
+        keys.add(
+                new ApiVersion().setApiKey((short) 999).setMinVersion((short) 0).setMaxVersion((short) 3));
         FinalizedFeatureKeyCollection features = new FinalizedFeatureKeyCollection();
-        features.add(new FinalizedFeatureKey().setName("transaction.version").setMinVersionLevel((short) 2).setMaxVersionLevel((short) 2));
+        features.add(new FinalizedFeatureKey()
+                .setName("transaction.version")
+                .setMinVersionLevel((short) 2)
+                .setMaxVersionLevel((short) 2));
         return new ApiVersionsResponseData()
                 .setThrottleTimeMs(12)
                 .setApiKeys(keys)

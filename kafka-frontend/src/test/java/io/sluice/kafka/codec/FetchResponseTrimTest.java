@@ -1,7 +1,5 @@
 package io.sluice.kafka.codec;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.kafka.testing.RecordFrames;
@@ -15,6 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A Fetch response trimmed at batch boundaries reads, as a client reads it, as the same response with fewer batches. */
 @ExtendWith(LeakCheck.class)
@@ -33,17 +33,25 @@ class FetchResponseTrimTest {
         MemoryRecords orders0 = RecordFrames.batches(0, 3, 4, 5);
         MemoryRecords orders1 = RecordFrames.batches(10, 2, 2);
         MemoryRecords audit = RecordFrames.batches(0, 1);
-        ByteBuf frame = RecordFrames.fetchResponse(version, 9,
-                new Part("orders", ORDERS, 0, orders0), new Part("orders", ORDERS, 1, orders1), new Part("audit", AUDIT, 0, audit));
-        parts.readFetchResponse(frame, ResponseHeader.bodyIndex(frame, HandledApi.FETCH.key().id, version, cursor), version, cursor);
-        int firstBatch = RecordBatches.batchSize(frame, parts.recordsStart(0), parts.recordsStart(0) + parts.recordsLength(0));
+        ByteBuf frame = RecordFrames.fetchResponse(
+                version,
+                9,
+                new Part("orders", ORDERS, 0, orders0),
+                new Part("orders", ORDERS, 1, orders1),
+                new Part("audit", AUDIT, 0, audit));
+        parts.readFetchResponse(
+                frame, ResponseHeader.bodyIndex(frame, HandledApi.FETCH.key().id, version, cursor), version, cursor);
+        int firstBatch =
+                RecordBatches.batchSize(frame, parts.recordsStart(0), parts.recordsStart(0) + parts.recordsLength(0));
         int[] kept = {firstBatch, 0, FetchResponseTrim.UNCHANGED};
         ByteBuf trimmed = FetchResponseTrim.trim(alloc, parts, kept);
         try {
             assertEquals(9, ResponseHeader.correlationId(trimmed));
             FetchResponseData data = RecordFrames.readFetch(trimmed, version);
-            List<FetchResponseData.PartitionData> ordersParts = data.responses().get(0).partitions();
-            assertEquals(List.of(3), RecordFrames.batchCounts((MemoryRecords) ordersParts.get(0).records()));
+            List<FetchResponseData.PartitionData> ordersParts =
+                    data.responses().get(0).partitions();
+            assertEquals(List.of(3), RecordFrames.batchCounts((MemoryRecords)
+                    ordersParts.get(0).records()));
             assertEquals(0, ordersParts.get(1).records().sizeInBytes());
             assertEquals(1_000, ordersParts.get(1).highWatermark(), "everything but the records is the broker's");
             assertEquals(audit, data.responses().get(1).partitions().get(0).records());

@@ -34,8 +34,10 @@ class HandledApiTest {
         for (HandledApi api : HandledApi.values()) {
             ranges.put(api, api.minVersion() + "-" + api.maxVersion());
         }
-        assertEquals("{PRODUCE=3-13, FETCH=4-18, METADATA=0-13, FIND_COORDINATOR=0-6, DESCRIBE_CLUSTER=0-2, "
-                + "API_VERSIONS=0-4, SASL_HANDSHAKE=1-1, SHARE_FETCH=1-2, SHARE_ACKNOWLEDGE=1-2}", ranges.toString());
+        assertEquals(
+                "{PRODUCE=3-13, FETCH=4-18, METADATA=0-13, FIND_COORDINATOR=0-6, DESCRIBE_CLUSTER=0-2, "
+                        + "API_VERSIONS=0-4, SASL_HANDSHAKE=1-1, SHARE_FETCH=1-2, SHARE_ACKNOWLEDGE=1-2}",
+                ranges.toString());
     }
 
     @Test

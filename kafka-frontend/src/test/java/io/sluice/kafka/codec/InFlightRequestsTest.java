@@ -47,7 +47,8 @@ class InFlightRequestsTest {
         InFlightRequests<Void> inFlight = new InFlightRequests<>(2);
         inFlight.add((short) 1, (short) 17, 1, 0, null);
         inFlight.add((short) 1, (short) 17, 2, 0, null);
-        MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> inFlight.add((short) 1, (short) 17, 3, 0, null));
+        MalformedFrameException e =
+                assertThrows(MalformedFrameException.class, () -> inFlight.add((short) 1, (short) 17, 3, 0, null));
         assertEquals("too_many_in_flight", e.reason());
         assertEquals(2, inFlight.size());
         inFlight.removeOldest();

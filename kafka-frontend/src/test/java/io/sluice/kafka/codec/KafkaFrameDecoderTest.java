@@ -64,7 +64,8 @@ class KafkaFrameDecoderTest {
     void rejectsASizeOverTheLimitBeforeBufferingTheBody() {
         EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64));
         // Only the size field arrives: the decision cannot wait for the 65 bytes it announces.
-        MalformedFrameException e = assertThrows(MalformedFrameException.class,
+        MalformedFrameException e = assertThrows(
+                MalformedFrameException.class,
                 () -> channel.writeInbound(Unpooled.buffer().writeInt(65)));
         assertEquals("frame_too_large", e.reason());
         channel.finishAndReleaseAll();
@@ -72,9 +73,12 @@ class KafkaFrameDecoderTest {
 
     @Test
     void rejectsATwoGibibyteSizeWithTheDefaultLimit() {
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
-        MalformedFrameException e = assertThrows(MalformedFrameException.class,
-                () -> channel.writeInbound(Unpooled.buffer().writeInt(Integer.MAX_VALUE).writeInt(7)));
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
+        MalformedFrameException e = assertThrows(
+                MalformedFrameException.class,
+                () -> channel.writeInbound(
+                        Unpooled.buffer().writeInt(Integer.MAX_VALUE).writeInt(7)));
         assertEquals("frame_too_large", e.reason());
         channel.finishAndReleaseAll();
     }
@@ -82,7 +86,8 @@ class KafkaFrameDecoderTest {
     @Test
     void rejectsANegativeSize() {
         EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64));
-        MalformedFrameException e = assertThrows(MalformedFrameException.class,
+        MalformedFrameException e = assertThrows(
+                MalformedFrameException.class,
                 () -> channel.writeInbound(Unpooled.buffer().writeInt(0x80000000)));
         assertEquals("bad_length", e.reason());
         channel.finishAndReleaseAll();
@@ -93,7 +98,8 @@ class KafkaFrameDecoderTest {
         KafkaFrameDecoder decoder = new KafkaFrameDecoder(64);
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         decoder.pause();
-        channel.writeInbound(Unpooled.buffer().writeInt(2).writeShort(7).writeInt(1).writeByte(8));
+        channel.writeInbound(
+                Unpooled.buffer().writeInt(2).writeShort(7).writeInt(1).writeByte(8));
         assertNull(channel.readInbound());
         decoder.resume();
         channel.writeInbound(Unpooled.EMPTY_BUFFER);

@@ -17,7 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(LeakCheck.class)
 class NodeEndpointsProbeTest {
 
-    private static final HandledApi[] CARRIERS = {HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE};
+    private static final HandledApi[] CARRIERS = {
+        HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE
+    };
 
     private final WireCursor cursor = new WireCursor();
 
@@ -31,7 +33,9 @@ class NodeEndpointsProbeTest {
                     try {
                         int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, version, cursor);
                         boolean expected = with && hasNodeEndpoints(api, version);
-                        assertEquals(expected, NodeEndpointsProbe.carriesNodeEndpoints(api, version, frame, bodyIndex, cursor),
+                        assertEquals(
+                                expected,
+                                NodeEndpointsProbe.carriesNodeEndpoints(api, version, frame, bodyIndex, cursor),
                                 api + " v" + version + (with ? " with" : " without") + " endpoints");
                         found += expected ? 1 : 0;
                     } finally {
@@ -47,14 +51,17 @@ class NodeEndpointsProbeTest {
     @Test
     void rejectsABodyThatEndsTooSoon() {
         for (HandledApi api : CARRIERS) {
-            ByteBuf frame = KafkaFrames.response(BrokerResponses.of(api.key(), api.maxVersion(), false), api.maxVersion(), 3);
+            ByteBuf frame =
+                    KafkaFrames.response(BrokerResponses.of(api.key(), api.maxVersion(), false), api.maxVersion(), 3);
             try {
                 int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, api.maxVersion(), cursor);
                 for (int end = bodyIndex; end < frame.writerIndex(); end += 3) {
                     ByteBuf cut = frame.retainedSlice(0, end);
                     try {
-                        MalformedFrameException e = assertThrows(MalformedFrameException.class,
-                                () -> NodeEndpointsProbe.carriesNodeEndpoints(api, api.maxVersion(), cut, bodyIndex, cursor),
+                        MalformedFrameException e = assertThrows(
+                                MalformedFrameException.class,
+                                () -> NodeEndpointsProbe.carriesNodeEndpoints(
+                                        api, api.maxVersion(), cut, bodyIndex, cursor),
                                 api + " cut at " + end);
                         assertEquals("bad_response_body", e.reason());
                     } finally {
@@ -72,8 +79,14 @@ class NodeEndpointsProbeTest {
     void looksAtEveryOccurrenceOfARepeatedTag() {
         ByteBuf plain = KafkaFrames.response(BrokerResponses.produce((short) 12, false), (short) 12, 3);
         byte[] host = BrokerResponses.host(2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ByteBuf endpoints = Unpooled.buffer().writeByte(2).writeInt(2).writeByte(host.length + 1).writeBytes(host)
-                .writeInt(BrokerResponses.port(2)).writeByte(0).writeByte(0);
+        ByteBuf endpoints = Unpooled.buffer()
+                .writeByte(2)
+                .writeInt(2)
+                .writeByte(host.length + 1)
+                .writeBytes(host)
+                .writeInt(BrokerResponses.port(2))
+                .writeByte(0)
+                .writeByte(0);
         ByteBuf frame = Unpooled.buffer();
         frame.writeInt(0).writeBytes(plain, 4, plain.readableBytes() - 5);
         frame.writeByte(2).writeByte(0).writeByte(1).writeByte(1);
@@ -82,7 +95,8 @@ class NodeEndpointsProbeTest {
         try {
             assertEquals(0, plain.getByte(plain.writerIndex() - 1), "the plain response ends with no tagged fields");
             int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
-            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+            assertTrue(
+                    NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
         } finally {
             plain.release();
             endpoints.release();
@@ -100,11 +114,15 @@ class NodeEndpointsProbeTest {
             int at = ByteBufUtil.indexOf(Unpooled.wrappedBuffer(currentLeader), frame);
             assertTrue(at > 0, "current leader not found");
             frame.setByte(at + 2, 0);
-            org.apache.kafka.common.message.ProduceResponseData kafka = KafkaFrames.body(frame, HandledApi.PRODUCE.key(), (short) 12,
+            org.apache.kafka.common.message.ProduceResponseData kafka = KafkaFrames.body(
+                    frame,
+                    HandledApi.PRODUCE.key(),
+                    (short) 12,
                     new org.apache.kafka.common.message.ProduceResponseData());
             assertEquals(1, kafka.nodeEndpoints().size(), "kafka-clients still sees the endpoint");
             int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
-            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+            assertTrue(
+                    NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
         } finally {
             frame.release();
         }
@@ -112,9 +130,11 @@ class NodeEndpointsProbeTest {
 
     @Test
     void refusesResponsesThatCannotCarryThem() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.METADATA, (short) 12, null, 0, cursor));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 2, null, 0, cursor));
         assertTrue(HandledApi.PRODUCE.supports((short) 10));
     }

@@ -1,10 +1,5 @@
 package io.sluice.kafka.codec;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
@@ -18,6 +13,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every partition's records found in place, in every version Sluice handles, against frames kafka-clients wrote. */
 @ExtendWith(LeakCheck.class)
@@ -35,7 +35,9 @@ class PartitionRecordsTest {
     private static final MemoryRecords C = RecordFrames.batches(7, 1, 1);
 
     private static Part[] parts() {
-        return new Part[] {new Part("orders", ORDERS, 0, A), new Part("orders", ORDERS, 3, B), new Part("audit", AUDIT, 1, C)};
+        return new Part[] {
+            new Part("orders", ORDERS, 0, A), new Part("orders", ORDERS, 3, B), new Part("audit", AUDIT, 1, C)
+        };
     }
 
     @ParameterizedTest
@@ -72,8 +74,11 @@ class PartitionRecordsTest {
             assertEquals(ORDERS, new Uuid(parts.topicIdMsb(0), parts.topicIdLsb(0)));
             assertEquals(AUDIT, new Uuid(parts.topicIdMsb(1), parts.topicIdLsb(1)));
         } else {
-            assertEquals("orders", frame.toString(parts.topicNameIndex(0), parts.topicNameLength(0), StandardCharsets.UTF_8));
-            assertEquals("audit", frame.toString(parts.topicNameIndex(1), parts.topicNameLength(1), StandardCharsets.UTF_8));
+            assertEquals(
+                    "orders",
+                    frame.toString(parts.topicNameIndex(0), parts.topicNameLength(0), StandardCharsets.UTF_8));
+            assertEquals(
+                    "audit", frame.toString(parts.topicNameIndex(1), parts.topicNameLength(1), StandardCharsets.UTF_8));
         }
         assertEquals(0, parts.firstPartition(0));
         assertEquals(2, parts.endPartition(0));
@@ -84,7 +89,9 @@ class PartitionRecordsTest {
         for (int p = 0; p < 3; p++) {
             assertEquals(indexes[p], parts.partitionIndex(p));
             assertEquals(records[p].sizeInBytes(), parts.recordsLength(p));
-            assertEquals(records[p].buffer().duplicate(), ByteBuffer.wrap(bytes(frame, parts.recordsStart(p), parts.recordsLength(p))),
+            assertEquals(
+                    records[p].buffer().duplicate(),
+                    ByteBuffer.wrap(bytes(frame, parts.recordsStart(p), parts.recordsLength(p))),
                     "partition " + p + "'s records are the very bytes written");
         }
     }
@@ -96,7 +103,8 @@ class PartitionRecordsTest {
         try {
             header.read(frame);
             ByteBuf shorter = frame.slice(frame.readerIndex(), frame.readableBytes() - 40);
-            MalformedFrameException e = assertThrows(MalformedFrameException.class,
+            MalformedFrameException e = assertThrows(
+                    MalformedFrameException.class,
                     () -> parts.readProduceRequest(shorter, header.bodyIndex(), version, cursor));
             assertEquals("bad_produce", e.reason());
         } finally {

@@ -1,9 +1,5 @@
 package io.sluice.kafka.codec;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.kafka.testing.RecordFrames;
@@ -18,6 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.BitSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** A Produce request cut to some partitions reads, as a broker reads it, as the request of just those. */
 @ExtendWith(LeakCheck.class)
@@ -35,8 +35,14 @@ class ProduceRequestCutTest {
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
 
     private ByteBuf request(short version) {
-        ByteBuf frame = RecordFrames.produceRequest(version, (short) -1, 77, "app",
-                new Part("orders", ORDERS, 0, A), new Part("orders", ORDERS, 3, B), new Part("audit", AUDIT, 1, C));
+        ByteBuf frame = RecordFrames.produceRequest(
+                version,
+                (short) -1,
+                77,
+                "app",
+                new Part("orders", ORDERS, 0, A),
+                new Part("orders", ORDERS, 3, B),
+                new Part("audit", AUDIT, 1, C));
         header.read(frame);
         parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
         return frame;
@@ -68,8 +74,8 @@ class ProduceRequestCutTest {
     @ParameterizedTest
     @ValueSource(shorts = {3, 8, 9, 12, 13})
     void keepsTheChosenPartitionsAndEverythingElseOfTheRequest(short version) {
-        ProduceRequestData expected = RecordFrames.produce(version, (short) -1,
-                new Part("orders", ORDERS, 3, B), new Part("audit", AUDIT, 1, C));
+        ProduceRequestData expected = RecordFrames.produce(
+                version, (short) -1, new Part("orders", ORDERS, 3, B), new Part("audit", AUDIT, 1, C));
         assertEquals(expected, cut(version, 1, 2));
     }
 

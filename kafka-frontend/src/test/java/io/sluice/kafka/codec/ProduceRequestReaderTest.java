@@ -27,10 +27,15 @@ class ProduceRequestReaderTest {
         for (short version = HandledApi.PRODUCE.minVersion(); version <= HandledApi.PRODUCE.maxVersion(); version++) {
             for (String transactionalId : new String[] {null, "", "tx-1", new String(longId)}) {
                 for (short acks : new short[] {-1, 0, 1}) {
-                    ProduceRequestData body = new ProduceRequestData().setTransactionalId(transactionalId).setAcks(acks).setTimeoutMs(30_000);
+                    ProduceRequestData body = new ProduceRequestData()
+                            .setTransactionalId(transactionalId)
+                            .setAcks(acks)
+                            .setTimeoutMs(30_000);
                     ByteBuf frame = KafkaFrames.request(body, version, 9, "producer");
                     try {
-                        assertEquals(acks, ProduceRequestReader.acks(frame, header.read(frame), cursor),
+                        assertEquals(
+                                acks,
+                                ProduceRequestReader.acks(frame, header.read(frame), cursor),
                                 "v" + version + " transactional id " + transactionalId);
                     } finally {
                         frame.release();
@@ -42,12 +47,13 @@ class ProduceRequestReaderTest {
 
     @Test
     void rejectsABodyCutBeforeAcks() {
-        ByteBuf frame = KafkaFrames.request(new ProduceRequestData().setTransactionalId("tx").setAcks((short) 1), (short) 11, 9, "p");
+        ByteBuf frame = KafkaFrames.request(
+                new ProduceRequestData().setTransactionalId("tx").setAcks((short) 1), (short) 11, 9, "p");
         try {
             ByteBuf cut = frame.retainedSlice(0, header.read(frame).bodyIndex() + 3);
             try {
-                MalformedFrameException e = assertThrows(MalformedFrameException.class,
-                        () -> ProduceRequestReader.acks(cut, header.read(cut), cursor));
+                MalformedFrameException e = assertThrows(
+                        MalformedFrameException.class, () -> ProduceRequestReader.acks(cut, header.read(cut), cursor));
                 assertEquals("bad_produce", e.reason());
             } finally {
                 cut.release();
@@ -61,7 +67,8 @@ class ProduceRequestReaderTest {
     void refusesAnotherRequest() {
         ByteBuf frame = KafkaFrames.request(new MetadataRequestData(), (short) 12, 9, "p");
         try {
-            assertThrows(IllegalArgumentException.class, () -> ProduceRequestReader.acks(frame, header.read(frame), cursor));
+            assertThrows(
+                    IllegalArgumentException.class, () -> ProduceRequestReader.acks(frame, header.read(frame), cursor));
         } finally {
             frame.release();
         }

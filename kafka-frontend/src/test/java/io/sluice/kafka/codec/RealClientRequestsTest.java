@@ -77,8 +77,10 @@ class RealClientRequestsTest {
                 ByteBuf frame = frames.get(i);
                 try {
                     header.read(frame);
-                    ByteBuffer kafkaView = ByteBuffer.wrap(connection.requests().get(i), 4, frame.readableBytes() - 4).slice();
-                    org.apache.kafka.common.requests.RequestHeader kafka = org.apache.kafka.common.requests.RequestHeader.parse(kafkaView);
+                    ByteBuffer kafkaView = ByteBuffer.wrap(connection.requests().get(i), 4, frame.readableBytes() - 4)
+                            .slice();
+                    org.apache.kafka.common.requests.RequestHeader kafka =
+                            org.apache.kafka.common.requests.RequestHeader.parse(kafkaView);
                     assertEquals(kafka.apiKey().id, header.apiKey());
                     assertEquals(kafka.apiVersion(), header.apiVersion());
                     assertEquals(kafka.correlationId(), header.correlationId());
@@ -93,15 +95,24 @@ class RealClientRequestsTest {
                 }
             }
         }
-        assertTrue(apis.containsAll(Set.of("ApiVersions", "Metadata", "Produce", "Fetch", "InitProducerId",
-                "FindCoordinator", "DescribeCluster")), "requests seen: " + apis);
+        assertTrue(
+                apis.containsAll(Set.of(
+                        "ApiVersions",
+                        "Metadata",
+                        "Produce",
+                        "Fetch",
+                        "InitProducerId",
+                        "FindCoordinator",
+                        "DescribeCluster")),
+                "requests seen: " + apis);
         assertEquals(Set.of((short) -1, (short) 0), acks);
         writeCorpus(connections);
     }
 
     /** The frames a client-side decoder makes of the connection's bytes, arriving in odd-sized reads. */
     private static List<ByteBuf> decode(List<byte[]> requests) {
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
         ByteBuf stream = Unpooled.buffer();
         requests.forEach(stream::writeBytes);
         while (stream.isReadable()) {
@@ -124,7 +135,8 @@ class RealClientRequestsTest {
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, acks.equals("all") ? "gzip" : "none");
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "producer-acks-" + acks);
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < records; i++) {
                 producer.send(new ProducerRecord<>(RecordingBroker.TOPIC, "key-" + i, "value " + i));
             }
@@ -136,7 +148,8 @@ class RealClientRequestsTest {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "consumer");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
             TopicPartition partition = new TopicPartition(RecordingBroker.TOPIC, 0);
             consumer.assign(List.of(partition));
             consumer.seek(partition, 0);
@@ -159,7 +172,8 @@ class RealClientRequestsTest {
             // The coordinator lookup is what is wanted; the offset fetch after it goes unanswered.
             try {
                 admin.listConsumerGroupOffsets("group-1", new ListConsumerGroupOffsetsOptions().timeoutMs(1500))
-                        .partitionsToOffsetAndMetadata().get();
+                        .partitionsToOffsetAndMetadata()
+                        .get();
             } catch (java.util.concurrent.ExecutionException expected) {
                 // Timed out, as it must.
             }
@@ -168,15 +182,18 @@ class RealClientRequestsTest {
 
     private static void writeCorpus(List<Connection> connections) throws IOException {
         Path root = Path.of(System.getProperty("sluice.corpus.dir", "target/corpus"));
-        Path requests = Files.createDirectories(root.resolve("io/sluice/kafka/codec/RequestFuzzTestInputs/clientBytes"));
-        Path responses = Files.createDirectories(root.resolve("io/sluice/kafka/routing/ResponseFuzzTestInputs/brokerResponse"));
+        Path requests =
+                Files.createDirectories(root.resolve("io/sluice/kafka/codec/RequestFuzzTestInputs/clientBytes"));
+        Path responses =
+                Files.createDirectories(root.resolve("io/sluice/kafka/routing/ResponseFuzzTestInputs/brokerResponse"));
         Set<String> written = new TreeSet<>();
         int number = 0;
         for (Connection connection : connections) {
             number++;
             ByteBuffer stream = ByteBuffer.allocate(MAX_STREAM);
             for (byte[] frame : connection.requests()) {
-                String name = "client-" + ApiKeys.forId(ByteBuffer.wrap(frame).getShort(4)).name + "-v" + ByteBuffer.wrap(frame).getShort(6);
+                String name = "client-" + ApiKeys.forId(ByteBuffer.wrap(frame).getShort(4)).name + "-v"
+                        + ByteBuffer.wrap(frame).getShort(6);
                 if (written.add(name)) {
                     Files.write(requests.resolve(name), frame);
                 }
@@ -185,12 +202,17 @@ class RealClientRequestsTest {
                 }
             }
             if (stream.position() > 0) {
-                Files.write(requests.resolve("client-connection-" + number), Arrays.copyOf(stream.array(), stream.position()));
+                Files.write(
+                        requests.resolve("client-connection-" + number),
+                        Arrays.copyOf(stream.array(), stream.position()));
             }
             for (RecordingBroker.Response response : connection.responses()) {
                 String name = "broker-" + ApiKeys.forId(response.apiKey()).name + "-v" + response.apiVersion();
                 if (written.add(name)) {
-                    Files.write(responses.resolve(name), io.sluice.kafka.testing.ResponseFuzzInput.encode(response.apiKey(), response.apiVersion(), response.frame()));
+                    Files.write(
+                            responses.resolve(name),
+                            io.sluice.kafka.testing.ResponseFuzzInput.encode(
+                                    response.apiKey(), response.apiVersion(), response.frame()));
                 }
             }
         }

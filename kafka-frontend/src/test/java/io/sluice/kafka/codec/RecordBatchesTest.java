@@ -1,9 +1,5 @@
 package io.sluice.kafka.codec;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.RecordFrames;
@@ -11,6 +7,10 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Record counts and bytes from batch headers alone, against batches kafka-clients wrote. */
 class RecordBatchesTest {
@@ -36,8 +36,11 @@ class RecordBatchesTest {
     @Test
     void aCompressedBatchIsCountedFromItsHeaderWithoutDecompressing() {
         // The frontend leaves the compression libraries out: reading the records would fail.
-        MemoryRecords records = MemoryRecords.withRecords(Compression.gzip().build(),
-                new SimpleRecord("a".getBytes()), new SimpleRecord("b".getBytes()), new SimpleRecord("c".getBytes()));
+        MemoryRecords records = MemoryRecords.withRecords(
+                Compression.gzip().build(),
+                new SimpleRecord("a".getBytes()),
+                new SimpleRecord("b".getBytes()),
+                new SimpleRecord("c".getBytes()));
         ByteBuf buf = buffer(records);
         batches.count(buf, 0, buf.readableBytes());
         assertEquals(1, batches.batches());

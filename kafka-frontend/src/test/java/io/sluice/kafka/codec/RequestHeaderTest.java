@@ -39,7 +39,8 @@ class RequestHeaderTest {
                 if (handled != null && !handled.supports(version)) {
                     continue;
                 }
-                ByteBuf frame = KafkaFrames.request(key.messageType.newRequest(), version, 1000 + version, "producer-1");
+                ByteBuf frame =
+                        KafkaFrames.request(key.messageType.newRequest(), version, 1000 + version, "producer-1");
                 int readerIndex = frame.readerIndex();
                 try {
                     header.read(frame);
@@ -62,7 +63,8 @@ class RequestHeaderTest {
 
     @Test
     void skipsTaggedFieldsOfHeaderV2AndReadsANullOrNonAsciiClientId() {
-        List<RawTaggedField> tags = List.of(new RawTaggedField(0, new byte[] {1, 2, 3}), new RawTaggedField(7, new byte[200]));
+        List<RawTaggedField> tags =
+                List.of(new RawTaggedField(0, new byte[] {1, 2, 3}), new RawTaggedField(7, new byte[200]));
         ByteBuf tagged = KafkaFrames.request(new MetadataRequestData(), (short) 12, 5, "client-é", tags);
         ByteBuf anonymous = KafkaFrames.request(new MetadataRequestData(), (short) 12, 6, null);
         try {
@@ -113,7 +115,8 @@ class RequestHeaderTest {
     void flagsAnApiVersionsRequestNewerThanSluiceHandles() {
         ByteBuf newer = KafkaFrames.request(new ApiVersionsRequestData(), (short) 4, 1, "c");
         newer.setShort(6, HandledApi.API_VERSIONS.maxVersion() + 1);
-        ByteBuf current = KafkaFrames.request(new ApiVersionsRequestData(), HandledApi.API_VERSIONS.maxVersion(), 2, "c");
+        ByteBuf current =
+                KafkaFrames.request(new ApiVersionsRequestData(), HandledApi.API_VERSIONS.maxVersion(), 2, "c");
         try {
             assertTrue(header.read(newer).isNewerApiVersions());
             assertFalse(header.read(current).isNewerApiVersions());
@@ -125,14 +128,15 @@ class RequestHeaderTest {
 
     @Test
     void rejectsTruncatedHeaders() {
-        ByteBuf full = KafkaFrames.request(new MetadataRequestData(), (short) 12, 5, "a-client-id",
-                List.of(new RawTaggedField(1, new byte[10])));
+        ByteBuf full = KafkaFrames.request(
+                new MetadataRequestData(), (short) 12, 5, "a-client-id", List.of(new RawTaggedField(1, new byte[10])));
         try {
             int fullLength = full.readableBytes();
             int bodyIndex = header.read(full).bodyIndex();
             for (int length = 0; length < bodyIndex; length++) {
                 ByteBuf cut = full.retainedSlice(0, length);
-                MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> header.read(cut), "cut at " + length);
+                MalformedFrameException e =
+                        assertThrows(MalformedFrameException.class, () -> header.read(cut), "cut at " + length);
                 assertEquals("bad_header", e.reason());
                 cut.release();
             }
@@ -140,7 +144,12 @@ class RequestHeaderTest {
         } finally {
             full.release();
         }
-        ByteBuf negativeClientId = Unpooled.buffer().writeInt(10).writeShort(3).writeShort(12).writeInt(1).writeShort(-2);
+        ByteBuf negativeClientId = Unpooled.buffer()
+                .writeInt(10)
+                .writeShort(3)
+                .writeShort(12)
+                .writeInt(1)
+                .writeShort(-2);
         assertReason("bad_header", negativeClientId);
     }
 
@@ -153,7 +162,13 @@ class RequestHeaderTest {
     }
 
     private static ByteBuf frameOf(short apiKey, short version) {
-        return Unpooled.buffer().writeInt(12).writeShort(apiKey).writeShort(version).writeInt(1).writeShort(-1).writeByte(0);
+        return Unpooled.buffer()
+                .writeInt(12)
+                .writeShort(apiKey)
+                .writeShort(version)
+                .writeInt(1)
+                .writeShort(-1)
+                .writeByte(0);
     }
 
     private void assertReason(String reason, ByteBuf frame) {

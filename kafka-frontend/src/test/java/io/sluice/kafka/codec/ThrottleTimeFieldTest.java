@@ -1,7 +1,5 @@
 package io.sluice.kafka.codec;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -12,6 +10,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The throttle time of a response, raised in place and never lowered. */
 @ExtendWith(LeakCheck.class)
@@ -28,7 +28,8 @@ class ThrottleTimeFieldTest {
             assertEquals(250, ThrottleTimeField.raise(HandledApi.PRODUCE, version, frame, bodyIndex, 250, cursor));
             ProduceResponseData read = KafkaFrames.body(frame, ApiKeys.PRODUCE, version, new ProduceResponseData());
             assertEquals(250, read.throttleTimeMs());
-            ProduceResponseData expected = BrokerResponses.produce(version, true).setThrottleTimeMs(250);
+            ProduceResponseData expected =
+                    BrokerResponses.produce(version, true).setThrottleTimeMs(250);
             assertEquals(expected, read, "nothing else changed");
         } finally {
             frame.release();
@@ -38,11 +39,15 @@ class ThrottleTimeFieldTest {
     @ParameterizedTest
     @ValueSource(shorts = {4, 12, 18})
     void keepsALongerThrottleTimeOfTheBrokers(short version) {
-        ByteBuf frame = KafkaFrames.response(BrokerResponses.fetch(version, false).setThrottleTimeMs(900), version, 1);
+        ByteBuf frame =
+                KafkaFrames.response(BrokerResponses.fetch(version, false).setThrottleTimeMs(900), version, 1);
         try {
             int bodyIndex = ResponseHeader.bodyIndex(frame, ApiKeys.FETCH.id, version, cursor);
             assertEquals(900, ThrottleTimeField.raise(HandledApi.FETCH, version, frame, bodyIndex, 250, cursor));
-            assertEquals(900, KafkaFrames.body(frame, ApiKeys.FETCH, version, new FetchResponseData()).throttleTimeMs());
+            assertEquals(
+                    900,
+                    KafkaFrames.body(frame, ApiKeys.FETCH, version, new FetchResponseData())
+                            .throttleTimeMs());
         } finally {
             frame.release();
         }

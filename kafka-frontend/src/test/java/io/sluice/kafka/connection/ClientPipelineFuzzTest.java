@@ -53,7 +53,9 @@ class ClientPipelineFuzzTest {
             INPUTS_THAT_PRODUCED.incrementAndGet();
         }
 
-        long reasons = harness.stats.protocolErrors().values().stream().mapToLong(Long::longValue).sum()
+        long reasons = harness.stats.protocolErrors().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum()
                 + harness.stats.upstreamConnectFailures();
         assertTrue(!closedBySluice || reasons > 0, "closed without a counted reason");
         assertEquals(0, harness.stats.openConnections(), "connection still counted as open");
@@ -71,7 +73,8 @@ class ClientPipelineFuzzTest {
                 throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
             }
         }
-        assertTrue(INPUTS_THAT_PRODUCED.get() > GENERATED_INPUTS / 50,
+        assertTrue(
+                INPUTS_THAT_PRODUCED.get() > GENERATED_INPUTS / 50,
                 "only " + INPUTS_THAT_PRODUCED.get() + " inputs got as far as producing");
     }
 

@@ -49,9 +49,10 @@ final class ConnectionHarness implements AutoCloseable {
 
     /** Admission control enforced, its breakers opened by one sample of heap use over half. */
     static final AdmissionSettings ENFORCED_HEAP_HALF = AdmissionJson.parseSettings(("{\"mode\":\"enforced\","
-            + "\"thresholds\":{\"cpu\":null,\"heap\":0.5,\"direct_memory\":null,\"event_loop_lag\":null,"
-            + "\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},\"openAfterBreaches\":1,"
-            + "\"coolDownMillis\":60000}").getBytes(StandardCharsets.UTF_8));
+                    + "\"thresholds\":{\"cpu\":null,\"heap\":0.5,\"direct_memory\":null,\"event_loop_lag\":null,"
+                    + "\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},\"openAfterBreaches\":1,"
+                    + "\"coolDownMillis\":60000}")
+            .getBytes(StandardCharsets.UTF_8));
 
     final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
     final ManualEventLoop loop = new ManualEventLoop();
@@ -69,11 +70,23 @@ final class ConnectionHarness implements AutoCloseable {
     }
 
     ConnectionHarness(AdmissionController admission, UpstreamRoute route) {
-        services = new ProxyServices(new QuotaEngine(LimitsDocument.empty(), loop::clockNanos),
-                new TopicActivity(Duration.ofMinutes(1)), new ThrottleLedger(Clock.systemUTC()), stats, admission,
-                new LatencyWindow(), new UpstreamConnectFailures());
-        KafkaSettings settings = new KafkaSettings(new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes), new TopicIds(100),
-                1_000, EmbeddedSocketChannel.class, HANDSHAKE_TIMEOUT, 64 * 1024, null, null);
+        services = new ProxyServices(
+                new QuotaEngine(LimitsDocument.empty(), loop::clockNanos),
+                new TopicActivity(Duration.ofMinutes(1)),
+                new ThrottleLedger(Clock.systemUTC()),
+                stats,
+                admission,
+                new LatencyWindow(),
+                new UpstreamConnectFailures());
+        KafkaSettings settings = new KafkaSettings(
+                new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
+                new TopicIds(100),
+                1_000,
+                EmbeddedSocketChannel.class,
+                HANDSHAKE_TIMEOUT,
+                64 * 1024,
+                null,
+                null);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));
@@ -92,8 +105,8 @@ final class ConnectionHarness implements AutoCloseable {
 
     /** Admission control enforced with every breaker open. */
     static AdmissionController refusingEverything() {
-        AdmissionController admission = new AdmissionController(ENFORCED_HEAP_HALF,
-                Map.<Signal, SignalSource>of(Signal.HEAP, now -> 1.0));
+        AdmissionController admission =
+                new AdmissionController(ENFORCED_HEAP_HALF, Map.<Signal, SignalSource>of(Signal.HEAP, now -> 1.0));
         admission.sample(System.nanoTime());
         return admission;
     }

@@ -21,7 +21,6 @@ import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
-import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -84,8 +83,8 @@ class KafkaConnectionTest {
 
         harness.brokerSends(KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, 1));
 
-        MetadataResponse response = (MetadataResponse) KafkaFrames.asClientReads(wrap(harness.clientReceived()),
-                ApiKeys.METADATA, METADATA_VERSION, 1);
+        MetadataResponse response = (MetadataResponse)
+                KafkaFrames.asClientReads(wrap(harness.clientReceived()), ApiKeys.METADATA, METADATA_VERSION, 1);
         response.data().brokers().forEach(broker -> {
             assertEquals(ConnectionHarness.SLUICE_HOST, broker.host());
             assertEquals(ConnectionHarness.NODE_PORT_BASE + broker.nodeId(), broker.port());
@@ -126,8 +125,11 @@ class KafkaConnectionTest {
     @Test
     void sluicesOwnAnswerWaitsForTheResponsesOfEarlierRequests() {
         ByteBuf produce = produceRequest(1, (short) -1);
-        ByteBuf newerApiVersions = KafkaFrames.request(new ApiVersionsRequestData()
-                .setClientSoftwareName("future").setClientSoftwareVersion("9"), (short) 4, 2, "client");
+        ByteBuf newerApiVersions = KafkaFrames.request(
+                new ApiVersionsRequestData().setClientSoftwareName("future").setClientSoftwareVersion("9"),
+                (short) 4,
+                2,
+                "client");
         newerApiVersions.setShort(6, HandledApi.API_VERSIONS.maxVersion() + 1);
 
         harness.clientSends(produce, newerApiVersions);
@@ -140,8 +142,8 @@ class KafkaConnectionTest {
         ByteBuf both = wrap(received);
         try {
             assertArrayEquals(expectedFirst, KafkaFrames.frameBytes(both.readSlice(expectedFirst.length)));
-            ApiVersionsResponseData answer = KafkaFrames.body(both.slice(), ApiKeys.API_VERSIONS, (short) 0,
-                    new ApiVersionsResponseData());
+            ApiVersionsResponseData answer =
+                    KafkaFrames.body(both.slice(), ApiKeys.API_VERSIONS, (short) 0, new ApiVersionsResponseData());
             assertEquals(Errors.UNSUPPORTED_VERSION.code(), answer.errorCode());
             assertEquals(2, both.getInt(both.readerIndex() + 4), "correlation id of the own answer");
         } finally {
@@ -153,8 +155,8 @@ class KafkaConnectionTest {
     void aRefusedMetadataRequestGetsAnAnswerWithoutBrokersAndIsNotForwarded() {
         harness.close();
         double[] heap = {0.0};
-        AdmissionController admission = new AdmissionController(ConnectionHarness.ENFORCED_HEAP_HALF,
-                Map.<Signal, SignalSource>of(Signal.HEAP, now -> heap[0]));
+        AdmissionController admission = new AdmissionController(
+                ConnectionHarness.ENFORCED_HEAP_HALF, Map.<Signal, SignalSource>of(Signal.HEAP, now -> heap[0]));
         harness = new ConnectionHarness(admission);
         heap[0] = 1.0;
         admission.sample(System.nanoTime());
@@ -162,8 +164,8 @@ class KafkaConnectionTest {
         harness.clientSends(metadataRequest(1));
 
         assertFalse(harness.hasUpstream(), "a refused request opens no upstream connection");
-        MetadataResponse response = (MetadataResponse) KafkaFrames.asClientReads(wrap(harness.clientReceived()),
-                ApiKeys.METADATA, METADATA_VERSION, 1);
+        MetadataResponse response = (MetadataResponse)
+                KafkaFrames.asClientReads(wrap(harness.clientReceived()), ApiKeys.METADATA, METADATA_VERSION, 1);
         assertTrue(response.data().brokers().isEmpty());
         assertTrue(harness.client.isOpen());
     }
@@ -231,7 +233,11 @@ class KafkaConnectionTest {
 
     @Test
     void unknownApisVersionsSluiceDoesNotHandleAndOversizedFramesCloseTheConnection() {
-        ByteBuffer unknown = ByteBuffer.allocate(14).putInt(10).putShort((short) 9_999).putShort((short) 0).putInt(1)
+        ByteBuffer unknown = ByteBuffer.allocate(14)
+                .putInt(10)
+                .putShort((short) 9_999)
+                .putShort((short) 0)
+                .putInt(1)
                 .putShort((short) -1);
         harness.clientSends(unknown.array());
         assertFalse(harness.client.isOpen());
@@ -303,33 +309,49 @@ class KafkaConnectionTest {
         harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
         harness.brokerSends(KafkaFrames.response(
-                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION), PRODUCE_VERSION, 1));
+                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION),
+                PRODUCE_VERSION,
+                1));
         harness.clientReceived();
 
-        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client",
-                part("slow", 5), part("fast", 5)));
+        harness.clientSends(RecordFrames.produceRequest(
+                PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
 
         ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), PRODUCE_VERSION);
-        assertEquals(List.of("fast"), forwarded.topicData().stream().map(ProduceRequestData.TopicProduceData::name).toList());
-        harness.brokerSends(KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
+        assertEquals(
+                List.of("fast"),
+                forwarded.topicData().stream()
+                        .map(ProduceRequestData.TopicProduceData::name)
+                        .toList());
+        harness.brokerSends(
+                KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
         ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), PRODUCE_VERSION);
-        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), answer.responses().stream()
-                .map(t -> t.name() + ":" + Errors.forCode(t.partitionResponses().get(0).errorCode())).toList());
+        assertEquals(
+                List.of("slow:POLICY_VIOLATION", "fast:NONE"),
+                answer.responses().stream()
+                        .map(t -> t.name() + ":"
+                                + Errors.forCode(t.partitionResponses().get(0).errorCode()))
+                        .toList());
     }
 
     @Test
     void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilItIsOver() {
         harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.NOTIFY));
-        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
+        harness.clientSends(
+                RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5)));
         harness.brokerReceived();
         for (int correlationId = 1; correlationId <= 2; correlationId++) {
-            harness.brokerSends(KafkaFrames.response(RecordFrames.produceResponse(
-                    RecordFrames.produce(PRODUCE_VERSION, (short) -1, part("slow", 1)), PRODUCE_VERSION), PRODUCE_VERSION, correlationId));
+            harness.brokerSends(KafkaFrames.response(
+                    RecordFrames.produceResponse(
+                            RecordFrames.produce(PRODUCE_VERSION, (short) -1, part("slow", 1)), PRODUCE_VERSION),
+                    PRODUCE_VERSION,
+                    correlationId));
         }
         ByteBuf answers = wrap(harness.clientReceived());
         answers.skipBytes(answers.getInt(0) + 4);
-        int throttleMillis = RecordFrames.readProduceResponse(answers, PRODUCE_VERSION).throttleTimeMs();
+        int throttleMillis =
+                RecordFrames.readProduceResponse(answers, PRODUCE_VERSION).throttleTimeMs();
         assertTrue(throttleMillis >= 4_000, "throttle time " + throttleMillis);
 
         harness.clientSends(metadataRequest(3));
@@ -347,10 +369,12 @@ class KafkaConnectionTest {
     }
 
     private static ByteBuf metadataRequest(int correlationId) {
-        return KafkaFrames.request(new MetadataRequestData().setTopics(List.of()), METADATA_VERSION, correlationId, "client");
+        return KafkaFrames.request(
+                new MetadataRequestData().setTopics(List.of()), METADATA_VERSION, correlationId, "client");
     }
 
     private static ByteBuf produceRequest(int correlationId, short acks) {
-        return KafkaFrames.request(new ProduceRequestData().setAcks(acks).setTimeoutMs(1000), (short) 9, correlationId, "client");
+        return KafkaFrames.request(
+                new ProduceRequestData().setAcks(acks).setTimeoutMs(1000), (short) 9, correlationId, "client");
     }
 }

@@ -26,7 +26,7 @@ class UpstreamRouteTest {
 
     @Test
     void aNodesRouteFollowsWhatWasLearntOfTheNode() {
-        UpstreamNodes nodes = new UpstreamNodes(id -> { });
+        UpstreamNodes nodes = new UpstreamNodes(id -> {});
         UpstreamRoute route = UpstreamRoute.node(2, nodes);
 
         assertEquals(List.of(), route.endpoints());

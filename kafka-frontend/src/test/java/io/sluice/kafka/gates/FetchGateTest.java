@@ -1,10 +1,5 @@
 package io.sluice.kafka.gates;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -24,6 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The fetch gate against a fake clock and an in-memory connection: trimming at batch boundaries,
@@ -52,7 +52,8 @@ class FetchGateTest {
     }
 
     private void fetch(short version) {
-        FetchRequestData request = new FetchRequestData().setMaxWaitMs(MAX_WAIT).setMinBytes(1).setReplicaId(-1);
+        FetchRequestData request =
+                new FetchRequestData().setMaxWaitMs(MAX_WAIT).setMinBytes(1).setReplicaId(-1);
         harness.request(KafkaFrames.request(request, version, ++correlationId, GateHarness.CLIENT_ID));
     }
 
@@ -64,7 +65,8 @@ class FetchGateTest {
     }
 
     private static List<Integer> batchCounts(FetchResponseData data, int topic, int partition) {
-        return RecordFrames.batchCounts((MemoryRecords) data.responses().get(topic).partitions().get(partition).records());
+        return RecordFrames.batchCounts((MemoryRecords)
+                data.responses().get(topic).partitions().get(partition).records());
     }
 
     private static Part part(String topic, int partition, MemoryRecords records) {
@@ -76,7 +78,8 @@ class FetchGateTest {
         fetch(V);
         Forwarded request = harness.takeForwarded();
         request.frame().release();
-        ByteBuf response = RecordFrames.fetchResponse(V, request.correlationId(), part(FAST, 0, RecordFrames.batches(0, 3, 4)));
+        ByteBuf response =
+                RecordFrames.fetchResponse(V, request.correlationId(), part(FAST, 0, RecordFrames.batches(0, 3, 4)));
         ByteBuf out = request.exchange().complete(response);
         assertSame(response, out);
         out.release();
@@ -86,9 +89,12 @@ class FetchGateTest {
     @Test
     void aThrottledPartitionIsCutAtABatchBoundaryAndTheOthersGoWhole() {
         harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
-        FetchResponseData data = fetchAndAnswer(V, part(SLOW, 0, RecordFrames.batches(0, 6, 6, 6)),
-                part(FAST, 0, RecordFrames.batches(0, 50, 50)));
-        assertEquals(List.of(6, 6), batchCounts(data, 0, 0), "admitted while the bucket is positive: 6, then 6 more, then no more");
+        FetchResponseData data = fetchAndAnswer(
+                V, part(SLOW, 0, RecordFrames.batches(0, 6, 6, 6)), part(FAST, 0, RecordFrames.batches(0, 50, 50)));
+        assertEquals(
+                List.of(6, 6),
+                batchCounts(data, 0, 0),
+                "admitted while the bucket is positive: 6, then 6 more, then no more");
         assertEquals(List.of(50, 50), batchCounts(data, 1, 0));
         assertEquals(12, harness.activity.meter("kafka", SLOW).dispatchMessages(), "what the client got");
         ThrottledClient throttle = harness.throttled().get(0);
@@ -114,8 +120,10 @@ class FetchGateTest {
         harness.advance(2);
         assertEquals(1, harness.forwarded.size(), "sent once the bucket is positive again (two records owed at 10/s)");
         assertFalse(harness.paused);
-        FetchResponseData data = RecordFrames.readFetch(harness.respond(harness.takeForwarded(),
-                RecordFrames.fetch(V, part(SLOW, 0, RecordFrames.batches(12, 5)))), V);
+        FetchResponseData data = RecordFrames.readFetch(
+                harness.respond(
+                        harness.takeForwarded(), RecordFrames.fetch(V, part(SLOW, 0, RecordFrames.batches(12, 5)))),
+                V);
         assertEquals(List.of(5), batchCounts(data, 0, 0));
     }
 
@@ -136,7 +144,8 @@ class FetchGateTest {
         harness.limit(SLOW_TOPIC, records(10, OnExceed.NOTIFY));
         FetchResponseData data = fetchAndAnswer(V, part(SLOW, 0, RecordFrames.batches(0, 10, 10)));
         assertEquals(List.of(10, 10), batchCounts(data, 0, 0));
-        assertTrue(data.throttleTimeMs() >= 1_000, "twenty records at 10/s: a second of debt: " + data.throttleTimeMs());
+        assertTrue(
+                data.throttleTimeMs() >= 1_000, "twenty records at 10/s: a second of debt: " + data.throttleTimeMs());
         assertTrue(harness.paused, "muted meanwhile");
         assertEquals("notify", harness.throttled().get(0).action());
 
@@ -161,16 +170,22 @@ class FetchGateTest {
                 harness.advance(1);
             }
             Forwarded request = harness.takeForwarded();
-            FetchResponseData data = RecordFrames.readFetch(harness.respond(request, RecordFrames.fetch(V,
-                    part(SLOW, 0, RecordFrames.batches(slowOffset, 7, 7, 7, 7)),
-                    part(FAST, 0, RecordFrames.batches(fastOffset, 7)))), V);
-            slowOffset += batchCounts(data, 0, 0).stream().mapToInt(Integer::intValue).sum();
-            fastOffset += batchCounts(data, 1, 0).stream().mapToInt(Integer::intValue).sum();
+            FetchResponseData data = RecordFrames.readFetch(
+                    harness.respond(
+                            request,
+                            RecordFrames.fetch(
+                                    V,
+                                    part(SLOW, 0, RecordFrames.batches(slowOffset, 7, 7, 7, 7)),
+                                    part(FAST, 0, RecordFrames.batches(fastOffset, 7)))),
+                    V);
+            slowOffset +=
+                    batchCounts(data, 0, 0).stream().mapToInt(Integer::intValue).sum();
+            fastOffset +=
+                    batchCounts(data, 1, 0).stream().mapToInt(Integer::intValue).sum();
             harness.advance(2);
         }
         // 100/s for 10 s plus the one-second burst, give or take the batch that overshoots.
         assertEquals(1_100, slowOffset, 11);
         assertTrue(fastOffset > 20 * slowOffset, "the other topic is never held back: " + fastOffset);
     }
-
 }

@@ -1,8 +1,5 @@
 package io.sluice.kafka.gates;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.HandledApi;
@@ -36,6 +33,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * Arbitrary Produce requests and Fetch responses through the gates, with every topic over a tiny
  * proxy-wide limit so that requests are cut, answered and held and responses trimmed. The only
@@ -61,7 +61,9 @@ class GateFuzzTest {
         }
         try (GateHarness harness = new GateHarness()) {
             KafkaGates gates = harness.gates;
-            harness.limit(ScopeRef.PROXY, new Limit(new RateLimit(1.0, 1.0, null), null, ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+            harness.limit(
+                    ScopeRef.PROXY,
+                    new Limit(new RateLimit(1.0, 1.0, null), null, ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
             if (kafka != null) {
@@ -101,12 +103,15 @@ class GateFuzzTest {
             return;
         }
         HandledApi api = HandledApi.FETCH;
-        short version = (short) (api.minVersion() + Math.floorMod(ByteBuffer.wrap(input, 1, 2).getShort(),
-                api.maxVersion() - api.minVersion() + 1));
+        short version = (short) (api.minVersion()
+                + Math.floorMod(ByteBuffer.wrap(input, 1, 2).getShort(), api.maxVersion() - api.minVersion() + 1));
         try (GateHarness harness = new GateHarness()) {
             KafkaGates gates = harness.gates;
-            harness.limit(ScopeRef.PROXY, new Limit(null, new RateLimit(3.0, 200.0, null), ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
-            ByteBuf request = KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz");
+            harness.limit(
+                    ScopeRef.PROXY,
+                    new Limit(null, new RateLimit(3.0, 200.0, null), ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+            ByteBuf request =
+                    KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz");
             gates.fetch().request(request, new RequestHeader().read(request));
             Forwarded forwarded = harness.takeForwarded();
             forwarded.frame().release();
@@ -145,11 +150,15 @@ class GateFuzzTest {
             ProduceRequestData cut = RecordFrames.readProduce(forwarded.frame(), version);
             assertTrue(requested.containsAll(partitions(cut)), "forwarded a partition the client did not send");
             ByteBuf response = harness.respond(forwarded, RecordFrames.produceResponse(cut, version));
-            assertEquals(requested, partitions(RecordFrames.readProduceResponse(response, version)),
+            assertEquals(
+                    requested,
+                    partitions(RecordFrames.readProduceResponse(response, version)),
                     "the response does not mirror the request");
         }
         for (Answer answer : harness.answers) {
-            assertEquals(requested, partitions(RecordFrames.readProduceResponse(answer.frame(), version)),
+            assertEquals(
+                    requested,
+                    partitions(RecordFrames.readProduceResponse(answer.frame(), version)),
                     "Sluice's answer does not mirror the request");
         }
         for (ByteBuf unanswered : harness.upstream) {
@@ -160,13 +169,17 @@ class GateFuzzTest {
     private static void checkTrimmed(FetchResponseData original, FetchResponseData trimmed) {
         assertEquals(original.responses().size(), trimmed.responses().size());
         for (int t = 0; t < original.responses().size(); t++) {
-            List<FetchResponseData.PartitionData> before = original.responses().get(t).partitions();
-            List<FetchResponseData.PartitionData> after = trimmed.responses().get(t).partitions();
+            List<FetchResponseData.PartitionData> before =
+                    original.responses().get(t).partitions();
+            List<FetchResponseData.PartitionData> after =
+                    trimmed.responses().get(t).partitions();
             assertEquals(before.size(), after.size());
             for (int p = 0; p < before.size(); p++) {
                 ByteBuffer was = records(before.get(p));
                 ByteBuffer is = records(after.get(p));
-                assertTrue(is.remaining() <= was.remaining() && was.slice(was.position(), is.remaining()).equals(is),
+                assertTrue(
+                        is.remaining() <= was.remaining()
+                                && was.slice(was.position(), is.remaining()).equals(is),
                         "a trimmed partition keeps a prefix of its records");
                 before.get(p).setRecords(null);
                 after.get(p).setRecords(null);
@@ -177,18 +190,22 @@ class GateFuzzTest {
     }
 
     private static ByteBuffer records(FetchResponseData.PartitionData partition) {
-        return partition.records() == null ? ByteBuffer.allocate(0) : ((MemoryRecords) partition.records()).buffer().duplicate();
+        return partition.records() == null
+                ? ByteBuffer.allocate(0)
+                : ((MemoryRecords) partition.records()).buffer().duplicate();
     }
 
     private static List<String> partitions(ProduceRequestData data) {
         List<String> names = new ArrayList<>();
-        data.topicData().forEach(t -> t.partitionData().forEach(p -> names.add(t.name() + t.topicId() + "-" + p.index())));
+        data.topicData()
+                .forEach(t -> t.partitionData().forEach(p -> names.add(t.name() + t.topicId() + "-" + p.index())));
         return names;
     }
 
     private static List<String> partitions(ProduceResponseData data) {
         List<String> names = new ArrayList<>();
-        data.responses().forEach(t -> t.partitionResponses().forEach(p -> names.add(t.name() + t.topicId() + "-" + p.index())));
+        data.responses()
+                .forEach(t -> t.partitionResponses().forEach(p -> names.add(t.name() + t.topicId() + "-" + p.index())));
         return names;
     }
 
@@ -198,7 +215,8 @@ class GateFuzzTest {
             if (bytes.remaining() < 4 || bytes.getInt() != bytes.remaining()) {
                 return null;
             }
-            org.apache.kafka.common.requests.RequestHeader header = org.apache.kafka.common.requests.RequestHeader.parse(bytes);
+            org.apache.kafka.common.requests.RequestHeader header =
+                    org.apache.kafka.common.requests.RequestHeader.parse(bytes);
             if (header.apiKey() != ApiKeys.PRODUCE || !HandledApi.PRODUCE.supports(header.apiVersion())) {
                 return null;
             }
@@ -247,7 +265,8 @@ class GateFuzzTest {
                 fetchResponse(input);
             }
         } catch (RuntimeException | AssertionError e) {
-            throw new AssertionError((produce ? "produce" : "fetch") + " input " + HexFormat.of().formatHex(input), e);
+            throw new AssertionError(
+                    (produce ? "produce" : "fetch") + " input " + HexFormat.of().formatHex(input), e);
         }
     }
 
@@ -258,13 +277,18 @@ class GateFuzzTest {
         for (int selector = 0; selector < 6; selector++) {
             short version = versions[selector % versions.length];
             short acks = (short) (selector % 3 == 2 ? 0 : -1);
-            ByteBuf frame = RecordFrames.produceRequest(version, acks, 7, "fuzz",
+            ByteBuf frame = RecordFrames.produceRequest(
+                    version,
+                    acks,
+                    7,
+                    "fuzz",
                     new Part("a", Uuid.randomUuid(), 0, RecordFrames.batch(3, 20)),
                     new Part("a", null, 1, RecordFrames.idempotent(9, (short) 0, 0, 2, 5)),
                     new Part("b", Uuid.randomUuid(), 0, RecordFrames.batches(0, 1, 4)));
             byte[] bytes = KafkaFrames.frameBytes(frame);
             frame.release();
-            ByteBuffer seed = ByteBuffer.allocate(1 + bytes.length).put((byte) selector).put(bytes);
+            ByteBuffer seed =
+                    ByteBuffer.allocate(1 + bytes.length).put((byte) selector).put(bytes);
             seeds.add(seed.array());
         }
         return seeds;
@@ -276,14 +300,19 @@ class GateFuzzTest {
         short[] versions = {4, 8, 12, 13, 18};
         for (int selector = 0; selector < 6; selector++) {
             short version = versions[selector % versions.length];
-            ByteBuf frame = RecordFrames.fetchResponse(version, 1,
+            ByteBuf frame = RecordFrames.fetchResponse(
+                    version,
+                    1,
                     new Part("a", Uuid.randomUuid(), 0, RecordFrames.batches(0, 2, 2, 2)),
                     new Part("a", null, 1, RecordFrames.batches(5, 1)),
                     new Part("b", Uuid.randomUuid(), 3, RecordFrames.batches(0, 3, 3)));
             byte[] bytes = KafkaFrames.frameBytes(frame);
             frame.release();
-            seeds.add(ByteBuffer.allocate(3 + bytes.length).put((byte) selector)
-                    .putShort((short) (version - HandledApi.FETCH.minVersion())).put(bytes).array());
+            seeds.add(ByteBuffer.allocate(3 + bytes.length)
+                    .put((byte) selector)
+                    .putShort((short) (version - HandledApi.FETCH.minVersion()))
+                    .put(bytes)
+                    .array());
         }
         return seeds;
     }

@@ -25,12 +25,10 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     static final String CLIENT_ID = "app";
 
     /** A request the gates forwarded, with what its header said and the exchange its response goes through. */
-    record Forwarded(ByteBuf frame, short apiKey, short version, int correlationId, Exchange exchange) {
-    }
+    record Forwarded(ByteBuf frame, short apiKey, short version, int correlationId, Exchange exchange) {}
 
     /** An answer of Sluice's own, for the request with {@code correlationId}. */
-    record Answer(ByteBuf frame, int correlationId) {
-    }
+    record Answer(ByteBuf frame, int correlationId) {}
 
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
@@ -71,7 +69,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
      */
     ByteBuf respond(Forwarded request, ApiMessage response) {
         request.frame().release();
-        ByteBuf out = request.exchange().complete(KafkaFrames.response(response, request.version(), request.correlationId()));
+        ByteBuf out =
+                request.exchange().complete(KafkaFrames.response(response, request.version(), request.correlationId()));
         toRelease.add(out);
         return out;
     }

@@ -1,10 +1,5 @@
 package io.sluice.kafka.gates;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
@@ -30,6 +25,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The produce gate against a fake clock and an in-memory connection: each action per partition,
@@ -86,7 +86,8 @@ class ProduceGateTest {
     /** The partitions of a forwarded request, as the broker reads them: {@code topic-partition}. */
     private static List<String> partitions(Forwarded request) {
         List<String> names = new ArrayList<>();
-        for (ProduceRequestData.TopicProduceData topic : RecordFrames.readProduce(request.frame(), request.version()).topicData()) {
+        for (ProduceRequestData.TopicProduceData topic :
+                RecordFrames.readProduce(request.frame(), request.version()).topicData()) {
             topic.partitionData().forEach(p -> names.add(topic.name() + "-" + p.index()));
         }
         return names;
@@ -95,20 +96,30 @@ class ProduceGateTest {
     /** Has the broker answer {@code request}; what the client gets, as {@code topic-partition:ERROR}. */
     private List<String> respond(Forwarded request) {
         ProduceRequestData data = RecordFrames.readProduce(request.frame(), request.version());
-        return outcomes(harness.respond(request, RecordFrames.produceResponse(data, request.version())), request.version());
+        return outcomes(
+                harness.respond(request, RecordFrames.produceResponse(data, request.version())), request.version());
     }
 
     private static List<String> outcomes(ByteBuf response, short version) {
         List<String> outcomes = new ArrayList<>();
-        for (ProduceResponseData.TopicProduceResponse topic : RecordFrames.readProduceResponse(response, version).responses()) {
-            topic.partitionResponses().forEach(p -> outcomes.add(topic.name() + "-" + p.index() + ":" + Errors.forCode(p.errorCode())));
+        for (ProduceResponseData.TopicProduceResponse topic :
+                RecordFrames.readProduceResponse(response, version).responses()) {
+            topic.partitionResponses()
+                    .forEach(p -> outcomes.add(topic.name() + "-" + p.index() + ":" + Errors.forCode(p.errorCode())));
         }
         return outcomes;
     }
 
     private static String message(ByteBuf response, short version, String topic, int partition) {
-        return RecordFrames.readProduceResponse(response, version).responses().find(topic, Uuid.ZERO_UUID)
-                .partitionResponses().stream().filter(p -> p.index() == partition).findFirst().orElseThrow().errorMessage();
+        return RecordFrames.readProduceResponse(response, version)
+                .responses()
+                .find(topic, Uuid.ZERO_UUID)
+                .partitionResponses()
+                .stream()
+                .filter(p -> p.index() == partition)
+                .findFirst()
+                .orElseThrow()
+                .errorMessage();
     }
 
     private ThrottledClient onlyThrottle() {
@@ -120,12 +131,13 @@ class ProduceGateTest {
     @Test
     void withinQuotaTheVeryRequestGoesAndItsResponsePassesUntouched() {
         harness.limit(SLOW_TOPIC, records(100, OnExceed.DELAY));
-        ByteBuf frame = RecordFrames.produceRequest(V, ALL, 1, GateHarness.CLIENT_ID, part(SLOW, 0, 5), part(FAST, 0, 5));
+        ByteBuf frame =
+                RecordFrames.produceRequest(V, ALL, 1, GateHarness.CLIENT_ID, part(SLOW, 0, 5), part(FAST, 0, 5));
         harness.request(frame);
         Forwarded request = harness.takeForwarded();
         assertSame(frame, request.frame(), "the very buffer, not a copy");
-        ByteBuf response = KafkaFrames.response(
-                RecordFrames.produceResponse(RecordFrames.readProduce(frame, V), V), V, 1);
+        ByteBuf response =
+                KafkaFrames.response(RecordFrames.produceResponse(RecordFrames.readProduce(frame, V), V), V, 1);
         frame.release();
         ByteBuf out = request.exchange().complete(response);
         assertSame(response, out);
@@ -141,11 +153,16 @@ class ProduceGateTest {
         produce(part(SLOW, 0, 5), part(FAST, 0, 5), part(FAST, 1, 5));
         Forwarded cut = harness.takeForwarded();
         assertEquals(List.of("fast-0", "fast-1"), partitions(cut), "the over-quota partition is not forwarded");
-        ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
-        assertEquals(List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:NONE", "fast-1:NONE"), outcomes(response, V),
+        ByteBuf response =
+                harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
+        assertEquals(
+                List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:NONE", "fast-1:NONE"),
+                outcomes(response, V),
                 "the response names every partition of the request, in its order");
         String message = message(response, V, SLOW, 0);
-        assertTrue(message.startsWith("Sluice delays this batch: throttled: topic slow exceeds 10.0 msg/s; retry after "), message);
+        assertTrue(
+                message.startsWith("Sluice delays this batch: throttled: topic slow exceeds 10.0 msg/s; retry after "),
+                message);
 
         ThrottledClient throttle = onlyThrottle();
         assertEquals("kafka", throttle.protocol());
@@ -158,7 +175,10 @@ class ProduceGateTest {
 
         harness.advance(1_000);
         produce(part(SLOW, 0, 5));
-        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "the retry goes through once the bucket refilled");
+        assertEquals(
+                List.of("slow-0:NONE"),
+                respond(harness.takeForwarded()),
+                "the retry goes through once the bucket refilled");
         assertTrue(harness.throttled().isEmpty(), "and the throttle is over");
     }
 
@@ -181,7 +201,9 @@ class ProduceGateTest {
         // Already in flight when the client learnt of the bounce; the bucket would admit it by now.
         harness.advance(2_000);
         produce(idempotent(SLOW, 0, 15, 5), part(FAST, 0, 1));
-        assertEquals(List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:NONE"), respond(harness.takeForwarded()),
+        assertEquals(
+                List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:NONE"),
+                respond(harness.takeForwarded()),
                 "forwarded, it would meet OUT_OF_ORDER_SEQUENCE_NUMBER");
 
         produce(idempotent(SLOW, 0, 10, 5));
@@ -214,7 +236,9 @@ class ProduceGateTest {
         harness.advance(2_000);
         short next = 1;
         produce(new Part(SLOW, null, 0, RecordFrames.idempotent(PRODUCER, next, 5, 5, 10)));
-        assertEquals(List.of("slow-0:REQUEST_TIMED_OUT"), outcomes(harness.answers.get(1).frame(), V),
+        assertEquals(
+                List.of("slow-0:REQUEST_TIMED_OUT"),
+                outcomes(harness.answers.get(1).frame(), V),
                 "the broker would refuse anything but sequence 0 first under a new epoch");
         produce(new Part(SLOW, null, 0, RecordFrames.idempotent(PRODUCER, next, 0, 5, 10)));
         assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
@@ -227,7 +251,8 @@ class ProduceGateTest {
         exhaustSlow(OnExceed.REJECT, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5), part(FAST, 0, 1));
         Forwarded cut = harness.takeForwarded();
-        ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
+        ByteBuf response =
+                harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
         assertEquals(List.of("slow-0:POLICY_VIOLATION", "fast-0:NONE"), outcomes(response, V));
         String message = message(response, V, SLOW, 0);
         assertTrue(message.matches("throttled: topic slow exceeds 10\\.0 msg/s; retry after \\d+ ms"), message);
@@ -235,10 +260,13 @@ class ProduceGateTest {
 
         harness.advance(2_000);
         produce(idempotent(SLOW, 0, 15, 5));
-        assertEquals("REQUEST_TIMED_OUT", outcomes(harness.answers.get(0).frame(), V).get(0).split(":")[1],
+        assertEquals(
+                "REQUEST_TIMED_OUT",
+                outcomes(harness.answers.get(0).frame(), V).get(0).split(":")[1],
                 "in flight behind the rejected batch: bounced, to come back renumbered");
         produce(idempotent(SLOW, 0, 10, 5));
-        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "renumbered into the rejected batch's place");
+        assertEquals(
+                List.of("slow-0:NONE"), respond(harness.takeForwarded()), "renumbered into the rejected batch's place");
     }
 
     @Test
@@ -247,9 +275,11 @@ class ProduceGateTest {
         produce(part(SLOW, 0, 10), part(FAST, 0, 1));
         Forwarded request = harness.takeForwarded();
         assertEquals(List.of("slow-0", "fast-0"), partitions(request), "nothing is cut");
-        ByteBuf response = harness.respond(request, RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V));
+        ByteBuf response =
+                harness.respond(request, RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V));
         int throttleMillis = RecordFrames.readProduceResponse(response, V).throttleTimeMs();
-        assertTrue(throttleMillis >= 1_000 && throttleMillis <= 1_001,
+        assertTrue(
+                throttleMillis >= 1_000 && throttleMillis <= 1_001,
                 "ten records over a bucket of 10/s: a second to recover, rounded up: " + throttleMillis);
         assertTrue(harness.paused, "the connection is muted meanwhile, as a broker mutes it");
         assertEquals("notify", onlyThrottle().action());
@@ -296,7 +326,8 @@ class ProduceGateTest {
                 frame.release();
             }
         }
-        assertEquals(List.of("slow-0", "slow-1", "slow-0"), released, "in the order they came, each a request of its own");
+        assertEquals(
+                List.of("slow-0", "slow-1", "slow-0"), released, "in the order they came, each a request of its own");
         assertEquals(0, harness.activity.meter("kafka", SLOW).heldMessages());
         assertTrue(harness.throttled().isEmpty());
         assertTrue(gates.produce().isIdle());
@@ -304,7 +335,9 @@ class ProduceGateTest {
 
     @Test
     void heldBatchesOverTheConnectionLimitStopTheClientsRequests() {
-        harness.limits(harness.quotas.limits().withLimit(SLOW_TOPIC, records(10, OnExceed.DELAY))
+        harness.limits(harness.quotas
+                .limits()
+                .withLimit(SLOW_TOPIC, records(10, OnExceed.DELAY))
                 .withConnection(new ConnectionLimits(100_000, 500)));
         short none = 0;
         produce(V, none, part(SLOW, 0, 10));
@@ -320,9 +353,11 @@ class ProduceGateTest {
     void aClientIdLimitCoversEveryTopicItProducesTo() {
         harness.limit(new ScopeRef(ScopeKind.KAFKA_CLIENT, "app"), records(10, OnExceed.DELAY));
         produce(part(SLOW, 0, 6), part(FAST, 0, 6));
-        assertEquals(List.of("slow-0:NONE", "fast-0:NONE"), respond(harness.takeForwarded()), "admitted while positive");
+        assertEquals(
+                List.of("slow-0:NONE", "fast-0:NONE"), respond(harness.takeForwarded()), "admitted while positive");
         produce(part(SLOW, 0, 1), part(FAST, 0, 1));
-        assertEquals(List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:REQUEST_TIMED_OUT"),
+        assertEquals(
+                List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:REQUEST_TIMED_OUT"),
                 outcomes(harness.answers.get(0).frame(), V));
         assertEquals("client", harness.throttled().get(0).scope());
     }
@@ -334,7 +369,8 @@ class ProduceGateTest {
         produce(part("team-a.orders", 0, 5), part("team-b.orders", 0, 5));
         respond(harness.takeForwarded());
         produce(part("team-a.audit", 0, 1), part("team-b.audit", 0, 1));
-        assertEquals(List.of("team-a.audit-0:REQUEST_TIMED_OUT", "team-b.audit-0:NONE"), respond(harness.takeForwarded()));
+        assertEquals(
+                List.of("team-a.audit-0:REQUEST_TIMED_OUT", "team-b.audit-0:NONE"), respond(harness.takeForwarded()));
         assertEquals("prefix", onlyThrottle().scope());
     }
 
@@ -347,14 +383,22 @@ class ProduceGateTest {
         short v13 = 13;
         produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(10, 10)));
         respond(harness.takeForwarded());
-        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)), new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
+        produce(
+                v13,
+                ALL,
+                new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)),
+                new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
         Forwarded cut = harness.takeForwarded();
         ProduceRequestData data = RecordFrames.readProduce(cut.frame(), v13);
-        assertEquals(unknownId, data.topicData().iterator().next().topicId(), "a topic no Metadata named is not limited");
+        assertEquals(
+                unknownId, data.topicData().iterator().next().topicId(), "a topic no Metadata named is not limited");
         ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(data, v13));
-        List<ProduceResponseData.TopicProduceResponse> topics = new ArrayList<>(RecordFrames.readProduceResponse(response, v13).responses());
+        List<ProduceResponseData.TopicProduceResponse> topics =
+                new ArrayList<>(RecordFrames.readProduceResponse(response, v13).responses());
         assertEquals(slowId, topics.get(0).topicId());
-        assertEquals(Errors.REQUEST_TIMED_OUT.code(), topics.get(0).partitionResponses().get(0).errorCode());
+        assertEquals(
+                Errors.REQUEST_TIMED_OUT.code(),
+                topics.get(0).partitionResponses().get(0).errorCode());
         assertEquals(unknownId, topics.get(1).topicId());
         assertEquals(SLOW, onlyThrottle().topic());
     }

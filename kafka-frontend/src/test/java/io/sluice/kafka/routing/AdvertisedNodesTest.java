@@ -14,7 +14,8 @@ class AdvertisedNodesTest {
     @Test
     void givesEachNodeItsOwnPortAndReportsItsRealAddress() {
         List<String> seen = new ArrayList<>();
-        AdvertisedNodes nodes = new AdvertisedNodes("sluice", 30000, (id, host, port) -> seen.add(id + "@" + host + ":" + port));
+        AdvertisedNodes nodes =
+                new AdvertisedNodes("sluice", 30000, (id, host, port) -> seen.add(id + "@" + host + ":" + port));
         assertEquals(30000, nodes.advertise(0, "b0", 9092));
         assertEquals(30007, nodes.advertise(7, "b7", 9092));
         assertEquals(65535, nodes.advertise(35535, "far", 1));
@@ -31,16 +32,18 @@ class AdvertisedNodesTest {
 
     @Test
     void refusesANodeWhosePortWouldNotExist() {
-        AdvertisedNodes nodes = new AdvertisedNodes("sluice", 30000, (id, host, port) -> { });
-        MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> nodes.advertise(35536, "b", 9092));
+        AdvertisedNodes nodes = new AdvertisedNodes("sluice", 30000, (id, host, port) -> {});
+        MalformedFrameException e =
+                assertThrows(MalformedFrameException.class, () -> nodes.advertise(35536, "b", 9092));
         assertEquals("node_port_out_of_range", e.reason());
         assertThrows(MalformedFrameException.class, () -> nodes.advertise(Integer.MAX_VALUE, "b", 9092));
     }
 
     @Test
     void refusesSettingsThatCannotWork() {
-        assertThrows(IllegalArgumentException.class, () -> new AdvertisedNodes(" ", 30000, (id, host, port) -> { }));
-        assertThrows(IllegalArgumentException.class, () -> new AdvertisedNodes("sluice", 0, (id, host, port) -> { }));
-        assertThrows(IllegalArgumentException.class, () -> new AdvertisedNodes("sluice", 65536, (id, host, port) -> { }));
+        assertThrows(IllegalArgumentException.class, () -> new AdvertisedNodes(" ", 30000, (id, host, port) -> {}));
+        assertThrows(IllegalArgumentException.class, () -> new AdvertisedNodes("sluice", 0, (id, host, port) -> {}));
+        assertThrows(
+                IllegalArgumentException.class, () -> new AdvertisedNodes("sluice", 65536, (id, host, port) -> {}));
     }
 }

@@ -40,14 +40,18 @@ class MetadataClientTest {
                 }
             });
             acceptor.start();
-            assertThrows(IOException.class, () -> MetadataClient.brokers(
-                    new BrokerEndpoint("127.0.0.1", closing.getLocalPort()), Duration.ofSeconds(5)));
+            assertThrows(
+                    IOException.class,
+                    () -> MetadataClient.brokers(
+                            new BrokerEndpoint("127.0.0.1", closing.getLocalPort()), Duration.ofSeconds(5)));
             acceptor.join();
         }
         int unused;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             unused = probe.getLocalPort();
         }
-        assertThrows(IOException.class, () -> MetadataClient.brokers(new BrokerEndpoint("127.0.0.1", unused), Duration.ofSeconds(5)));
+        assertThrows(
+                IOException.class,
+                () -> MetadataClient.brokers(new BrokerEndpoint("127.0.0.1", unused), Duration.ofSeconds(5)));
     }
 }

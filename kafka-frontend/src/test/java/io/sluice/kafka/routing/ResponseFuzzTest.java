@@ -44,9 +44,16 @@ class ResponseFuzzTest {
     private static final int GENERATED_INPUTS = 4_000;
     private static final String SLUICE = "sluice.example";
     private static final int NODE_PORT_BASE = 20000;
-    private static final HandledApi[] ANSWERED = {HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.METADATA,
-            HandledApi.FIND_COORDINATOR, HandledApi.DESCRIBE_CLUSTER, HandledApi.API_VERSIONS, HandledApi.SHARE_FETCH,
-            HandledApi.SHARE_ACKNOWLEDGE};
+    private static final HandledApi[] ANSWERED = {
+        HandledApi.PRODUCE,
+        HandledApi.FETCH,
+        HandledApi.METADATA,
+        HandledApi.FIND_COORDINATOR,
+        HandledApi.DESCRIBE_CLUSTER,
+        HandledApi.API_VERSIONS,
+        HandledApi.SHARE_FETCH,
+        HandledApi.SHARE_ACKNOWLEDGE
+    };
 
     @FuzzTest(maxDuration = "10m")
     void brokerResponse(byte[] input) {
@@ -55,9 +62,11 @@ class ResponseFuzzTest {
         }
         ByteBuffer in = ByteBuffer.wrap(input);
         HandledApi api = ANSWERED[Math.floorMod(in.getShort(), ANSWERED.length)];
-        short version = (short) (api.minVersion() + Math.floorMod(in.getShort(), api.maxVersion() - api.minVersion() + 1));
+        short version =
+                (short) (api.minVersion() + Math.floorMod(in.getShort(), api.maxVersion() - api.minVersion() + 1));
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        ResponseRewriter rewriter = ResponseRewriter.rewriting(new AdvertisedNodes(SLUICE, NODE_PORT_BASE, (id, host, port) -> { }), new TopicIds(16));
+        ResponseRewriter rewriter = ResponseRewriter.rewriting(
+                new AdvertisedNodes(SLUICE, NODE_PORT_BASE, (id, host, port) -> {}), new TopicIds(16));
         ByteBuf frame = alloc.heapBuffer(input.length - 4).writeBytes(input, 4, input.length - 4);
         ByteBuf out;
         try {
@@ -106,7 +115,8 @@ class ResponseFuzzTest {
             int index = indexOf(api);
             for (short version = api.minVersion(); version <= api.maxVersion(); version++) {
                 ByteBuf frame = KafkaFrames.response(BrokerResponses.of(api.key(), version, true), version, 1);
-                seeds.add(ResponseFuzzInput.encode((short) index, (short) (version - api.minVersion()), KafkaFrames.frameBytes(frame)));
+                seeds.add(ResponseFuzzInput.encode(
+                        (short) index, (short) (version - api.minVersion()), KafkaFrames.frameBytes(frame)));
                 frame.release();
             }
         }
@@ -134,14 +144,18 @@ class ResponseFuzzTest {
             for (ApiVersionsResponseData.ApiVersion range : versions.apiKeys()) {
                 HandledApi handled = HandledApi.of(range.apiKey());
                 if (handled != null && range.minVersion() <= range.maxVersion()) {
-                    assertTrue(range.maxVersion() <= handled.maxVersion(), "offers " + ApiKeys.forId(range.apiKey()) + " v" + range.maxVersion());
+                    assertTrue(
+                            range.maxVersion() <= handled.maxVersion(),
+                            "offers " + ApiKeys.forId(range.apiKey()) + " v" + range.maxVersion());
                 }
             }
             return;
         }
         for (NodeAddresses.Address address : NodeAddresses.of(read.data(), version)) {
             if (address.nodeId() >= 0) {
-                assertEquals(new NodeAddresses.Address(address.nodeId(), SLUICE, NODE_PORT_BASE + address.nodeId()), address,
+                assertEquals(
+                        new NodeAddresses.Address(address.nodeId(), SLUICE, NODE_PORT_BASE + address.nodeId()),
+                        address,
                         "a client would reach a broker around Sluice");
             }
         }

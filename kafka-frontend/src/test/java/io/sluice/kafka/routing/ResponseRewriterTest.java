@@ -46,7 +46,8 @@ class ResponseRewriterTest {
     private final Set<String> seen = new TreeSet<>();
     private final TopicIds topicIds = new TopicIds(100);
     private final ResponseRewriter rewriter = ResponseRewriter.rewriting(
-            new AdvertisedNodes(SLUICE, NODE_PORT_BASE, (id, host, port) -> seen.add(id + "@" + host + ":" + port)), topicIds);
+            new AdvertisedNodes(SLUICE, NODE_PORT_BASE, (id, host, port) -> seen.add(id + "@" + host + ":" + port)),
+            topicIds);
 
     @AfterEach
     void nothingLeftAllocated() {
@@ -60,8 +61,13 @@ class ResponseRewriterTest {
             MetadataResponseData expected = BrokerResponses.metadata(version);
             expected.brokers().forEach(b -> b.setHost(SLUICE).setPort(NODE_PORT_BASE + b.nodeId()));
             assertRewritten(ApiKeys.METADATA, version, BrokerResponses.metadata(version), expected);
-            assertEquals(Set.of("0@broker-0.kafka.internal:9092", "1@broker-1.kafka.internal:9093", "2@broker-2.kafka.internal:9094"),
-                    seen, "v" + version);
+            assertEquals(
+                    Set.of(
+                            "0@broker-0.kafka.internal:9092",
+                            "1@broker-1.kafka.internal:9093",
+                            "2@broker-2.kafka.internal:9094"),
+                    seen,
+                    "v" + version);
         }
         assertEquals("orders", topicIds.name(BrokerResponses.ORDERS_ID));
         assertEquals(1, topicIds.size(), "the topic in error has no id to learn");
@@ -152,7 +158,8 @@ class ResponseRewriterTest {
     @Test
     void forwardsApisItDoesNotHandleUntouched() {
         ByteBuf frame = alloc.buffer();
-        frame.writeBytes(KafkaFrames.frameBytes(KafkaFrames.response(new JoinGroupResponseData().setMemberId("m"), (short) 9, 1)));
+        frame.writeBytes(KafkaFrames.frameBytes(
+                KafkaFrames.response(new JoinGroupResponseData().setMemberId("m"), (short) 9, 1)));
         assertSame(frame, rewriter.rewrite(alloc, frame, ApiKeys.JOIN_GROUP.id, (short) 9));
         frame.release();
     }
@@ -161,8 +168,12 @@ class ResponseRewriterTest {
     void passthroughLearnsTopicIdsButChangesNoAddress() {
         ResponseRewriter passthrough = ResponseRewriter.passingThrough(topicIds);
         assertEquals(RoutingMode.PASSTHROUGH, passthrough.mode());
-        List<ApiMessage> responses = List.of(BrokerResponses.metadata((short) 12), BrokerResponses.findCoordinator((short) 6),
-                BrokerResponses.describeCluster(), BrokerResponses.produce((short) 11, true), BrokerResponses.fetch((short) 17, true));
+        List<ApiMessage> responses = List.of(
+                BrokerResponses.metadata((short) 12),
+                BrokerResponses.findCoordinator((short) 6),
+                BrokerResponses.describeCluster(),
+                BrokerResponses.produce((short) 11, true),
+                BrokerResponses.fetch((short) 17, true));
         short[] versions = {12, 6, 1, 11, 17};
         for (int i = 0; i < responses.size(); i++) {
             ByteBuf frame = pooledCopy(KafkaFrames.response(responses.get(i), versions[i], i));
@@ -174,25 +185,35 @@ class ResponseRewriterTest {
 
     @Test
     void closesRatherThanLeakABrokerAddressItCannotRoute() {
-        ResponseRewriter highBase = ResponseRewriter.rewriting(new AdvertisedNodes(SLUICE, 65534, (id, host, port) -> { }), topicIds);
+        ResponseRewriter highBase =
+                ResponseRewriter.rewriting(new AdvertisedNodes(SLUICE, 65534, (id, host, port) -> {}), topicIds);
         ByteBuf frame = pooledCopy(KafkaFrames.response(BrokerResponses.metadata((short) 12), (short) 12, 1));
-        MalformedFrameException e = assertThrows(MalformedFrameException.class,
-                () -> highBase.rewrite(alloc, frame, ApiKeys.METADATA.id, (short) 12));
+        MalformedFrameException e = assertThrows(
+                MalformedFrameException.class, () -> highBase.rewrite(alloc, frame, ApiKeys.METADATA.id, (short) 12));
         assertEquals("node_port_out_of_range", e.reason());
         assertEquals(0, frame.refCnt(), "the frame is released");
     }
 
     @Test
     void rejectsAnUnreadableResponseAndReleasesIt() {
-        for (HandledApi api : new HandledApi[] {HandledApi.METADATA, HandledApi.FIND_COORDINATOR, HandledApi.DESCRIBE_CLUSTER,
-                HandledApi.PRODUCE, HandledApi.FETCH, HandledApi.SHARE_FETCH, HandledApi.SHARE_ACKNOWLEDGE}) {
+        for (HandledApi api : new HandledApi[] {
+            HandledApi.METADATA,
+            HandledApi.FIND_COORDINATOR,
+            HandledApi.DESCRIBE_CLUSTER,
+            HandledApi.PRODUCE,
+            HandledApi.FETCH,
+            HandledApi.SHARE_FETCH,
+            HandledApi.SHARE_ACKNOWLEDGE
+        }) {
             short version = api.maxVersion();
             ByteBuf whole = KafkaFrames.response(BrokerResponses.of(api.key(), version, true), version, 1);
             for (int end = 8; end < whole.readableBytes() - 1; end += 5) {
                 ByteBuf cut = pooledCopy(whole.retainedSlice(0, end));
                 int cutAt = end;
-                MalformedFrameException e = assertThrows(MalformedFrameException.class,
-                        () -> rewriter.rewrite(alloc, cut, api.key().id, version), api + " cut at " + cutAt);
+                MalformedFrameException e = assertThrows(
+                        MalformedFrameException.class,
+                        () -> rewriter.rewrite(alloc, cut, api.key().id, version),
+                        api + " cut at " + cutAt);
                 assertTrue(Set.of("bad_response_body", "bad_response_header").contains(e.reason()), e.reason());
                 assertEquals(0, cut.refCnt(), "the frame is released");
             }
@@ -210,7 +231,9 @@ class ResponseRewriterTest {
             String what = api + " v" + version;
             AbstractResponse read = KafkaFrames.asClientReads(out, api, version, 100 + version);
             assertEquals(expected, read.data(), what);
-            assertFalse(new String(KafkaFrames.frameBytes(out), StandardCharsets.ISO_8859_1).contains(BrokerResponses.UPSTREAM_DOMAIN),
+            assertFalse(
+                    new String(KafkaFrames.frameBytes(out), StandardCharsets.ISO_8859_1)
+                            .contains(BrokerResponses.UPSTREAM_DOMAIN),
                     what + " still names a broker");
         } finally {
             out.release();

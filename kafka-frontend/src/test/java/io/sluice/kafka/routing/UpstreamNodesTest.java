@@ -24,13 +24,16 @@ class UpstreamNodesTest {
 
         assertEquals(List.of(1, 2), opened);
         assertEquals(new BrokerEndpoint("broker-1b", 9094), nodes.endpoint(1));
-        assertEquals(Map.of(1, new BrokerEndpoint("broker-1b", 9094), 2, new BrokerEndpoint("broker-2", 9092)), nodes.known());
+        assertEquals(
+                Map.of(1, new BrokerEndpoint("broker-1b", 9094), 2, new BrokerEndpoint("broker-2", 9092)),
+                nodes.known());
         assertNull(nodes.endpoint(3));
     }
 
     @Test
     void parsesBootstrapListsAsKafkaClientsWriteThem() {
-        assertEquals(List.of(new BrokerEndpoint("a", 9092), new BrokerEndpoint("::1", 9093)),
+        assertEquals(
+                List.of(new BrokerEndpoint("a", 9092), new BrokerEndpoint("::1", 9093)),
                 BrokerEndpoint.parseList(" a:9092, [::1]:9093 ,"));
         assertEquals("[::1]:9093", new BrokerEndpoint("::1", 9093).toString());
         assertThrows(IllegalArgumentException.class, () -> BrokerEndpoint.parseList(""));

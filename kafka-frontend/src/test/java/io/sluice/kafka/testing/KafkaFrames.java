@@ -21,8 +21,7 @@ import java.util.List;
  */
 public final class KafkaFrames {
 
-    private KafkaFrames() {
-    }
+    private KafkaFrames() {}
 
     /** A request frame for {@code body} as version {@code version}; the caller owns it. */
     public static ByteBuf request(ApiMessage body, short version, int correlationId, String clientId) {
@@ -30,7 +29,8 @@ public final class KafkaFrames {
     }
 
     /** A request frame whose header (if v2) carries {@code headerTags} as unknown tagged fields. */
-    public static ByteBuf request(ApiMessage body, short version, int correlationId, String clientId, List<RawTaggedField> headerTags) {
+    public static ByteBuf request(
+            ApiMessage body, short version, int correlationId, String clientId, List<RawTaggedField> headerTags) {
         ApiKeys key = ApiKeys.forId(body.apiKey());
         RequestHeaderData header = new RequestHeaderData()
                 .setRequestApiKey(key.id)

@@ -16,11 +16,9 @@ import java.util.List;
 public final class NodeAddresses {
 
     /** One node a response names. */
-    public record Address(int nodeId, String host, int port) {
-    }
+    public record Address(int nodeId, String host, int port) {}
 
-    private NodeAddresses() {
-    }
+    private NodeAddresses() {}
 
     public static List<Address> of(ApiMessage response, short version) {
         List<Address> addresses = new ArrayList<>();

@@ -9,11 +9,11 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.record.TimestampType;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -28,12 +28,10 @@ import java.util.Map;
  */
 public final class RecordFrames {
 
-    private RecordFrames() {
-    }
+    private RecordFrames() {}
 
     /** One partition's records in a request or response. */
-    public record Part(String topic, Uuid topicId, int partition, MemoryRecords records) {
-    }
+    public record Part(String topic, Uuid topicId, int partition, MemoryRecords records) {}
 
     /** {@code count} records of {@code valueBytes} each in one batch, written by a plain producer. */
     public static MemoryRecords batch(int count, int valueBytes) {
@@ -42,7 +40,8 @@ public final class RecordFrames {
 
     /** {@code count} records in one batch of an idempotent producer, first sequence {@code sequence}. */
     public static MemoryRecords idempotent(long producerId, short epoch, int sequence, int count, int valueBytes) {
-        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, sequence, records(count, valueBytes));
+        return MemoryRecords.withIdempotentRecords(
+                Compression.NONE, producerId, epoch, sequence, records(count, valueBytes));
     }
 
     /** Several batches back to back, as a fetch returns them, offsets following on from {@code firstOffset}. */
@@ -50,8 +49,8 @@ public final class RecordFrames {
         ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
         long offset = firstOffset;
         for (int count : counts) {
-            MemoryRecordsBuilder builder = MemoryRecords.builder(buffer, RecordBatch.CURRENT_MAGIC_VALUE, Compression.NONE,
-                    TimestampType.CREATE_TIME, offset);
+            MemoryRecordsBuilder builder = MemoryRecords.builder(
+                    buffer, RecordBatch.CURRENT_MAGIC_VALUE, Compression.NONE, TimestampType.CREATE_TIME, offset);
             for (SimpleRecord record : records(count, 10)) {
                 builder.append(record);
             }
@@ -77,11 +76,15 @@ public final class RecordFrames {
         ProduceRequestData data = new ProduceRequestData().setAcks(acks).setTimeoutMs(30_000);
         Map<String, ProduceRequestData.TopicProduceData> topics = new LinkedHashMap<>();
         for (Part part : parts) {
-            ProduceRequestData.TopicProduceData topic = topics.computeIfAbsent(part.topic(), name ->
-                    version >= 13 ? new ProduceRequestData.TopicProduceData().setTopicId(part.topicId())
+            ProduceRequestData.TopicProduceData topic = topics.computeIfAbsent(
+                    part.topic(),
+                    name -> version >= 13
+                            ? new ProduceRequestData.TopicProduceData().setTopicId(part.topicId())
                             : new ProduceRequestData.TopicProduceData().setName(name));
-            topic.partitionData().add(new ProduceRequestData.PartitionProduceData()
-                    .setIndex(part.partition()).setRecords(part.records()));
+            topic.partitionData()
+                    .add(new ProduceRequestData.PartitionProduceData()
+                            .setIndex(part.partition())
+                            .setRecords(part.records()));
         }
         topics.values().forEach(data.topicData()::add);
         return data;
@@ -119,8 +122,10 @@ public final class RecordFrames {
                 out.setName(topic.name());
             }
             for (ProduceRequestData.PartitionProduceData partition : topic.partitionData()) {
-                out.partitionResponses().add(new ProduceResponseData.PartitionProduceResponse()
-                        .setIndex(partition.index()).setBaseOffset(100));
+                out.partitionResponses()
+                        .add(new ProduceResponseData.PartitionProduceResponse()
+                                .setIndex(partition.index())
+                                .setBaseOffset(100));
             }
             response.responses().add(out);
         }
@@ -132,11 +137,16 @@ public final class RecordFrames {
         FetchResponseData data = new FetchResponseData();
         Map<String, FetchResponseData.FetchableTopicResponse> topics = new LinkedHashMap<>();
         for (Part part : parts) {
-            FetchResponseData.FetchableTopicResponse topic = topics.computeIfAbsent(part.topic(), name ->
-                    version >= 13 ? new FetchResponseData.FetchableTopicResponse().setTopicId(part.topicId())
+            FetchResponseData.FetchableTopicResponse topic = topics.computeIfAbsent(
+                    part.topic(),
+                    name -> version >= 13
+                            ? new FetchResponseData.FetchableTopicResponse().setTopicId(part.topicId())
                             : new FetchResponseData.FetchableTopicResponse().setTopic(name));
-            topic.partitions().add(new FetchResponseData.PartitionData().setPartitionIndex(part.partition())
-                    .setHighWatermark(1_000).setRecords(part.records()));
+            topic.partitions()
+                    .add(new FetchResponseData.PartitionData()
+                            .setPartitionIndex(part.partition())
+                            .setHighWatermark(1_000)
+                            .setRecords(part.records()));
         }
         data.setResponses(new ArrayList<>(topics.values()));
         return data;

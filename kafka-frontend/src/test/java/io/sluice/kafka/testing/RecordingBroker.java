@@ -26,12 +26,10 @@ public final class RecordingBroker implements AutoCloseable {
     public static final String TOPIC = StandInBroker.TOPIC;
 
     /** One connection's traffic: each request frame, each response frame sent, size prefixes included. */
-    public record Connection(List<byte[]> requests, List<Response> responses) {
-    }
+    public record Connection(List<byte[]> requests, List<Response> responses) {}
 
     /** A response frame with the API key and version of the request it answers. */
-    public record Response(short apiKey, short apiVersion, byte[] frame) {
-    }
+    public record Response(short apiKey, short apiVersion, byte[] frame) {}
 
     private final ServerSocket server;
     private final StandInBroker answers;
@@ -66,7 +64,9 @@ public final class RecordingBroker implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
-                Connection connection = new Connection(Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+                Connection connection = new Connection(
+                        Collections.synchronizedList(new ArrayList<>()),
+                        Collections.synchronizedList(new ArrayList<>()));
                 connections.add(connection);
                 Thread serve = new Thread(() -> serve(socket, connection), "recording-broker-connection");
                 serve.setDaemon(true);
@@ -78,8 +78,9 @@ public final class RecordingBroker implements AutoCloseable {
     }
 
     private void serve(Socket socket, Connection connection) {
-        try (socket; DataInputStream in = new DataInputStream(socket.getInputStream());
-             DataOutputStream out = new DataOutputStream(socket.getOutputStream())) {
+        try (socket;
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                DataOutputStream out = new DataOutputStream(socket.getOutputStream())) {
             while (true) {
                 int size = in.readInt();
                 byte[] frame = new byte[4 + size];
@@ -95,7 +96,8 @@ public final class RecordingBroker implements AutoCloseable {
                 if (response == null) {
                     continue;
                 }
-                byte[] bytes = KafkaFrames.frameBytes(KafkaFrames.response(response, header.apiVersion(), header.correlationId()));
+                byte[] bytes = KafkaFrames.frameBytes(
+                        KafkaFrames.response(response, header.apiVersion(), header.correlationId()));
                 connection.responses().add(new Response(header.apiKey().id, header.apiVersion(), bytes));
                 out.write(bytes);
                 out.flush();
@@ -106,5 +108,4 @@ public final class RecordingBroker implements AutoCloseable {
             throw new java.io.UncheckedIOException(e);
         }
     }
-
 }

@@ -8,10 +8,13 @@ import java.nio.ByteBuffer;
  */
 public final class ResponseFuzzInput {
 
-    private ResponseFuzzInput() {
-    }
+    private ResponseFuzzInput() {}
 
     public static byte[] encode(short apiKey, short apiVersion, byte[] frame) {
-        return ByteBuffer.allocate(4 + frame.length).putShort(apiKey).putShort(apiVersion).put(frame).array();
+        return ByteBuffer.allocate(4 + frame.length)
+                .putShort(apiKey)
+                .putShort(apiVersion)
+                .put(frame)
+                .array();
     }
 }

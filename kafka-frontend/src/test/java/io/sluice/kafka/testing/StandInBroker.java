@@ -36,8 +36,14 @@ public final class StandInBroker {
     public static final String TOPIC = "orders";
     public static final Uuid TOPIC_ID = Uuid.fromString("yfyqHNa7Ra2DvIH3YuPvhQ");
 
-    private static final Set<ApiKeys> ANSWERED = Set.of(ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.PRODUCE, ApiKeys.FETCH,
-            ApiKeys.INIT_PRODUCER_ID, ApiKeys.FIND_COORDINATOR, ApiKeys.DESCRIBE_CLUSTER);
+    private static final Set<ApiKeys> ANSWERED = Set.of(
+            ApiKeys.API_VERSIONS,
+            ApiKeys.METADATA,
+            ApiKeys.PRODUCE,
+            ApiKeys.FETCH,
+            ApiKeys.INIT_PRODUCER_ID,
+            ApiKeys.FIND_COORDINATOR,
+            ApiKeys.DESCRIBE_CLUSTER);
 
     private final String host;
     private final int port;
@@ -59,19 +65,29 @@ public final class StandInBroker {
             case API_VERSIONS -> {
                 ApiVersionsResponseData data = new ApiVersionsResponseData();
                 for (ApiKeys key : ANSWERED) {
-                    data.apiKeys().add(new ApiVersionsResponseData.ApiVersion().setApiKey(key.id)
-                            .setMinVersion(key.oldestVersion()).setMaxVersion(key.latestVersion(false)));
+                    data.apiKeys()
+                            .add(new ApiVersionsResponseData.ApiVersion()
+                                    .setApiKey(key.id)
+                                    .setMinVersion(key.oldestVersion())
+                                    .setMaxVersion(key.latestVersion(false)));
                 }
                 yield data;
             }
             case METADATA -> metadata(new MetadataRequestData(body, version));
-            case INIT_PRODUCER_ID -> new InitProducerIdResponseData().setProducerId(1000).setProducerEpoch((short) 0);
+            case INIT_PRODUCER_ID ->
+                new InitProducerIdResponseData().setProducerId(1000).setProducerEpoch((short) 0);
             case PRODUCE -> produce(new ProduceRequestData(body, version), version);
             case FETCH -> fetch(new FetchRequestData(body, version), version);
             case FIND_COORDINATOR -> findCoordinator(new FindCoordinatorRequestData(body, version), version);
             case DESCRIBE_CLUSTER -> {
-                DescribeClusterResponseData data = new DescribeClusterResponseData().setClusterId("recording").setControllerId(0);
-                data.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker().setBrokerId(0).setHost(host).setPort(port));
+                DescribeClusterResponseData data = new DescribeClusterResponseData()
+                        .setClusterId("recording")
+                        .setControllerId(0);
+                data.brokers()
+                        .add(new DescribeClusterResponseData.DescribeClusterBroker()
+                                .setBrokerId(0)
+                                .setHost(host)
+                                .setPort(port));
                 yield data;
             }
             default -> throw new IllegalStateException("not answered: " + header.apiKey());
@@ -79,11 +95,23 @@ public final class StandInBroker {
     }
 
     private MetadataResponseData metadata(MetadataRequestData request) {
-        MetadataResponseData data = new MetadataResponseData().setClusterId("recording").setControllerId(0);
-        data.brokers().add(new MetadataResponseData.MetadataResponseBroker().setNodeId(0).setHost(host).setPort(port));
-        data.topics().add(new MetadataResponseData.MetadataResponseTopic().setName(TOPIC).setTopicId(TOPIC_ID)
-                .setPartitions(List.of(new MetadataResponseData.MetadataResponsePartition()
-                        .setPartitionIndex(0).setLeaderId(0).setLeaderEpoch(1).setReplicaNodes(List.of(0)).setIsrNodes(List.of(0)))));
+        MetadataResponseData data =
+                new MetadataResponseData().setClusterId("recording").setControllerId(0);
+        data.brokers()
+                .add(new MetadataResponseData.MetadataResponseBroker()
+                        .setNodeId(0)
+                        .setHost(host)
+                        .setPort(port));
+        data.topics()
+                .add(new MetadataResponseData.MetadataResponseTopic()
+                        .setName(TOPIC)
+                        .setTopicId(TOPIC_ID)
+                        .setPartitions(List.of(new MetadataResponseData.MetadataResponsePartition()
+                                .setPartitionIndex(0)
+                                .setLeaderId(0)
+                                .setLeaderEpoch(1)
+                                .setReplicaNodes(List.of(0))
+                                .setIsrNodes(List.of(0)))));
         return data;
     }
 
@@ -97,7 +125,10 @@ public final class StandInBroker {
                     ? new ProduceResponseData.TopicProduceResponse().setTopicId(topic.topicId())
                     : new ProduceResponseData.TopicProduceResponse().setName(topic.name());
             for (ProduceRequestData.PartitionProduceData partition : topic.partitionData()) {
-                response.partitionResponses().add(new ProduceResponseData.PartitionProduceResponse().setIndex(partition.index()).setBaseOffset(0));
+                response.partitionResponses()
+                        .add(new ProduceResponseData.PartitionProduceResponse()
+                                .setIndex(partition.index())
+                                .setBaseOffset(0));
             }
             data.responses().add(response);
         }
@@ -112,11 +143,17 @@ public final class StandInBroker {
                     : new FetchResponseData.FetchableTopicResponse().setTopic(topic.topic());
             for (FetchRequestData.FetchPartition partition : topic.partitions()) {
                 long offset = partition.fetchOffset();
-                response.partitions().add(new FetchResponseData.PartitionData().setPartitionIndex(partition.partition())
-                        .setHighWatermark(offset + 2).setLastStableOffset(offset + 2)
-                        .setRecords(MemoryRecords.withRecords(offset, Compression.NONE,
-                                new SimpleRecord(("record " + offset).getBytes(StandardCharsets.UTF_8)),
-                                new SimpleRecord(("record " + (offset + 1)).getBytes(StandardCharsets.UTF_8)))));
+                response.partitions()
+                        .add(new FetchResponseData.PartitionData()
+                                .setPartitionIndex(partition.partition())
+                                .setHighWatermark(offset + 2)
+                                .setLastStableOffset(offset + 2)
+                                .setRecords(MemoryRecords.withRecords(
+                                        offset,
+                                        Compression.NONE,
+                                        new SimpleRecord(("record " + offset).getBytes(StandardCharsets.UTF_8)),
+                                        new SimpleRecord(
+                                                ("record " + (offset + 1)).getBytes(StandardCharsets.UTF_8)))));
             }
             data.responses().add(response);
         }
@@ -129,7 +166,12 @@ public final class StandInBroker {
             return data.setNodeId(0).setHost(host).setPort(port);
         }
         for (String key : request.coordinatorKeys()) {
-            data.coordinators().add(new FindCoordinatorResponseData.Coordinator().setKey(key).setNodeId(0).setHost(host).setPort(port));
+            data.coordinators()
+                    .add(new FindCoordinatorResponseData.Coordinator()
+                            .setKey(key)
+                            .setNodeId(0)
+                            .setHost(host)
+                            .setPort(port));
         }
         return data;
     }

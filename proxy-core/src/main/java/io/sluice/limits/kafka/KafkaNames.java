@@ -1,6 +1,7 @@
 package io.sluice.limits.kafka;
 
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.regex.Pattern;
 
 /**
@@ -13,28 +14,37 @@ public final class KafkaNames {
 
     /** The broker's own limit on topic names. */
     public static final int MAX_TOPIC_LENGTH = 249;
+
     public static final int MAX_CLIENT_ID_LENGTH = 255;
 
     private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
-    private KafkaNames() {
-    }
+    private KafkaNames() {}
 
     /** @throws InvalidSettingsException if {@code name} is not a valid Kafka topic name */
     public static String topic(String name) {
-        if (name == null || name.length() > MAX_TOPIC_LENGTH || !LEGAL.matcher(name).matches()
-                || name.equals(".") || name.equals("..")) {
-            throw new InvalidSettingsException("", "must be a Kafka topic name of 1 to 249 characters"
-                    + " [a-zA-Z0-9._-], not . or .., got " + InvalidSettingsException.quoted(name));
+        if (name == null
+                || name.length() > MAX_TOPIC_LENGTH
+                || !LEGAL.matcher(name).matches()
+                || name.equals(".")
+                || name.equals("..")) {
+            throw new InvalidSettingsException(
+                    "",
+                    "must be a Kafka topic name of 1 to 249 characters" + " [a-zA-Z0-9._-], not . or .., got "
+                            + InvalidSettingsException.quoted(name));
         }
         return name;
     }
 
     /** @throws InvalidSettingsException if {@code prefix} is not a non-empty run of topic-name characters */
     public static String prefix(String prefix) {
-        if (prefix == null || prefix.length() > MAX_TOPIC_LENGTH || !LEGAL.matcher(prefix).matches()) {
-            throw new InvalidSettingsException("", "must be a topic name prefix of 1 to 249 characters"
-                    + " [a-zA-Z0-9._-], got " + InvalidSettingsException.quoted(prefix));
+        if (prefix == null
+                || prefix.length() > MAX_TOPIC_LENGTH
+                || !LEGAL.matcher(prefix).matches()) {
+            throw new InvalidSettingsException(
+                    "",
+                    "must be a topic name prefix of 1 to 249 characters" + " [a-zA-Z0-9._-], got "
+                            + InvalidSettingsException.quoted(prefix));
         }
         return prefix;
     }
@@ -42,8 +52,8 @@ public final class KafkaNames {
     /** @throws InvalidSettingsException if {@code clientId} is empty or longer than 255 characters */
     public static String clientId(String clientId) {
         if (clientId == null || clientId.isEmpty() || clientId.length() > MAX_CLIENT_ID_LENGTH) {
-            throw new InvalidSettingsException("", "must be a client id of 1 to 255 characters, got "
-                    + InvalidSettingsException.quoted(clientId));
+            throw new InvalidSettingsException(
+                    "", "must be a client id of 1 to 255 characters, got " + InvalidSettingsException.quoted(clientId));
         }
         return clientId;
     }

@@ -1,6 +1,7 @@
 package io.sluice.limits.pulsar;
 
 import io.sluice.settings.InvalidSettingsException;
+
 /**
  * A namespace name {@code tenant/namespace}, each part following Pulsar's rule (see {@link TenantName}).
  *
@@ -11,8 +12,10 @@ public record NamespaceName(String tenant, String localName) {
 
     /** @throws InvalidSettingsException if either part breaks the rule */
     public NamespaceName {
-        if (tenant == null || localName == null
-                || !TenantName.PART.matcher(tenant).matches() || !TenantName.PART.matcher(localName).matches()) {
+        if (tenant == null
+                || localName == null
+                || !TenantName.PART.matcher(tenant).matches()
+                || !TenantName.PART.matcher(localName).matches()) {
             throw invalid(tenant + "/" + localName);
         }
     }
@@ -40,6 +43,7 @@ public record NamespaceName(String tenant, String localName) {
     }
 
     private static InvalidSettingsException invalid(String name) {
-        return new InvalidSettingsException("", "must be a namespace name tenant/namespace, got " + InvalidSettingsException.quoted(name));
+        return new InvalidSettingsException(
+                "", "must be a namespace name tenant/namespace, got " + InvalidSettingsException.quoted(name));
     }
 }

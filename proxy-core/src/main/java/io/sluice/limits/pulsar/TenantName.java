@@ -1,6 +1,7 @@
 package io.sluice.limits.pulsar;
 
 import io.sluice.settings.InvalidSettingsException;
+
 import java.util.regex.Pattern;
 
 /**
@@ -17,8 +18,10 @@ public record TenantName(String value) {
     /** @throws InvalidSettingsException if the name breaks the rule */
     public TenantName {
         if (value == null || !PART.matcher(value).matches()) {
-            throw new InvalidSettingsException("",
-                    "must be a tenant name of letters, digits and _-=:., got " + InvalidSettingsException.quoted(value));
+            throw new InvalidSettingsException(
+                    "",
+                    "must be a tenant name of letters, digits and _-=:., got "
+                            + InvalidSettingsException.quoted(value));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.limits.pulsar;
 
 import io.sluice.settings.InvalidSettingsException;
+
 /**
  * A fully qualified topic name, {@code persistent://tenant/namespace/topic} or
  * {@code non-persistent://tenant/namespace/topic}, with Pulsar's partition convention: a local
@@ -20,9 +21,13 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
 
     /** @throws InvalidSettingsException if a part breaks the rules or the partition index does not match the name */
     public TopicName {
-        if (tenant == null || namespace == null || localName == null
-                || !TenantName.PART.matcher(tenant).matches() || !TenantName.PART.matcher(namespace).matches()
-                || localName.isEmpty() || localName.indexOf('/') >= 0
+        if (tenant == null
+                || namespace == null
+                || localName == null
+                || !TenantName.PART.matcher(tenant).matches()
+                || !TenantName.PART.matcher(namespace).matches()
+                || localName.isEmpty()
+                || localName.indexOf('/') >= 0
                 || localName.chars().anyMatch(Character::isISOControl)
                 || partitionIndex != partitionIndexOf(localName)) {
             throw invalid((persistent ? PERSISTENT : NON_PERSISTENT) + tenant + "/" + namespace + "/" + localName);
@@ -48,8 +53,12 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
         }
         String localName = rest.substring(second + 1);
         try {
-            return new TopicName(persistent, rest.substring(0, first), rest.substring(first + 1, second),
-                    localName, partitionIndexOf(localName));
+            return new TopicName(
+                    persistent,
+                    rest.substring(0, first),
+                    rest.substring(first + 1, second),
+                    localName,
+                    partitionIndexOf(localName));
         } catch (InvalidSettingsException e) {
             throw invalid(name);
         }
@@ -75,7 +84,8 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
         if (!isPartition()) {
             return toString();
         }
-        return domain() + "://" + namespaceName() + "/" + localName.substring(0, localName.lastIndexOf(PARTITION_SUFFIX));
+        return domain() + "://" + namespaceName() + "/"
+                + localName.substring(0, localName.lastIndexOf(PARTITION_SUFFIX));
     }
 
     /** The fully qualified name. */
@@ -102,7 +112,8 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
     }
 
     private static InvalidSettingsException invalid(String name) {
-        return new InvalidSettingsException("",
+        return new InvalidSettingsException(
+                "",
                 "must be a topic name persistent://tenant/namespace/topic or non-persistent://tenant/namespace/topic, got "
                         + InvalidSettingsException.quoted(name));
     }

@@ -87,8 +87,12 @@ class AdminCliIT {
     private static Run cli(Map<String, String> env, String stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = AdminCli.run(args, env, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        int exit = AdminCli.run(
+                args,
+                env,
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
                 Clock.systemUTC());
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -111,7 +115,13 @@ class AdminCliIT {
     void setChangesOnlyTheNamedFieldsGetShowsThemDeleteRemovesThem() throws Exception {
         String topic = topic("orders");
         Run set = ok("limits", "set", "topic", topic, "--publish-rate", "500", "--on-exceed", "reject");
-        assertEquals(500.0, JSON.readTree(set.out()).path("publish").path("messagesPerSecond").asDouble(), "prints the stored limit");
+        assertEquals(
+                500.0,
+                JSON.readTree(set.out())
+                        .path("publish")
+                        .path("messagesPerSecond")
+                        .asDouble(),
+                "prints the stored limit");
         Limit stored = limits().topics().get(topic);
         assertEquals(500.0, stored.publish().messagesPerSecond());
         assertEquals(OnExceed.REJECT, stored.onExceed());
@@ -135,15 +145,19 @@ class AdminCliIT {
         assertFalse(limits().topics().containsKey(topic));
         Run again = cli("limits", "delete", "topic", topic);
         assertEquals(AdminCli.REFUSED, again.exit());
-        assertEquals(List.of("sluice: the server refused DELETE " + topicPath(topic) + " (404): no limit for topic " + topic),
-                again.errLines(), "the server's own message, on one line");
+        assertEquals(
+                List.of("sluice: the server refused DELETE " + topicPath(topic) + " (404): no limit for topic "
+                        + topic),
+                again.errLines(),
+                "the server's own message, on one line");
         Run missing = cli("limits", "get", "topic", topic);
         assertEquals(AdminCli.REFUSED, missing.exit());
         assertTrue(missing.err().contains("no limit for topic " + topic), missing.err());
     }
 
     private static String topicPath(String topic) {
-        return "/api/v1/limits/topics/persistent/public/default/" + topic.substring("persistent://public/default/".length());
+        return "/api/v1/limits/topics/persistent/public/default/"
+                + topic.substring("persistent://public/default/".length());
     }
 
     @Test
@@ -153,15 +167,26 @@ class AdminCliIT {
         ok("limits", "set", "tenant", tenant, "--dispatch-rate", "5k", "--dispatch-bytes", "64KiB/s");
         ok("limits", "set", "proxy", "--publish-rate", "1.5M");
         try {
-            assertEquals(1_500_000.0, limits().namespaces().get("public/default").publish().bytesPerSecond());
-            assertEquals(0.5, limits().namespaces().get("public/default").publish().burstSeconds());
+            assertEquals(
+                    1_500_000.0,
+                    limits().namespaces().get("public/default").publish().bytesPerSecond());
+            assertEquals(
+                    0.5, limits().namespaces().get("public/default").publish().burstSeconds());
             assertEquals(5000.0, limits().tenants().get(tenant).dispatch().messagesPerSecond());
             assertEquals(65536.0, limits().tenants().get(tenant).dispatch().bytesPerSecond());
             assertEquals(1_500_000.0, limits().proxy().publish().messagesPerSecond());
 
             String list = ok("limits", "list").out();
-            assertTrue(list.lines().anyMatch(l -> l.matches("namespace\\s+public/default\\s+delay\\s+publish 1\\.4 MiB/s \\(burst 0\\.5 s\\)")), list);
-            assertTrue(list.lines().anyMatch(l -> l.matches("tenant\\s+" + tenant + "\\s+delay\\s+dispatch 5k msg/s, 64 KiB/s")), list);
+            assertTrue(
+                    list.lines()
+                            .anyMatch(l -> l.matches(
+                                    "namespace\\s+public/default\\s+delay\\s+publish 1\\.4 MiB/s \\(burst 0\\.5 s\\)")),
+                    list);
+            assertTrue(
+                    list.lines()
+                            .anyMatch(
+                                    l -> l.matches("tenant\\s+" + tenant + "\\s+delay\\s+dispatch 5k msg/s, 64 KiB/s")),
+                    list);
             assertTrue(list.lines().anyMatch(l -> l.matches("proxy\\s+-\\s+delay\\s+publish 1\\.5M msg/s")), list);
         } finally {
             ok("limits", "delete", "namespace", "public/default");
@@ -174,7 +199,9 @@ class AdminCliIT {
     @Test
     void connectionLimitsAreSetAndRestoredButNeverDeleted() {
         ok("limits", "set", "connection", "--max-held-bytes", "128MiB");
-        assertEquals(new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), 128L * 1024 * 1024), limits().connection());
+        assertEquals(
+                new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), 128L * 1024 * 1024),
+                limits().connection());
         ok("limits", "set", "connection", "--replace");
         assertEquals(ConnectionLimits.DEFAULT, limits().connection());
         Run delete = cli("limits", "delete", "connection");
@@ -191,18 +218,32 @@ class AdminCliIT {
         ok("limits", "set", "kafka-prefix", "orders.", "--publish-rate", "2k", "--on-exceed", "delay");
         ok("limits", "set", "kafka-client", clientId, "--dispatch-bytes", "1MiB");
         try {
-            assertEquals(10.0 * 1024 * 1024,
-                    JSON.readTree(ok("limits", "get", "kafka-topic", "orders.v1").out()).path("publish").path("bytesPerSecond").asDouble());
-            assertEquals(2000.0,
-                    JSON.readTree(ok("limits", "get", "kafka-prefix", "orders.").out()).path("publish").path("messagesPerSecond").asDouble());
-            assertEquals(1024.0 * 1024,
-                    JSON.readTree(ok("limits", "get", "kafka-client", clientId).out()).path("dispatch").path("bytesPerSecond").asDouble());
+            assertEquals(
+                    10.0 * 1024 * 1024,
+                    JSON.readTree(ok("limits", "get", "kafka-topic", "orders.v1")
+                                    .out())
+                            .path("publish")
+                            .path("bytesPerSecond")
+                            .asDouble());
+            assertEquals(
+                    2000.0,
+                    JSON.readTree(ok("limits", "get", "kafka-prefix", "orders.").out())
+                            .path("publish")
+                            .path("messagesPerSecond")
+                            .asDouble());
+            assertEquals(
+                    1024.0 * 1024,
+                    JSON.readTree(ok("limits", "get", "kafka-client", clientId).out())
+                            .path("dispatch")
+                            .path("bytesPerSecond")
+                            .asDouble());
         } finally {
             ok("limits", "delete", "kafka-topic", "orders.v1");
             ok("limits", "delete", "kafka-prefix", "orders.");
             ok("limits", "delete", "kafka-client", clientId);
         }
-        assertEquals(AdminCli.REFUSED, cli("limits", "get", "kafka-client", clientId).exit());
+        assertEquals(
+                AdminCli.REFUSED, cli("limits", "get", "kafka-client", clientId).exit());
     }
 
     @Test
@@ -214,7 +255,8 @@ class AdminCliIT {
         Run burst = cli("limits", "set", "topic", topic, "--publish-burst", "100");
         assertEquals(AdminCli.REFUSED, burst.exit());
         assertEquals(1, burst.errLines().size(), burst.err());
-        assertTrue(burst.err().contains("(400): publish.burstSeconds: must be between 0.01 and 60, got 100"), burst.err());
+        assertTrue(
+                burst.err().contains("(400): publish.burstSeconds: must be between 0.01 and 60, got 100"), burst.err());
 
         Run unit = cli("limits", "set", "topic", topic, "--publish-bytes", "10XB");
         assertEquals(AdminCli.USAGE, unit.exit());
@@ -222,8 +264,12 @@ class AdminCliIT {
 
         Run scope = cli("limits", "set", "subscription", "x", "--publish-rate", "1");
         assertEquals(AdminCli.USAGE, scope.exit());
-        assertTrue(scope.err().contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, proxy, connection,"
-                + " kafka-topic, kafka-prefix, kafka-client"), scope.err());
+        assertTrue(
+                scope.err()
+                        .contains(
+                                "unknown scope 'subscription'; scopes are topic, namespace, tenant, proxy, connection,"
+                                        + " kafka-topic, kafka-prefix, kafka-client"),
+                scope.err());
 
         Run shortName = cli("limits", "set", "topic", "orders", "--publish-rate", "1");
         assertEquals(AdminCli.USAGE, shortName.exit());
@@ -247,28 +293,37 @@ class AdminCliIT {
         noToken.remove("SLUICE_TOKEN_FILE");
         Run unauthorized = cli(noToken, "", "limits", "export");
         assertEquals(AdminCli.REFUSED, unauthorized.exit());
-        assertTrue(unauthorized.err().contains("(401)") && unauthorized.err().contains("--token-file"), unauthorized.err());
+        assertTrue(
+                unauthorized.err().contains("(401)") && unauthorized.err().contains("--token-file"),
+                unauthorized.err());
 
         Map<String, String> wrongToken = new HashMap<>(noToken);
         wrongToken.put("SLUICE_ADMIN_TOKEN", TOKEN);
-        assertEquals(AdminCli.OK, cli(wrongToken, "", "limits", "export").exit(),
+        assertEquals(
+                AdminCli.OK,
+                cli(wrongToken, "", "limits", "export").exit(),
                 "inside Sluice's container the server's own SLUICE_ADMIN_TOKEN is used");
 
-        Run missingFile = cli("limits", "export", "--token-file", dir.resolve("absent").toString());
+        Run missingFile =
+                cli("limits", "export", "--token-file", dir.resolve("absent").toString());
         assertEquals(AdminCli.USAGE, missingFile.exit());
         assertTrue(missingFile.err().contains("cannot read the token file"), missingFile.err());
 
         int closedPort = FreePorts.loopback();
         Run unreachable = cli("limits", "export", "--url", "http://127.0.0.1:" + closedPort);
         assertEquals(AdminCli.UNREACHABLE, unreachable.exit());
-        assertEquals(List.of("sluice: cannot connect to http://127.0.0.1:" + closedPort + ": connection refused;"
-                + " is Sluice's admin API there? (--url or SLUICE_URL)"), unreachable.errLines());
+        assertEquals(
+                List.of("sluice: cannot connect to http://127.0.0.1:" + closedPort + ": connection refused;"
+                        + " is Sluice's admin API there? (--url or SLUICE_URL)"),
+                unreachable.errLines());
 
         Map<String, String> fromAdminAddress = new HashMap<>(noToken);
         fromAdminAddress.remove("SLUICE_URL");
         fromAdminAddress.put("SLUICE_ADMIN", "0.0.0.0:" + sluice.server.adminPort());
         fromAdminAddress.put("SLUICE_ADMIN_TOKEN", TOKEN);
-        assertEquals(AdminCli.OK, cli(fromAdminAddress, "", "limits", "list").exit(),
+        assertEquals(
+                AdminCli.OK,
+                cli(fromAdminAddress, "", "limits", "list").exit(),
                 "inside Sluice's container the server's own SLUICE_ADMIN address is used");
     }
 
@@ -281,10 +336,16 @@ class AdminCliIT {
         ok("limits", "set", "topic", changed, "--publish-rate", "20");
         ok("limits", "set", "topic", removedLater, "--publish-rate", "30");
         Path backup = dir.resolve("limits.json");
-        assertTrue(ok("limits", "export", "-o", backup.toString()).out().contains("Wrote the limits document to " + backup));
+        assertTrue(ok("limits", "export", "-o", backup.toString())
+                .out()
+                .contains("Wrote the limits document to " + backup));
         LimitsDocument exported = limits();
-        assertEquals(exported, LimitsJson.parseDocument(Files.readAllBytes(backup)), "the file is the document in force");
-        assertEquals(JSON.readTree(Files.readAllBytes(backup)), JSON.readTree(ok("limits", "export").out()), "stdout the same");
+        assertEquals(
+                exported, LimitsJson.parseDocument(Files.readAllBytes(backup)), "the file is the document in force");
+        assertEquals(
+                JSON.readTree(Files.readAllBytes(backup)),
+                JSON.readTree(ok("limits", "export").out()),
+                "stdout the same");
 
         String added = topic("added");
         ok("limits", "set", "topic", added, "--publish-rate", "40");
@@ -308,14 +369,20 @@ class AdminCliIT {
         Files.writeString(invalid, "{\"topics\": {\"" + kept + "\": {\"publish\": {\"messagesPerSecond\": -5}}}}");
         Run bad = cli("limits", "import", invalid.toString());
         assertEquals(AdminCli.USAGE, bad.exit());
-        assertTrue(bad.err().contains("is not a valid limits document: topics[\"" + kept + "\"].publish.messagesPerSecond:"
-                + " must be a positive finite number, got -5"), bad.err());
+        assertTrue(
+                bad.err()
+                        .contains("is not a valid limits document: topics[\"" + kept + "\"].publish.messagesPerSecond:"
+                                + " must be a positive finite number, got -5"),
+                bad.err());
         assertEquals(drifted, limits(), "an invalid document changes nothing");
 
         Run apply = ok("limits", "import", backup.toString());
         assertTrue(apply.out().lines().toList().contains("Applied."), apply.out());
         assertEquals(exported, limits(), "the backup is in force again");
-        assertTrue(cli(env(), Files.readString(backup), "limits", "import", "-").out().contains("Nothing to change."),
+        assertTrue(
+                cli(env(), Files.readString(backup), "limits", "import", "-")
+                        .out()
+                        .contains("Nothing to change."),
                 "- reads standard input");
 
         Run empty = cli("limits", "import", "-");
@@ -330,9 +397,13 @@ class AdminCliIT {
     void throttledAndTopicsShowALiveThrottle() throws Exception {
         String topic = topic("throttled");
         ok("limits", "set", "topic", topic, "--publish-rate", "5");
-        try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
-             Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false)
-                     .sendTimeout(0, TimeUnit.SECONDS).create()) {
+        try (PulsarClient client =
+                        PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
+                Producer<byte[]> producer = client.newProducer()
+                        .topic(topic)
+                        .enableBatching(false)
+                        .sendTimeout(0, TimeUnit.SECONDS)
+                        .create()) {
             for (int i = 0; i < 60; i++) {
                 producer.sendAsync(new byte[100]);
             }
@@ -341,11 +412,28 @@ class AdminCliIT {
             assertEquals("delay", entry.path("action").asText());
 
             String table = ok("throttled").out();
-            List<String> header = List.of(table.lines().findFirst().orElseThrow().trim().split("\\s{2,}"));
-            assertEquals(List.of("PROTOCOL", "TOPIC", "CLIENT", "SCOPE", "REASON", "ACTION", "FOR", "HELD MSGS", "HELD BYTES",
-                    "CONNECTION"), header);
-            String row = table.lines().filter(l -> l.contains(topic)).findFirst().orElseThrow(() -> new AssertionError(table));
-            assertTrue(row.matches(".*" + topic + "\\s+producer \\d+\\s+topic\\s+\\S.*\\s+delay\\s+\\d+s\\s+\\d+\\s+.*"), row);
+            List<String> header =
+                    List.of(table.lines().findFirst().orElseThrow().trim().split("\\s{2,}"));
+            assertEquals(
+                    List.of(
+                            "PROTOCOL",
+                            "TOPIC",
+                            "CLIENT",
+                            "SCOPE",
+                            "REASON",
+                            "ACTION",
+                            "FOR",
+                            "HELD MSGS",
+                            "HELD BYTES",
+                            "CONNECTION"),
+                    header);
+            String row = table.lines()
+                    .filter(l -> l.contains(topic))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(table));
+            assertTrue(
+                    row.matches(".*" + topic + "\\s+producer \\d+\\s+topic\\s+\\S.*\\s+delay\\s+\\d+s\\s+\\d+\\s+.*"),
+                    row);
 
             String topics = ok("topics").out();
             assertTrue(topics.lines().findFirst().orElseThrow().startsWith("PROTOCOL"), topics);
@@ -375,8 +463,17 @@ class AdminCliIT {
     void admissionSetChangesTheControllerAndGetShowsIt() {
         AdmissionSettings original = sluice.server.services().admission().settings();
         try {
-            Run set = ok("admission", "set", "--mode", "monitor_only", "--threshold", "cpu=0.95", "--threshold", "heap=off",
-                    "--open-after-breaches", "5");
+            Run set = ok(
+                    "admission",
+                    "set",
+                    "--mode",
+                    "monitor_only",
+                    "--threshold",
+                    "cpu=0.95",
+                    "--threshold",
+                    "heap=off",
+                    "--open-after-breaches",
+                    "5");
             AdmissionSettings now = sluice.server.services().admission().settings();
             assertEquals(AdmissionMode.MONITOR_ONLY, now.mode());
             assertEquals(0.95, now.threshold(Signal.CPU));
@@ -387,12 +484,21 @@ class AdminCliIT {
             assertTrue(get.lines().anyMatch(l -> l.matches("cpu\\s+(\\S+%|unknown)\\s+95\\.0%\\s+(yes|no)")), get);
             assertTrue(get.lines().anyMatch(l -> l.matches("heap\\s+\\S+\\s+off\\s+no")), get);
             assertTrue(get.lines().anyMatch(l -> l.matches("NEW_CONNECTION\\s+CLOSED\\s+.*")), get);
-            assertEquals("monitor_only", JSON.readTree(ok("admission", "get", "--json").out()).path("settings").path("mode").asText(""),
+            assertEquals(
+                    "monitor_only",
+                    JSON.readTree(ok("admission", "get", "--json").out())
+                            .path("settings")
+                            .path("mode")
+                            .asText(""),
                     "--json is the server's document");
 
             Run bad = cli("admission", "set", "--mode", "fast");
             assertEquals(AdminCli.REFUSED, bad.exit());
-            assertTrue(bad.err().contains("mode: must be one of \"disabled\", \"monitor_only\", \"enforced\", got \"fast\""), bad.err());
+            assertTrue(
+                    bad.err()
+                            .contains(
+                                    "mode: must be one of \"disabled\", \"monitor_only\", \"enforced\", got \"fast\""),
+                    bad.err());
             assertEquals(AdminCli.USAGE, cli("admission", "set").exit(), "nothing to set");
         } catch (Exception e) {
             throw new AssertionError(e);

@@ -1,7 +1,6 @@
 package io.sluice.server.it;
 
 import io.sluice.limits.ScopeRef;
-
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.sluice.SluiceProcess;
@@ -33,7 +32,9 @@ class AdminCliJarIT {
 
     private static final String TOKEN = "jar-cli-token";
     /** The test's own java, for the script (JAVA) as for the jar. */
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
     private static RunningSluice sluice;
     private static Path tokenFile;
 
@@ -50,8 +51,7 @@ class AdminCliJarIT {
         Files.deleteIfExists(tokenFile);
     }
 
-    record Exit(int code, String out, String err) {
-    }
+    record Exit(int code, String out, String err) {}
 
     private static Exit run(List<String> command, Map<String, String> env) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -75,14 +75,22 @@ class AdminCliJarIT {
     }
 
     private static List<String> script(String... args) {
-        List<String> command = new ArrayList<>(List.of(MonitoringContractIT.repoFile("bin/sluice").toString()));
+        List<String> command = new ArrayList<>(
+                List.of(MonitoringContractIT.repoFile("bin/sluice").toString()));
         command.addAll(List.of(args));
         return command;
     }
 
     private static Map<String, String> env() {
-        return Map.of("SLUICE_JAR", System.getProperty("sluice.jar"), "SLUICE_URL", sluice.adminUrl(),
-                "SLUICE_TOKEN_FILE", tokenFile.toString(), "JAVA", JAVA);
+        return Map.of(
+                "SLUICE_JAR",
+                System.getProperty("sluice.jar"),
+                "SLUICE_URL",
+                sluice.adminUrl(),
+                "SLUICE_TOKEN_FILE",
+                tokenFile.toString(),
+                "JAVA",
+                JAVA);
     }
 
     @Test
@@ -90,7 +98,8 @@ class AdminCliJarIT {
         Exit exit = run(script("limits", "set", "proxy", "--publish-rate", "2.5k"), env());
         try {
             assertEquals(0, exit.code(), exit.err());
-            assertEquals(2500.0, sluice.server.limits().current().proxy().publish().messagesPerSecond());
+            assertEquals(
+                    2500.0, sluice.server.limits().current().proxy().publish().messagesPerSecond());
             assertTrue(exit.out().contains("\"messagesPerSecond\" : 2500.0"), exit.out());
         } finally {
             sluice.server.limits().update(d -> d.withLimit(ScopeRef.PROXY, null));
@@ -102,7 +111,8 @@ class AdminCliJarIT {
         List<String> jar = SluiceProcess.command("limits", "get", "proxy");
         Exit notFound = run(jar, env());
         assertEquals(1, notFound.code(), notFound.err());
-        assertEquals("sluice: the server refused GET /api/v1/limits/proxy (404): no limit for the proxy",
+        assertEquals(
+                "sluice: the server refused GET /api/v1/limits/proxy (404): no limit for the proxy",
                 notFound.err().strip());
 
         Exit usage = run(script("limits", "set", "proxy", "--publish-rate", "fast"), env());

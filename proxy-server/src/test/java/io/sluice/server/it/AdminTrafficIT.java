@@ -27,14 +27,18 @@ class AdminTrafficIT {
     Path dir;
 
     private static HttpResponse<String> get(RunningSluice sluice, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> put(RunningSluice sluice, String path, String json) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(sluice.adminUrl() + path))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String await(RunningSluice sluice, String path, Predicate<String> condition) throws Exception {
@@ -55,21 +59,37 @@ class AdminTrafficIT {
         String local = "admin-throttled-" + System.nanoTime();
         String topic = "persistent://public/default/" + local;
         try (RunningSluice sluice = RunningSluice.frontProxy(broker);
-             PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build()) {
+                PulsarClient client =
+                        PulsarClient.builder().serviceUrl(sluice.serviceUrl).build()) {
             assertEquals(200, get(sluice, "/readyz").statusCode());
-            assertEquals(200, put(sluice, "/api/v1/limits/topics/persistent/public/default/" + local,
-                    "{\"publish\":{\"messagesPerSecond\":20}}").statusCode());
-            Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create();
+            assertEquals(
+                    200,
+                    put(
+                                    sluice,
+                                    "/api/v1/limits/topics/persistent/public/default/" + local,
+                                    "{\"publish\":{\"messagesPerSecond\":20}}")
+                            .statusCode());
+            Producer<byte[]> producer =
+                    client.newProducer().topic(topic).enableBatching(false).create();
             for (int i = 0; i < 120; i++) {
                 producer.sendAsync(new byte[10]);
             }
-            String throttled = await(sluice, "/api/v1/throttled", body -> body.contains(topic)).replaceAll("\\s", "");
-            assertTrue(throttled.contains("\"scope\":\"topic\"") && throttled.contains("\"action\":\"delay\"")
-                    && throttled.contains("\"reason\":\"publish_messages\""), throttled);
+            String throttled = await(sluice, "/api/v1/throttled", body -> body.contains(topic))
+                    .replaceAll("\\s", "");
+            assertTrue(
+                    throttled.contains("\"scope\":\"topic\"")
+                            && throttled.contains("\"action\":\"delay\"")
+                            && throttled.contains("\"reason\":\"publish_messages\""),
+                    throttled);
             String metrics = get(sluice, "/metrics").body();
-            assertTrue(metrics.lines().anyMatch(line -> line.startsWith("sluice_throttle_events_total{")
-                    && line.contains("topic=\"" + topic + "\"") && line.contains("scope=\"topic\"")
-                    && line.contains("action=\"delay\"") && line.contains("reason=\"publish_messages\"")), metrics);
+            assertTrue(
+                    metrics.lines()
+                            .anyMatch(line -> line.startsWith("sluice_throttle_events_total{")
+                                    && line.contains("topic=\"" + topic + "\"")
+                                    && line.contains("scope=\"topic\"")
+                                    && line.contains("action=\"delay\"")
+                                    && line.contains("reason=\"publish_messages\"")),
+                    metrics);
             String topics = get(sluice, "/api/v1/topics").body();
             assertTrue(topics.contains(topic), topics);
 
@@ -84,13 +104,20 @@ class AdminTrafficIT {
         String local = "admin-restart-" + System.nanoTime();
         String topic = "persistent://public/default/" + local;
         try (RunningSluice first = RunningSluice.frontProxy(broker, limits)) {
-            assertEquals(200, put(first, "/api/v1/limits/topics/persistent/public/default/" + local,
-                    "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}").statusCode());
+            assertEquals(
+                    200,
+                    put(
+                                    first,
+                                    "/api/v1/limits/topics/persistent/public/default/" + local,
+                                    "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")
+                            .statusCode());
         }
         try (RunningSluice second = RunningSluice.frontProxy(broker, limits);
-             PulsarClient client = PulsarClient.builder().serviceUrl(second.serviceUrl).build()) {
+                PulsarClient client =
+                        PulsarClient.builder().serviceUrl(second.serviceUrl).build()) {
             assertTrue(get(second, "/api/v1/limits").body().contains(topic));
-            Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create();
+            Producer<byte[]> producer =
+                    client.newProducer().topic(topic).enableBatching(false).create();
             long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {
                 producer.sendAsync(new byte[10]);

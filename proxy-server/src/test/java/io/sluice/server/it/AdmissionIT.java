@@ -42,11 +42,16 @@ class AdmissionIT {
                 + "\"upstream_latency_p99\":500},\"sampleIntervalMillis\":250,\"openAfterBreaches\":1,"
                 + "\"coolDownMillis\":2000,\"halfOpenAdmitShare\":0.5,\"closeAfterHealthy\":2}");
         try (RunningSluice sluice = RunningSluice.frontProxy(broker, enforced);
-             PulsarClient existing = PulsarClient.builder().serviceUrl(sluice.serviceUrl)
-                     .operationTimeout(60, TimeUnit.SECONDS).build()) {
+                PulsarClient existing = PulsarClient.builder()
+                        .serviceUrl(sluice.serviceUrl)
+                        .operationTimeout(60, TimeUnit.SECONDS)
+                        .build()) {
             AdmissionController admission = sluice.server.services().admission();
-            Producer<byte[]> producer = existing.newProducer().topic("persistent://public/default/admitted-" + System.nanoTime())
-                    .enableBatching(false).sendTimeout(0, TimeUnit.SECONDS).create();
+            Producer<byte[]> producer = existing.newProducer()
+                    .topic("persistent://public/default/admitted-" + System.nanoTime())
+                    .enableBatching(false)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .create();
             AtomicLong acknowledged = new AtomicLong();
             AtomicBoolean running = new AtomicBoolean(true);
             Thread sender = new Thread(() -> {
@@ -68,16 +73,24 @@ class AdmissionIT {
             CompletableFuture<PulsarClient> refusedClient = new CompletableFuture<>();
             CompletableFuture<Producer<byte[]>> refused = CompletableFuture.supplyAsync(() -> {
                 try {
-                    PulsarClient late = PulsarClient.builder().serviceUrl(sluice.serviceUrl)
-                            .operationTimeout(60, TimeUnit.SECONDS).build();
+                    PulsarClient late = PulsarClient.builder()
+                            .serviceUrl(sluice.serviceUrl)
+                            .operationTimeout(60, TimeUnit.SECONDS)
+                            .build();
                     refusedClient.complete(late);
-                    return late.newProducer().topic("persistent://public/default/late-" + System.nanoTime()).create();
+                    return late.newProducer()
+                            .topic("persistent://public/default/late-" + System.nanoTime())
+                            .create();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
-            waitFor(() -> admission.rejections(RequestType.NEW_CONNECTION) + admission.rejections(RequestType.METADATA)
-                    + admission.rejections(RequestType.NEW_PRODUCER) > 0, 10);
+            waitFor(
+                    () -> admission.rejections(RequestType.NEW_CONNECTION)
+                                    + admission.rejections(RequestType.METADATA)
+                                    + admission.rejections(RequestType.NEW_PRODUCER)
+                            > 0,
+                    10);
             assertFalse(refused.isDone(), "the new producer is held off while the breaker is open");
             sleep(1_000);
             assertTrue(acknowledged.get() > ackedWhenOpened + 20, "the existing producer keeps sending");
@@ -90,16 +103,24 @@ class AdmissionIT {
             sender.join();
 
             List<Transition> cycle = admission.status().recentTransitions().stream()
-                    .filter(t -> t.type() == RequestType.NEW_PRODUCER).toList();
+                    .filter(t -> t.type() == RequestType.NEW_PRODUCER)
+                    .toList();
             Instant start = cycle.get(0).at();
             System.out.println("admission: PRODUCER breaker cycle (ms after it opened):");
             for (Transition t : cycle) {
-                System.out.printf("  +%5d ms %s -> %s %s%n", Duration.between(start, t.at()).toMillis(), t.from(), t.to(),
+                System.out.printf(
+                        "  +%5d ms %s -> %s %s%n",
+                        Duration.between(start, t.at()).toMillis(),
+                        t.from(),
+                        t.to(),
                         t.breach() == null ? "" : t.breach().describe());
             }
-            System.out.printf("admission: refused client got its producer %d ms after the breaker opened; "
-                            + "rejections connect=%d lookup=%d producer=%d%n", admittedAfterMillis,
-                    admission.rejections(RequestType.NEW_CONNECTION), admission.rejections(RequestType.METADATA),
+            System.out.printf(
+                    "admission: refused client got its producer %d ms after the breaker opened; "
+                            + "rejections connect=%d lookup=%d producer=%d%n",
+                    admittedAfterMillis,
+                    admission.rejections(RequestType.NEW_CONNECTION),
+                    admission.rejections(RequestType.METADATA),
                     admission.rejections(RequestType.NEW_PRODUCER));
             assertTrue(cycle.stream().anyMatch(t -> t.to() == BreakerState.OPEN));
             assertTrue(cycle.stream().anyMatch(t -> t.to() == BreakerState.HALF_OPEN));
@@ -115,21 +136,27 @@ class AdmissionIT {
                 + "\"upstream_latency_p99\":0.001},\"sampleIntervalMillis\":200,\"openAfterBreaches\":1,"
                 + "\"coolDownMillis\":1000,\"closeAfterHealthy\":2}");
         try (RunningSluice sluice = RunningSluice.frontProxy(broker, monitor);
-             PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build()) {
+                PulsarClient client =
+                        PulsarClient.builder().serviceUrl(sluice.serviceUrl).build()) {
             AdmissionController admission = sluice.server.services().admission();
-            Producer<byte[]> first = client.newProducer().topic("persistent://public/default/monitor-a-" + System.nanoTime()).create();
+            Producer<byte[]> first = client.newProducer()
+                    .topic("persistent://public/default/monitor-a-" + System.nanoTime())
+                    .create();
             for (int i = 0; i < 20; i++) {
                 first.send(new byte[10]);
             }
             waitFor(() -> admission.state(RequestType.NEW_PRODUCER) == BreakerState.OPEN, 10);
-            Producer<byte[]> second = client.newProducer().topic("persistent://public/default/monitor-b-" + System.nanoTime()).create();
+            Producer<byte[]> second = client.newProducer()
+                    .topic("persistent://public/default/monitor-b-" + System.nanoTime())
+                    .create();
             second.send(new byte[10]);
             assertTrue(admission.wouldBeRejections(RequestType.NEW_PRODUCER) > 0, "counted as would-be rejections");
             assertEquals(0, admission.rejections(RequestType.NEW_PRODUCER), "monitor_only refuses nothing");
 
             // Raised live: the next samples are healthy, so the breaker half-opens after its cool-down and closes.
             admission.update(AdmissionJson.parseSettings(
-                    "{\"thresholds\":{\"upstream_latency_p99\":60000}}".getBytes(StandardCharsets.UTF_8), admission.settings()));
+                    "{\"thresholds\":{\"upstream_latency_p99\":60000}}".getBytes(StandardCharsets.UTF_8),
+                    admission.settings()));
             assertEquals(60000, admission.settings().threshold(Signal.UPSTREAM_LATENCY_P99));
             waitFor(() -> admission.state(RequestType.NEW_PRODUCER) == BreakerState.CLOSED, 10);
         }

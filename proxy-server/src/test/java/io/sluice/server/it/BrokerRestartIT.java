@@ -28,19 +28,26 @@ class BrokerRestartIT {
         String topic = "persistent://public/default/restart-" + System.nanoTime();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         try (RunningSluice sluice = RunningSluice.frontProxy(broker);
-             PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl)
-                     .operationTimeout(30, TimeUnit.SECONDS).build()) {
-            Producer<String> producer = client.newProducer(Schema.STRING).topic(topic)
-                    .sendTimeout(0, TimeUnit.SECONDS).blockIfQueueFull(true).create();
+                PulsarClient client = PulsarClient.builder()
+                        .serviceUrl(sluice.serviceUrl)
+                        .operationTimeout(30, TimeUnit.SECONDS)
+                        .build()) {
+            Producer<String> producer = client.newProducer(Schema.STRING)
+                    .topic(topic)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .blockIfQueueFull(true)
+                    .create();
             AtomicBoolean running = new AtomicBoolean(true);
-            Thread sender = new Thread(() -> {
-                int i = 0;
-                while (running.get()) {
-                    int seq = i++;
-                    producer.sendAsync("m-" + seq).thenRun(() -> acknowledged.add(seq));
-                    sleepMillis(2);
-                }
-            }, "restart-sender");
+            Thread sender = new Thread(
+                    () -> {
+                        int i = 0;
+                        while (running.get()) {
+                            int seq = i++;
+                            producer.sendAsync("m-" + seq).thenRun(() -> acknowledged.add(seq));
+                            sleepMillis(2);
+                        }
+                    },
+                    "restart-sender");
             sender.start();
             waitFor(() -> acknowledged.size() >= 500, 30);
 
@@ -54,8 +61,10 @@ class BrokerRestartIT {
             producer.close();
 
             Set<Integer> stored = new TreeSet<>();
-            try (Reader<String> reader = client.newReader(Schema.STRING).topic(topic)
-                    .startMessageId(MessageId.earliest).create()) {
+            try (Reader<String> reader = client.newReader(Schema.STRING)
+                    .topic(topic)
+                    .startMessageId(MessageId.earliest)
+                    .create()) {
                 while (reader.hasMessageAvailable()) {
                     Message<String> message = reader.readNext(10, TimeUnit.SECONDS);
                     stored.add(Integer.parseInt(message.getValue().substring(2)));

@@ -7,10 +7,10 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.MessageId;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Reader;
-import org.apache.pulsar.client.api.MessageId;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionType;
 import org.junit.jupiter.api.Test;
@@ -53,7 +53,8 @@ class CorpusCaptureIT {
         }
         Path root = Path.of(System.getProperty("sluice.corpus.dir", "target/corpus"));
         Path frames = Files.createDirectories(root.resolve("io/sluice/pulsar/codec/FrameFuzzTestInputs/decodeAndRead"));
-        Path streams = Files.createDirectories(root.resolve("io/sluice/pulsar/proxy/ClientPipelineFuzzTestInputs/clientBytes"));
+        Path streams = Files.createDirectories(
+                root.resolve("io/sluice/pulsar/proxy/ClientPipelineFuzzTestInputs/clientBytes"));
         Set<String> seen = new HashSet<>();
         int connection = 0;
         for (TcpTee.Recording recording : recordings) {
@@ -66,12 +67,20 @@ class CorpusCaptureIT {
                 keepFirstOfType(frames, "broker", frame, seen);
             }
             if (client.length > 0) {
-                Files.write(streams.resolve("client-connection-" + connection),
+                Files.write(
+                        streams.resolve("client-connection-" + connection),
                         Arrays.copyOf(client, Math.min(client.length, MAX_CLIENT_STREAM)));
             }
         }
-        for (String wanted : List.of("client-CONNECT", "client-PRODUCER", "client-SEND", "client-SUBSCRIBE",
-                "client-FLOW", "client-LOOKUP", "broker-SEND_RECEIPT", "broker-MESSAGE")) {
+        for (String wanted : List.of(
+                "client-CONNECT",
+                "client-PRODUCER",
+                "client-SEND",
+                "client-SUBSCRIBE",
+                "client-FLOW",
+                "client-LOOKUP",
+                "broker-SEND_RECEIPT",
+                "broker-MESSAGE")) {
             assertTrue(seen.contains(wanted), "no " + wanted + " recorded; saw " + seen);
         }
     }
@@ -79,13 +88,21 @@ class CorpusCaptureIT {
     /** A producer with batching, one without, a consumer, a reader: the commands a client sends. */
     private static void exerciseClient(String serviceUrl) throws Exception {
         try (PulsarClient client = PulsarClient.builder().serviceUrl(serviceUrl).build()) {
-            try (Producer<byte[]> batched = client.newProducer().topic("persistent://public/default/fuzz-delay")
-                    .enableBatching(true).batchingMaxPublishDelay(20, TimeUnit.MILLISECONDS).create();
-                 Producer<String> single = client.newProducer(Schema.STRING)
-                         .topic("persistent://public/default/fuzz-reject").enableBatching(false).create();
-                 Consumer<String> consumer = client.newConsumer(Schema.STRING)
-                         .topic("persistent://public/default/fuzz-reject").subscriptionName("fuzz")
-                         .subscriptionType(SubscriptionType.Shared).receiverQueueSize(10).subscribe()) {
+            try (Producer<byte[]> batched = client.newProducer()
+                            .topic("persistent://public/default/fuzz-delay")
+                            .enableBatching(true)
+                            .batchingMaxPublishDelay(20, TimeUnit.MILLISECONDS)
+                            .create();
+                    Producer<String> single = client.newProducer(Schema.STRING)
+                            .topic("persistent://public/default/fuzz-reject")
+                            .enableBatching(false)
+                            .create();
+                    Consumer<String> consumer = client.newConsumer(Schema.STRING)
+                            .topic("persistent://public/default/fuzz-reject")
+                            .subscriptionName("fuzz")
+                            .subscriptionType(SubscriptionType.Shared)
+                            .receiverQueueSize(10)
+                            .subscribe()) {
                 List<CompletableFuture<MessageId>> sent = new ArrayList<>();
                 for (int i = 0; i < 5; i++) {
                     sent.add(batched.sendAsync(("batched-" + i).getBytes()));
@@ -96,7 +113,9 @@ class CorpusCaptureIT {
                 consumer.acknowledge(message);
             }
             try (Reader<String> reader = client.newReader(Schema.STRING)
-                    .topic("persistent://public/default/fuzz-reject").startMessageId(MessageId.earliest).create()) {
+                    .topic("persistent://public/default/fuzz-reject")
+                    .startMessageId(MessageId.earliest)
+                    .create()) {
                 reader.readNext(30, TimeUnit.SECONDS);
             }
         }

@@ -32,7 +32,10 @@ class DispatchQuotaIT {
     @BeforeAll
     static void start() throws Exception {
         sluice = RunningSluice.frontProxy(broker);
-        client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).operationTimeout(30, TimeUnit.SECONDS).build();
+        client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build();
     }
 
     @AfterAll
@@ -42,7 +45,8 @@ class DispatchQuotaIT {
     }
 
     private static void backlog(String topic, int messages, int size) throws Exception {
-        try (Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create()) {
+        try (Producer<byte[]> producer =
+                client.newProducer().topic(topic).enableBatching(false).create()) {
             for (int i = 0; i < messages; i++) {
                 producer.sendAsync(payload(i, size));
             }
@@ -58,8 +62,11 @@ class DispatchQuotaIT {
     }
 
     private static Consumer<byte[]> consumer(String topic) throws Exception {
-        return client.newConsumer().topic(topic).subscriptionName("s")
-                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
+        return client.newConsumer()
+                .topic(topic)
+                .subscriptionName("s")
+                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                .subscribe();
     }
 
     /** Receives until {@code count} messages arrived; returns their arrival times in nanos. */
@@ -87,7 +94,11 @@ class DispatchQuotaIT {
     void aBackloggedConsumerReceivesAtTheDispatchRate() throws Exception {
         String topic = "persistent://public/default/dispatch-msgs-" + System.nanoTime();
         backlog(topic, 1000, 100);
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":200,\"burstSeconds\":0.05}}")));
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":200,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1000);
             double rate = rateBetween(times, 0.25, 4.75);
@@ -100,7 +111,11 @@ class DispatchQuotaIT {
     void aBackloggedConsumerReceivesAtTheDispatchByteRate() throws Exception {
         String topic = "persistent://public/default/dispatch-bytes-" + System.nanoTime();
         backlog(topic, 1100, 1024);
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"dispatch\":{\"bytesPerSecond\":204800,\"burstSeconds\":0.05}}")));
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        PublishQuotaIT.limit("{\"dispatch\":{\"bytesPerSecond\":204800,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1100);
             double messages = rateBetween(times, 0.5, 5.0);
@@ -117,11 +132,18 @@ class DispatchQuotaIT {
         String fast = "persistent://public/default/dispatch-fast-" + System.nanoTime();
         backlog(slow, 600, 100);
         backlog(fast, 2000, 100);
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, slow), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")));
-        try (Consumer<byte[]> throttled = client.newConsumer().topic(slow).subscriptionName("s")
-                .subscriptionType(SubscriptionType.Shared)
-                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
-             Consumer<byte[]> free = consumer(fast)) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, slow),
+                        PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")));
+        try (Consumer<byte[]> throttled = client.newConsumer()
+                        .topic(slow)
+                        .subscriptionName("s")
+                        .subscriptionType(SubscriptionType.Shared)
+                        .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                        .subscribe();
+                Consumer<byte[]> free = consumer(fast)) {
             List<Long> slowTimes = receive(throttled, 100);
             long start = System.nanoTime();
             receive(free, 2000);
@@ -130,7 +152,11 @@ class DispatchQuotaIT {
             assertTrue(fastSeconds < 10, "2000 messages at far more than the neighbour's 50 msg/s");
             assertEquals(50, rateBetween(slowTimes, 0.2, 1.9), 5);
 
-            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, slow), PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":400,\"burstSeconds\":0.1}}")));
+            sluice.server
+                    .limits()
+                    .update(d -> d.withLimit(
+                            new ScopeRef(ScopeKind.PULSAR_TOPIC, slow),
+                            PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":400,\"burstSeconds\":0.1}}")));
             long raised = System.nanoTime();
             receive(throttled, 400);
             double seconds = (System.nanoTime() - raised) / 1e9;

@@ -40,7 +40,8 @@ final class ExposedMetrics {
             if (sample.group(2) != null) {
                 Matcher label = LABEL.matcher(sample.group(2));
                 while (label.find()) {
-                    labels.put(label.group(1), label.group(2).replace("\\\"", "\"").replace("\\\\", "\\"));
+                    labels.put(
+                            label.group(1), label.group(2).replace("\\\"", "\"").replace("\\\\", "\\"));
                 }
             }
             series.computeIfAbsent(sample.group(1), name -> new ArrayList<>()).add(labels);

@@ -1,9 +1,9 @@
 package io.sluice.server.it;
 
-import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -47,6 +47,7 @@ class FaultsIT {
 
     /** The limit of the throttled topic in the two-topic scenarios. */
     private static final int THROTTLED_RATE = 200;
+
     private static final String THROTTLED_LIMIT = "{\"publish\": {\"messagesPerSecond\": " + THROTTLED_RATE + "}}";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -117,10 +118,18 @@ class FaultsIT {
         int[] ports = FreePorts.loopback(2);
         int port = ports[0];
         int adminPort = ports[1];
-        String[] options = {"--upstream", broker.serviceUrl(), "--listen", "127.0.0.1:" + port,
-                "--admin", "127.0.0.1:" + adminPort, "--limits-file", limits.toString()};
+        String[] options = {
+            "--upstream",
+            broker.serviceUrl(),
+            "--listen",
+            "127.0.0.1:" + port,
+            "--admin",
+            "127.0.0.1:" + adminPort,
+            "--limits-file",
+            limits.toString()
+        };
         try (SluiceProcess sluiceProcess = SluiceProcess.start(options);
-             LoadOnTwoTopics load = new LoadOnTwoTopics("pulsar://127.0.0.1:" + port, topics)) {
+                LoadOnTwoTopics load = new LoadOnTwoTopics("pulsar://127.0.0.1:" + port, topics)) {
             load.awaitMore(300, 30);
             long killed = System.nanoTime();
             sluiceProcess.kill();
@@ -135,17 +144,25 @@ class FaultsIT {
             Counted after = Counted.now(adminPort, topics.throttled(), load.throttled);
             double seconds = seconds(after.at() - before.at());
             long forwarded = after.forwarded() - before.forwarded();
-            figures.add(String.format("Sluice killed: the new one ready %.1f s after the kill, both producers acknowledged"
+            figures.add(String.format(
+                    "Sluice killed: the new one ready %.1f s after the kill, both producers acknowledged"
                             + " again %.1f s after that; throttled topic over %.1f s: %.1f msg/s forwarded, %.1f msg/s"
                             + " acknowledged (limit %d)",
-                    seconds(ready - killed), seconds(resumed - ready), seconds, forwarded / seconds,
-                    (after.acknowledged() - before.acknowledged()) / seconds, THROTTLED_RATE));
+                    seconds(ready - killed),
+                    seconds(resumed - ready),
+                    seconds,
+                    forwarded / seconds,
+                    (after.acknowledged() - before.acknowledged()) / seconds,
+                    THROTTLED_RATE));
             check("Sluice killed", load.audit());
             // As over any window (docs/REFERENCE.md, "Limits"): the rate within 2 %, plus at most one burst (the
             // bucket's capacity, 1 s of the rate).
-            assertTrue(forwarded <= THROTTLED_RATE * seconds * 1.02 + THROTTLED_RATE,
-                    "the limit from the limits file is enforced again after the restart: " + forwarded + " in " + seconds + " s");
-            assertTrue(forwarded >= THROTTLED_RATE * seconds * 0.9,
+            assertTrue(
+                    forwarded <= THROTTLED_RATE * seconds * 1.02 + THROTTLED_RATE,
+                    "the limit from the limits file is enforced again after the restart: " + forwarded + " in "
+                            + seconds + " s");
+            assertTrue(
+                    forwarded >= THROTTLED_RATE * seconds * 0.9,
                     "the throttled producer is back at its limit: " + forwarded + " in " + seconds + " s");
         }
     }
@@ -165,10 +182,12 @@ class FaultsIT {
         String topic = topic("broker-late");
         broker.stop();
         try (RunningSluice early = RunningSluice.frontProxy(broker);
-             PulsarClient client = PulsarClient.builder().serviceUrl(early.serviceUrl)
-                     .operationTimeout(120, TimeUnit.SECONDS)
-                     // Back-off doubles while nothing listens; capped so the producer follows the broker promptly.
-                     .maxBackoffInterval(1, TimeUnit.SECONDS).build()) {
+                PulsarClient client = PulsarClient.builder()
+                        .serviceUrl(early.serviceUrl)
+                        .operationTimeout(120, TimeUnit.SECONDS)
+                        // Back-off doubles while nothing listens; capped so the producer follows the broker promptly.
+                        .maxBackoffInterval(1, TimeUnit.SECONDS)
+                        .build()) {
             assertEquals(503, readyz(early), "/readyz while the broker is down");
             try (RawPulsarClient raw = new RawPulsarClient(early.server.proxyPort())) {
                 BaseCommand answer = raw.connect();
@@ -176,9 +195,11 @@ class FaultsIT {
                 assertEquals(ServerError.ServiceNotReady, answer.getError().getError(), answer.toString());
                 assertTrue(raw.closedByPeer(), "the refused connection is closed");
             }
-            CompletableFuture<Producer<byte[]>> pending = producerBuilder(client, topic).createAsync();
+            CompletableFuture<Producer<byte[]>> pending =
+                    producerBuilder(client, topic).createAsync();
             long refusedBefore = early.server.stats().upstreamConnectFailures();
-            FloodsAndHostilePeersIT.waitFor(() -> early.server.stats().upstreamConnectFailures() >= refusedBefore + 3, 30);
+            FloodsAndHostilePeersIT.waitFor(
+                    () -> early.server.stats().upstreamConnectFailures() >= refusedBefore + 3, 30);
             assertFalse(pending.isDone(), "the client keeps retrying: " + pending);
 
             long starting = System.nanoTime();
@@ -190,10 +211,13 @@ class FaultsIT {
             long producing = System.nanoTime();
             try (SequencedProducer producer = new SequencedProducer("broker-late", created, 100, 1_000)) {
                 producer.awaitAcknowledged(0, 300, 30);
-                figures.add(String.format("broker down when Sluice started (%d connects refused): broker up in"
+                figures.add(String.format(
+                        "broker down when Sluice started (%d connects refused): broker up in"
                                 + " %.1f s; after that /readyz 200 within %.1f s, waiting producer created within %.1f s",
-                        early.server.stats().upstreamConnectFailures(), seconds(started - starting),
-                        seconds(ready - started), seconds(producing - started)));
+                        early.server.stats().upstreamConnectFailures(),
+                        seconds(started - starting),
+                        seconds(ready - started),
+                        seconds(producing - started)));
                 check("broker down when Sluice started", audit(producer, topic));
             }
         } finally {
@@ -221,7 +245,9 @@ class FaultsIT {
             figures.add("client shut down with " + heldAtShutdown + " sends held in Sluice: " + verdict);
             assertEquals(0, verdict.lost(), verdict.toString());
             assertEquals(0, verdict.reordered(), verdict.toString());
-            assertTrue(verdict.stored() <= verdict.acknowledged() + 5, "held sends reached the broker after the client died: " + verdict);
+            assertTrue(
+                    verdict.stored() <= verdict.acknowledged() + 5,
+                    "held sends reached the broker after the client died: " + verdict);
         } finally {
             client.close();
             clearLimits();
@@ -230,7 +256,9 @@ class FaultsIT {
 
     @Test
     void aDelayLimitFlippedEvery100MillisecondsLosesNothingAndCausesNoReconnects() throws Exception {
-        flipUnderLoad("flipping-delay", false,
+        flipUnderLoad(
+                "flipping-delay",
+                false,
                 "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"delay\"}",
                 "{\"publish\": {\"messagesPerSecond\": 1000}, \"onExceed\": \"delay\"}",
                 null,
@@ -244,7 +272,9 @@ class FaultsIT {
      */
     @Test
     void aLimitFlippedBetweenDelayAndRejectEvery100MillisecondsLosesNothingAndCausesNoReconnects() throws Exception {
-        flipUnderLoad("flipping-reject", true,
+        flipUnderLoad(
+                "flipping-reject",
+                true,
                 "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"delay\"}",
                 "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}",
                 "{\"publish\": {\"messagesPerSecond\": 1000}, \"onExceed\": \"delay\"}",
@@ -311,7 +341,10 @@ class FaultsIT {
     }
 
     private static PulsarClient client(String serviceUrl) throws Exception {
-        return PulsarClient.builder().serviceUrl(serviceUrl).operationTimeout(30, TimeUnit.SECONDS).build();
+        return PulsarClient.builder()
+                .serviceUrl(serviceUrl)
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build();
     }
 
     private static Producer<byte[]> producer(PulsarClient client, String topic) throws Exception {
@@ -320,7 +353,10 @@ class FaultsIT {
 
     /** No send timeout and blocking when full: the client keeps every message until the broker answers. */
     private static ProducerBuilder<byte[]> producerBuilder(PulsarClient client, String topic) {
-        return client.newProducer().topic(topic).sendTimeout(0, TimeUnit.SECONDS).blockIfQueueFull(true);
+        return client.newProducer()
+                .topic(topic)
+                .sendTimeout(0, TimeUnit.SECONDS)
+                .blockIfQueueFull(true);
     }
 
     private static String topic(String name) {
@@ -333,7 +369,9 @@ class FaultsIT {
     }
 
     private static void limit(String topic, String limit) throws Exception {
-        sluice.server.limits().replace(LimitsJson.parseDocument(limitsDocument(topic, limit).getBytes(StandardCharsets.UTF_8)));
+        sluice.server
+                .limits()
+                .replace(LimitsJson.parseDocument(limitsDocument(topic, limit).getBytes(StandardCharsets.UTF_8)));
     }
 
     private static void clearLimits() throws Exception {
@@ -343,8 +381,11 @@ class FaultsIT {
     /** Status code of Sluice's readiness probe. */
     private static int readyz(RunningSluice sluice) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/readyz")).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            return HTTP.send(
+                            HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/readyz"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -356,11 +397,17 @@ class FaultsIT {
     /** Messages a Sluice forwarded for {@code topic} since it started: its {@code sluice_publish_messages_total}. */
     private static long forwardedMessages(int adminPort, String topic) throws Exception {
         String sample = "sluice_publish_messages_total{protocol=\"pulsar\",topic=\"" + topic + "\"} ";
-        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(line -> line.startsWith(sample))
-                .mapToLong(line -> (long) Double.parseDouble(line.substring(sample.length()).split(" ")[0]))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + sample + "in /metrics"));
+        String metrics = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        return metrics.lines()
+                .filter(line -> line.startsWith(sample))
+                .mapToLong(line -> (long)
+                        Double.parseDouble(line.substring(sample.length()).split(" ")[0]))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + sample + "in /metrics"));
     }
 
     /** A topic's messages forwarded by a Sluice and acknowledged to its producer, at one moment ({@code at}, nanoTime). */
@@ -381,7 +428,9 @@ class FaultsIT {
 
     private static long heldMessages(String topic) {
         return sluice.server.services().topics().meters().stream()
-                .filter(meter -> meter.topic().equals(topic)).mapToLong(TopicMeter::heldMessages).sum();
+                .filter(meter -> meter.topic().equals(topic))
+                .mapToLong(TopicMeter::heldMessages)
+                .sum();
     }
 
     /** A throttled and a free topic of one scenario; only the throttled one gets a limit. */
@@ -407,8 +456,13 @@ class FaultsIT {
         LoadOnTwoTopics(String serviceUrl, TwoTopics topics) throws Exception {
             this.topics = topics;
             this.client = client(serviceUrl);
-            this.throttled = new SequencedProducer(topics.scenario() + "-throttled",
-                    producerBuilder(client, topics.throttled()).enableBatching(false).create(), 5 * THROTTLED_RATE, 0);
+            this.throttled = new SequencedProducer(
+                    topics.scenario() + "-throttled",
+                    producerBuilder(client, topics.throttled())
+                            .enableBatching(false)
+                            .create(),
+                    5 * THROTTLED_RATE,
+                    0);
             this.free = new SequencedProducer(topics.scenario() + "-free", producer(client, topics.free()), 100, 1_000);
         }
 
@@ -422,7 +476,9 @@ class FaultsIT {
 
         /** Stops both producers and reads both topics straight from the broker. */
         TopicAudit.Verdict[] audit() throws Exception {
-            return new TopicAudit.Verdict[] {FaultsIT.audit(throttled, topics.throttled()), FaultsIT.audit(free, topics.free())};
+            return new TopicAudit.Verdict[] {
+                FaultsIT.audit(throttled, topics.throttled()), FaultsIT.audit(free, topics.free())
+            };
         }
 
         @Override

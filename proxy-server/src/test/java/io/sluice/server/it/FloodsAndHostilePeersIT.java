@@ -1,7 +1,7 @@
 package io.sluice.server.it;
 
-import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.limits.LimitsJson;
+import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.junit.jupiter.api.AfterAll;
@@ -50,6 +50,7 @@ class FloodsAndHostilePeersIT {
     static final long DIRECT_BOUND = 96L << 20;
     /** Idle connections: 2,000 sockets here and 2,000 in Sluice fit well under `ulimit -n` (20,000 here). */
     static final int IDLE_CONNECTIONS = 2_000;
+
     static final int STALLED_CONNECTIONS = 200;
     static final int SLOWLORIS_CONNECTIONS = 200;
     static final int ADMIN_BURST = 1_000;
@@ -65,6 +66,7 @@ class FloodsAndHostilePeersIT {
     private static RunningSluice sluice;
     /** Handshake and admin idle timeouts of {@link #SHORT_TIMEOUT}. */
     private static RunningSluice strict;
+
     private static final Map<String, String> figures = new TreeMap<>();
     private SteadyNeighbour neighbour;
     private MemoryWatch memory;
@@ -119,8 +121,11 @@ class FloodsAndHostilePeersIT {
             long since = neighbour.roundTrips.get();
             neighbour.awaitRoundTrips(since, 20);
             long perConnection = (MemoryWatch.directNow() - directBefore) / IDLE_CONNECTIONS;
-            figures.put("idle connections", IDLE_CONNECTIONS + " open, direct memory per connection " + perConnection
-                    + " B, neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms, " + memory.summary());
+            figures.put(
+                    "idle connections",
+                    IDLE_CONNECTIONS + " open, direct memory per connection " + perConnection
+                            + " B, neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms, "
+                            + memory.summary());
             assertTrue(perConnection < 4096, "direct bytes per idle connection: " + perConnection);
         } finally {
             for (Socket socket : idle) {
@@ -158,11 +163,18 @@ class FloodsAndHostilePeersIT {
             }
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             neighbour.awaitRoundTrips(since, 20);
-            assertEquals(timeoutsBefore + STALLED_CONNECTIONS, handshakeTimeouts(), "connections closed for handshake_timeout");
+            assertEquals(
+                    timeoutsBefore + STALLED_CONNECTIONS,
+                    handshakeTimeouts(),
+                    "connections closed for handshake_timeout");
             assertTrue(millis >= SHORT_TIMEOUT.toMillis(), "closed after " + millis + " ms, before the timeout");
-            figures.put("stalled half frames", STALLED_CONNECTIONS + " connections stalled mid-frame, all closed by the "
-                    + SHORT_TIMEOUT.toSeconds() + " s handshake timeout " + millis + " ms after the first was opened; "
-                    + "neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms; " + memory.summary());
+            figures.put(
+                    "stalled half frames",
+                    STALLED_CONNECTIONS + " connections stalled mid-frame, all closed by the "
+                            + SHORT_TIMEOUT.toSeconds() + " s handshake timeout " + millis
+                            + " ms after the first was opened; "
+                            + "neighbour slowest round trip " + neighbour.slowestMillis.get() + " ms; "
+                            + memory.summary());
         } finally {
             for (Socket socket : stalled) {
                 socket.close();
@@ -174,28 +186,32 @@ class FloodsAndHostilePeersIT {
     void aClientThatNeverReadsItsReceiptsIsPausedAndHoldsNoMoreThanItsLimits() throws Exception {
         startNeighbour(sluice);
         String topic = "persistent://public/default/never-reads-" + System.nanoTime();
-        sluice.server.limits().replace(LimitsJson.parseDocument(("""
+        sluice.server
+                .limits()
+                .replace(LimitsJson.parseDocument(
+                        ("""
                 {"topics": {"%s": {"publish": {"messagesPerSecond": 50}}},
-                 "connection": {"maxPendingSends": 100000, "maxHeldBytes": %d}}""").formatted(topic, MAX_HELD_BYTES)
-                .getBytes(StandardCharsets.UTF_8)));
+                 "connection": {"maxPendingSends": 100000, "maxHeldBytes": %d}}""").formatted(topic, MAX_HELD_BYTES).getBytes(StandardCharsets.UTF_8)));
         AtomicLong written = new AtomicLong();
         long peakHeld = 0;
         try (RawPulsarClient flooder = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, flooder.connect().getType());
             BaseCommand created = flooder.producer(1, topic);
             assertEquals(BaseCommand.Type.PRODUCER_SUCCESS, created.getType(), created::toString);
-            Thread writer = new Thread(() -> {
-                byte[] payload = new byte[1024];
-                try {
-                    for (long seq = 0; ; seq++) {
-                        byte[] frame = RawPulsarClient.send(1, seq, payload);
-                        flooder.write(frame);
-                        written.addAndGet(frame.length);
-                    }
-                } catch (IOException e) {
-                    // Closed at the end of the test.
-                }
-            }, "never-reads");
+            Thread writer = new Thread(
+                    () -> {
+                        byte[] payload = new byte[1024];
+                        try {
+                            for (long seq = 0; ; seq++) {
+                                byte[] frame = RawPulsarClient.send(1, seq, payload);
+                                flooder.write(frame);
+                                written.addAndGet(frame.length);
+                            }
+                        } catch (IOException e) {
+                            // Closed at the end of the test.
+                        }
+                    },
+                    "never-reads");
             writer.setDaemon(true);
             writer.start();
             // Held bytes rise to the limit, then reading stops: what the client managed to write levels off.
@@ -215,8 +231,11 @@ class FloodsAndHostilePeersIT {
             peakHeld = Math.max(peakHeld, heldBytes(topic));
             long since = neighbour.roundTrips.get();
             neighbour.awaitRoundTrips(since, 20);
-            figures.put("receipts never read", "client wrote " + (written.get() >> 10) + " KiB before being paused; Sluice held at most "
-                    + (peakHeld >> 10) + " KiB (limit " + (MAX_HELD_BYTES >> 10) + " KiB); " + memory.summary());
+            figures.put(
+                    "receipts never read",
+                    "client wrote " + (written.get() >> 10) + " KiB before being paused; Sluice held at most "
+                            + (peakHeld >> 10) + " KiB (limit " + (MAX_HELD_BYTES >> 10) + " KiB); "
+                            + memory.summary());
             // One frame may cross the limit before reading stops.
             assertTrue(peakHeld <= MAX_HELD_BYTES + 2048, "held " + peakHeld);
             assertTrue(peakHeld > MAX_HELD_BYTES / 2, "the limit was never approached: held " + peakHeld);
@@ -228,8 +247,10 @@ class FloodsAndHostilePeersIT {
     @Test
     void slowlorisAdminClientsAreCutOffAndStopNeitherTheAdminApiNorABurstOfRequests() throws Exception {
         startNeighbour(strict);
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
         List<Socket> slow = new ArrayList<>();
         byte[] partial = "GET /healthz HTTP/1.1\r\nHost: sluice\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
         long start = System.nanoTime();
@@ -246,14 +267,19 @@ class FloodsAndHostilePeersIT {
                 assertTrue(System.nanoTime() < deadline, open.size() + " slow connections still open");
                 byte next = b < partial.length ? partial[b] : (byte) 'z';
                 open.removeIf(socket -> !writeByte(socket, next));
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(strict.adminUrl() + "/healthz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> health = http.send(
+                        HttpRequest.newBuilder(URI.create(strict.adminUrl() + "/healthz"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, health.statusCode());
                 healthChecks++;
                 Thread.sleep(100);
             }
             long cutOffMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertTrue(cutOffMillis >= SHORT_TIMEOUT.toMillis(), "cut off after " + cutOffMillis + " ms, before the timeout");
+            assertTrue(
+                    cutOffMillis >= SHORT_TIMEOUT.toMillis(),
+                    "cut off after " + cutOffMillis + " ms, before the timeout");
 
             long burstStart = System.nanoTime();
             Semaphore window = new Semaphore(32);
@@ -261,8 +287,11 @@ class FloodsAndHostilePeersIT {
             for (int i = 0; i < ADMIN_BURST; i++) {
                 window.acquire();
                 String path = i % 2 == 0 ? "/api/v1/limits" : "/healthz";
-                burst.add(http.sendAsync(HttpRequest.newBuilder(URI.create(strict.adminUrl() + path))
-                                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString())
+                burst.add(http.sendAsync(
+                                HttpRequest.newBuilder(URI.create(strict.adminUrl() + path))
+                                        .timeout(Duration.ofSeconds(20))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
                         .whenComplete((r, e) -> window.release()));
             }
             long ok = 0;
@@ -272,10 +301,14 @@ class FloodsAndHostilePeersIT {
                 }
             }
             long burstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - burstStart);
-            figures.put("admin slowloris and burst", SLOWLORIS_CONNECTIONS + " slow header senders (a byte every 100 ms)"
-                    + " all cut off by the " + SHORT_TIMEOUT.toSeconds() + " s idle timeout within " + cutOffMillis
-                    + " ms, " + healthChecks + " /healthz meanwhile answered 200; burst of " + ADMIN_BURST + " requests: "
-                    + ok + " answered 200 in " + burstMillis + " ms; " + memory.summary());
+            figures.put(
+                    "admin slowloris and burst",
+                    SLOWLORIS_CONNECTIONS + " slow header senders (a byte every 100 ms)"
+                            + " all cut off by the " + SHORT_TIMEOUT.toSeconds() + " s idle timeout within "
+                            + cutOffMillis
+                            + " ms, " + healthChecks + " /healthz meanwhile answered 200; burst of " + ADMIN_BURST
+                            + " requests: "
+                            + ok + " answered 200 in " + burstMillis + " ms; " + memory.summary());
             assertEquals(ADMIN_BURST, ok);
         } finally {
             for (Socket socket : slow) {

@@ -45,17 +45,38 @@ class GracefulDrainIT {
     void sigtermDrainsHeldSendsAndTheClientResendsTheRestThroughANewSluice() throws Exception {
         String topic = "persistent://public/default/drain-" + System.nanoTime();
         Path limits = dir.resolve("limits.json");
-        Files.write(limits, LimitsJson.write(LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
+        Files.write(
+                limits,
+                LimitsJson.write(LimitsDocument.empty()
+                        .withLimit(
+                                new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                PublishQuotaIT.limit(
+                                        "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
         int port = FreePorts.loopback();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;
         int total = 400;
-        try (SluiceProcess sluice = SluiceProcess.start("--upstream", broker.serviceUrl(), "--listen", "127.0.0.1:" + port,
-                "--admin", "127.0.0.1:0", "--limits-file", limits.toString(), "--drain-timeout", "3");
-             PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + port)
-                     .operationTimeout(30, TimeUnit.SECONDS).build()) {
-            Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).enableBatching(false)
-                    .sendTimeout(0, TimeUnit.SECONDS).blockIfQueueFull(true).create();
+        try (SluiceProcess sluice = SluiceProcess.start(
+                        "--upstream",
+                        broker.serviceUrl(),
+                        "--listen",
+                        "127.0.0.1:" + port,
+                        "--admin",
+                        "127.0.0.1:0",
+                        "--limits-file",
+                        limits.toString(),
+                        "--drain-timeout",
+                        "3");
+                PulsarClient client = PulsarClient.builder()
+                        .serviceUrl("pulsar://127.0.0.1:" + port)
+                        .operationTimeout(30, TimeUnit.SECONDS)
+                        .build()) {
+            Producer<String> producer = client.newProducer(Schema.STRING)
+                    .topic(topic)
+                    .enableBatching(false)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .blockIfQueueFull(true)
+                    .create();
             List<CompletableFuture<?>> sends = new ArrayList<>();
             for (int i = 0; i < total; i++) {
                 int seq = i;
@@ -67,7 +88,8 @@ class GracefulDrainIT {
             assertEquals(0, sluice.awaitExit(30), "SIGTERM exits 0");
             int afterDrain = acknowledged.size();
             acknowledgedByOldSluice = Set.copyOf(acknowledged);
-            System.out.printf("drain: %d acknowledged before SIGTERM, %d when the old Sluice exited%n", beforeTerm, afterDrain);
+            System.out.printf(
+                    "drain: %d acknowledged before SIGTERM, %d when the old Sluice exited%n", beforeTerm, afterDrain);
             assertTrue(afterDrain > beforeTerm + 50, "held sends went on to the broker during the drain");
             assertTrue(afterDrain < total, "the backlog outlasted the drain timeout, so some sends must be resent");
 
@@ -78,8 +100,12 @@ class GracefulDrainIT {
         }
         assertEquals(total, acknowledged.size(), "every send was acknowledged in the end");
         Map<Integer, Integer> copies = new HashMap<>();
-        try (PulsarClient direct = PulsarClient.builder().serviceUrl(broker.serviceUrl()).build();
-             Reader<String> reader = direct.newReader(Schema.STRING).topic(topic).startMessageId(MessageId.earliest).create()) {
+        try (PulsarClient direct =
+                        PulsarClient.builder().serviceUrl(broker.serviceUrl()).build();
+                Reader<String> reader = direct.newReader(Schema.STRING)
+                        .topic(topic)
+                        .startMessageId(MessageId.earliest)
+                        .create()) {
             while (reader.hasMessageAvailable()) {
                 Message<String> message = reader.readNext(10, TimeUnit.SECONDS);
                 copies.merge(Integer.parseInt(message.getValue().substring(2)), 1, Integer::sum);
@@ -92,13 +118,14 @@ class GracefulDrainIT {
         for (int seq = 0; seq < total; seq++) {
             int stored = copies.getOrDefault(seq, 0);
             if (acknowledgedByOldSluice.contains(seq)) {
-                assertEquals(1, stored, "message " + seq + ", acknowledged before the drain ended, stored exactly once");
+                assertEquals(
+                        1, stored, "message " + seq + ", acknowledged before the drain ended, stored exactly once");
             } else {
                 assertTrue(stored >= 1, "message " + seq + " resent and stored");
                 duplicates += stored - 1;
             }
         }
-        System.out.printf("drain: %d resent messages stored twice (forwarded, then cut off by the drain timeout)%n",
-                duplicates);
+        System.out.printf(
+                "drain: %d resent messages stored twice (forwarded, then cut off by the drain timeout)%n", duplicates);
     }
 }

@@ -42,14 +42,17 @@ class HostilePeersIT {
 
     @Test
     void aClientSendingGarbageIsDisconnectedWhileAnotherKeepsPublishing() throws Exception {
-        try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
-             Producer<String> producer = client.newProducer(Schema.STRING)
-                     .topic("persistent://public/default/garbage-neighbour-" + System.nanoTime()).create()) {
+        try (PulsarClient client =
+                        PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
+                Producer<String> producer = client.newProducer(Schema.STRING)
+                        .topic("persistent://public/default/garbage-neighbour-" + System.nanoTime())
+                        .create()) {
             producer.send("before");
             long errorsBefore = protocolErrors();
             try (Socket garbage = new Socket("127.0.0.1", sluice.server.proxyPort())) {
                 garbage.setSoTimeout(10_000);
-                garbage.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                garbage.getOutputStream()
+                        .write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 garbage.getOutputStream().flush();
                 assertEquals(-1, garbage.getInputStream().read(), "Sluice closes the garbage connection");
             }
@@ -60,13 +63,15 @@ class HostilePeersIT {
 
     @Test
     void aClientAskingForABrokerOutsideTheAllowListIsRefusedAndClosed() throws Exception {
-        ByteBuf connect = FrameWriter.encode(ByteBufAllocator.DEFAULT, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder()
-                        .setClientVersion("hostile")
-                        .setProtocolVersion(21)
-                        .setProxyToBrokerUrl("pulsar://127.0.0.1:22"))
-                .build());
+        ByteBuf connect = FrameWriter.encode(
+                ByteBufAllocator.DEFAULT,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("hostile")
+                                .setProtocolVersion(21)
+                                .setProxyToBrokerUrl("pulsar://127.0.0.1:22"))
+                        .build());
         try (Socket socket = new Socket("127.0.0.1", sluice.server.proxyPort())) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(ByteBufUtil.getBytes(connect));
@@ -94,14 +99,20 @@ class HostilePeersIT {
             socket.getOutputStream().write(header);
             assertEquals(-1, socket.getInputStream().read());
         }
-        try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl)
-                .operationTimeout(10, TimeUnit.SECONDS).build()) {
-            client.newProducer(Schema.STRING).topic("persistent://public/default/after-huge-" + System.nanoTime())
-                    .create().send("still fine");
+        try (PulsarClient client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .operationTimeout(10, TimeUnit.SECONDS)
+                .build()) {
+            client.newProducer(Schema.STRING)
+                    .topic("persistent://public/default/after-huge-" + System.nanoTime())
+                    .create()
+                    .send("still fine");
         }
     }
 
     private static long protocolErrors() {
-        return sluice.server.stats().protocolErrors().values().stream().mapToLong(Long::longValue).sum();
+        return sluice.server.stats().protocolErrors().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 }

@@ -23,16 +23,18 @@ final class MemoryWatch implements AutoCloseable {
     private volatile boolean running = true;
 
     MemoryWatch() {
-        sampler = new Thread(() -> {
-            while (running) {
-                sample();
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "memory-watch");
+        sampler = new Thread(
+                () -> {
+                    while (running) {
+                        sample();
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "memory-watch");
         sampler.setDaemon(true);
         sampler.start();
     }
@@ -43,7 +45,9 @@ final class MemoryWatch implements AutoCloseable {
         if (counted >= 0) {
             return counted;
         }
-        return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric().usedDirectMemory();
+        return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT)
+                .metric()
+                .usedDirectMemory();
     }
 
     /** Heap in use now, in bytes (garbage included: a peak is an upper bound). */

@@ -1,11 +1,11 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.ScopeKind;
-import io.sluice.limits.ScopeRef;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.server.it.PromQl.Matcher;
 import io.sluice.server.it.PromQl.Reads;
 import io.sluice.server.it.PromQl.Selector;
@@ -63,13 +63,14 @@ class MonitoringContractIT {
     private static final Set<String> SCRAPE_METRICS = Set.of("up");
 
     /** Used by the dashboard or the rules, not exported yet; docs/OPERATIONS.md lists the same. */
-    static final Map<String, String> NOT_YET_EXPORTED = Map.of(
-            "sluice_cluster_store_up", "exported with --cluster-store only; this test's Sluice runs without");
+    static final Map<String, String> NOT_YET_EXPORTED =
+            Map.of("sluice_cluster_store_up", "exported with --cluster-store only; this test's Sluice runs without");
 
     private static final Pattern PLAIN_ALTERNATIVES = Pattern.compile("[A-Za-z0-9_]+(\\|[A-Za-z0-9_]+)*");
     private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
     private static final Pattern ANNOTATION_LABEL = Pattern.compile("\\$labels\\.([a-zA-Z_][a-zA-Z0-9_]*)");
-    private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)", Pattern.DOTALL);
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)", Pattern.DOTALL);
 
     private static final PulsarBroker broker = PulsarBroker.shared();
     private static RunningSluice sluice;
@@ -80,19 +81,39 @@ class MonitoringContractIT {
         sluice = RunningSluice.frontProxy(broker);
         String delayed = "persistent://public/default/monitoring-delayed-" + System.nanoTime();
         String rejected = "persistent://public/default/monitoring-rejected-" + System.nanoTime();
-        sluice.server.limits().update(d -> d
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, delayed), LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":20,\"bytesPerSecond\":1e9},"
-                        + "\"dispatch\":{\"messagesPerSecond\":1e6,\"bytesPerSecond\":1e9}}").getBytes(StandardCharsets.UTF_8)))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, rejected), LimitsJson.parseLimit(
-                        "{\"publish\":{\"messagesPerSecond\":2},\"onExceed\":\"reject\"}".getBytes(StandardCharsets.UTF_8))));
-        try (PulsarClient client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).operationTimeout(30, TimeUnit.SECONDS).build();
-             Consumer<byte[]> consumer = client.newConsumer().topic(delayed).subscriptionName("monitoring").subscribe();
-             Producer<byte[]> slow = client.newProducer().topic(delayed).enableBatching(false).sendTimeout(0, TimeUnit.SECONDS).create();
-             Producer<byte[]> refused = client.newProducer().topic(rejected).enableBatching(false).create()) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                                new ScopeRef(ScopeKind.PULSAR_TOPIC, delayed),
+                                LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":20,\"bytesPerSecond\":1e9},"
+                                                + "\"dispatch\":{\"messagesPerSecond\":1e6,\"bytesPerSecond\":1e9}}")
+                                        .getBytes(StandardCharsets.UTF_8)))
+                        .withLimit(
+                                new ScopeRef(ScopeKind.PULSAR_TOPIC, rejected),
+                                LimitsJson.parseLimit("{\"publish\":{\"messagesPerSecond\":2},\"onExceed\":\"reject\"}"
+                                        .getBytes(StandardCharsets.UTF_8))));
+        try (PulsarClient client = PulsarClient.builder()
+                        .serviceUrl(sluice.serviceUrl)
+                        .operationTimeout(30, TimeUnit.SECONDS)
+                        .build();
+                Consumer<byte[]> consumer = client.newConsumer()
+                        .topic(delayed)
+                        .subscriptionName("monitoring")
+                        .subscribe();
+                Producer<byte[]> slow = client.newProducer()
+                        .topic(delayed)
+                        .enableBatching(false)
+                        .sendTimeout(0, TimeUnit.SECONDS)
+                        .create();
+                Producer<byte[]> refused = client.newProducer()
+                        .topic(rejected)
+                        .enableBatching(false)
+                        .create()) {
             List<CompletableFuture<?>> sends = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 sends.add(slow.sendAsync(("delayed " + i).getBytes(StandardCharsets.UTF_8)));
-                sends.add(refused.sendAsync(("rejected " + i).getBytes(StandardCharsets.UTF_8)).exceptionally(e -> null));
+                sends.add(refused.sendAsync(("rejected " + i).getBytes(StandardCharsets.UTF_8))
+                        .exceptionally(e -> null));
             }
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             for (int i = 0; i < 10; i++) {
@@ -126,10 +147,12 @@ class MonitoringContractIT {
     /** Admission signals are sampled every second; upstream latency needs the traffic above in its window. */
     private static ExposedMetrics scrapeOnceEverySignalIsIn() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/metrics")).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/metrics"))
+                .build();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
-            ExposedMetrics metrics = ExposedMetrics.parse(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+            ExposedMetrics metrics = ExposedMetrics.parse(
+                    http.send(request, HttpResponse.BodyHandlers.ofString()).body());
             Set<String> signals = metrics.values("sluice_admission_signal", "signal");
             if (signals.containsAll(Set.of("upstream_latency_p99", "event_loop_lag", "cpu", "heap", "direct_memory"))
                     || System.nanoTime() > deadline) {
@@ -141,39 +164,53 @@ class MonitoringContractIT {
 
     @Test
     void everyDashboardQueryReadsWhatSluiceExports() throws Exception {
-        JsonNode dashboard = new ObjectMapper().readTree(repoFile("helm/sluice/files/sluice-dashboard.json").toFile());
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(repoFile("helm/sluice/files/sluice-dashboard.json").toFile());
         Findings findings = new Findings();
         int queries = 0;
         for (JsonNode panel : panels(dashboard)) {
             for (JsonNode target : panel.path("targets")) {
-                Set<String> legend = matches(LEGEND_LABEL, target.path("legendFormat").asText(""));
-                findings.check("panel '" + panel.path("title").asText() + "' query " + target.path("refId").asText(),
-                        target.path("expr").asText(), legend);
+                Set<String> legend =
+                        matches(LEGEND_LABEL, target.path("legendFormat").asText(""));
+                findings.check(
+                        "panel '" + panel.path("title").asText() + "' query "
+                                + target.path("refId").asText(),
+                        target.path("expr").asText(),
+                        legend);
                 queries++;
             }
         }
         for (JsonNode variable : dashboard.path("templating").path("list")) {
             if (variable.path("type").asText().equals("query")) {
-                findings.checkLabelValues("variable $" + variable.path("name").asText(), variable.path("definition").asText());
+                findings.checkLabelValues(
+                        "variable $" + variable.path("name").asText(),
+                        variable.path("definition").asText());
                 queries++;
             }
         }
         Set<String> variables = new TreeSet<>();
-        dashboard.path("templating").path("list").forEach(v -> variables.add(v.path("name").asText()));
+        dashboard
+                .path("templating")
+                .path("list")
+                .forEach(v -> variables.add(v.path("name").asText()));
         assertTrue(variables.containsAll(Set.of("protocol", "topic")), "template variables: " + variables);
         findings.report("dashboard", queries);
     }
 
     @Test
     void everyAlertReadsWhatSluiceExports() throws Exception {
-        JsonNode rules = new YAMLMapper().readTree(repoFile("helm/sluice/files/sluice-alerts.yaml").toFile());
+        JsonNode rules = new YAMLMapper()
+                .readTree(repoFile("helm/sluice/files/sluice-alerts.yaml").toFile());
         Findings findings = new Findings();
         int alerts = 0;
         for (JsonNode group : rules.path("groups")) {
             for (JsonNode rule : group.path("rules")) {
                 Set<String> labels = new LinkedHashSet<>();
                 rule.path("annotations").forEach(a -> labels.addAll(matches(ANNOTATION_LABEL, a.asText())));
-                findings.check("alert " + rule.path("alert").asText(), rule.path("expr").asText(), labels);
+                findings.check(
+                        "alert " + rule.path("alert").asText(),
+                        rule.path("expr").asText(),
+                        labels);
                 alerts++;
             }
         }
@@ -182,9 +219,13 @@ class MonitoringContractIT {
 
     @Test
     void theNotYetExportedListIsStillTrue() {
-        List<String> exportedNow = NOT_YET_EXPORTED.keySet().stream().filter(exposed::has).sorted().toList();
-        assertEquals(List.of(), exportedNow, "Sluice exports these now: remove them from MonitoringContractIT.NOT_YET_EXPORTED"
-                + " and from docs/OPERATIONS.md (Metrics not yet exported)");
+        List<String> exportedNow =
+                NOT_YET_EXPORTED.keySet().stream().filter(exposed::has).sorted().toList();
+        assertEquals(
+                List.of(),
+                exportedNow,
+                "Sluice exports these now: remove them from MonitoringContractIT.NOT_YET_EXPORTED"
+                        + " and from docs/OPERATIONS.md (Metrics not yet exported)");
     }
 
     @Test
@@ -194,7 +235,9 @@ class MonitoringContractIT {
         assertTrue(section >= 0, "docs/OPERATIONS.md has no 'Metrics not exported yet' section");
         int end = operations.indexOf("\n#", section + 1);
         String text = operations.substring(section, end < 0 ? operations.length() : end);
-        assertEquals(new TreeSet<>(NOT_YET_EXPORTED.keySet()), new TreeSet<>(matches(Pattern.compile("`(sluice_[a-z_]+)`"), text)));
+        assertEquals(
+                new TreeSet<>(NOT_YET_EXPORTED.keySet()),
+                new TreeSet<>(matches(Pattern.compile("`(sluice_[a-z_]+)`"), text)));
     }
 
     /** What the checks found: problems fail the test; uses of metrics not exported yet are printed. */
@@ -230,7 +273,8 @@ class MonitoringContractIT {
             result.removeAll(reads.droppedLabels());
             for (String label : resultLabels) {
                 if (!result.contains(label)) {
-                    problems.add(where + ": shows label '" + label + "', which its result does not have (it has " + result + ")");
+                    problems.add(where + ": shows label '" + label + "', which its result does not have (it has "
+                            + result + ")");
                 }
             }
         }
@@ -267,7 +311,8 @@ class MonitoringContractIT {
                     continue;
                 }
                 if (!labels.contains(matcher.label())) {
-                    problems.add(where + ": " + metric + " has no label '" + matcher.label() + "' (its labels: " + labels + ")");
+                    problems.add(where + ": " + metric + " has no label '" + matcher.label() + "' (its labels: "
+                            + labels + ")");
                     continue;
                 }
                 checkValues(where, metric, matcher);
@@ -277,7 +322,9 @@ class MonitoringContractIT {
 
         /** A value matched literally must be one Sluice writes: {@code signal="upstream_latency_p99"}. */
         private void checkValues(String where, String metric, Matcher matcher) {
-            boolean literal = matcher.op().equals("=") || matcher.op().equals("=~") && PLAIN_ALTERNATIVES.matcher(matcher.value()).matches();
+            boolean literal = matcher.op().equals("=")
+                    || matcher.op().equals("=~")
+                            && PLAIN_ALTERNATIVES.matcher(matcher.value()).matches();
             if (!literal || matcher.value().contains("$")) {
                 return;
             }
@@ -291,11 +338,13 @@ class MonitoringContractIT {
         }
 
         void report(String what, int checked) {
-            pending.forEach((metric, uses) -> System.out.println("Not exported by Sluice yet (" + NOT_YET_EXPORTED.get(metric)
-                    + "): " + metric + ", used by " + String.join("; ", uses)));
+            pending.forEach((metric, uses) -> System.out.println("Not exported by Sluice yet ("
+                    + NOT_YET_EXPORTED.get(metric) + "): " + metric + ", used by " + String.join("; ", uses)));
             assertTrue(checked > 0, "no " + what + " found");
-            assertTrue(problems.isEmpty(), what + ": " + problems.size() + " problems in " + checked + " expressions, which read"
-                    + " what Sluice does not export:\n  " + String.join("\n  ", problems));
+            assertTrue(
+                    problems.isEmpty(),
+                    what + ": " + problems.size() + " problems in " + checked + " expressions, which read"
+                            + " what Sluice does not export:\n  " + String.join("\n  ", problems));
         }
     }
 

@@ -41,11 +41,18 @@ class NoisyNeighbourIT {
     @Test
     void anUnthrottledTopicKeepsItsLatencyWhileItsNeighbourIsThrottled() throws Exception {
         try (RunningSluice sluice = RunningSluice.frontProxy(broker)) {
-            Outcome baseline = run(sluice.serviceUrl, false, topicA -> { });
-            Outcome throttled = run(sluice.serviceUrl, true, topicA -> sluice.server.limits().update(d ->
-                    d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topicA), PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":100}}"))));
+            Outcome baseline = run(sluice.serviceUrl, false, topicA -> {});
+            Outcome throttled = run(
+                    sluice.serviceUrl,
+                    true,
+                    topicA -> sluice.server
+                            .limits()
+                            .update(d -> d.withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topicA),
+                                    PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":100}}"))));
             Outcome brokerOwn = run(broker.serviceUrl(), true, topicA -> {
-                try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
+                try (PulsarAdmin admin =
+                        PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
                     admin.topics().createNonPartitionedTopic(topicA);
                     admin.topicPolicies().setPublishRate(topicA, new PublishRate(100, -1));
                     Thread.sleep(2_000);
@@ -56,7 +63,8 @@ class NoisyNeighbourIT {
             System.out.println("noisy neighbour: broker policy, A flooded " + brokerOwn);
             assertEquals(throttled.sent(), throttled.completed(), "every send of B completes through Sluice");
             // Below 10 ms a p99 on this 2-core machine is scheduler and GC noise, not the proxy.
-            assertTrue(throttled.p99() <= 2 * Math.max(baseline.p99(), 10.0),
+            assertTrue(
+                    throttled.p99() <= 2 * Math.max(baseline.p99(), 10.0),
                     "B's p99 stays within 2x its baseline: " + throttled + " vs " + baseline);
         }
     }
@@ -69,13 +77,23 @@ class NoisyNeighbourIT {
         String topicA = "persistent://public/default/noisy-a-" + System.nanoTime();
         String topicB = "persistent://public/default/quiet-b-" + System.nanoTime();
         setup.limit(topicA);
-        try (PulsarClient client = PulsarClient.builder().serviceUrl(serviceUrl)
-                .operationTimeout(30, TimeUnit.SECONDS).build()) {
-            Producer<byte[]> b = client.newProducer().topic(topicB).enableBatching(false)
-                    .sendTimeout(5, TimeUnit.SECONDS).create();
+        try (PulsarClient client = PulsarClient.builder()
+                .serviceUrl(serviceUrl)
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build()) {
+            Producer<byte[]> b = client.newProducer()
+                    .topic(topicB)
+                    .enableBatching(false)
+                    .sendTimeout(5, TimeUnit.SECONDS)
+                    .create();
             b.send(new byte[100]);
-            Producer<byte[]> a = client.newProducer().topic(topicA).enableBatching(false)
-                    .sendTimeout(0, TimeUnit.SECONDS).maxPendingMessages(5000).blockIfQueueFull(true).create();
+            Producer<byte[]> a = client.newProducer()
+                    .topic(topicA)
+                    .enableBatching(false)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .maxPendingMessages(5000)
+                    .blockIfQueueFull(true)
+                    .create();
             if (floodA) {
                 for (int i = 0; i < 5000; i++) {
                     a.sendAsync(new byte[100]);

@@ -1,16 +1,16 @@
 package io.sluice.server.it;
 
+import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.limits.ConnectionLimits;
 import io.sluice.server.it.notify.ConformanceClient;
 import io.sluice.server.it.notify.ConformanceClient.NoticeHandling;
 import io.sluice.server.it.notify.ThrottleNotice;
 import io.sluice.status.ThrottledClient;
 import io.sluice.status.TopicMeter;
-import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testing.LeakCheck;
+import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
@@ -58,8 +58,8 @@ class NotifyIT {
 
     private static ConformanceClient client(RunningSluice through, boolean advertisesNotices, NoticeHandling handling)
             throws Exception {
-        return ConformanceClient.connect(new InetSocketAddress("127.0.0.1", through.server.proxyPort()),
-                advertisesNotices, handling);
+        return ConformanceClient.connect(
+                new InetSocketAddress("127.0.0.1", through.server.proxyPort()), advertisesNotices, handling);
     }
 
     /** What the test thread saw of a topic in Sluice while it waited. */
@@ -85,7 +85,8 @@ class NotifyIT {
                 maxHeldMessages = Math.max(maxHeldMessages, meter.heldMessages());
                 maxHeldBytes = Math.max(maxHeldBytes, meter.heldBytes());
                 if (tick++ % 20 == 0) {
-                    for (ThrottledClient throttled : through.server.services().throttles().throttled()) {
+                    for (ThrottledClient throttled :
+                            through.server.services().throttles().throttled()) {
                         if (throttled.topic().equals(topic)) {
                             actions.add(throttled.action());
                         }
@@ -118,8 +119,8 @@ class NotifyIT {
         void assertReliedOn(ConformanceClient client) {
             boolean fellBack = eventsByAction().containsKey("delay");
             if (fellBack && client.longestStallMillis() >= 50) {
-                System.out.printf("notify: fell back to delay after the client stalled for %d ms%n",
-                        client.longestStallMillis());
+                System.out.printf(
+                        "notify: fell back to delay after the client stalled for %d ms%n", client.longestStallMillis());
                 return;
             }
             assertFalse(fellBack, "no fallback to delay");
@@ -132,7 +133,8 @@ class NotifyIT {
         Map<String, Long> eventsByAction() {
             return through.server.services().throttles().events().entrySet().stream()
                     .filter(e -> e.getKey().topic().equals(topic))
-                    .collect(Collectors.groupingBy(e -> e.getKey().action(), Collectors.summingLong(Map.Entry::getValue)));
+                    .collect(Collectors.groupingBy(
+                            e -> e.getKey().action(), Collectors.summingLong(Map.Entry::getValue)));
         }
     }
 
@@ -174,7 +176,8 @@ class NotifyIT {
     @ValueSource(strings = {"topic", "namespace", "proxy"})
     void aNoticeNamesTheExceededScopeAndThePauseTheBucketNeeds(String scope) throws Exception {
         String namespace = "public/notify-" + scope + "-" + System.nanoTime();
-        try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
+        try (PulsarAdmin admin =
+                PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
             admin.namespaces().createNamespace(namespace);
         }
         String topic = "persistent://" + namespace + "/paced";
@@ -185,7 +188,7 @@ class NotifyIT {
             default -> ThrottlingReason.BrokerProduceQuotaExceeded;
         };
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
+                ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
             own.server.limits().update(d -> switch (scope) {
                 case "topic" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), rate);
                 case "namespace" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace), rate);
@@ -198,9 +201,11 @@ class NotifyIT {
             client.stopSending(producerId);
 
             List<ThrottleNotice> notices = client.notices();
-            Set<Long> pauses = notices.stream().map(ThrottleNotice::pauseForMillis).collect(Collectors.toSet());
-            System.out.printf("notify %s: %d notices, pauses %s ms, %d receipts%n", scope, notices.size(),
-                    pauses.stream().sorted().toList(), client.receipts(producerId));
+            Set<Long> pauses =
+                    notices.stream().map(ThrottleNotice::pauseForMillis).collect(Collectors.toSet());
+            System.out.printf(
+                    "notify %s: %d notices, pauses %s ms, %d receipts%n",
+                    scope, notices.size(), pauses.stream().sorted().toList(), client.receipts(producerId));
             assertTrue(notices.size() >= 20, "about one notice per message past the burst: " + notices.size());
             for (ThrottleNotice notice : notices) {
                 assertEquals(producerId, notice.producerId());
@@ -225,14 +230,26 @@ class NotifyIT {
             Rates rates = watch.rates(3_000, 20_000, (from, to) -> client.receiptsBetween(producerId, from, to));
             client.stopSending(producerId);
 
-            List<Long> pauses = client.notices().stream().map(ThrottleNotice::pauseForMillis).sorted().toList();
-            System.out.printf("notify comply: 200 msg/s limit -> %s; %d notices, pause min %d, median %d, max %d ms;"
-                            + " most held %d messages; events %s%n", rates, pauses.size(), pauses.get(0),
-                    pauses.get(pauses.size() / 2), pauses.get(pauses.size() - 1), watch.maxHeldMessages, watch.eventsByAction());
+            List<Long> pauses = client.notices().stream()
+                    .map(ThrottleNotice::pauseForMillis)
+                    .sorted()
+                    .toList();
+            System.out.printf(
+                    "notify comply: 200 msg/s limit -> %s; %d notices, pause min %d, median %d, max %d ms;"
+                            + " most held %d messages; events %s%n",
+                    rates,
+                    pauses.size(),
+                    pauses.get(0),
+                    pauses.get(pauses.size() / 2),
+                    pauses.get(pauses.size() - 1),
+                    watch.maxHeldMessages,
+                    watch.eventsByAction());
             System.out.printf("notify comply: longest client stall %d ms%n", client.longestStallMillis());
             rates.assertMatch(200);
-            assertTrue(client.notices().stream().allMatch(n -> n.reason() == ThrottlingReason.TopicProduceQuotaExceeded
-                    && n.producerId() == producerId && n.pauseForMillis() > 0));
+            assertTrue(client.notices().stream()
+                    .allMatch(n -> n.reason() == ThrottlingReason.TopicProduceQuotaExceeded
+                            && n.producerId() == producerId
+                            && n.pauseForMillis() > 0));
             assertTrue(watch.eventsByAction().containsKey("notify"), "counted as notified while Sluice relies on it");
             watch.assertReliedOn(client);
             assertEquals(List.of(), client.problems());
@@ -252,7 +269,8 @@ class NotifyIT {
             Rates rates = watch.rates(6_000, 10_000, (from, to) -> client.receiptsBetween(producerId, from, to));
             client.stopSending(producerId);
 
-            System.out.printf("notify silent: 200 msg/s limit -> %s; %d notices; most held %d messages; events %s%n",
+            System.out.printf(
+                    "notify silent: 200 msg/s limit -> %s; %d notices; most held %d messages; events %s%n",
                     rates, client.notices().size(), watch.maxHeldMessages, watch.eventsByAction());
             assertFalse(client.notices().isEmpty(), "it was told");
             assertTrue(watch.maxHeldMessages > 0, "then Sluice held its sends");
@@ -275,7 +293,8 @@ class NotifyIT {
             Rates rates = watch.rates(3_000, 10_000, (from, to) -> client.receiptsBetween(producerId, from, to));
             client.stopSending(producerId);
 
-            System.out.printf("notify liar: 200 msg/s limit -> %s; %d notices; most held %d messages; events %s%n",
+            System.out.printf(
+                    "notify liar: 200 msg/s limit -> %s; %d notices; most held %d messages; events %s%n",
                     rates, client.notices().size(), watch.maxHeldMessages, watch.eventsByAction());
             assertFalse(client.notices().isEmpty(), "it was told");
             assertTrue(watch.maxHeldMessages > 0, "a send after its receipt made Sluice hold its sends");
@@ -289,15 +308,23 @@ class NotifyIT {
     void theStockClientOnANotifyLimitIsDelayedAndKeepsItsConnection() throws Exception {
         String topic = topic("notify-stock");
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             PulsarClient stock = PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
-            own.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
-            Producer<byte[]> producer = stock.newProducer().topic(topic).enableBatching(false).blockIfQueueFull(true)
-                    .sendTimeout(0, TimeUnit.SECONDS).create();
+                PulsarClient stock =
+                        PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
+            own.server
+                    .limits()
+                    .update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
+            Producer<byte[]> producer = stock.newProducer()
+                    .topic(topic)
+                    .enableBatching(false)
+                    .blockIfQueueFull(true)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .create();
             long connections = own.server.stats().acceptedConnections();
             Watch watch = new Watch(own, topic);
             try (Flood flood = new Flood(producer, 100, 1000)) {
                 Rates rates = watch.rates(2_000, 10_000, flood::acknowledgedBetween);
-                System.out.printf("notify stock client: 200 msg/s limit -> %s; most held %d messages%n",
+                System.out.printf(
+                        "notify stock client: 200 msg/s limit -> %s; most held %d messages%n",
                         rates, watch.maxHeldMessages);
                 rates.assertMatch(200);
                 assertEquals(0, flood.failures.get(), () -> "failed sends: " + flood.errors);
@@ -313,18 +340,22 @@ class NotifyIT {
     void aClientWithoutTheFlagIsDelayedAndNeverSeesAnExtensionCommand() throws Exception {
         String topic = topic("notify-unflagged");
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             ConformanceClient client = client(own, false, NoticeHandling.COMPLY)) {
+                ConformanceClient client = client(own, false, NoticeHandling.COMPLY)) {
             // A tight connection limit too, so that connection-level breaches happen as well.
-            own.server.limits().update(d -> d
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":100},\"onExceed\":\"notify\"}"))
-                    .withConnection(new ConnectionLimits(5, ConnectionLimits.DEFAULT.maxHeldBytes())));
+            own.server
+                    .limits()
+                    .update(d -> d.withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                    limit("{\"publish\":{\"messagesPerSecond\":100},\"onExceed\":\"notify\"}"))
+                            .withConnection(new ConnectionLimits(5, ConnectionLimits.DEFAULT.maxHeldBytes())));
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(own, topic);
             client.startSending(producerId, 20, 100);
             watch.during(3_000);
             client.stopSending(producerId);
 
-            System.out.printf("notify unflagged: %d receipts, most held %d messages, %d extension commands%n",
+            System.out.printf(
+                    "notify unflagged: %d receipts, most held %d messages, %d extension commands%n",
                     client.receipts(producerId), watch.maxHeldMessages, client.extensionCommands());
             assertTrue(client.receipts(producerId) > 100, "it kept publishing");
             assertTrue(watch.maxHeldMessages > 0, "delay: Sluice held its sends");
@@ -338,13 +369,16 @@ class NotifyIT {
         String a = topic("notify-pending-a");
         String b = topic("notify-pending-b");
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
-            own.server.limits().update(d -> d.withConnection(new ConnectionLimits(20, ConnectionLimits.DEFAULT.maxHeldBytes())));
+                ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
+            own.server
+                    .limits()
+                    .update(d -> d.withConnection(new ConnectionLimits(20, ConnectionLimits.DEFAULT.maxHeldBytes())));
             long pa = client.createProducer(a);
             long pb = client.createProducer(b);
             client.startSending(pa, 50, 100);
             client.startSending(pb, 50, 100);
-            Set<Long> told = awaitConnectionNotices(client, ThrottlingReason.ConnectionPendingMessagesBreach, Set.of(pa, pb));
+            Set<Long> told =
+                    awaitConnectionNotices(client, ThrottlingReason.ConnectionPendingMessagesBreach, Set.of(pa, pb));
             long receipts = client.receipts(pa) + client.receipts(pb);
             Thread.sleep(500);
             client.stopSending(pa);
@@ -362,10 +396,14 @@ class NotifyIT {
         String free = topic("notify-held-b");
         int maxHeldBytes = 20_000;
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
-            own.server.limits().update(d -> d
-                    .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, limited), limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":0.1}}"))
-                    .withConnection(new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), maxHeldBytes)));
+                ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
+            own.server
+                    .limits()
+                    .update(d -> d.withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, limited),
+                                    limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":0.1}}"))
+                            .withConnection(
+                                    new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), maxHeldBytes)));
             long pa = client.createProducer(limited);
             long pb = client.createProducer(free);
             Watch watch = new Watch(own, limited);
@@ -384,13 +422,14 @@ class NotifyIT {
     }
 
     /** Waits until every producer in {@code producers} got a connection notice for {@code reason}; all have pause 0. */
-    private static Set<Long> awaitConnectionNotices(ConformanceClient client, ThrottlingReason reason, Set<Long> producers)
-            throws InterruptedException {
+    private static Set<Long> awaitConnectionNotices(
+            ConformanceClient client, ThrottlingReason reason, Set<Long> producers) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Set<Long> told = Set.of();
         while (!told.containsAll(producers) && System.nanoTime() - deadline < 0) {
             Thread.sleep(20);
-            List<ThrottleNotice> notices = client.notices().stream().filter(n -> n.reason() == reason).toList();
+            List<ThrottleNotice> notices =
+                    client.notices().stream().filter(n -> n.reason() == reason).toList();
             notices.forEach(n -> assertEquals(0, n.pauseForMillis(), n.toString()));
             told = notices.stream().map(ThrottleNotice::producerId).collect(Collectors.toSet());
         }

@@ -15,12 +15,10 @@ import java.util.Set;
 final class PromQl {
 
     /** One label matcher: {@code label op "value"}, op one of {@code = != =~ !~}. */
-    record Matcher(String label, String op, String value) {
-    }
+    record Matcher(String label, String op, String value) {}
 
     /** A vector selector: {@code metric{matchers}}. */
-    record Selector(String metric, List<Matcher> matchers) {
-    }
+    record Selector(String metric, List<Matcher> matchers) {}
 
     /**
      * What an expression reads.
@@ -44,12 +42,40 @@ final class PromQl {
         }
     }
 
-    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
-            "offset", "bool", "and", "or", "unless", "atan2", "inf", "nan");
+    private static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "offset",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "atan2",
+            "inf",
+            "nan");
     /** Aggregation operators, whose grouping clause may come between the name and the parenthesis. */
-    private static final Set<String> AGGREGATIONS = Set.of("sum", "min", "max", "avg", "group", "stddev", "stdvar", "count",
-            "count_values", "bottomk", "topk", "quantile", "limitk", "limit_ratio");
-    private static final Set<String> LABEL_LISTS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
+    private static final Set<String> AGGREGATIONS = Set.of(
+            "sum",
+            "min",
+            "max",
+            "avg",
+            "group",
+            "stddev",
+            "stdvar",
+            "count",
+            "count_values",
+            "bottomk",
+            "topk",
+            "quantile",
+            "limitk",
+            "limit_ratio");
+
+    private static final Set<String> LABEL_LISTS =
+            Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
 
     private final String text;
     private int at;
@@ -80,7 +106,8 @@ final class PromQl {
             } else if (c == '{') {
                 // A selector by matchers only, {__name__="..."}: not used by Sluice's files.
                 throw problem("a selector without a metric name");
-            } else if (Character.isDigit(c) || c == '.' && at + 1 < text.length() && Character.isDigit(text.charAt(at + 1))) {
+            } else if (Character.isDigit(c)
+                    || c == '.' && at + 1 < text.length() && Character.isDigit(text.charAt(at + 1))) {
                 number();
             } else if (isNameStart(c)) {
                 String name = name();
@@ -98,7 +125,8 @@ final class PromQl {
                     // A function, an aggregation or an operator keyword: its arguments are scanned as they come.
                     continue;
                 } else {
-                    selectors.add(new Selector(name, at < text.length() && text.charAt(at) == '{' ? matchers() : List.of()));
+                    selectors.add(
+                            new Selector(name, at < text.length() && text.charAt(at) == '{' ? matchers() : List.of()));
                 }
             } else {
                 at++;
@@ -187,8 +215,11 @@ final class PromQl {
     }
 
     private void number() {
-        while (at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '.'
-                || (text.charAt(at) == '+' || text.charAt(at) == '-') && (text.charAt(at - 1) == 'e' || text.charAt(at - 1) == 'E'))) {
+        while (at < text.length()
+                && (Character.isLetterOrDigit(text.charAt(at))
+                        || text.charAt(at) == '.'
+                        || (text.charAt(at) == '+' || text.charAt(at) == '-')
+                                && (text.charAt(at - 1) == 'e' || text.charAt(at - 1) == 'E'))) {
             at++;
         }
     }

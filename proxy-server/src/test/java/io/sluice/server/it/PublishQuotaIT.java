@@ -1,9 +1,9 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.ScopeKind;
-import io.sluice.limits.ScopeRef;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
@@ -35,7 +35,10 @@ class PublishQuotaIT {
     @BeforeAll
     static void start() throws Exception {
         sluice = RunningSluice.frontProxy(broker);
-        client = PulsarClient.builder().serviceUrl(sluice.serviceUrl).operationTimeout(30, TimeUnit.SECONDS).build();
+        client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build();
     }
 
     @AfterAll
@@ -53,8 +56,12 @@ class PublishQuotaIT {
     }
 
     private Producer<byte[]> producer(String topic) throws PulsarClientException {
-        return client.newProducer().topic(topic).enableBatching(false).blockIfQueueFull(true)
-                .sendTimeout(0, TimeUnit.SECONDS).create();
+        return client.newProducer()
+                .topic(topic)
+                .enableBatching(false)
+                .blockIfQueueFull(true)
+                .sendTimeout(0, TimeUnit.SECONDS)
+                .create();
     }
 
     /**
@@ -92,8 +99,13 @@ class PublishQuotaIT {
     @Test
     void aSaturatingProducerGetsTheMessageRateWithinTwoPercent() throws Exception {
         String topic = topic("accuracy-msgs");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":500}}")));
-        try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 100, 1000)) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        limit("{\"publish\":{\"messagesPerSecond\":500}}")));
+        try (Producer<byte[]> producer = producer(topic);
+                Flood flood = new Flood(producer, 100, 1000)) {
             double rate = steadyRate(topic, flood);
             System.out.printf("accuracy: 500 msg/s limit -> %.1f msg/s%n", rate);
             assertEquals(500, rate, 10, "within 2 %");
@@ -103,11 +115,17 @@ class PublishQuotaIT {
     @Test
     void aSaturatingProducerGetsTheByteRateWithinTwoPercent() throws Exception {
         String topic = topic("accuracy-bytes");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
-        try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 1024, 1000)) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
+        try (Producer<byte[]> producer = producer(topic);
+                Flood flood = new Flood(producer, 1024, 1000)) {
             double messagesPerSecond = steadyRate(topic, flood);
             // Each SEND carries the 1 KiB payload plus checksum and metadata: count what Sluice counts.
-            double bytesPerSecond = messagesPerSecond * sluice.server.services().topics().meter("pulsar", topic).publishBytes()
+            double bytesPerSecond = messagesPerSecond
+                    * sluice.server.services().topics().meter("pulsar", topic).publishBytes()
                     / sluice.server.services().topics().meter("pulsar", topic).publishMessages();
             System.out.printf("accuracy: 204800 B/s limit -> %.0f B/s%n", bytesPerSecond);
             assertEquals(204_800, bytesPerSecond, 204_800 * 0.02, "within 2 %");
@@ -117,14 +135,21 @@ class PublishQuotaIT {
     @Test
     void twoTopicsShareTheirNamespaceLimit() throws Exception {
         String namespace = "public/shared-" + System.nanoTime();
-        try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
+        try (PulsarAdmin admin =
+                PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
             admin.namespaces().createNamespace(namespace);
         }
         String a = "persistent://" + namespace + "/a";
         String b = "persistent://" + namespace + "/b";
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace), limit("{\"publish\":{\"messagesPerSecond\":600}}")));
-        try (Producer<byte[]> pa = producer(a); Producer<byte[]> pb = producer(b);
-             Flood fa = new Flood(pa, 100, 500); Flood fb = new Flood(pb, 100, 500)) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace),
+                        limit("{\"publish\":{\"messagesPerSecond\":600}}")));
+        try (Producer<byte[]> pa = producer(a);
+                Producer<byte[]> pb = producer(b);
+                Flood fa = new Flood(pa, 100, 500);
+                Flood fb = new Flood(pb, 100, 500)) {
             Thread.sleep(2_000);
             long from = System.nanoTime();
             Thread.sleep(8_000);
@@ -132,7 +157,8 @@ class PublishQuotaIT {
             double seconds = (to - from) / 1e9;
             double rateA = fa.acknowledgedBetween(from, to) / seconds;
             double rateB = fb.acknowledgedBetween(from, to) / seconds;
-            System.out.printf("hierarchy: namespace 600 msg/s -> a %.1f + b %.1f = %.1f msg/s%n", rateA, rateB, rateA + rateB);
+            System.out.printf(
+                    "hierarchy: namespace 600 msg/s -> a %.1f + b %.1f = %.1f msg/s%n", rateA, rateB, rateA + rateB);
             assertEquals(600, rateA + rateB, 12, "the two topics together get the namespace rate");
             assertTrue(rateA > 150 && rateB > 150, "both topics get a share");
         }
@@ -143,9 +169,17 @@ class PublishQuotaIT {
         String topic = topic("reject");
         // A Sluice of its own, so that no other client's connections blur the reconnect count.
         try (RunningSluice own = RunningSluice.frontProxy(broker);
-             PulsarClient ownClient = PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
-            own.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
-            Producer<byte[]> producer = ownClient.newProducer().topic(topic).enableBatching(false).create();
+                PulsarClient ownClient =
+                        PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
+            own.server
+                    .limits()
+                    .update(
+                            d -> d.withLimit(
+                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                    limit(
+                                            "{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
+            Producer<byte[]> producer =
+                    ownClient.newProducer().topic(topic).enableBatching(false).create();
             long connectionsBefore = own.server.stats().acceptedConnections();
             List<CompletableFuture<?>> sends = new ArrayList<>();
             long start = System.nanoTime();
@@ -160,7 +194,9 @@ class PublishQuotaIT {
                     ok++;
                 } catch (ExecutionException e) {
                     assertInstanceOf(PulsarClientException.NotAllowedException.class, e.getCause());
-                    assertTrue(e.getCause().getMessage().contains("throttled: topic " + topic), e.getCause().getMessage());
+                    assertTrue(
+                            e.getCause().getMessage().contains("throttled: topic " + topic),
+                            e.getCause().getMessage());
                     rejected++;
                 }
             }
@@ -179,19 +215,32 @@ class PublishQuotaIT {
     void aHugeBurstNeverMakesSluiceHoldMoreThanTheConnectionLimitPlusOneFrame() throws Exception {
         String topic = topic("held-bound");
         int maxHeld = 1 << 20;
-        sluice.server.limits().update(d -> d
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":50}}"))
-                .withConnection(new io.sluice.limits.ConnectionLimits(100_000, maxHeld)));
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                                new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                limit("{\"publish\":{\"messagesPerSecond\":50}}"))
+                        .withConnection(new io.sluice.limits.ConnectionLimits(100_000, maxHeld)));
         int payload = 10 * 1024;
         PulsarClient own = PulsarClient.builder().serviceUrl(sluice.serviceUrl).build();
         try {
-            Producer<byte[]> producer = own.newProducer().topic(topic).enableBatching(false)
-                    .blockIfQueueFull(true).sendTimeout(0, TimeUnit.SECONDS).create();
+            Producer<byte[]> producer = own.newProducer()
+                    .topic(topic)
+                    .enableBatching(false)
+                    .blockIfQueueFull(true)
+                    .sendTimeout(0, TimeUnit.SECONDS)
+                    .create();
             long maxSeen = 0;
             try (Flood flood = new Flood(producer, payload, 3000)) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
                 while (System.nanoTime() < deadline) {
-                    maxSeen = Math.max(maxSeen, sluice.server.services().topics().meter("pulsar", topic).heldBytes());
+                    maxSeen = Math.max(
+                            maxSeen,
+                            sluice.server
+                                    .services()
+                                    .topics()
+                                    .meter("pulsar", topic)
+                                    .heldBytes());
                     Thread.sleep(1);
                 }
             }
@@ -208,10 +257,19 @@ class PublishQuotaIT {
     @Test
     void aLimitChangedWhileTrafficFlowsTakesEffectWithinOneSecond() throws Exception {
         String topic = topic("live-change");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
-        try (Producer<byte[]> producer = producer(topic); Flood flood = new Flood(producer, 100, 1000)) {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
+        try (Producer<byte[]> producer = producer(topic);
+                Flood flood = new Flood(producer, 100, 1000)) {
             Thread.sleep(2_000);
-            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":100,\"burstSeconds\":0.1}}")));
+            sluice.server
+                    .limits()
+                    .update(d -> d.withLimit(
+                            new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                            limit("{\"publish\":{\"messagesPerSecond\":100,\"burstSeconds\":0.1}}")));
             long changed = System.nanoTime();
             Thread.sleep(4_000);
             long from = changed + TimeUnit.SECONDS.toNanos(1);

@@ -41,8 +41,10 @@ final class RawPulsarClient implements AutoCloseable {
 
     /** A CONNECT frame as a protocol-21 client without authentication sends it. */
     static byte[] connectFrame() {
-        return command(BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
+        return command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.CONNECT)
+                .setConnect(
+                        CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
     }
 
     /**
@@ -53,8 +55,11 @@ final class RawPulsarClient implements AutoCloseable {
     BaseCommand producer(long producerId, String topic) throws IOException {
         BaseCommand answer = null;
         for (int requestId = 1; requestId <= 20; requestId++) {
-            write(command(BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
-                    .setProducer(CommandProducer.newBuilder().setTopic(topic).setProducerId(producerId)
+            write(command(BaseCommand.newBuilder()
+                    .setType(BaseCommand.Type.PRODUCER)
+                    .setProducer(CommandProducer.newBuilder()
+                            .setTopic(topic)
+                            .setProducerId(producerId)
                             .setRequestId(requestId))));
             answer = readCommand();
             if (answer.getType() != BaseCommand.Type.ERROR) {
@@ -72,8 +77,12 @@ final class RawPulsarClient implements AutoCloseable {
 
     /** A SEND frame of one message, without checksum (the broker verifies none then). */
     static byte[] send(long producerId, long sequenceId, byte[] payload) throws IOException {
-        BaseCommand command = BaseCommand.newBuilder().setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder().setProducerId(producerId).setSequenceId(sequenceId).setNumMessages(1))
+        BaseCommand command = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(producerId)
+                        .setSequenceId(sequenceId)
+                        .setNumMessages(1))
                 .build();
         byte[] cmd = command.toByteArray();
         byte[] metadata = metadata(sequenceId);

@@ -2,10 +2,10 @@ package io.sluice.server.it;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.server.ClusterSettings;
 import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
@@ -57,7 +57,8 @@ final class RunningSluice implements AutoCloseable {
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode) {
         try {
-            return start(upstream, port, mode, Files.createTempDirectory("sluice-it").resolve("limits.json"));
+            return start(
+                    upstream, port, mode, Files.createTempDirectory("sluice-it").resolve("limits.json"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -66,8 +67,12 @@ final class RunningSluice implements AutoCloseable {
     /** A front proxy with admission control set up as given. */
     static RunningSluice frontProxy(PulsarBroker broker, AdmissionSettings admission) {
         try {
-            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
-                    Files.createTempDirectory("sluice-it").resolve("limits.json"), admission);
+            return start(
+                    BrokerAddress.parse(broker.serviceUrl()),
+                    0,
+                    LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
+                    admission);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -76,9 +81,14 @@ final class RunningSluice implements AutoCloseable {
     /** A front proxy that closes connections without a handshake, and idle admin connections, after the given times. */
     static RunningSluice frontProxy(PulsarBroker broker, Duration handshakeTimeout, Duration adminIdleTimeout) {
         try {
-            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
-                    Files.createTempDirectory("sluice-it").resolve("limits.json"), AdmissionSettings.DEFAULTS,
-                    handshakeTimeout, adminIdleTimeout);
+            return start(
+                    BrokerAddress.parse(broker.serviceUrl()),
+                    0,
+                    LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
+                    AdmissionSettings.DEFAULTS,
+                    handshakeTimeout,
+                    adminIdleTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -87,9 +97,15 @@ final class RunningSluice implements AutoCloseable {
     /** A front proxy whose admin API wants {@code Authorization: Bearer adminToken}. */
     static RunningSluice frontProxyWithAdminToken(PulsarBroker broker, String adminToken) {
         try {
-            return start(BrokerAddress.parse(broker.serviceUrl()), 0, LookupMode.REWRITE,
-                    Files.createTempDirectory("sluice-it").resolve("limits.json"), AdmissionSettings.DEFAULTS,
-                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT, AdminServer.DEFAULT_IDLE_TIMEOUT, adminToken);
+            return start(
+                    BrokerAddress.parse(broker.serviceUrl()),
+                    0,
+                    LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
+                    AdmissionSettings.DEFAULTS,
+                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                    AdminServer.DEFAULT_IDLE_TIMEOUT,
+                    adminToken);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -99,22 +115,41 @@ final class RunningSluice implements AutoCloseable {
         return start(upstream, port, mode, limitsFile, AdmissionSettings.DEFAULTS);
     }
 
-    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
-                                       AdmissionSettings admission) {
-        return start(upstream, port, mode, limitsFile, admission, PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
+    private static RunningSluice start(
+            BrokerAddress upstream, int port, LookupMode mode, Path limitsFile, AdmissionSettings admission) {
+        return start(
+                upstream,
+                port,
+                mode,
+                limitsFile,
+                admission,
+                PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                 AdminServer.DEFAULT_IDLE_TIMEOUT);
     }
 
-    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
-                                       AdmissionSettings admission, Duration handshakeTimeout, Duration adminIdleTimeout) {
+    private static RunningSluice start(
+            BrokerAddress upstream,
+            int port,
+            LookupMode mode,
+            Path limitsFile,
+            AdmissionSettings admission,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout) {
         return start(upstream, port, mode, limitsFile, admission, handshakeTimeout, adminIdleTimeout, null);
     }
 
-    private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile,
-                                       AdmissionSettings admission, Duration handshakeTimeout, Duration adminIdleTimeout,
-                                       String adminToken) {
+    private static RunningSluice start(
+            BrokerAddress upstream,
+            int port,
+            LookupMode mode,
+            Path limitsFile,
+            AdmissionSettings admission,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout,
+            String adminToken) {
         try {
-            SluiceConfig config = new SluiceConfig(upstream,
+            SluiceConfig config = new SluiceConfig(
+                    upstream,
                     new HostPort("127.0.0.1", port),
                     new HostPort("127.0.0.1", 0),
                     limitsFile,

@@ -46,14 +46,15 @@ final class SequencedProducer implements AutoCloseable {
                 }
                 long mine = seq++;
                 sent.incrementAndGet();
-                producer.sendAsync((name + ":" + mine).getBytes(StandardCharsets.UTF_8)).whenComplete((id, error) -> {
-                    window.release();
-                    if (error == null) {
-                        acknowledged.add(mine);
-                    } else {
-                        failed.incrementAndGet();
-                    }
-                });
+                producer.sendAsync((name + ":" + mine).getBytes(StandardCharsets.UTF_8))
+                        .whenComplete((id, error) -> {
+                            window.release();
+                            if (error == null) {
+                                acknowledged.add(mine);
+                            } else {
+                                failed.incrementAndGet();
+                            }
+                        });
                 if (pauseMicros > 0) {
                     TimeUnit.MICROSECONDS.sleep(pauseMicros);
                 }
@@ -68,7 +69,8 @@ final class SequencedProducer implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (acknowledged.size() < since + count) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError(name + " stalled at " + acknowledged.size() + " acknowledged, " + failed.get() + " failed");
+                throw new AssertionError(
+                        name + " stalled at " + acknowledged.size() + " acknowledged, " + failed.get() + " failed");
             }
             Thread.sleep(20);
         }

@@ -27,7 +27,9 @@ class SluiceJarIT {
     }
 
     private static List<String> lines(java.io.InputStream in) throws Exception {
-        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList();
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
+                .lines()
+                .toList();
     }
 
     @Test
@@ -44,8 +46,15 @@ class SluiceJarIT {
     void anInvalidLimitsFileStopsTheStartWithExitCodeTwo() throws Exception {
         Path limits = dir.resolve("limits.json");
         Files.writeString(limits, "{\"tenants\":{\"t\":{\"publish\":{\"messagesPerSecond\":\"fast\"}}}}");
-        Process process = launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:0",
-                "--admin", "127.0.0.1:0", "--limits-file", limits.toString());
+        Process process = launch(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "127.0.0.1:0",
+                "--limits-file",
+                limits.toString());
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
         List<String> stderr = lines(process.getErrorStream());
@@ -56,9 +65,18 @@ class SluiceJarIT {
     @Test
     void sigtermStopsARunningSluiceWithExitCodeZero() throws Exception {
         int port = FreePorts.loopback();
-        try (SluiceProcess sluice = SluiceProcess.start("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:" + port,
-                "--admin", "127.0.0.1:0", "--limits-file", dir.resolve("limits.json").toString())) {
-            assertTrue(sluice.readyLine().contains(String.valueOf(port)), "logs one ready line naming its port: " + sluice.readyLine());
+        try (SluiceProcess sluice = SluiceProcess.start(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:" + port,
+                "--admin",
+                "127.0.0.1:0",
+                "--limits-file",
+                dir.resolve("limits.json").toString())) {
+            assertTrue(
+                    sluice.readyLine().contains(String.valueOf(port)),
+                    "logs one ready line naming its port: " + sluice.readyLine());
             assertTrue(Files.exists(dir.resolve("limits.json")), "an absent limits file is created");
             sluice.terminate();
             assertEquals(0, sluice.awaitExit(30));

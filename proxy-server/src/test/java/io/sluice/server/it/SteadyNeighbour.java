@@ -27,9 +27,18 @@ final class SteadyNeighbour implements AutoCloseable {
 
     SteadyNeighbour(String serviceUrl) throws PulsarClientException {
         String topic = "persistent://public/default/neighbour-" + System.nanoTime();
-        client = PulsarClient.builder().serviceUrl(serviceUrl).operationTimeout(20, TimeUnit.SECONDS).build();
-        consumer = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("n").subscribe();
-        producer = client.newProducer(Schema.STRING).topic(topic).sendTimeout(20, TimeUnit.SECONDS).create();
+        client = PulsarClient.builder()
+                .serviceUrl(serviceUrl)
+                .operationTimeout(20, TimeUnit.SECONDS)
+                .build();
+        consumer = client.newConsumer(Schema.STRING)
+                .topic(topic)
+                .subscriptionName("n")
+                .subscribe();
+        producer = client.newProducer(Schema.STRING)
+                .topic(topic)
+                .sendTimeout(20, TimeUnit.SECONDS)
+                .create();
         thread = new Thread(this::run, "steady-neighbour");
         thread.setDaemon(true);
         thread.start();
@@ -64,7 +73,8 @@ final class SteadyNeighbour implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (roundTrips.get() < since + count) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("neighbour stalled at " + roundTrips.get() + " round trips, " + failures.get() + " failures");
+                throw new AssertionError(
+                        "neighbour stalled at " + roundTrips.get() + " round trips, " + failures.get() + " failures");
             }
             Thread.sleep(20);
         }

@@ -73,20 +73,23 @@ public final class TcpTee implements AutoCloseable {
     }
 
     private static void pump(Socket from, Socket to, Recording lock, ByteArrayOutputStream record) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[8192];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buffer)) > 0) {
-                    synchronized (lock) {
-                        record.write(buffer, 0, n);
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[8192];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buffer)) > 0) {
+                            synchronized (lock) {
+                                record.write(buffer, 0, n);
+                            }
+                            out.write(buffer, 0, n);
+                        }
+                    } catch (IOException e) {
+                        // One side closed: the relay of this connection is over.
                     }
-                    out.write(buffer, 0, n);
-                }
-            } catch (IOException e) {
-                // One side closed: the relay of this connection is over.
-            }
-        }, "tee-pump");
+                },
+                "tee-pump");
         thread.setDaemon(true);
         thread.start();
     }

@@ -9,6 +9,20 @@ import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.ClientSslContexts;
+import org.apache.pulsar.client.api.ClientBuilder;
+import org.apache.pulsar.client.api.Consumer;
+import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
+import org.apache.pulsar.client.api.SubscriptionInitialPosition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,19 +45,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import javax.net.ssl.SSLServerSocket;
-import javax.net.ssl.SSLSocket;
-import org.apache.pulsar.client.api.ClientBuilder;
-import org.apache.pulsar.client.api.Consumer;
-import org.apache.pulsar.client.api.Message;
-import org.apache.pulsar.client.api.Producer;
-import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.client.api.PulsarClientException;
-import org.apache.pulsar.client.api.SubscriptionInitialPosition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,10 +74,14 @@ class TlsIT {
     static void startBroker() {
         ca = CertificateAuthority.create(dir, "TLS IT CA");
         clientCa = CertificateAuthority.create(dir, "TLS IT client CA");
-        sluiceCertificate = ca.issue("sluice").hosts("localhost", "127.0.0.1").keyEncoding(
-                CertificateAuthority.KeyEncoding.TRADITIONAL).write();
-        IssuedCertificate brokerCertificate = ca.issue("broker").hosts("localhost", "127.0.0.1").write();
-        broker = PulsarBroker.builder().sidecarListener()
+        sluiceCertificate = ca.issue("sluice")
+                .hosts("localhost", "127.0.0.1")
+                .keyEncoding(CertificateAuthority.KeyEncoding.TRADITIONAL)
+                .write();
+        IssuedCertificate brokerCertificate =
+                ca.issue("broker").hosts("localhost", "127.0.0.1").write();
+        broker = PulsarBroker.builder()
+                .sidecarListener()
                 .tls(brokerCertificate.certificate(), brokerCertificate.key(), ca.certificateFile())
                 .start();
     }
@@ -90,8 +95,10 @@ class TlsIT {
 
     @Test
     void aPulsarSslClientThroughAFrontProxyToThePlainBrokerPort() throws Exception {
-        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort()).tls(serving(null)).start());
-             PulsarClient client = tlsClient(sluice.port(), null).build()) {
+        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
+                        .tls(serving(null))
+                        .start());
+                PulsarClient client = tlsClient(sluice.port(), null).build()) {
             roundTrip(client, "front-tls-to-plain");
         }
     }
@@ -99,9 +106,14 @@ class TlsIT {
     @Test
     void tlsOnBothLegsInFrontProxyMode() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
-                .tls(new TlsConfig(sluiceCertificate.certificate(), sluiceCertificate.key(), null, true, ca.certificateFile()))
-                .start());
-             PulsarClient client = tlsClient(sluice.port(), null).build()) {
+                        .tls(new TlsConfig(
+                                sluiceCertificate.certificate(),
+                                sluiceCertificate.key(),
+                                null,
+                                true,
+                                ca.certificateFile()))
+                        .start());
+                PulsarClient client = tlsClient(sluice.port(), null).build()) {
             roundTrip(client, "front-tls-to-tls");
         }
     }
@@ -109,9 +121,12 @@ class TlsIT {
     @Test
     void aPlaintextClientStillReachesTheBrokersTlsPortThroughSluice() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
-                .tls(new TlsConfig(null, null, null, true, ca.certificateFile())).start());
-             PulsarClient client = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:" + sluice.port())
-                     .operationTimeout(30, TimeUnit.SECONDS).build()) {
+                        .tls(new TlsConfig(null, null, null, true, ca.certificateFile()))
+                        .start());
+                PulsarClient client = PulsarClient.builder()
+                        .serviceUrl("pulsar://127.0.0.1:" + sluice.port())
+                        .operationTimeout(30, TimeUnit.SECONDS)
+                        .build()) {
             roundTrip(client, "front-plain-to-tls");
         }
     }
@@ -119,8 +134,11 @@ class TlsIT {
     @Test
     void aPulsarSslClientThroughASidecar() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.externalBindPort())
-                .listen(broker.sidecarTlsPort()).passthrough().tls(serving(null)).start());
-             PulsarClient client = tlsClient(sluice.port(), null).build()) {
+                        .listen(broker.sidecarTlsPort())
+                        .passthrough()
+                        .tls(serving(null))
+                        .start());
+                PulsarClient client = tlsClient(sluice.port(), null).build()) {
             roundTrip(client, "sidecar-tls");
         }
     }
@@ -128,11 +146,16 @@ class TlsIT {
     @Test
     void mutualTlsAdmitsClientsOfTheClientCaOnly() throws Exception {
         IssuedCertificate client = clientCa.issue("client").write();
-        IssuedCertificate otherHost = clientCa.issue("client for another host").hosts("elsewhere.example").write();
-        IssuedCertificate expired = clientCa.issue("expired client").validUntil(Instant.now().minusSeconds(60)).write();
+        IssuedCertificate otherHost = clientCa.issue("client for another host")
+                .hosts("elsewhere.example")
+                .write();
+        IssuedCertificate expired = clientCa.issue("expired client")
+                .validUntil(Instant.now().minusSeconds(60))
+                .write();
         IssuedCertificate stranger = ca.issue("stranger").hosts("127.0.0.1").write();
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(serving(clientCa.certificateFile())).start())) {
+                .tls(serving(clientCa.certificateFile()))
+                .start())) {
             try (PulsarClient admitted = tlsClient(sluice.port(), client).build()) {
                 roundTrip(admitted, "mtls-admitted");
             }
@@ -141,10 +164,16 @@ class TlsIT {
                 roundTrip(admitted, "mtls-other-host");
             }
             for (IssuedCertificate refused : new IssuedCertificate[] {null, expired, stranger}) {
-                try (PulsarClient c = tlsClient(sluice.port(), refused).operationTimeout(3, TimeUnit.SECONDS).build()) {
-                    assertThrows(PulsarClientException.class,
+                try (PulsarClient c = tlsClient(sluice.port(), refused)
+                        .operationTimeout(3, TimeUnit.SECONDS)
+                        .build()) {
+                    assertThrows(
+                            PulsarClientException.class,
                             () -> c.newProducer().topic(topic("mtls-refused")).create(),
-                            "refused: " + (refused == null ? "no certificate" : refused.x509().getSubjectX500Principal()));
+                            "refused: "
+                                    + (refused == null
+                                            ? "no certificate"
+                                            : refused.x509().getSubjectX500Principal()));
                 }
             }
             assertTrue(sluice.protocolErrors(TlsHandshakeWatch.REASON) >= 3);
@@ -158,34 +187,45 @@ class TlsIT {
         sluiceCertificate.copyTo(certificate, key);
         String topic = topic("rotation");
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(new TlsConfig(certificate, key, null, false, null)).start());
-             PulsarClient client = tlsClient(sluice.port(), null).build();
-             Consumer<byte[]> consumer = client.newConsumer().topic(topic).subscriptionName("rotation")
-                     .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
-             Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create()) {
+                        .tls(new TlsConfig(certificate, key, null, false, null))
+                        .start());
+                PulsarClient client = tlsClient(sluice.port(), null).build();
+                Consumer<byte[]> consumer = client.newConsumer()
+                        .topic(topic)
+                        .subscriptionName("rotation")
+                        .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                        .subscribe();
+                Producer<byte[]> producer =
+                        client.newProducer().topic(topic).enableBatching(false).create()) {
             AtomicLong sent = new AtomicLong();
             AtomicLong failed = new AtomicLong();
-            Thread sender = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    try {
-                        producer.send(("message " + sent.get()).getBytes(StandardCharsets.UTF_8));
-                        sent.incrementAndGet();
-                    } catch (PulsarClientException e) {
-                        if (Thread.currentThread().isInterrupted() || e.getCause() instanceof InterruptedException) {
-                            return;
+            Thread sender = new Thread(
+                    () -> {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            try {
+                                producer.send(("message " + sent.get()).getBytes(StandardCharsets.UTF_8));
+                                sent.incrementAndGet();
+                            } catch (PulsarClientException e) {
+                                if (Thread.currentThread().isInterrupted()
+                                        || e.getCause() instanceof InterruptedException) {
+                                    return;
+                                }
+                                failed.incrementAndGet();
+                            }
                         }
-                        failed.incrementAndGet();
-                    }
-                }
-            }, "rotation-sender");
+                    },
+                    "rotation-sender");
             sender.start();
             await(() -> sent.get() > 100, "the producer sends");
             long acceptedBefore = sluice.server.stats().acceptedConnections();
             long probesBefore = PROBES.get();
             assertEquals(sluiceCertificate.x509().getSerialNumber(), sluice.presentedSerial());
 
-            IssuedCertificate renewed = ca.issue("sluice renewed").hosts("localhost", "127.0.0.1").rsa()
-                    .keyEncoding(CertificateAuthority.KeyEncoding.TRADITIONAL).write();
+            IssuedCertificate renewed = ca.issue("sluice renewed")
+                    .hosts("localhost", "127.0.0.1")
+                    .rsa()
+                    .keyEncoding(CertificateAuthority.KeyEncoding.TRADITIONAL)
+                    .write();
             renewed.copyTo(certificate, key);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!renewed.x509().getSerialNumber().equals(sluice.presentedSerial())) {
@@ -201,7 +241,9 @@ class TlsIT {
             sender.join(10_000);
 
             assertEquals(0, failed.get(), "no send failed");
-            assertEquals(acceptedBefore + PROBES.get() - probesBefore, sluice.server.stats().acceptedConnections(),
+            assertEquals(
+                    acceptedBefore + PROBES.get() - probesBefore,
+                    sluice.server.stats().acceptedConnections(),
                     "no connection but the probes' was opened: the producer's was never dropped");
             for (long i = 0; i < sent.get(); i++) {
                 Message<byte[]> message = consumer.receive(30, TimeUnit.SECONDS);
@@ -216,35 +258,72 @@ class TlsIT {
     void theAdminPortSpeaksHttpsAndItsTokenRotatesThroughItsFile() throws Exception {
         Path tokenFile = Files.writeString(dir.resolve("admin-token"), "first-secret\n");
         // Named for the Service only, as in a cluster: the CLI beside it dials 127.0.0.1.
-        IssuedCertificate serviceOnly = ca.issue("sluice service").hosts("localhost").write();
+        IssuedCertificate serviceOnly =
+                ca.issue("sluice service").hosts("localhost").write();
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(new TlsConfig(serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), false, null))
-                .adminTokenFile(tokenFile).start())) {
-            HttpClient https = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
-            assertEquals(200, sluice.admin(https, "/readyz", null).statusCode(),
+                .tls(new TlsConfig(
+                        serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), false, null))
+                .adminTokenFile(tokenFile)
+                .start())) {
+            HttpClient https = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(ClientSslContexts.trusting(ca.certificateFile()))
+                    .build();
+            assertEquals(
+                    200,
+                    sluice.admin(https, "/readyz", null).statusCode(),
                     "probes need no client certificate even with --tls-client-ca");
-            assertEquals(200, sluice.admin(https, "/api/v1/limits", "first-secret").statusCode());
-            assertEquals(401, sluice.admin(https, "/api/v1/limits", "second-secret").statusCode());
+            assertEquals(
+                    200, sluice.admin(https, "/api/v1/limits", "first-secret").statusCode());
+            assertEquals(
+                    401, sluice.admin(https, "/api/v1/limits", "second-secret").statusCode());
             Files.writeString(tokenFile, "second-secret\n");
-            await(() -> sluice.adminStatus(https, "/api/v1/limits", "second-secret") == 200, "the rotated token in force");
-            assertEquals(401, sluice.admin(https, "/api/v1/limits", "first-secret").statusCode(), "the old token is out");
+            await(
+                    () -> sluice.adminStatus(https, "/api/v1/limits", "second-secret") == 200,
+                    "the rotated token in force");
+            assertEquals(
+                    401, sluice.admin(https, "/api/v1/limits", "first-secret").statusCode(), "the old token is out");
 
-            Map<String, String> container = Map.of("SLUICE_ADMIN", "0.0.0.0:" + sluice.server.adminPort(),
-                    "SLUICE_TLS_CERT", serviceOnly.certificate().toString(), "SLUICE_ADMIN_TOKEN_FILE", tokenFile.toString());
-            assertEquals(AdminCli.OK, cli(container, "limits", "list"), "the CLI in the server's container needs no option");
-            Map<String, String> outside = Map.of("SLUICE_URL", "https://localhost:" + sluice.server.adminPort(),
-                    "SLUICE_CA_FILE", ca.certificateFile().toString(), "SLUICE_TOKEN_FILE", tokenFile.toString());
+            Map<String, String> container = Map.of(
+                    "SLUICE_ADMIN",
+                    "0.0.0.0:" + sluice.server.adminPort(),
+                    "SLUICE_TLS_CERT",
+                    serviceOnly.certificate().toString(),
+                    "SLUICE_ADMIN_TOKEN_FILE",
+                    tokenFile.toString());
+            assertEquals(
+                    AdminCli.OK, cli(container, "limits", "list"), "the CLI in the server's container needs no option");
+            Map<String, String> outside = Map.of(
+                    "SLUICE_URL",
+                    "https://localhost:" + sluice.server.adminPort(),
+                    "SLUICE_CA_FILE",
+                    ca.certificateFile().toString(),
+                    "SLUICE_TOKEN_FILE",
+                    tokenFile.toString());
             assertEquals(AdminCli.OK, cli(outside, "limits", "list"), "from elsewhere, with the CA");
-            assertEquals(AdminCli.UNREACHABLE, cli(Map.of("SLUICE_URL", "https://localhost:" + sluice.server.adminPort(),
-                    "SLUICE_TOKEN_FILE", tokenFile.toString()), "limits", "list"), "the JVM's trust store knows no test CA");
+            assertEquals(
+                    AdminCli.UNREACHABLE,
+                    cli(
+                            Map.of(
+                                    "SLUICE_URL",
+                                    "https://localhost:" + sluice.server.adminPort(),
+                                    "SLUICE_TOKEN_FILE",
+                                    tokenFile.toString()),
+                            "limits",
+                            "list"),
+                    "the JVM's trust store knows no test CA");
         }
     }
 
     private static int cli(Map<String, String> env, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = AdminCli.run(args, env, InputStream.nullInputStream(), new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err), Clock.systemUTC());
+        int exit = AdminCli.run(
+                args,
+                env,
+                InputStream.nullInputStream(),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err),
+                Clock.systemUTC());
         if (exit != AdminCli.OK) {
             System.out.println("sluice " + String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
         }
@@ -253,9 +332,12 @@ class TlsIT {
 
     @Test
     void aPlaintextClientOnTheTlsPortIsClosedAndNothingElseIsTouched() throws Exception {
-        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort()).tls(serving(null)).start());
-             PulsarClient client = tlsClient(sluice.port(), null).build();
-             Producer<byte[]> producer = client.newProducer().topic(topic("plaintext-neighbour")).create()) {
+        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
+                        .tls(serving(null))
+                        .start());
+                PulsarClient client = tlsClient(sluice.port(), null).build();
+                Producer<byte[]> producer =
+                        client.newProducer().topic(topic("plaintext-neighbour")).create()) {
             producer.send("before".getBytes(StandardCharsets.UTF_8));
             try (RawPulsarClient plaintext = new RawPulsarClient(sluice.port())) {
                 plaintext.write(RawPulsarClient.connectFrame());
@@ -269,9 +351,11 @@ class TlsIT {
 
     @Test
     void aClientThatNeverFinishesTheTlsHandshakeIsCutOffByTheHandshakeTimeout() throws Exception {
-        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort()).tls(serving(null))
-                .handshakeTimeout(Duration.ofSeconds(1)).start());
-             Socket silent = new Socket("127.0.0.1", sluice.port())) {
+        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
+                        .tls(serving(null))
+                        .handshakeTimeout(Duration.ofSeconds(1))
+                        .start());
+                Socket silent = new Socket("127.0.0.1", sluice.port())) {
             silent.setSoTimeout(10_000);
             silent.getOutputStream().write(new byte[] {0x16, 0x03, 0x01}); // the first bytes of a ClientHello
             long start = System.nanoTime();
@@ -283,18 +367,24 @@ class TlsIT {
 
     @Test
     void aBrokerWithACertificateForAnotherHostOrAnExpiredOneIsRefused() throws Exception {
-        IssuedCertificate wrongHost = ca.issue("broker for another host").hosts("elsewhere.example").write();
-        IssuedCertificate expired = ca.issue("expired broker").hosts("127.0.0.1").validUntil(Instant.now().minusSeconds(60))
+        IssuedCertificate wrongHost =
+                ca.issue("broker for another host").hosts("elsewhere.example").write();
+        IssuedCertificate expired = ca.issue("expired broker")
+                .hosts("127.0.0.1")
+                .validUntil(Instant.now().minusSeconds(60))
                 .write();
         for (IssuedCertificate presented : new IssuedCertificate[] {wrongHost, expired}) {
             try (TlsBrokerImpostor impostor = new TlsBrokerImpostor(presented);
-                 Running sluice = new Running(TlsSluice.in("127.0.0.1", impostor.port())
-                         .tls(new TlsConfig(null, null, null, true, ca.certificateFile())).start());
-                 RawPulsarClient client = new RawPulsarClient(sluice.port())) {
+                    Running sluice = new Running(TlsSluice.in("127.0.0.1", impostor.port())
+                            .tls(new TlsConfig(null, null, null, true, ca.certificateFile()))
+                            .start());
+                    RawPulsarClient client = new RawPulsarClient(sluice.port())) {
                 BaseCommand answer = client.connect();
                 assertEquals(BaseCommand.Type.ERROR, answer.getType());
-                assertTrue(answer.getError().getMessage().startsWith("Sluice cannot reach broker")
-                        && answer.getError().getMessage().contains("TLS handshake failed"), answer.getError().getMessage());
+                assertTrue(
+                        answer.getError().getMessage().startsWith("Sluice cannot reach broker")
+                                && answer.getError().getMessage().contains("TLS handshake failed"),
+                        answer.getError().getMessage());
                 assertEquals(1, sluice.server.stats().upstreamConnectFailures());
             }
         }
@@ -305,21 +395,26 @@ class TlsIT {
     }
 
     private static ClientBuilder tlsClient(int port, IssuedCertificate identity) {
-        ClientBuilder builder = PulsarClient.builder().serviceUrl("pulsar+ssl://127.0.0.1:" + port)
+        ClientBuilder builder = PulsarClient.builder()
+                .serviceUrl("pulsar+ssl://127.0.0.1:" + port)
                 .tlsTrustCertsFilePath(ca.certificateFile().toString())
                 .enableTlsHostnameVerification(true)
                 .operationTimeout(30, TimeUnit.SECONDS);
         if (identity != null) {
-            builder.tlsCertificateFilePath(identity.certificate().toString()).tlsKeyFilePath(identity.key().toString());
+            builder.tlsCertificateFilePath(identity.certificate().toString())
+                    .tlsKeyFilePath(identity.key().toString());
         }
         return builder;
     }
 
     private static void roundTrip(PulsarClient client, String name) throws Exception {
         String topic = topic(name);
-        try (Consumer<byte[]> consumer = client.newConsumer().topic(topic).subscriptionName("it")
-                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
-             Producer<byte[]> producer = client.newProducer().topic(topic).create()) {
+        try (Consumer<byte[]> consumer = client.newConsumer()
+                        .topic(topic)
+                        .subscriptionName("it")
+                        .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                        .subscribe();
+                Producer<byte[]> producer = client.newProducer().topic(topic).create()) {
             for (int i = 0; i < 20; i++) {
                 producer.send(("message " + i).getBytes(StandardCharsets.UTF_8));
             }
@@ -353,7 +448,8 @@ class TlsIT {
         /** The serial of the certificate a new TLS connection to the Pulsar port is shown. */
         BigInteger presentedSerial() throws IOException {
             PROBES.incrementAndGet();
-            try (SSLSocket socket = (SSLSocket) ClientSslContexts.trusting(ca.certificateFile()).getSocketFactory()
+            try (SSLSocket socket = (SSLSocket) ClientSslContexts.trusting(ca.certificateFile())
+                    .getSocketFactory()
                     .createSocket("127.0.0.1", port())) {
                 socket.setSoTimeout(10_000);
                 socket.startHandshake();
@@ -366,12 +462,15 @@ class TlsIT {
         }
 
         String metrics() throws Exception {
-            HttpClient https = HttpClient.newBuilder().sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(ClientSslContexts.trusting(ca.certificateFile()))
+                    .build();
             return admin(https, "/metrics", null).body();
         }
 
         HttpResponse<String> admin(HttpClient client, String path, String token) throws Exception {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://localhost:" + server.adminPort() + path))
+            HttpRequest.Builder request = HttpRequest.newBuilder(
+                            URI.create("https://localhost:" + server.adminPort() + path))
                     .timeout(Duration.ofSeconds(10));
             if (token != null) {
                 request.header("Authorization", "Bearer " + token);
@@ -400,17 +499,20 @@ class TlsIT {
 
         TlsBrokerImpostor(IssuedCertificate presented) throws IOException {
             listener = (SSLServerSocket) ClientSslContexts.trusting(ca.certificateFile(), presented)
-                    .getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            acceptor = new Thread(() -> {
-                while (!listener.isClosed()) {
-                    try (SSLSocket socket = (SSLSocket) listener.accept()) {
-                        socket.setSoTimeout(5_000);
-                        socket.startHandshake();
-                    } catch (IOException refusedOrClosed) {
-                        // Sluice refuses the certificate; the next connection, or the end.
-                    }
-                }
-            }, "tls-broker-impostor");
+                    .getServerSocketFactory()
+                    .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            acceptor = new Thread(
+                    () -> {
+                        while (!listener.isClosed()) {
+                            try (SSLSocket socket = (SSLSocket) listener.accept()) {
+                                socket.setSoTimeout(5_000);
+                                socket.startHandshake();
+                            } catch (IOException refusedOrClosed) {
+                                // Sluice refuses the certificate; the next connection, or the end.
+                            }
+                        }
+                    },
+                    "tls-broker-impostor");
             acceptor.setDaemon(true);
             acceptor.start();
         }

@@ -12,6 +12,10 @@ import io.sluice.testkit.sluice.SluiceProcess;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.ClientSslContexts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.net.ssl.SSLSocket;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -27,9 +31,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static io.sluice.server.it.TlsIT.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,38 +56,55 @@ class TlsJarIT {
     @Test
     void anExpiredCertificateStopsTheStartWithExitCodeTwoAndOneLine() throws Exception {
         CertificateAuthority ca = CertificateAuthority.create(dir, "jar CA");
-        IssuedCertificate expired = ca.issue("expired").hosts("127.0.0.1").validUntil(Instant.now().minusSeconds(60)).write();
-        ProcessBuilder builder = new ProcessBuilder(SluiceProcess.command("--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0",
-                "--limits-file", dir.resolve("limits.json").toString()));
+        IssuedCertificate expired = ca.issue("expired")
+                .hosts("127.0.0.1")
+                .validUntil(Instant.now().minusSeconds(60))
+                .write();
+        ProcessBuilder builder = new ProcessBuilder(SluiceProcess.command(
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "127.0.0.1:0",
+                "--limits-file",
+                dir.resolve("limits.json").toString()));
         builder.environment().put("SLUICE_UPSTREAM", "pulsar://127.0.0.1:6650");
         builder.environment().put("SLUICE_TLS_CERT", expired.certificate().toString());
         builder.environment().put("SLUICE_TLS_KEY", expired.key().toString());
         Process process = builder.start();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue());
-        List<String> stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        List<String> stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)
+                .lines()
+                .toList();
         assertEquals(1, stderr.size(), stderr.toString());
-        assertTrue(stderr.get(0).startsWith("sluice: invalid --tls-cert: " + expired.certificate() + ": the certificate")
-                && stderr.get(0).contains("expired on"), stderr.get(0));
+        assertTrue(
+                stderr.get(0).startsWith("sluice: invalid --tls-cert: " + expired.certificate() + ": the certificate")
+                        && stderr.get(0).contains("expired on"),
+                stderr.get(0));
     }
 
     @Test
     void theLogHoldsNoTokenKeyOrCredentialWhateverHappens() throws Exception {
         CertificateAuthority ca = CertificateAuthority.create(dir, "jar CA");
-        IssuedCertificate server = ca.issue("sluice").hosts("localhost", "127.0.0.1").write();
+        IssuedCertificate server =
+                ca.issue("sluice").hosts("localhost", "127.0.0.1").write();
         Path certificate = dir.resolve("tls.crt");
         Path key = dir.resolve("tls.key");
         server.copyTo(certificate, key);
-        List<String> keyLines = Files.readAllLines(key).stream().filter(l -> !l.startsWith("-----")).toList();
+        List<String> keyLines = Files.readAllLines(key).stream()
+                .filter(l -> !l.startsWith("-----"))
+                .toList();
         Path tokenFile = Files.writeString(dir.resolve("admin-token"), FIRST_TOKEN + "\n");
         int[] ports = FreePorts.loopback(2);
         Path log = dir.resolve("sluice.log");
         ProcessBuilder builder = new ProcessBuilder(SluiceProcess.command())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().put("SLUICE_UPSTREAM", "pulsar://127.0.0.1:" + FreePorts.loopback());
         builder.environment().put("SLUICE_LISTEN", "127.0.0.1:" + ports[0]);
         builder.environment().put("SLUICE_ADMIN", "127.0.0.1:" + ports[1]);
-        builder.environment().put("SLUICE_LIMITS_FILE", dir.resolve("limits.json").toString());
+        builder.environment()
+                .put("SLUICE_LIMITS_FILE", dir.resolve("limits.json").toString());
         builder.environment().put("SLUICE_TLS_CERT", certificate.toString());
         builder.environment().put("SLUICE_TLS_KEY", key.toString());
         builder.environment().put("SLUICE_ADMIN_TOKEN_FILE", tokenFile.toString());
@@ -94,14 +112,20 @@ class TlsJarIT {
         try {
             await(() -> read(log).contains(SluiceProcess.READY_LINE), "the ready line");
             assertTrue(read(log).contains("Pulsar protocol on 127.0.0.1:" + ports[0] + " (TLS,"), read(log));
-            assertFalse(ProcessHandle.of(process.pid()).orElseThrow().info().commandLine().orElse("").contains(FIRST_TOKEN));
+            assertFalse(ProcessHandle.of(process.pid())
+                    .orElseThrow()
+                    .info()
+                    .commandLine()
+                    .orElse("")
+                    .contains(FIRST_TOKEN));
 
             byte[] connect = connectWithCredentials();
             try (RawPulsarClient plaintext = new RawPulsarClient(ports[0])) {
                 plaintext.write(connect);
                 assertTrue(plaintext.closedByPeer());
             }
-            try (SSLSocket tls = (SSLSocket) ClientSslContexts.trusting(ca.certificateFile()).getSocketFactory()
+            try (SSLSocket tls = (SSLSocket) ClientSslContexts.trusting(ca.certificateFile())
+                    .getSocketFactory()
                     .createSocket("127.0.0.1", ports[0])) {
                 tls.setSoTimeout(10_000);
                 OutputStream out = tls.getOutputStream();
@@ -111,34 +135,50 @@ class TlsJarIT {
                     // Sluice answers that it cannot reach the broker, then closes.
                 }
             }
-            HttpClient https = HttpClient.newBuilder().sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
+            HttpClient https = HttpClient.newBuilder()
+                    .sslContext(ClientSslContexts.trusting(ca.certificateFile()))
+                    .build();
             assertEquals(401, status(https, ports[1], WRONG_TOKEN));
             assertEquals(200, status(https, ports[1], FIRST_TOKEN));
             Files.writeString(tokenFile, ROTATED_TOKEN);
             await(() -> status(https, ports[1], ROTATED_TOKEN) == 200, "the rotated token in force");
-            Files.writeString(key, Files.readString(key).replace(keyLines.get(0), keyLines.get(0).substring(8)));
+            Files.writeString(
+                    key,
+                    Files.readString(key)
+                            .replace(keyLines.get(0), keyLines.get(0).substring(8)));
             await(() -> read(log).contains("keeping the current files in use"), "the broken key reported");
         } finally {
             process.destroy();
             process.waitFor(30, TimeUnit.SECONDS);
         }
         String text = read(log);
-        for (String secret : List.of(AUTH_DATA, HexFormat.of().formatHex(AUTH_DATA.getBytes(StandardCharsets.UTF_8)),
-                FIRST_TOKEN, ROTATED_TOKEN, WRONG_TOKEN)) {
+        for (String secret : List.of(
+                AUTH_DATA,
+                HexFormat.of().formatHex(AUTH_DATA.getBytes(StandardCharsets.UTF_8)),
+                FIRST_TOKEN,
+                ROTATED_TOKEN,
+                WRONG_TOKEN)) {
             assertFalse(text.contains(secret), "the log holds " + secret + ":\n" + text);
         }
         for (String line : keyLines) {
-            assertFalse(text.contains(line.substring(8, Math.min(line.length(), 40))), "the log holds key material:\n" + text);
+            assertFalse(
+                    text.contains(line.substring(8, Math.min(line.length(), 40))),
+                    "the log holds key material:\n" + text);
         }
     }
 
     /** A CONNECT carrying token credentials, as a client of a broker with authentication sends it. */
     private static byte[] connectWithCredentials() {
-        ByteBuf frame = FrameWriter.encode(ByteBufAllocator.DEFAULT, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder().setClientVersion("tls-jar-it").setProtocolVersion(21)
-                        .setAuthMethodName("token").setAuthData(ByteString.copyFromUtf8(AUTH_DATA)))
-                .build());
+        ByteBuf frame = FrameWriter.encode(
+                ByteBufAllocator.DEFAULT,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("tls-jar-it")
+                                .setProtocolVersion(21)
+                                .setAuthMethodName("token")
+                                .setAuthData(ByteString.copyFromUtf8(AUTH_DATA)))
+                        .build());
         try {
             return ByteBufUtil.getBytes(frame);
         } finally {
@@ -148,9 +188,13 @@ class TlsJarIT {
 
     private static int status(HttpClient client, int port, String token) {
         try {
-            return client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/api/v1/limits"))
-                    .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode();
+            return client.send(
+                            HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/api/v1/limits"))
+                                    .header("Authorization", "Bearer " + token)
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .statusCode();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

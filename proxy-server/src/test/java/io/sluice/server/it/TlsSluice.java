@@ -10,6 +10,7 @@ import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,10 +63,23 @@ final class TlsSluice {
 
     SluiceServer start() {
         try {
-            return SluiceServer.start(new SluiceConfig(upstream, new HostPort("127.0.0.1", port),
-                    new HostPort("127.0.0.1", 0), Files.createTempDirectory("sluice-tls-it").resolve("limits.json"), null,
-                    BrokerAllowList.only(upstream), mode, 1000, Duration.ofSeconds(10), handshakeTimeout,
-                    AdminServer.DEFAULT_IDLE_TIMEOUT, AdmissionSettings.DEFAULTS, ClusterSettings.NONE, null, tls, adminTokenFile));
+            return SluiceServer.start(new SluiceConfig(
+                    upstream,
+                    new HostPort("127.0.0.1", port),
+                    new HostPort("127.0.0.1", 0),
+                    Files.createTempDirectory("sluice-tls-it").resolve("limits.json"),
+                    null,
+                    BrokerAllowList.only(upstream),
+                    mode,
+                    1000,
+                    Duration.ofSeconds(10),
+                    handshakeTimeout,
+                    AdminServer.DEFAULT_IDLE_TIMEOUT,
+                    AdmissionSettings.DEFAULTS,
+                    ClusterSettings.NONE,
+                    null,
+                    tls,
+                    adminTokenFile));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

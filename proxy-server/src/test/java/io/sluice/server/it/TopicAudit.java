@@ -22,10 +22,12 @@ import java.util.concurrent.TimeUnit;
 final class TopicAudit {
 
     /** The verdict for one producer. */
-    record Verdict(String producer, long sent, long acknowledged, long stored, long lost, long duplicated, long reordered) {
+    record Verdict(
+            String producer, long sent, long acknowledged, long stored, long lost, long duplicated, long reordered) {
         @Override
         public String toString() {
-            return String.format("%s: sent %d, acknowledged %d, stored %d, lost %d, duplicated %d, reordered %d",
+            return String.format(
+                    "%s: sent %d, acknowledged %d, stored %d, lost %d, duplicated %d, reordered %d",
                     producer, sent, acknowledged, stored, lost, duplicated, reordered);
         }
     }
@@ -38,7 +40,10 @@ final class TopicAudit {
         TopicAudit audit = new TopicAudit();
         Map<String, Long> highest = new HashMap<>();
         try (PulsarClient client = PulsarClient.builder().serviceUrl(brokerUrl).build();
-             Reader<byte[]> reader = client.newReader(Schema.BYTES).topic(topic).startMessageId(MessageId.earliest).create()) {
+                Reader<byte[]> reader = client.newReader(Schema.BYTES)
+                        .topic(topic)
+                        .startMessageId(MessageId.earliest)
+                        .create()) {
             while (reader.hasMessageAvailable()) {
                 Message<byte[]> message = reader.readNext(30, TimeUnit.SECONDS);
                 if (message == null) {
@@ -48,7 +53,9 @@ final class TopicAudit {
                 int colon = value.lastIndexOf(':');
                 String producer = value.substring(0, colon);
                 long seq = Long.parseLong(value.substring(colon + 1));
-                int n = audit.copies.computeIfAbsent(producer, p -> new HashMap<>()).merge(seq, 1, Integer::sum);
+                int n = audit.copies
+                        .computeIfAbsent(producer, p -> new HashMap<>())
+                        .merge(seq, 1, Integer::sum);
                 long top = highest.getOrDefault(producer, -1L);
                 if (n == 1 && seq < top) {
                     audit.reordered.merge(producer, 1L, Long::sum);
@@ -64,7 +71,13 @@ final class TopicAudit {
         Set<Long> lost = new HashSet<>(producer.acknowledged);
         lost.removeAll(stored.keySet());
         long duplicated = stored.values().stream().mapToLong(n -> n - 1).sum();
-        return new Verdict(producer.name, producer.sent.get(), producer.acknowledged.size(), stored.size(), lost.size(),
-                duplicated, reordered.getOrDefault(producer.name, 0L));
+        return new Verdict(
+                producer.name,
+                producer.sent.get(),
+                producer.acknowledged.size(),
+                stored.size(),
+                lost.size(),
+                duplicated,
+                reordered.getOrDefault(producer.name, 0L));
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.server.it;
 
 import io.sluice.testkit.pulsar.PulsarBroker;
+import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageId;
@@ -10,7 +11,6 @@ import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.apache.pulsar.client.api.SubscriptionType;
-import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,9 +98,15 @@ abstract class TransparentProxyContract {
         String topic = topic("ten-thousand-" + batching);
         long accepted = acceptedConnections();
         PulsarClient client = client();
-        Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("s").subscribe();
-        Producer<String> producer = client.newProducer(Schema.STRING).topic(topic)
-                .enableBatching(batching).blockIfQueueFull(true).create();
+        Consumer<String> consumer = client.newConsumer(Schema.STRING)
+                .topic(topic)
+                .subscriptionName("s")
+                .subscribe();
+        Producer<String> producer = client.newProducer(Schema.STRING)
+                .topic(topic)
+                .enableBatching(batching)
+                .blockIfQueueFull(true)
+                .create();
         List<CompletableFuture<MessageId>> sends = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
             sends.add(producer.sendAsync("m-" + i));
@@ -120,12 +126,17 @@ abstract class TransparentProxyContract {
     @Test
     void aPartitionedTopicIsServedPartitionByPartition() throws Exception {
         String topic = topic("partitioned");
-        try (PulsarAdmin admin = PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
+        try (PulsarAdmin admin =
+                PulsarAdmin.builder().serviceHttpUrl(broker.webUrl()).build()) {
             admin.topics().createPartitionedTopic(topic, 4);
         }
         PulsarClient client = client();
-        Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("s").subscribe();
-        Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).create();
+        Consumer<String> consumer = client.newConsumer(Schema.STRING)
+                .topic(topic)
+                .subscriptionName("s")
+                .subscribe();
+        Producer<String> producer =
+                client.newProducer(Schema.STRING).topic(topic).create();
         Set<String> sent = new HashSet<>();
         for (int i = 0; i < 400; i++) {
             producer.newMessage().key("k" + i).value("p-" + i).send();
@@ -152,8 +163,10 @@ abstract class TransparentProxyContract {
             payload[i] = (byte) (i * 31 + 7);
         }
         PulsarClient client = client();
-        Consumer<byte[]> consumer = client.newConsumer().topic(topic).subscriptionName("s").subscribe();
-        Producer<byte[]> producer = client.newProducer().topic(topic).enableBatching(false).create();
+        Consumer<byte[]> consumer =
+                client.newConsumer().topic(topic).subscriptionName("s").subscribe();
+        Producer<byte[]> producer =
+                client.newProducer().topic(topic).enableBatching(false).create();
         producer.send(payload);
         Message<byte[]> message = consumer.receive(30, TimeUnit.SECONDS);
         assertNotNull(message);
@@ -171,13 +184,23 @@ abstract class TransparentProxyContract {
         for (int t = 0; t < topics; t++) {
             String topic = topic("shared-" + t);
             names.add(topic);
-            consumers.add(subscribers.newConsumer(Schema.STRING).topic(topic).subscriptionName("a").subscribe());
-            consumers.add(publishers.newConsumer(Schema.STRING).topic(topic).subscriptionName("b").subscribe());
+            consumers.add(subscribers
+                    .newConsumer(Schema.STRING)
+                    .topic(topic)
+                    .subscriptionName("a")
+                    .subscribe());
+            consumers.add(publishers
+                    .newConsumer(Schema.STRING)
+                    .topic(topic)
+                    .subscriptionName("b")
+                    .subscribe());
         }
         List<CompletableFuture<MessageId>> sends = new ArrayList<>();
         for (String topic : names) {
-            Producer<String> p1 = publishers.newProducer(Schema.STRING).topic(topic).create();
-            Producer<String> p2 = subscribers.newProducer(Schema.STRING).topic(topic).create();
+            Producer<String> p1 =
+                    publishers.newProducer(Schema.STRING).topic(topic).create();
+            Producer<String> p2 =
+                    subscribers.newProducer(Schema.STRING).topic(topic).create();
             for (int i = 0; i < perTopic; i++) {
                 sends.add(p1.sendAsync(topic + "/1/" + i));
                 sends.add(p2.sendAsync(topic + "/2/" + i));
@@ -192,7 +215,8 @@ abstract class TransparentProxyContract {
             for (int i = 0; i < 2 * perTopic; i++) {
                 Message<String> message = consumer.receive(20, TimeUnit.SECONDS);
                 assertNotNull(message, "consumer " + c + " got only " + i);
-                String[] parts = message.getValue().substring(topic.length() + 1).split("/");
+                String[] parts =
+                        message.getValue().substring(topic.length() + 1).split("/");
                 int seq = Integer.parseInt(parts[1]);
                 assertEquals(parts[0].equals("1") ? next1++ : next2++, seq, "per-producer order");
                 consumer.acknowledge(message);
@@ -204,11 +228,16 @@ abstract class TransparentProxyContract {
     void unacknowledgedMessagesAreRedeliveredAndAcknowledgedOnesAreNot() throws Exception {
         String topic = topic("redelivery");
         PulsarClient client = client();
-        Producer<String> producer = client.newProducer(Schema.STRING).topic(topic).create();
+        Producer<String> producer =
+                client.newProducer(Schema.STRING).topic(topic).create();
         // Acknowledgements go out at once, so none is still grouped in the client at redelivery time.
-        Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("s")
-                .subscriptionType(SubscriptionType.Shared).acknowledgmentGroupTime(0, TimeUnit.MILLISECONDS)
-                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe();
+        Consumer<String> consumer = client.newConsumer(Schema.STRING)
+                .topic(topic)
+                .subscriptionName("s")
+                .subscriptionType(SubscriptionType.Shared)
+                .acknowledgmentGroupTime(0, TimeUnit.MILLISECONDS)
+                .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                .subscribe();
         for (int i = 0; i < 10; i++) {
             producer.send("r-" + i);
         }
@@ -228,8 +257,11 @@ abstract class TransparentProxyContract {
         }
         assertEquals(new HashSet<>(Arrays.asList("r-1", "r-3", "r-5", "r-7", "r-9")), redelivered);
         consumer.close();
-        Consumer<String> again = client.newConsumer(Schema.STRING).topic(topic).subscriptionName("s")
-                .subscriptionType(SubscriptionType.Shared).subscribe();
+        Consumer<String> again = client.newConsumer(Schema.STRING)
+                .topic(topic)
+                .subscriptionName("s")
+                .subscriptionType(SubscriptionType.Shared)
+                .subscribe();
         assertNull(again.receive(1, TimeUnit.SECONDS), "everything was acknowledged");
     }
 }

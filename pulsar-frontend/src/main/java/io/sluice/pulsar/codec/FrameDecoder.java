@@ -124,13 +124,17 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
             throw discard(in, "bad_length", "frame size " + totalSize + " is smaller than its command size field");
         }
         if (totalSize > maxFrameSize) {
-            throw discard(in, "frame_too_large",
+            throw discard(
+                    in,
+                    "frame_too_large",
                     "frame size " + totalSize + " exceeds the limit of " + maxFrameSize + " bytes");
         }
         if (in.readableBytes() >= 8) {
             long commandSize = in.getUnsignedInt(start + 4);
             if (commandSize == 0 || commandSize > totalSize - 4) {
-                throw discard(in, "bad_length",
+                throw discard(
+                        in,
+                        "bad_length",
                         "command size " + commandSize + " does not fit a frame of " + totalSize + " bytes");
             }
         }
@@ -146,7 +150,8 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         try {
             int needed = read.readableBytes();
             boolean alone = buffered.refCnt() == 1;
-            if (buffered.isReadOnly() || needed > buffered.maxWritableBytes()
+            if (buffered.isReadOnly()
+                    || needed > buffered.maxWritableBytes()
                     || (!alone && needed > buffered.maxFastWritableBytes())) {
                 // Others hold frames in this buffer (lent, held): leave them be, go on in a new one.
                 ByteBuf merged = alloc.buffer(buffered.readableBytes() + needed);

@@ -1,13 +1,13 @@
 package io.sluice.pulsar.codec;
 
-import io.sluice.relay.MalformedFrameException;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
-import io.sluice.relay.FrameView;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.MalformedFrameException;
 
 import java.io.IOException;
 
@@ -37,6 +37,7 @@ public final class FrameReader {
     private static final int SIZES = 8;
     /** The two-byte markers of a payload's parts: the CRC32C checksum, and broker entry metadata before it. */
     private static final int MAGIC_CRC32C = 0x0e01;
+
     private static final int MAGIC_BROKER_ENTRY_METADATA = 0x0e02;
     /** MessageMetadata.num_messages_in_batch, which our proto subset does not declare. */
     private static final int NUM_MESSAGES_IN_BATCH_FIELD = 11;
@@ -45,9 +46,11 @@ public final class FrameReader {
     private static final int PRODUCER_ID_TAG = tag(CommandSend.PRODUCER_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int SEQUENCE_ID_TAG = tag(CommandSend.SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int NUM_MESSAGES_TAG = tag(CommandSend.NUM_MESSAGES_FIELD_NUMBER, WIRE_VARINT);
-    private static final int SEND_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSend.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int SEND_HIGHEST_SEQUENCE_ID_TAG =
+            tag(CommandSend.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
-    private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG = tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
+    private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG =
+            tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
     private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
     /** A 64-bit varint takes at most 10 bytes of 7 bits. */
@@ -55,8 +58,7 @@ public final class FrameReader {
     /** What {@link #smallVarint} returns for a varint it leaves to the general reader. */
     private static final long NOT_SMALL = -1;
 
-    private FrameReader() {
-    }
+    private FrameReader() {}
 
     /** Bytes after the command (for SEND and MESSAGE: checksum, metadata and payload). */
     public static int payloadSize(ByteBuf frame) {
@@ -109,7 +111,12 @@ public final class FrameReader {
 
     /** Reads a lent SEND_RECEIPT's producer and sequence ids into {@code out}. */
     public static void readSendReceipt(FrameView frame, SendFields out) {
-        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
+        readReceipt(
+                frame.buffer(),
+                frame.index(),
+                frame.index() + frame.length(),
+                BaseCommand.SEND_RECEIPT_FIELD_NUMBER,
+                out);
     }
 
     /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
@@ -119,7 +126,12 @@ public final class FrameReader {
 
     /** Reads a lent SEND_ERROR's producer and sequence ids into {@code out}. */
     public static void readSendError(FrameView frame, SendFields out) {
-        readReceipt(frame.buffer(), frame.index(), frame.index() + frame.length(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
+        readReceipt(
+                frame.buffer(),
+                frame.index(),
+                frame.index() + frame.length(),
+                BaseCommand.SEND_ERROR_FIELD_NUMBER,
+                out);
     }
 
     /**
@@ -217,7 +229,9 @@ public final class FrameReader {
                 long value = varint32(buf, pos, end);
                 out.numMessages = (int) value;
                 pos = after(value);
-            } else if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || tag == SEND_HIGHEST_SEQUENCE_ID_TAG
+            } else if (tag == PRODUCER_ID_TAG
+                    || tag == SEQUENCE_ID_TAG
+                    || tag == SEND_HIGHEST_SEQUENCE_ID_TAG
                     || tag == IS_CHUNK_TAG) {
                 pos = readField(buf, pos, end, tag, out);
             } else {
@@ -237,7 +251,9 @@ public final class FrameReader {
             long tagAt = varint32(buf, pos, end);
             int tag = (int) tagAt;
             pos = after(tagAt);
-            if (tag == PRODUCER_ID_TAG || tag == SEQUENCE_ID_TAG || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
+            if (tag == PRODUCER_ID_TAG
+                    || tag == SEQUENCE_ID_TAG
+                    || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
                 pos = readField(buf, pos, end, tag, out);
             } else {
                 pos = skip(buf, pos, end, tag & 7);

@@ -22,8 +22,7 @@ import java.io.UncheckedIOException;
  */
 public final class FrameWriter {
 
-    private FrameWriter() {
-    }
+    private FrameWriter() {}
 
     /** A new buffer from {@code alloc} holding {@code command} as a frame; the caller owns it. */
     public static ByteBuf encode(ByteBufAllocator alloc, BaseCommand command) {
@@ -47,62 +46,74 @@ public final class FrameWriter {
     }
 
     /** CommandSendError for one message of one producer. */
-    public static ByteBuf sendError(ByteBufAllocator alloc, long producerId, long sequenceId,
-                                    ServerError error, String message) {
-        return encode(alloc, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.SEND_ERROR)
-                .setSendError(CommandSendError.newBuilder()
-                        .setProducerId(producerId)
-                        .setSequenceId(sequenceId)
-                        .setError(error)
-                        .setMessage(message))
-                .build());
+    public static ByteBuf sendError(
+            ByteBufAllocator alloc, long producerId, long sequenceId, ServerError error, String message) {
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND_ERROR)
+                        .setSendError(CommandSendError.newBuilder()
+                                .setProducerId(producerId)
+                                .setSequenceId(sequenceId)
+                                .setError(error)
+                                .setMessage(message))
+                        .build());
     }
 
     /** CommandFlow granting the broker {@code permits} more messages for a consumer. */
     public static ByteBuf flow(ByteBufAllocator alloc, long consumerId, int permits) {
-        return encode(alloc, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.FLOW)
-                .setFlow(CommandFlow.newBuilder().setConsumerId(consumerId).setMessagePermits(permits))
-                .build());
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.FLOW)
+                        .setFlow(CommandFlow.newBuilder()
+                                .setConsumerId(consumerId)
+                                .setMessagePermits(permits))
+                        .build());
     }
 
     /** A failed LookupTopicResponse answering the request {@code requestId}. */
     public static ByteBuf lookupFailed(ByteBufAllocator alloc, long requestId, ServerError error, String message) {
-        return encode(alloc, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.LOOKUP_RESPONSE)
-                .setLookupTopicResponse(CommandLookupTopicResponse.newBuilder()
-                        .setRequestId(requestId)
-                        .setResponse(CommandLookupTopicResponse.LookupType.Failed)
-                        .setError(error)
-                        .setMessage(message))
-                .build());
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.LOOKUP_RESPONSE)
+                        .setLookupTopicResponse(CommandLookupTopicResponse.newBuilder()
+                                .setRequestId(requestId)
+                                .setResponse(CommandLookupTopicResponse.LookupType.Failed)
+                                .setError(error)
+                                .setMessage(message))
+                        .build());
     }
 
     /** CommandError answering the request {@code requestId}. */
     public static ByteBuf error(ByteBufAllocator alloc, long requestId, ServerError error, String message) {
-        return encode(alloc, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.ERROR)
-                .setError(CommandError.newBuilder()
-                        .setRequestId(requestId)
-                        .setError(error)
-                        .setMessage(message))
-                .build());
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.ERROR)
+                        .setError(CommandError.newBuilder()
+                                .setRequestId(requestId)
+                                .setError(error)
+                                .setMessage(message))
+                        .build());
     }
 
     /**
      * CommandThrottleProducer (Sluice's extension, BaseCommand type 200) asking a client that
      * advertised {@code supports_throttle_producer_commands} to pause a producer.
      */
-    public static ByteBuf throttleProducer(ByteBufAllocator alloc, long requestId, long producerId,
-                                           ThrottlingReason reason, long pauseForMillis) {
-        return encode(alloc, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.THROTTLE_PRODUCER)
-                .setThrottleProducer(CommandThrottleProducer.newBuilder()
-                        .setRequestId(requestId)
-                        .setProducerId(producerId)
-                        .setThrottlingReason(reason)
-                        .setPauseForMillis(pauseForMillis))
-                .build());
+    public static ByteBuf throttleProducer(
+            ByteBufAllocator alloc, long requestId, long producerId, ThrottlingReason reason, long pauseForMillis) {
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.THROTTLE_PRODUCER)
+                        .setThrottleProducer(CommandThrottleProducer.newBuilder()
+                                .setRequestId(requestId)
+                                .setProducerId(producerId)
+                                .setThrottlingReason(reason)
+                                .setPauseForMillis(pauseForMillis))
+                        .build());
     }
 }

@@ -11,6 +11,7 @@ public final class SendFields {
     public int numMessages;
     /** The last sequence id of a batch, 0 when absent. */
     public long highestSequenceId;
+
     public boolean chunk;
 
     /**

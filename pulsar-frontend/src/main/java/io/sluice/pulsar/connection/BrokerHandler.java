@@ -49,17 +49,17 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
         switch (type) {
             case MESSAGE -> connection.dispatch.message(frame);
             case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
-                    track(FrameReader.parse(frame));
+                track(FrameReader.parse(frame));
             case LOOKUP_RESPONSE -> {
                 if (connection.settings.lookupMode() == LookupMode.REWRITE) {
                     boolean upstreamTls = connection.settings.upstreamTls() != null;
-                    ByteBuf rewritten = InboundFrames.readOrRelease(frame.retainedSlice(),
-                            lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup, upstreamTls));
+                    ByteBuf rewritten = InboundFrames.readOrRelease(
+                            frame.retainedSlice(), lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup, upstreamTls));
                     connection.toClient(rewritten);
                     return;
                 }
             }
-            default -> { }
+            default -> {}
         }
         connection.toClient(frame);
     }
@@ -70,22 +70,26 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                 connection.maxMessageSize(command.getConnected().getMaxMessageSize());
                 connection.handshakeCompleted();
             }
-            case PRODUCER_SUCCESS -> connection.publish.producerCreated(command.getProducerSuccess().getRequestId());
-            case SUCCESS -> connection.dispatch.consumerCreated(command.getSuccess().getRequestId());
+            case PRODUCER_SUCCESS ->
+                connection.publish.producerCreated(command.getProducerSuccess().getRequestId());
+            case SUCCESS ->
+                connection.dispatch.consumerCreated(command.getSuccess().getRequestId());
             case ERROR -> {
                 connection.publish.requestFailed(command.getError().getRequestId());
                 connection.dispatch.requestFailed(command.getError().getRequestId());
             }
             case CLOSE_PRODUCER -> producerClosed(command.getCloseProducer().getProducerId());
-            case CLOSE_CONSUMER -> connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            case CLOSE_CONSUMER ->
+                connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
             case TOPIC_MIGRATED -> {
                 if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
                     producerClosed(command.getTopicMigrated().getResourceId());
                 } else {
-                    connection.dispatch.consumerClosed(command.getTopicMigrated().getResourceId());
+                    connection.dispatch.consumerClosed(
+                            command.getTopicMigrated().getResourceId());
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 

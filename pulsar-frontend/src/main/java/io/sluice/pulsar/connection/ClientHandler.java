@@ -85,7 +85,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
             }
-            default -> { }
+            default -> {}
         }
         connection.toUpstream(frame);
     }
@@ -97,8 +97,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return true;
         }
         long requestId = FrameReader.parse(frame).getLookupTopic().getRequestId();
-        connection.toClient(FrameWriter.lookupFailed(connection.alloc(), requestId,
-                ServerError.ServiceNotReady, decision.rejectMessage()));
+        connection.toClient(FrameWriter.lookupFailed(
+                connection.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
         return false;
     }
 
@@ -110,8 +110,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         CommandConnect connect = FrameReader.parse(frame).getConnect();
-        connection.publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
-        connection.connectUpstream(frame.retainedSlice(), connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+        connection
+                .publish
+                .notices()
+                .clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        connection.connectUpstream(
+                frame.retainedSlice(), connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
     /**
@@ -127,7 +131,9 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 if (!admit(RequestType.NEW_PRODUCER, requestId)) {
                     return false;
                 }
-                connection.publish.producerRequested(requestId, command.getProducer().getProducerId(),
+                connection.publish.producerRequested(
+                        requestId,
+                        command.getProducer().getProducerId(),
                         command.getProducer().getTopic());
             }
             case SUBSCRIBE -> {
@@ -135,12 +141,16 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 if (!admit(RequestType.NEW_CONSUMER, requestId)) {
                     return false;
                 }
-                connection.dispatch.consumerRequested(requestId, command.getSubscribe().getConsumerId(),
+                connection.dispatch.consumerRequested(
+                        requestId,
+                        command.getSubscribe().getConsumerId(),
                         command.getSubscribe().getTopic());
             }
-            case CLOSE_PRODUCER -> connection.publish.producerClosed(command.getCloseProducer().getProducerId());
-            case CLOSE_CONSUMER -> connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
-            default -> { }
+            case CLOSE_PRODUCER ->
+                connection.publish.producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER ->
+                connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            default -> {}
         }
         return true;
     }
@@ -151,8 +161,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         if (decision.admitted()) {
             return true;
         }
-        connection.toClient(FrameWriter.error(connection.alloc(), requestId, ServerError.ServiceNotReady,
-                decision.rejectMessage()));
+        connection.toClient(FrameWriter.error(
+                connection.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
         return false;
     }
 

@@ -1,10 +1,10 @@
 package io.sluice.pulsar.connection;
 
-import io.sluice.relay.ProxyStats;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.relay.DeadlineHandler;
+import io.sluice.relay.ProxyStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,8 +72,12 @@ final class HandshakeTimeout extends DeadlineHandler {
     @Override
     protected void expired(ChannelHandlerContext ctx) {
         stats.protocolError(REASON);
-        log.warn("Closing connection from {}: no Pulsar handshake within {} ms, {} ({})", ctx.channel().remoteAddress(),
-                timeout().toMillis(), tlsPending ? "the client has not completed the TLS handshake"
+        log.warn(
+                "Closing connection from {}: no Pulsar handshake within {} ms, {} ({})",
+                ctx.channel().remoteAddress(),
+                timeout().toMillis(),
+                tlsPending
+                        ? "the client has not completed the TLS handshake"
                         : connectReceived ? "the broker has not answered CONNECT" : "no CONNECT from the client",
                 REASON);
         ctx.close();

@@ -32,8 +32,10 @@ public final class PulsarChannelInitializer extends ChannelInitializer<SocketCha
         if (settings.clientTls() != null) {
             ProxyStats stats = services.stats();
             ch.pipeline().addLast("tls", settings.clientTls().newServerHandler(ch.alloc()));
-            ch.pipeline().addLast("tls-handshake", new TlsHandshakeWatch("Pulsar",
-                    () -> stats.protocolError(TlsHandshakeWatch.REASON)));
+            ch.pipeline()
+                    .addLast(
+                            "tls-handshake",
+                            new TlsHandshakeWatch("Pulsar", () -> stats.protocolError(TlsHandshakeWatch.REASON)));
         }
         ch.pipeline().addLast("frames", new FrameDecoder());
         ch.pipeline().addLast("handshake-timeout", new HandshakeTimeout(settings.handshakeTimeout(), services.stats()));

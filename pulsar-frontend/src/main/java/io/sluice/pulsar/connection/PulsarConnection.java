@@ -27,9 +27,10 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.TlsHandshakeWatch;
-import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
 
 /**
  * One client connection and the upstream broker connection that serves it: its state
@@ -74,8 +75,13 @@ final class PulsarConnection implements Outbound {
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
         String clientAddress = String.valueOf(client.remoteAddress());
-        this.publish = new PublishGate(this, client.eventLoop(), services, clientAddress,
-                settings.throttleReceiptWindow(), new ConnectionBudget.Pause() {
+        this.publish = new PublishGate(
+                this,
+                client.eventLoop(),
+                services,
+                clientAddress,
+                settings.throttleReceiptWindow(),
+                new ConnectionBudget.Pause() {
                     @Override
                     public void pause(ConnectionBudget.Breach breach) {
                         pauseClientReads();
@@ -108,10 +114,14 @@ final class PulsarConnection implements Outbound {
             target = settings.allowedBrokers().resolve(proxyToBrokerUrl);
             if (target == null) {
                 connectFrame.release();
-                log.warn("Refusing {}: proxy_to_broker_url '{}' is not allowed by --allowed-brokers '{}'",
-                        client.remoteAddress(), proxyToBrokerUrl, settings.allowedBrokers());
+                log.warn(
+                        "Refusing {}: proxy_to_broker_url '{}' is not allowed by --allowed-brokers '{}'",
+                        client.remoteAddress(),
+                        proxyToBrokerUrl,
+                        settings.allowedBrokers());
                 stats.protocolError("broker_not_allowed");
-                refuse(ServerError.AuthorizationError,
+                refuse(
+                        ServerError.AuthorizationError,
                         "Sluice does not proxy to " + proxyToBrokerUrl + ": not in its allowed brokers");
                 return;
             }
@@ -128,32 +138,45 @@ final class PulsarConnection implements Outbound {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            ch.pipeline().addLast("tls", tls.newClientHandler(ch.alloc(), address.host(), address.port(),
-                                    settings.connectTimeoutMillis()));
+                            ch.pipeline()
+                                    .addLast(
+                                            "tls",
+                                            tls.newClientHandler(
+                                                    ch.alloc(),
+                                                    address.host(),
+                                                    address.port(),
+                                                    settings.connectTimeoutMillis()));
                         }
                         ch.pipeline().addLast("frames", new FrameDecoder());
                         ch.pipeline().addLast("broker", new BrokerHandler(PulsarConnection.this));
                     }
                 });
-        broker = bootstrap.connect(address.host(), address.port()).addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess()) {
-                upstreamFailed(connectFrame, address, f.cause().toString(), f.cause().getMessage());
-                return;
-            }
-            SslHandler upstreamTls = f.channel().pipeline().get(SslHandler.class);
-            if (upstreamTls == null) {
-                upstreamConnected(f.channel(), connectFrame);
-                return;
-            }
-            upstreamTls.handshakeFuture().addListener(handshake -> {
-                if (handshake.isSuccess()) {
-                    upstreamConnected(f.channel(), connectFrame);
-                } else {
-                    String reason = "TLS handshake failed: " + TlsHandshakeWatch.reason(handshake.cause());
-                    upstreamFailed(connectFrame, address, reason, reason);
-                }
-            });
-        }).channel();
+        broker = bootstrap
+                .connect(address.host(), address.port())
+                .addListener((ChannelFutureListener) f -> {
+                    if (!f.isSuccess()) {
+                        upstreamFailed(
+                                connectFrame,
+                                address,
+                                f.cause().toString(),
+                                f.cause().getMessage());
+                        return;
+                    }
+                    SslHandler upstreamTls = f.channel().pipeline().get(SslHandler.class);
+                    if (upstreamTls == null) {
+                        upstreamConnected(f.channel(), connectFrame);
+                        return;
+                    }
+                    upstreamTls.handshakeFuture().addListener(handshake -> {
+                        if (handshake.isSuccess()) {
+                            upstreamConnected(f.channel(), connectFrame);
+                        } else {
+                            String reason = "TLS handshake failed: " + TlsHandshakeWatch.reason(handshake.cause());
+                            upstreamFailed(connectFrame, address, reason, reason);
+                        }
+                    });
+                })
+                .channel();
         brokerOut = new OutboundFrames(broker);
         brokerReads = new ReadGate(broker);
     }
@@ -356,7 +379,11 @@ final class PulsarConnection implements Outbound {
         }
         if (cause instanceof MalformedFrameException malformed) {
             stats.protocolError(malformed.reason());
-            log.warn("Closing connection from {}: {} ({})", client.remoteAddress(), malformed.getMessage(), malformed.reason());
+            log.warn(
+                    "Closing connection from {}: {} ({})",
+                    client.remoteAddress(),
+                    malformed.getMessage(),
+                    malformed.reason());
         } else {
             log.debug("Closing connection from {}", client.remoteAddress(), cause);
         }

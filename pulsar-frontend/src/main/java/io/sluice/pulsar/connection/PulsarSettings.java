@@ -1,10 +1,10 @@
 package io.sluice.pulsar.connection;
 
 import io.netty.channel.socket.SocketChannel;
-import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.relay.tls.ReloadingSslContext;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -25,15 +25,16 @@ import java.util.Objects;
  * @param clientTls             the TLS clients must speak, or null for plaintext
  * @param upstreamTls           the TLS Sluice speaks to every broker, or null for plaintext
  */
-public record PulsarSettings(BrokerAddress upstream,
-                            BrokerAllowList allowedBrokers,
-                            LookupMode lookupMode,
-                            int connectTimeoutMillis,
-                            Class<? extends SocketChannel> upstreamChannelType,
-                            Duration throttleReceiptWindow,
-                            Duration handshakeTimeout,
-                            ReloadingSslContext clientTls,
-                            ReloadingSslContext upstreamTls) {
+public record PulsarSettings(
+        BrokerAddress upstream,
+        BrokerAllowList allowedBrokers,
+        LookupMode lookupMode,
+        int connectTimeoutMillis,
+        Class<? extends SocketChannel> upstreamChannelType,
+        Duration throttleReceiptWindow,
+        Duration handshakeTimeout,
+        ReloadingSslContext clientTls,
+        ReloadingSslContext upstreamTls) {
 
     /** The receipt window of a throttle notice (docs/PROTOCOL-EXTENSION.md), as in the PIP-385 draft. */
     public static final Duration DEFAULT_THROTTLE_RECEIPT_WINDOW = Duration.ofMillis(100);
@@ -66,17 +67,40 @@ public record PulsarSettings(BrokerAddress upstream,
     }
 
     /** Plaintext settings on both sides. */
-    public PulsarSettings(BrokerAddress upstream, BrokerAllowList allowedBrokers, LookupMode lookupMode,
-                         int connectTimeoutMillis, Class<? extends SocketChannel> upstreamChannelType,
-                         Duration throttleReceiptWindow, Duration handshakeTimeout) {
-        this(upstream, allowedBrokers, lookupMode, connectTimeoutMillis, upstreamChannelType, throttleReceiptWindow,
-                handshakeTimeout, null, null);
+    public PulsarSettings(
+            BrokerAddress upstream,
+            BrokerAllowList allowedBrokers,
+            LookupMode lookupMode,
+            int connectTimeoutMillis,
+            Class<? extends SocketChannel> upstreamChannelType,
+            Duration throttleReceiptWindow,
+            Duration handshakeTimeout) {
+        this(
+                upstream,
+                allowedBrokers,
+                lookupMode,
+                connectTimeoutMillis,
+                upstreamChannelType,
+                throttleReceiptWindow,
+                handshakeTimeout,
+                null,
+                null);
     }
 
     /** Plaintext settings with the default throttle receipt window and handshake timeout. */
-    public PulsarSettings(BrokerAddress upstream, BrokerAllowList allowedBrokers, LookupMode lookupMode,
-                         int connectTimeoutMillis, Class<? extends SocketChannel> upstreamChannelType) {
-        this(upstream, allowedBrokers, lookupMode, connectTimeoutMillis, upstreamChannelType,
-                DEFAULT_THROTTLE_RECEIPT_WINDOW, DEFAULT_HANDSHAKE_TIMEOUT);
+    public PulsarSettings(
+            BrokerAddress upstream,
+            BrokerAllowList allowedBrokers,
+            LookupMode lookupMode,
+            int connectTimeoutMillis,
+            Class<? extends SocketChannel> upstreamChannelType) {
+        this(
+                upstream,
+                allowedBrokers,
+                lookupMode,
+                connectTimeoutMillis,
+                upstreamChannelType,
+                DEFAULT_THROTTLE_RECEIPT_WINDOW,
+                DEFAULT_HANDSHAKE_TIMEOUT);
     }
 }

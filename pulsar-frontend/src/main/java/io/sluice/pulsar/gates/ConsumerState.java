@@ -4,6 +4,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
+
 import java.util.function.Consumer;
 
 /**
@@ -23,8 +24,13 @@ final class ConsumerState {
     /** Permits given to the broker for which no message has come back yet. */
     long outstandingPermits;
 
-    ConsumerState(long consumerId, TopicQuota quota, CurrentThrottle throttle, EventExecutor loop, long maxWaitNanos,
-                  Consumer<ConsumerState> release) {
+    ConsumerState(
+            long consumerId,
+            TopicQuota quota,
+            CurrentThrottle throttle,
+            EventExecutor loop,
+            long maxWaitNanos,
+            Consumer<ConsumerState> release) {
         this.consumerId = consumerId;
         this.quota = quota;
         this.throttle = throttle;

@@ -17,6 +17,7 @@ import io.sluice.relay.TopicQuota;
 import io.sluice.scopes.PulsarScopes;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,7 +93,9 @@ public final class DispatchGate {
     public void flow(FrameView frame) {
         CommandFlow flow = FrameReader.parse(frame).getFlow();
         ConsumerState consumer = consumers.get(flow.getConsumerId());
-        if (consumer == null || (consumer.withheldPermits == 0 && consumer.quota.path(clock.nanoTime()).isUnlimited())) {
+        if (consumer == null
+                || (consumer.withheldPermits == 0
+                        && consumer.quota.path(clock.nanoTime()).isUnlimited())) {
             out.toUpstream(frame);
             return;
         }
@@ -128,10 +131,10 @@ public final class DispatchGate {
     }
 
     private ConsumerState newConsumer(long consumerId, String topic) {
-        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), Direction.DISPATCH, "pulsar", topic,
-                PulsarScopes.topic(topic));
-        CurrentThrottle throttle = new CurrentThrottle(services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, null, consumerId, topic));
+        TopicQuota quota = new TopicQuota(
+                services.quotas(), services.topics(), Direction.DISPATCH, "pulsar", topic, PulsarScopes.topic(topic));
+        CurrentThrottle throttle = new CurrentThrottle(
+                services.throttles(), new ThrottleSubject("pulsar", clientAddress, null, null, consumerId, topic));
         return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 
@@ -149,7 +152,10 @@ public final class DispatchGate {
         while (consumer.withheldPermits > 0 && !(oneStepOut && consumer.outstandingPermits + granted >= STEP)) {
             int step = (int) Math.min(consumer.withheldPermits, path.isUnlimited() ? Integer.MAX_VALUE : STEP);
             if (!path.isUnlimited() && !path.tryAcquire(now, step, 0, decision)) {
-                consumer.throttle.begin(decision.scope().kind().label(), decision.reason(), OnExceed.DELAY.jsonName(),
+                consumer.throttle.begin(
+                        decision.scope().kind().label(),
+                        decision.reason(),
+                        OnExceed.DELAY.jsonName(),
                         consumer.quota.meter());
                 consumer.timer.schedule(decision.waitNanos());
                 break;

@@ -10,8 +10,7 @@ import java.util.ArrayDeque;
 final class OrderedRejections {
 
     /** A rejection due after the broker answered {@code afterForwarded} of the producer's sends. */
-    record PendingRejection(long sequenceId, String message, long afterForwarded) {
-    }
+    record PendingRejection(long sequenceId, String message, long afterForwarded) {}
 
     private final ArrayDeque<PendingRejection> pending = new ArrayDeque<>();
 

@@ -5,6 +5,7 @@ import io.sluice.relay.GateTimer;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
+
 import java.util.function.Consumer;
 
 /**
@@ -30,12 +31,19 @@ final class ProducerState {
     final SendTimes sendTimes = new SendTimes();
     /** Sends forwarded to the broker, and broker answers (receipts or errors) seen, since creation. */
     long forwarded;
+
     long answered;
     /** For a rejecting or notified producer: when its throttle is over unless it is refused again. */
     long throttleEndsAtNanos;
 
-    ProducerState(long producerId, TopicQuota quota, CurrentThrottle throttle, EventExecutor loop, long minWaitNanos,
-                  long maxWaitNanos, Consumer<ProducerState> release) {
+    ProducerState(
+            long producerId,
+            TopicQuota quota,
+            CurrentThrottle throttle,
+            EventExecutor loop,
+            long minWaitNanos,
+            long maxWaitNanos,
+            Consumer<ProducerState> release) {
         this.producerId = producerId;
         this.quota = quota;
         this.throttle = throttle;

@@ -18,13 +18,13 @@ import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
-import io.sluice.relay.InboundFrames;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
 import io.sluice.scopes.PulsarScopes;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +71,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      * the token bucket admits what the elapsed millisecond earned, and its burst is at least 10 ms.
      */
     static final long MIN_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     private static final long NANOS_PER_MILLI = 1_000_000;
     private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
 
@@ -94,8 +95,13 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
      */
-    public PublishGate(Outbound out, EventExecutor loop, ProxyServices services, String clientAddress,
-                       Duration receiptWindow, ConnectionBudget.Pause reads) {
+    public PublishGate(
+            Outbound out,
+            EventExecutor loop,
+            ProxyServices services,
+            String clientAddress,
+            Duration receiptWindow,
+            ConnectionBudget.Pause reads) {
         this.out = out;
         this.loop = loop;
         this.clock = services.quotas().clock();
@@ -107,8 +113,10 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             @Override
             public void pause(ConnectionBudget.Breach breach) {
                 reads.pause(breach);
-                notices.connectionLimitExceeded(breach == ConnectionBudget.Breach.PENDING_SENDS
-                        ? ThrottlingReason.ConnectionPendingMessagesBreach : ThrottlingReason.MessageBufferSizeBreach,
+                notices.connectionLimitExceeded(
+                        breach == ConnectionBudget.Breach.PENDING_SENDS
+                                ? ThrottlingReason.ConnectionPendingMessagesBreach
+                                : ThrottlingReason.MessageBufferSizeBreach,
                         producers.activeResources());
             }
 
@@ -270,10 +278,10 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     }
 
     private ProducerState newProducer(long producerId, String topic) {
-        TopicQuota quota = new TopicQuota(services.quotas(), services.topics(), Direction.PUBLISH, "pulsar", topic,
-                PulsarScopes.topic(topic));
-        CurrentThrottle throttle = new CurrentThrottle(services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, producerId, null, topic));
+        TopicQuota quota = new TopicQuota(
+                services.quotas(), services.topics(), Direction.PUBLISH, "pulsar", topic, PulsarScopes.topic(topic));
+        CurrentThrottle throttle = new CurrentThrottle(
+                services.throttles(), new ThrottleSubject("pulsar", clientAddress, null, producerId, null, topic));
         return new ProducerState(producerId, quota, throttle, loop, MIN_TIMER_NANOS, MAX_TIMER_NANOS, this::release);
     }
 
@@ -301,7 +309,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private void notifyPause(ProducerState producer, QuotaPath path, long now) {
         long pauseMillis = (path.waitNanos(now) + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI;
         beginThrottle(producer, OnExceed.NOTIFY);
-        long requestId = notices.quotaExceeded(producer, ThrottleNoticeReasons.of(decision.scope().kind()), pauseMillis);
+        long requestId = notices.quotaExceeded(
+                producer, ThrottleNoticeReasons.of(decision.scope().kind()), pauseMillis);
         long pauseEndsAt = now + pauseMillis * NANOS_PER_MILLI;
         producer.notice.notified(requestId, pauseEndsAt);
         // One receipt window past the pause, so that a producer notified again right after it stays one throttle.
@@ -391,7 +400,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     private void sendError(ProducerState producer, long sequenceId, String message) {
         budget.sendsDone(1);
-        out.toClient(FrameWriter.sendError(out.alloc(), producer.producerId, sequenceId, ServerError.NotAllowedError, message));
+        out.toClient(FrameWriter.sendError(
+                out.alloc(), producer.producerId, sequenceId, ServerError.NotAllowedError, message));
     }
 
     /**
@@ -399,7 +409,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      * the proxy takes (for {@code notify} that depends on the client).
      */
     private void beginThrottle(ProducerState producer, OnExceed action) {
-        producer.throttle.begin(decision.scope().kind().label(), decision.reason(), action.jsonName(), producer.quota.meter());
+        producer.throttle.begin(
+                decision.scope().kind().label(), decision.reason(), action.jsonName(), producer.quota.meter());
     }
 
     /**
@@ -407,8 +418,11 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      * retry time of a rejection or the pause (plus a receipt window) of a notice.
      */
     private void endThrottleIfOver(ProducerState producer, long now) {
-        if (producer.throttle.isActive() && producer.held.isEmpty() && producer.rejections.isEmpty()
-                && !producer.notice.isAwaitingReceipt() && now - producer.throttleEndsAtNanos >= 0) {
+        if (producer.throttle.isActive()
+                && producer.held.isEmpty()
+                && producer.rejections.isEmpty()
+                && !producer.notice.isAwaitingReceipt()
+                && now - producer.throttleEndsAtNanos >= 0) {
             endThrottle(producer);
         }
     }

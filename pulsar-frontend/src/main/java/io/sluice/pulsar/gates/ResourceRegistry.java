@@ -21,8 +21,7 @@ import java.util.function.BiFunction;
  */
 final class ResourceRegistry<T> {
 
-    private record Request(long id, String topic) {
-    }
+    private record Request(long id, String topic) {}
 
     private final LongObjectMap<Request> requests = new LongObjectHashMap<>();
     private final LongObjectMap<T> active = new LongObjectHashMap<>();

@@ -11,8 +11,7 @@ import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
  */
 final class ThrottleNoticeReasons {
 
-    private ThrottleNoticeReasons() {
-    }
+    private ThrottleNoticeReasons() {}
 
     /** @throws IllegalArgumentException for a scope no Pulsar limit can be set at */
     static ThrottlingReason of(ScopeKind scope) {
@@ -20,7 +19,8 @@ final class ThrottleNoticeReasons {
             case PULSAR_TOPIC -> ThrottlingReason.TopicProduceQuotaExceeded;
             case PULSAR_NAMESPACE, PULSAR_TENANT -> ThrottlingReason.ResourceGroupProduceQuotaExceeded;
             case PROXY -> ThrottlingReason.BrokerProduceQuotaExceeded;
-            case KAFKA_TOPIC, KAFKA_PREFIX, KAFKA_CLIENT -> throw new IllegalArgumentException("not a Pulsar scope: " + scope);
+            case KAFKA_TOPIC, KAFKA_PREFIX, KAFKA_CLIENT ->
+                throw new IllegalArgumentException("not a Pulsar scope: " + scope);
         };
     }
 }

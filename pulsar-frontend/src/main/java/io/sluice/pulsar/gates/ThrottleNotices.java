@@ -10,6 +10,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
+
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,8 +39,7 @@ public final class ThrottleNotices {
     }
 
     /** A quota notice awaiting its receipt, and the timer that gives up on it. */
-    private record Awaited(ProducerState producer, ScheduledFuture<?> deadline) {
-    }
+    private record Awaited(ProducerState producer, ScheduledFuture<?> deadline) {}
 
     private final Outbound out;
     private final EventExecutor loop;

@@ -59,7 +59,8 @@ public final class BrokerAllowList {
         public static BrokerAddress parse(String url) {
             BrokerAddress address = parseOrNull(url);
             if (address == null) {
-                throw new IllegalArgumentException("expected pulsar://host:port or pulsar+ssl://host:port, got '" + url + "'");
+                throw new IllegalArgumentException(
+                        "expected pulsar://host:port or pulsar+ssl://host:port, got '" + url + "'");
             }
             return address;
         }
@@ -80,7 +81,8 @@ public final class BrokerAllowList {
             try {
                 URI uri = new URI(text);
                 if (!("pulsar".equals(uri.getScheme()) || "pulsar+ssl".equals(uri.getScheme()))
-                        || uri.getHost() == null || uri.getPort() <= 0) {
+                        || uri.getHost() == null
+                        || uri.getPort() <= 0) {
                     return null;
                 }
                 String path = uri.getRawPath();

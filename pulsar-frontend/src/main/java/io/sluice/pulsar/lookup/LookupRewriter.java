@@ -24,8 +24,7 @@ import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse.LookupType;
  */
 public final class LookupRewriter {
 
-    private LookupRewriter() {
-    }
+    private LookupRewriter() {}
 
     /**
      * Returns the frame to forward: {@code frame} itself when nothing needs changing, otherwise a
@@ -49,7 +48,8 @@ public final class LookupRewriter {
         if (!dialled.isEmpty()) {
             answer.setBrokerServiceUrl(dialled).setBrokerServiceUrlTls(dialled);
         }
-        BaseCommand rewritten = command.toBuilder().setLookupTopicResponse(answer).build();
+        BaseCommand rewritten =
+                command.toBuilder().setLookupTopicResponse(answer).build();
         ByteBuf out = FrameWriter.encode(alloc, rewritten);
         frame.release();
         return out;

@@ -1,8 +1,8 @@
 package io.sluice.pulsar.codec;
 
-import io.sluice.relay.MalformedFrameException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
 import java.util.HexFormat;
@@ -53,6 +53,9 @@ class CommandSmugglingTest {
     /** A frame of the hex-encoded command and no payload. */
     private static ByteBuf frame(String commandHex) {
         byte[] command = HexFormat.of().parseHex(commandHex);
-        return Unpooled.buffer().writeInt(4 + command.length).writeInt(command.length).writeBytes(command);
+        return Unpooled.buffer()
+                .writeInt(4 + command.length)
+                .writeInt(command.length)
+                .writeBytes(command);
     }
 }

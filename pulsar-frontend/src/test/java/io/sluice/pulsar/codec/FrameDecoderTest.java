@@ -1,6 +1,5 @@
 package io.sluice.pulsar.codec;
 
-import io.sluice.relay.MalformedFrameException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -8,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -44,7 +44,9 @@ class FrameDecoderTest {
     @Test
     void rejectsAFrameOverTheMaxMessageSizePlusPadding() {
         EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(1024), new KeepFrames());
-        ByteBuf header = Unpooled.buffer().writeInt(1024 + FrameDecoder.FRAME_PADDING + 1).writeInt(10);
+        ByteBuf header = Unpooled.buffer()
+                .writeInt(1024 + FrameDecoder.FRAME_PADDING + 1)
+                .writeInt(10);
         MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> channel.writeInbound(header));
         assertEquals("frame_too_large", e.reason());
         channel.finishAndReleaseAll();
@@ -74,13 +76,15 @@ class FrameDecoderTest {
     @Test
     void rejectsSizesThatCannotHoldTheirCommand() {
         EmbeddedChannel tiny = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
-        MalformedFrameException e = assertThrows(MalformedFrameException.class,
+        MalformedFrameException e = assertThrows(
+                MalformedFrameException.class,
                 () -> tiny.writeInbound(Unpooled.buffer().writeInt(3).writeInt(0)));
         assertEquals("bad_length", e.reason());
         tiny.finishAndReleaseAll();
 
         EmbeddedChannel overlong = new EmbeddedChannel(new FrameDecoder(), new KeepFrames());
-        assertThrows(MalformedFrameException.class,
+        assertThrows(
+                MalformedFrameException.class,
                 () -> overlong.writeInbound(Unpooled.buffer().writeInt(20).writeInt(17)));
         overlong.finishAndReleaseAll();
     }
@@ -158,7 +162,9 @@ class FrameDecoderTest {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             FrameView frame = (FrameView) msg;
             frames++;
-            assertTrue(frame.buffer().capacity() < 64 * 1024, "buffer grew to " + frame.buffer().capacity());
+            assertTrue(
+                    frame.buffer().capacity() < 64 * 1024,
+                    "buffer grew to " + frame.buffer().capacity());
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.sluice.pulsar.codec;
 
-import io.sluice.relay.FrameView;
-import io.sluice.relay.MalformedFrameException;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -9,6 +7,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.MalformedFrameException;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.FuzzCorpus;
 import io.sluice.testing.LeakCheck;
@@ -86,14 +86,21 @@ class FrameFuzzTest {
                     // What the proxy routes on must be what the broker acts on.
                     assertEquals(parsed.getType().getNumber(), (int) type, "type differs from protobuf's");
                 }
-                assertEquals(read(() -> FrameReader.readSend(frame, fields)), read(() -> FrameReader.readSend(lent, fields)));
-                assertEquals(read(() -> FrameReader.readSendReceipt(frame, fields)),
+                assertEquals(
+                        read(() -> FrameReader.readSend(frame, fields)),
+                        read(() -> FrameReader.readSend(lent, fields)));
+                assertEquals(
+                        read(() -> FrameReader.readSendReceipt(frame, fields)),
                         read(() -> FrameReader.readSendReceipt(lent, fields)));
-                assertEquals(read(() -> FrameReader.readSendError(frame, fields)),
+                assertEquals(
+                        read(() -> FrameReader.readSendError(frame, fields)),
                         read(() -> FrameReader.readSendError(lent, fields)));
-                assertEquals(quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE)),
+                assertEquals(
+                        quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE)),
                         quietly(() -> FrameReader.readFirstId(lent, BaseCommand.Type.MESSAGE_VALUE)));
-                assertEquals(quietly(() -> FrameReader.messagesInEntry(frame)), quietly(() -> FrameReader.messagesInEntry(lent)));
+                assertEquals(
+                        quietly(() -> FrameReader.messagesInEntry(frame)),
+                        quietly(() -> FrameReader.messagesInEntry(lent)));
                 assertEquals(reader, frame.readerIndex(), "reader index moved");
                 assertEquals(writer, frame.writerIndex(), "writer index moved");
             } finally {

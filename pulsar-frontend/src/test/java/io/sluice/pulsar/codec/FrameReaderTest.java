@@ -1,6 +1,5 @@
 package io.sluice.pulsar.codec;
 
-import io.sluice.relay.MalformedFrameException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.pulsar.codec.proto.BaseCommand;
@@ -9,6 +8,7 @@ import io.sluice.pulsar.codec.proto.CommandSendError;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
 import io.sluice.pulsar.codec.proto.ServerError;
+import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -50,8 +50,12 @@ class FrameReaderTest {
 
     @Test
     void sendDefaultsToOneMessage() {
-        ByteBuf frame = TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(2)).build(), 0);
+        ByteBuf frame = TestFrames.withPayload(
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND)
+                        .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(2))
+                        .build(),
+                0);
         SendFields fields = new SendFields();
         FrameReader.readSend(frame, fields);
         assertEquals(1, fields.numMessages);
@@ -62,9 +66,15 @@ class FrameReaderTest {
     @Test
     void readsReceiptsAndSendErrors() {
         SendFields fields = new SendFields();
-        ByteBuf receipt = TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND_RECEIPT)
-                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(4).setSequenceId(9).setHighestSequenceId(12))
-                .build(), 0);
+        ByteBuf receipt = TestFrames.withPayload(
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND_RECEIPT)
+                        .setSendReceipt(CommandSendReceipt.newBuilder()
+                                .setProducerId(4)
+                                .setSequenceId(9)
+                                .setHighestSequenceId(12))
+                        .build(),
+                0);
         FrameReader.readSendReceipt(receipt, fields);
         assertEquals(4, fields.producerId);
         assertEquals(9, fields.sequenceId);
@@ -83,13 +93,24 @@ class FrameReaderTest {
     @Test
     void findsTheTypeWhenItIsNotTheFirstFieldOrNeedsTwoVarintBytes() {
         // Field 201 (receipt) written before field 1: a legal, if unusual, encoding.
-        byte[] nested = CommandThrottleProducerReceipt.newBuilder().setRequestId(3).build().toByteArray();
+        byte[] nested = CommandThrottleProducerReceipt.newBuilder()
+                .setRequestId(3)
+                .build()
+                .toByteArray();
         ByteBuf cmd = Unpooled.buffer();
-        cmd.writeByte(0xca).writeByte(0x0c).writeByte(nested.length).writeBytes(nested); // tag of field 201, wire type 2
+        cmd.writeByte(0xca)
+                .writeByte(0x0c)
+                .writeByte(nested.length)
+                .writeBytes(nested); // tag of field 201, wire type 2
         cmd.writeByte(0x08).writeByte(0xc9).writeByte(0x01); // type = 201
-        ByteBuf frame = Unpooled.buffer().writeInt(4 + cmd.readableBytes()).writeInt(cmd.readableBytes()).writeBytes(cmd);
+        ByteBuf frame = Unpooled.buffer()
+                .writeInt(4 + cmd.readableBytes())
+                .writeInt(cmd.readableBytes())
+                .writeBytes(cmd);
         assertEquals(201, FrameReader.type(frame));
-        assertEquals(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT, FrameReader.parse(frame).getType());
+        assertEquals(
+                BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT,
+                FrameReader.parse(frame).getType());
         cmd.release();
         frame.release();
     }
@@ -137,6 +158,9 @@ class FrameReaderTest {
     }
 
     private static ByteBuf frameOf(byte[] command) {
-        return Unpooled.buffer().writeInt(4 + command.length).writeInt(command.length).writeBytes(command);
+        return Unpooled.buffer()
+                .writeInt(4 + command.length)
+                .writeInt(command.length)
+                .writeBytes(command);
     }
 }

@@ -17,8 +17,8 @@ class FrameWriterTest {
 
     @Test
     void throttleProducerIsTypeTwoHundredWithEveryFieldAtItsNumber() {
-        ByteBuf frame = FrameWriter.throttleProducer(ByteBufAllocator.DEFAULT, 7, 300,
-                ThrottlingReason.ResourceGroupProduceQuotaExceeded, 1234);
+        ByteBuf frame = FrameWriter.throttleProducer(
+                ByteBufAllocator.DEFAULT, 7, 300, ThrottlingReason.ResourceGroupProduceQuotaExceeded, 1234);
         try {
             assertEquals(frame.readableBytes() - 4, frame.getInt(0), "total size");
             assertEquals(200, FrameReader.type(frame));
@@ -36,10 +36,13 @@ class FrameWriterTest {
 
     @Test
     void theReceiptsRequestIdIsReadInPlace() {
-        ByteBuf receipt = FrameWriter.encode(ByteBufAllocator.DEFAULT, BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
-                .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(1L << 33))
-                .build());
+        ByteBuf receipt = FrameWriter.encode(
+                ByteBufAllocator.DEFAULT,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
+                        .setThrottleProducerReceipt(
+                                CommandThrottleProducerReceipt.newBuilder().setRequestId(1L << 33))
+                        .build());
         try {
             assertEquals(201, FrameReader.type(receipt));
             assertEquals(1L << 33, FrameReader.readFirstId(receipt, 201));

@@ -9,8 +9,7 @@ import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 /** Frames built the way a Pulsar client or broker encodes them, for tests. */
 public final class TestFrames {
 
-    private TestFrames() {
-    }
+    private TestFrames() {}
 
     /** A SEND frame with a fake checksum, metadata and {@code payloadSize} payload bytes. */
     public static ByteBuf send(long producerId, long sequenceId, int numMessages, int payloadSize) {
@@ -25,10 +24,14 @@ public final class TestFrames {
     }
 
     public static ByteBuf receipt(long producerId, long sequenceId) {
-        return FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.SEND_RECEIPT)
-                .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(producerId).setSequenceId(sequenceId))
-                .build());
+        return FrameWriter.encode(
+                Unpooled.buffer().alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND_RECEIPT)
+                        .setSendReceipt(CommandSendReceipt.newBuilder()
+                                .setProducerId(producerId)
+                                .setSequenceId(sequenceId))
+                        .build());
     }
 
     /** {@code command} followed by {@code payloadSize} bytes, as one frame. */

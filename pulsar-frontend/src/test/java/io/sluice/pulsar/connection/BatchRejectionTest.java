@@ -1,11 +1,9 @@
 package io.sluice.pulsar.connection;
 
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.relay.ProxyServices;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.limits.LimitsJson;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.TestFrames;
@@ -13,10 +11,12 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandSend;
+import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
-import io.sluice.limits.LimitsJson;
+import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyServices;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
@@ -44,27 +44,49 @@ class BatchRejectionTest {
     @Test
     void aRejectedBatchIsAnsweredWithItsHighestSequenceId() throws Exception {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        ProxyServices services = TestServices.withQuotas(new QuotaEngine(LimitsJson.parseDocument(("{\"topics\": {\"" + TOPIC
-                + "\": {\"publish\": {\"messagesPerSecond\": 1, \"burstSeconds\": 1}, \"onExceed\": \"reject\"}}}")
-                .getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM));
+        ProxyServices services = TestServices.withQuotas(new QuotaEngine(
+                LimitsJson.parseDocument(("{\"topics\": {\"" + TOPIC
+                                + "\": {\"publish\": {\"messagesPerSecond\": 1, \"burstSeconds\": 1}, \"onExceed\": \"reject\"}}}")
+                        .getBytes(StandardCharsets.UTF_8)),
+                NanoClock.SYSTEM));
         EmbeddedSocketChannel client = new EmbeddedSocketChannel();
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
-        client.pipeline().addLast(new PulsarChannelInitializer(new PulsarSettings(UPSTREAM, BrokerAllowList.only(UPSTREAM),
-                LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class), services));
+        client.pipeline()
+                .addLast(new PulsarChannelInitializer(
+                        new PulsarSettings(
+                                UPSTREAM,
+                                BrokerAllowList.only(UPSTREAM),
+                                LookupMode.REWRITE,
+                                1_000,
+                                EmbeddedSocketChannel.class),
+                        services));
         ManualEventLoop loop = new ManualEventLoop();
         loop.register(client);
         loop.runTasks();
         FakeBroker broker = new FakeBroker(alloc);
 
-        client.writeInbound(FrameWriter.encode(alloc, BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder().setClientVersion("test").setProtocolVersion(21)).build()));
+        client.writeInbound(FrameWriter.encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("test")
+                                .setProtocolVersion(21))
+                        .build()));
         loop.runTasks();
         EmbeddedChannel upstream = EmbeddedSocketChannel.takeBootstrapped().get(0);
         broker.answer(upstream);
         loop.runTasks();
-        client.writeInbound(FrameWriter.encode(alloc, BaseCommand.newBuilder().setType(BaseCommand.Type.PRODUCER)
-                .setProducer(CommandProducer.newBuilder().setTopic(TOPIC).setProducerId(1).setRequestId(1)).build()));
+        client.writeInbound(FrameWriter.encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.PRODUCER)
+                        .setProducer(CommandProducer.newBuilder()
+                                .setTopic(TOPIC)
+                                .setProducerId(1)
+                                .setRequestId(1))
+                        .build()));
         broker.answer(upstream);
         // Two batches of five: the first takes the bucket (and drives it negative), the second is refused.
         client.writeInbound(batch(0, 4), batch(5, 9));
@@ -78,7 +100,9 @@ class BatchRejectionTest {
             answers.add(FrameReader.parse(out));
             out.release();
         }
-        BaseCommand error = answers.stream().filter(c -> c.getType() == BaseCommand.Type.SEND_ERROR).findFirst()
+        BaseCommand error = answers.stream()
+                .filter(c -> c.getType() == BaseCommand.Type.SEND_ERROR)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no SendError; open " + client.isOpen() + ", answers " + answers
                         + ", errors " + services.stats().protocolErrors()));
         assertEquals(9, error.getSendError().getSequenceId(), "answers: " + answers);
@@ -89,9 +113,15 @@ class BatchRejectionTest {
 
     /** A batch SEND of messages {@code first..last}, as the Java client frames it. */
     private static ByteBuf batch(long first, long last) {
-        return TestFrames.withPayload(BaseCommand.newBuilder().setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(first).setHighestSequenceId(last)
-                        .setNumMessages((int) (last - first + 1)))
-                .build(), 16);
+        return TestFrames.withPayload(
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND)
+                        .setSend(CommandSend.newBuilder()
+                                .setProducerId(1)
+                                .setSequenceId(first)
+                                .setHighestSequenceId(last)
+                                .setNumMessages((int) (last - first + 1)))
+                        .build(),
+                16);
     }
 }

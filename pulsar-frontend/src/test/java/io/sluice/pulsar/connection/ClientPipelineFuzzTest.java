@@ -1,18 +1,18 @@
 package io.sluice.pulsar.connection;
 
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
-import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.limits.LimitsJson;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.lookup.BrokerAllowList;
+import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyServices;
+import io.sluice.relay.ProxyStats;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.FuzzCorpus;
@@ -57,17 +57,23 @@ class ClientPipelineFuzzTest {
 
     /** One loop for every input's channels: the proxy's timers run when the test moves its clock. */
     private static final ManualEventLoop LOOP = new ManualEventLoop();
+
     private static final AtomicLong INPUTS_THAT_PUBLISHED = new AtomicLong();
 
     private static final BrokerAddress UPSTREAM = new BrokerAddress("127.0.0.1", 6650);
     /** Any broker is allowed, so that recorded connections naming the recording broker get through. */
-    private static final PulsarSettings SETTINGS = new PulsarSettings(UPSTREAM, new BrokerAllowList(Pattern.compile(".*")),
-            LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class);
+    private static final PulsarSettings SETTINGS = new PulsarSettings(
+            UPSTREAM,
+            new BrokerAllowList(Pattern.compile(".*")),
+            LookupMode.REWRITE,
+            1_000,
+            EmbeddedSocketChannel.class);
 
     @FuzzTest(maxDuration = "10m")
     void clientBytes(byte[] input) throws Exception {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        ProxyServices services = TestServices.withQuotas(new QuotaEngine(LimitsJson.parseDocument(LIMITS.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM));
+        ProxyServices services = TestServices.withQuotas(
+                new QuotaEngine(LimitsJson.parseDocument(LIMITS.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM));
         EmbeddedSocketChannel client = new EmbeddedSocketChannel();
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new PulsarChannelInitializer(SETTINGS, services));
@@ -100,7 +106,9 @@ class ClientPipelineFuzzTest {
         }
 
         ProxyStats stats = services.stats();
-        long reasons = stats.protocolErrors().values().stream().mapToLong(Long::longValue).sum()
+        long reasons = stats.protocolErrors().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum()
                 + stats.upstreamConnectFailures();
         assertTrue(!closedByProxy || reasons > 0, "closed without a counted reason: " + stats.protocolErrors());
         assertEquals(0, stats.openConnections(), "connection still counted as open");
@@ -118,12 +126,14 @@ class ClientPipelineFuzzTest {
                 throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
             }
         }
-        assertTrue(INPUTS_THAT_PUBLISHED.get() > GENERATED_INPUTS / 50,
+        assertTrue(
+                INPUTS_THAT_PUBLISHED.get() > GENERATED_INPUTS / 50,
                 "only " + INPUTS_THAT_PUBLISHED.get() + " inputs got as far as publishing");
     }
 
     /** Lets the proxy and the fake broker answer each other until neither has more to say. */
-    private static void exchange(EmbeddedSocketChannel client, List<EmbeddedSocketChannel> upstreams, FakeBroker broker) {
+    private static void exchange(
+            EmbeddedSocketChannel client, List<EmbeddedSocketChannel> upstreams, FakeBroker broker) {
         for (int round = 0; round < 20; round++) {
             LOOP.runTasks();
             upstreams.addAll(EmbeddedSocketChannel.takeBootstrapped());

@@ -5,13 +5,13 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
-import io.sluice.relay.MalformedFrameException;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnected;
 import io.sluice.pulsar.codec.proto.CommandMessage;
 import io.sluice.pulsar.codec.proto.CommandProducerSuccess;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.pulsar.codec.proto.CommandSuccess;
+import io.sluice.relay.MalformedFrameException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,17 +62,26 @@ final class FakeBroker {
         received.add(command.getType().getNumber());
         BaseCommand.Builder reply = BaseCommand.newBuilder();
         switch (command.getType()) {
-            case CONNECT -> reply.setType(BaseCommand.Type.CONNECTED)
-                    .setConnected(CommandConnected.newBuilder().setServerVersion("fake").setProtocolVersion(21)
-                            .setMaxMessageSize(5 * 1024 * 1024));
-            case PRODUCER -> reply.setType(BaseCommand.Type.PRODUCER_SUCCESS)
-                    .setProducerSuccess(CommandProducerSuccess.newBuilder()
-                            .setRequestId(command.getProducer().getRequestId()).setProducerName("p"));
-            case SUBSCRIBE -> reply.setType(BaseCommand.Type.SUCCESS)
-                    .setSuccess(CommandSuccess.newBuilder().setRequestId(command.getSubscribe().getRequestId()));
-            case SEND -> reply.setType(BaseCommand.Type.SEND_RECEIPT)
-                    .setSendReceipt(CommandSendReceipt.newBuilder().setProducerId(command.getSend().getProducerId())
-                            .setSequenceId(command.getSend().getSequenceId()));
+            case CONNECT ->
+                reply.setType(BaseCommand.Type.CONNECTED)
+                        .setConnected(CommandConnected.newBuilder()
+                                .setServerVersion("fake")
+                                .setProtocolVersion(21)
+                                .setMaxMessageSize(5 * 1024 * 1024));
+            case PRODUCER ->
+                reply.setType(BaseCommand.Type.PRODUCER_SUCCESS)
+                        .setProducerSuccess(CommandProducerSuccess.newBuilder()
+                                .setRequestId(command.getProducer().getRequestId())
+                                .setProducerName("p"));
+            case SUBSCRIBE ->
+                reply.setType(BaseCommand.Type.SUCCESS)
+                        .setSuccess(CommandSuccess.newBuilder()
+                                .setRequestId(command.getSubscribe().getRequestId()));
+            case SEND ->
+                reply.setType(BaseCommand.Type.SEND_RECEIPT)
+                        .setSendReceipt(CommandSendReceipt.newBuilder()
+                                .setProducerId(command.getSend().getProducerId())
+                                .setSequenceId(command.getSend().getSequenceId()));
             case FLOW -> {
                 return message(command.getFlow().getConsumerId());
             }
@@ -85,8 +94,12 @@ final class FakeBroker {
 
     /** A MESSAGE frame with a checksum, empty metadata and a small payload. */
     private ByteBuf message(long consumerId) {
-        ByteBuf command = FrameWriter.encode(alloc, BaseCommand.newBuilder().setType(BaseCommand.Type.MESSAGE)
-                .setMessage(CommandMessage.newBuilder().setConsumerId(consumerId)).build());
+        ByteBuf command = FrameWriter.encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.MESSAGE)
+                        .setMessage(CommandMessage.newBuilder().setConsumerId(consumerId))
+                        .build());
         int commandSize = command.readableBytes() - 8;
         byte[] payload = {1, 2, 3};
         ByteBuf frame = alloc.buffer(command.readableBytes() + 10 + payload.length);

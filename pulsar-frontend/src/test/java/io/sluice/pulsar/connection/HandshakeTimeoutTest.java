@@ -1,19 +1,19 @@
 package io.sluice.pulsar.connection;
 
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.relay.ProxyServices;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.limits.LimitsDocument;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
-import io.sluice.limits.LimitsDocument;
+import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.ProxyServices;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
@@ -45,7 +45,8 @@ class HandshakeTimeoutTest {
 
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
     private final ManualEventLoop loop = new ManualEventLoop();
-    private final ProxyServices services = TestServices.withQuotas(new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM));
+    private final ProxyServices services =
+            TestServices.withQuotas(new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM));
     private EmbeddedSocketChannel client;
     private EmbeddedChannel upstream;
 
@@ -54,9 +55,17 @@ class HandshakeTimeoutTest {
         client = new EmbeddedSocketChannel();
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
-        client.pipeline().addLast(new PulsarChannelInitializer(new PulsarSettings(UPSTREAM, BrokerAllowList.only(UPSTREAM),
-                LookupMode.REWRITE, 1_000, EmbeddedSocketChannel.class, PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                Duration.ofMillis(TIMEOUT_MILLIS)), services));
+        client.pipeline()
+                .addLast(new PulsarChannelInitializer(
+                        new PulsarSettings(
+                                UPSTREAM,
+                                BrokerAllowList.only(UPSTREAM),
+                                LookupMode.REWRITE,
+                                1_000,
+                                EmbeddedSocketChannel.class,
+                                PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
+                                Duration.ofMillis(TIMEOUT_MILLIS)),
+                        services));
         loop.register(client);
         loop.runTasks();
     }
@@ -151,7 +160,13 @@ class HandshakeTimeoutTest {
     }
 
     private ByteBuf connectFrame() {
-        return FrameWriter.encode(alloc, BaseCommand.newBuilder().setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder().setClientVersion("test").setProtocolVersion(21)).build());
+        return FrameWriter.encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("test")
+                                .setProtocolVersion(21))
+                        .build());
     }
 }

@@ -1,9 +1,5 @@
 package io.sluice.pulsar.gates;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.limits.Limit;
@@ -13,11 +9,16 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.testing.LeakCheck;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The dispatch gate's metering of FLOW permits against a fake clock. */
 @ExtendWith(LeakCheck.class)
@@ -66,7 +67,8 @@ class DispatchGateTest {
 
     @Test
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
-        harness.limit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        harness.limit(
+                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -84,7 +86,8 @@ class DispatchGateTest {
 
     @Test
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
-        harness.limit(new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
+        harness.limit(
+                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();

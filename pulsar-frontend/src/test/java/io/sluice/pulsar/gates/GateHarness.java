@@ -6,6 +6,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
 import io.sluice.testing.GateWorld;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     /** The buffers of lent frames forwarded upstream, to tell the very bytes from a copy; not retained. */
     final List<ByteBuf> lentUpstream = new ArrayList<>();
+
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
 
@@ -52,7 +54,10 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
         List<Long> ids = new ArrayList<>();
         for (ByteBuf frame : upstream) {
             BaseCommand command = FrameReader.parse(frame);
-            ids.add(command.hasSend() ? command.getSend().getSequenceId() : -command.getType().getNumber());
+            ids.add(
+                    command.hasSend()
+                            ? command.getSend().getSequenceId()
+                            : -command.getType().getNumber());
             frame.release();
         }
         upstream.clear();

@@ -1,9 +1,5 @@
 package io.sluice.pulsar.gates;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.limits.ConnectionLimits;
@@ -21,14 +17,19 @@ import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The publish gate against a fake clock and an in-memory connection: every action, the notice
@@ -123,7 +124,8 @@ class PublishGateTest {
         assertEquals(range(10, 15), released, "in order, about one per 100 ms");
         assertEquals(0, harness.activity.meter("pulsar", TOPIC).heldMessages());
         assertTrue(harness.flushes > 0, "a timer's releases are flushed");
-        assertEquals(5, Arrays.stream(harness.ledger.delays().get("topic").counts()).sum(), "each release is a delay");
+        assertEquals(
+                5, Arrays.stream(harness.ledger.delays().get("topic").counts()).sum(), "each release is a delay");
 
         for (long id = 0; id < 15; id++) {
             answer(id);
@@ -150,8 +152,9 @@ class PublishGateTest {
             released += harness.takeForwardedSequenceIds().size();
         }
         assertEquals(200, released, 2, "20 ms at 10,000 msg/s");
-        assertTrue(harness.flushes - flushesBefore <= 21, "at most one wake-up and flush a millisecond: "
-                + (harness.flushes - flushesBefore));
+        assertTrue(
+                harness.flushes - flushesBefore <= 21,
+                "at most one wake-up and flush a millisecond: " + (harness.flushes - flushesBefore));
         assertTrue(burst >= 100 && burst <= 101, "the burst: " + burst);
     }
 
@@ -185,8 +188,11 @@ class PublishGateTest {
         BaseCommand error = answers.get(2);
         assertEquals(BaseCommand.Type.SEND_ERROR, error.getType());
         assertEquals(2, error.getSendError().getSequenceId());
-        assertTrue(error.getSendError().getMessage()
-                .matches("throttled: topic persistent://public/default/t exceeds 2\\.0 msg/s; retry after \\d+ ms"),
+        assertTrue(
+                error.getSendError()
+                        .getMessage()
+                        .matches(
+                                "throttled: topic persistent://public/default/t exceeds 2\\.0 msg/s; retry after \\d+ ms"),
                 error.getSendError().getMessage());
         assertEquals("reject", onlyThrottle().action());
         assertTrue(gate.isIdle());
@@ -220,7 +226,8 @@ class PublishGateTest {
         answer(0);
         answer(1);
         List<BaseCommand> answers = harness.takeClientCommands();
-        assertEquals(List.of(BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_ERROR),
+        assertEquals(
+                List.of(BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_RECEIPT, BaseCommand.Type.SEND_ERROR),
                 answers.stream().map(BaseCommand::getType).toList());
         assertEquals(2, answers.get(2).getSendError().getSequenceId());
         assertEquals("reject", onlyThrottle().action());
@@ -248,10 +255,15 @@ class PublishGateTest {
     }
 
     private void receipt(long requestId) {
-        GateHarness.lend(FrameWriter.encode(Unpooled.buffer().alloc(), BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
-                .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(requestId))
-                .build()), gate.notices()::receipt);
+        GateHarness.lend(
+                FrameWriter.encode(
+                        Unpooled.buffer().alloc(),
+                        BaseCommand.newBuilder()
+                                .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
+                                .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder()
+                                        .setRequestId(requestId))
+                                .build()),
+                gate.notices()::receipt);
     }
 
     @Test
@@ -331,7 +343,9 @@ class PublishGateTest {
 
     @Test
     void theConnectionBudgetPausesReadingAndResumesUnderHalf() {
-        harness.limits(harness.quotas.limits().withLimit(TOPIC_SCOPE, publish(10, OnExceed.DELAY))
+        harness.limits(harness.quotas
+                .limits()
+                .withLimit(TOPIC_SCOPE, publish(10, OnExceed.DELAY))
                 .withConnection(new ConnectionLimits(4, 1 << 20)));
         gate.notices().clientSupportsNotices(true);
         producer();
@@ -339,7 +353,8 @@ class PublishGateTest {
         assertEquals(List.of(), harness.pauses, "at the limit, not over it");
         send(1, 10);
         assertEquals(List.of(ConnectionBudget.Breach.PENDING_SENDS), harness.pauses);
-        assertEquals(ThrottlingReason.ConnectionPendingMessagesBreach,
+        assertEquals(
+                ThrottlingReason.ConnectionPendingMessagesBreach,
                 harness.takeClientCommands().get(0).getThrottleProducer().getThrottlingReason());
 
         answer(0);
@@ -352,7 +367,9 @@ class PublishGateTest {
 
     @Test
     void heldBytesOverTheBudgetPauseReading() {
-        harness.limits(harness.quotas.limits().withLimit(TOPIC_SCOPE, publish(1, OnExceed.DELAY))
+        harness.limits(harness.quotas
+                .limits()
+                .withLimit(TOPIC_SCOPE, publish(1, OnExceed.DELAY))
                 .withConnection(new ConnectionLimits(100, 1000)));
         producer();
         send(3, 400);

@@ -13,8 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ResourceRegistryTest {
 
-    private record Entry(long id, String topic) {
-    }
+    private record Entry(long id, String topic) {}
 
     private final ResourceRegistry<Entry> producers = new ResourceRegistry<>(Entry::new);
     private final List<Entry> replaced = new ArrayList<>();

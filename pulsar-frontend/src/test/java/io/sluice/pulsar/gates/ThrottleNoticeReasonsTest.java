@@ -15,8 +15,11 @@ class ThrottleNoticeReasonsTest {
 
     @Test
     void namespaceAndTenantLimitsAreGroupQuotasLikeResourceGroups() {
-        assertEquals(ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_NAMESPACE));
-        assertEquals(ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TENANT));
+        assertEquals(
+                ThrottlingReason.ResourceGroupProduceQuotaExceeded,
+                ThrottleNoticeReasons.of(ScopeKind.PULSAR_NAMESPACE));
+        assertEquals(
+                ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TENANT));
     }
 
     @Test

@@ -38,7 +38,9 @@ class BrokerAllowListTest {
     @Test
     void aPatternMustMatchTheWholeHostAndPort() {
         BrokerAllowList list = new BrokerAllowList(Pattern.compile("broker-\\d+\\.pulsar\\.svc:6650"));
-        assertEquals("broker-3.pulsar.svc", list.resolve("pulsar://broker-3.pulsar.svc:6650").host());
+        assertEquals(
+                "broker-3.pulsar.svc",
+                list.resolve("pulsar://broker-3.pulsar.svc:6650").host());
         assertNull(list.resolve("pulsar://evil.com:6650"));
         assertNull(list.resolve("pulsar://broker-3.pulsar.svc:6650.evil.com:1"));
     }

@@ -86,7 +86,11 @@ class LookupRewriterTest {
         if (tlsUrl != null) {
             response.setBrokerServiceUrlTls(tlsUrl);
         }
-        return FrameWriter.encode(alloc, BaseCommand.newBuilder().setType(BaseCommand.Type.LOOKUP_RESPONSE)
-                .setLookupTopicResponse(response).build());
+        return FrameWriter.encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.LOOKUP_RESPONSE)
+                        .setLookupTopicResponse(response)
+                        .build());
     }
 }

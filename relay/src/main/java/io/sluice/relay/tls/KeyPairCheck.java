@@ -15,8 +15,7 @@ final class KeyPairCheck {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private KeyPairCheck() {
-    }
+    private KeyPairCheck() {}
 
     static boolean matches(PrivateKey key, PublicKey publicKey) {
         if (!key.getAlgorithm().equals(publicKey.getAlgorithm())) {

@@ -31,12 +31,11 @@ import java.util.regex.Pattern;
  */
 public final class PemFiles {
 
-    private static final Pattern BLOCK = Pattern.compile(
-            "-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
+    private static final Pattern BLOCK =
+            Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----([A-Za-z0-9+/=\\s]*)-----END \\1-----");
     private static final List<String> KEY_ALGORITHMS = List.of("RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS");
 
-    private PemFiles() {
-    }
+    private PemFiles() {}
 
     /** Every {@code CERTIFICATE} block of {@code file}, in order (a chain starts with its leaf). */
     public static List<X509Certificate> certificates(Path file) {
@@ -54,7 +53,8 @@ public final class PemFiles {
             try {
                 certificates.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
             } catch (CertificateException e) {
-                throw new TlsFileException(file, "certificate " + (certificates.size() + 1) + " is not a valid X.509 certificate", e);
+                throw new TlsFileException(
+                        file, "certificate " + (certificates.size() + 1) + " is not a valid X.509 certificate", e);
             }
         }
         if (certificates.isEmpty()) {
@@ -71,8 +71,10 @@ public final class PemFiles {
                 case "PRIVATE KEY" -> block.der();
                 case "RSA PRIVATE KEY" -> Pkcs8.fromPkcs1(block.der());
                 case "EC PRIVATE KEY" -> Pkcs8.fromSec1(block.der(), file);
-                case "ENCRYPTED PRIVATE KEY" -> throw new TlsFileException(file,
-                        "the private key is encrypted; give Sluice the key unencrypted and protect the file instead");
+                case "ENCRYPTED PRIVATE KEY" ->
+                    throw new TlsFileException(
+                            file,
+                            "the private key is encrypted; give Sluice the key unencrypted and protect the file instead");
                 default -> null;
             };
             if (pkcs8 == null) {
@@ -85,7 +87,9 @@ public final class PemFiles {
             Arrays.fill(pkcs8, (byte) 0);
         }
         if (key == null) {
-            throw new TlsFileException(file, "no PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA/EC PRIVATE KEY-----) in it");
+            throw new TlsFileException(
+                    file,
+                    "no PEM private key (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA/EC PRIVATE KEY-----) in it");
         }
         return key;
     }
@@ -102,8 +106,7 @@ public final class PemFiles {
         throw new TlsFileException(file, "the private key is not an RSA, EC, Ed25519 or Ed448 key Java can read");
     }
 
-    private record Block(String type, byte[] der) {
-    }
+    private record Block(String type, byte[] der) {}
 
     private static List<Block> blocks(Path file) {
         String text;

@@ -19,12 +19,13 @@ final class Pkcs8 {
     private static final int EC_PARAMETERS = 0xA0;
 
     /** 1.2.840.113549.1.1.1, rsaEncryption. */
-    private static final byte[] RSA_ENCRYPTION = {0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D, 0x01, 0x01, 0x01};
+    private static final byte[] RSA_ENCRYPTION = {
+        0x2A, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xF7, 0x0D, 0x01, 0x01, 0x01
+    };
     /** 1.2.840.10045.2.1, id-ecPublicKey. */
     private static final byte[] EC_PUBLIC_KEY = {0x2A, (byte) 0x86, 0x48, (byte) 0xCE, 0x3D, 0x02, 0x01};
 
-    private Pkcs8() {
-    }
+    private Pkcs8() {}
 
     /** PKCS#8 {@code PrivateKeyInfo} holding a PKCS#1 RSA key. */
     static byte[] fromPkcs1(byte[] pkcs1) {
@@ -37,7 +38,8 @@ final class Pkcs8 {
         if (curve == null) {
             throw new TlsFileException(file, "the EC private key does not name its curve");
         }
-        return privateKeyInfo(der(SEQUENCE, der(OBJECT_IDENTIFIER, EC_PUBLIC_KEY), der(OBJECT_IDENTIFIER, curve)), sec1);
+        return privateKeyInfo(
+                der(SEQUENCE, der(OBJECT_IDENTIFIER, EC_PUBLIC_KEY), der(OBJECT_IDENTIFIER, curve)), sec1);
     }
 
     private static byte[] privateKeyInfo(byte[] algorithm, byte[] key) {
@@ -62,7 +64,8 @@ final class Pkcs8 {
             if (field.tag == EC_PARAMETERS) {
                 Element oid = Element.at(sec1, field.valueStart);
                 return oid == null || oid.tag != OBJECT_IDENTIFIER || oid.end() > field.end()
-                        ? null : Arrays.copyOfRange(sec1, oid.valueStart, oid.end());
+                        ? null
+                        : Arrays.copyOfRange(sec1, oid.valueStart, oid.end());
             }
             offset = field.end();
         }

@@ -5,11 +5,12 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.sluice.relay.ProxyStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A TLS context that is rebuilt from its files when they change (cert-manager renewing a
@@ -31,7 +32,8 @@ public final class ReloadingSslContext {
     private final ProxyStats stats;
     private volatile SslContext current;
 
-    private ReloadingSslContext(String role, TlsSource source, SslProvider provider, ProxyStats stats, SslContext first) {
+    private ReloadingSslContext(
+            String role, TlsSource source, SslProvider provider, ProxyStats stats, SslContext first) {
         this.role = role;
         this.source = source;
         this.provider = provider;
@@ -53,8 +55,12 @@ public final class ReloadingSslContext {
     public static ReloadingSslContext load(String role, TlsSource source, SslProvider provider, ProxyStats stats) {
         TlsSource.Built built = source.build(provider);
         log.info("TLS for {}: {}", role, built.summary());
-        return new ReloadingSslContext(Objects.requireNonNull(role, "role"), source, provider,
-                Objects.requireNonNull(stats, "stats"), built.context());
+        return new ReloadingSslContext(
+                Objects.requireNonNull(role, "role"),
+                source,
+                provider,
+                Objects.requireNonNull(stats, "stats"),
+                built.context());
     }
 
     /**
@@ -71,7 +77,10 @@ public final class ReloadingSslContext {
             return true;
         } catch (TlsFileException e) {
             stats.tlsReloadFailed();
-            log.warn("TLS for {}: keeping the current files in use, the new ones cannot be used: {}", role, e.getMessage());
+            log.warn(
+                    "TLS for {}: keeping the current files in use, the new ones cannot be used: {}",
+                    role,
+                    e.getMessage());
             return false;
         }
     }

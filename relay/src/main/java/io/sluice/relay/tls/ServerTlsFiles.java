@@ -3,6 +3,8 @@ package io.sluice.relay.tls;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+
+import javax.net.ssl.SSLException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
@@ -10,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import javax.net.ssl.SSLException;
 
 /**
  * A TLS server's files: its certificate chain and private key (PEM), and optionally the CA that
@@ -37,15 +38,17 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
         PrivateKey key = PemFiles.privateKey(privateKey);
         X509Certificate leaf = chain.get(0);
         if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
-            throw new TlsFileException(certificateChain, "the certificate " + leaf.getSubjectX500Principal().getName()
-                    + " expired on " + leaf.getNotAfter().toInstant());
+            throw new TlsFileException(
+                    certificateChain,
+                    "the certificate " + leaf.getSubjectX500Principal().getName() + " expired on "
+                            + leaf.getNotAfter().toInstant());
         }
         if (!KeyPairCheck.matches(key, leaf.getPublicKey())) {
-            throw new TlsFileException(privateKey, "the private key does not belong to the certificate in " + certificateChain);
+            throw new TlsFileException(
+                    privateKey, "the private key does not belong to the certificate in " + certificateChain);
         }
-        SslContextBuilder builder = SslContextBuilder.forServer(key, chain)
-                .sslProvider(provider)
-                .protocols(TlsProvider.PROTOCOLS);
+        SslContextBuilder builder =
+                SslContextBuilder.forServer(key, chain).sslProvider(provider).protocols(TlsProvider.PROTOCOLS);
         String clients = "";
         if (clientCa != null) {
             List<X509Certificate> authorities = PemFiles.certificates(clientCa);
@@ -56,7 +59,8 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
         try {
             return new Built(builder.build(), describe(leaf) + clients);
         } catch (SSLException | RuntimeException e) {
-            throw new TlsFileException(certificateChain, "cannot serve TLS with it and " + privateKey + ": " + e.getMessage(), e);
+            throw new TlsFileException(
+                    certificateChain, "cannot serve TLS with it and " + privateKey + ": " + e.getMessage(), e);
         }
     }
 
@@ -71,7 +75,8 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
 
     /** Subject, serial and expiry of a certificate, for the log. */
     static String describe(X509Certificate certificate) {
-        return certificate.getSubjectX500Principal().getName() + " (serial " + certificate.getSerialNumber().toString(16)
-                + ", valid until " + certificate.getNotAfter().toInstant() + ")";
+        return certificate.getSubjectX500Principal().getName() + " (serial "
+                + certificate.getSerialNumber().toString(16) + ", valid until "
+                + certificate.getNotAfter().toInstant() + ")";
     }
 }

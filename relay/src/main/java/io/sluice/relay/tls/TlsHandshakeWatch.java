@@ -7,10 +7,11 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import java.nio.channels.ClosedChannelException;
-import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLException;
+import java.nio.channels.ClosedChannelException;
 
 /**
  * Sits right behind the {@link SslHandler} of an accepted connection and reports a handshake that
@@ -48,8 +49,12 @@ public final class TlsHandshakeWatch extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof SslHandshakeCompletionEvent completion && !completion.isSuccess()) {
             onFailure.run();
-            log.warn("Closing connection from {} on the {} port: TLS handshake failed: {} ({})",
-                    ctx.channel().remoteAddress(), port, reason(completion.cause()), REASON);
+            log.warn(
+                    "Closing connection from {} on the {} port: TLS handshake failed: {} ({})",
+                    ctx.channel().remoteAddress(),
+                    port,
+                    reason(completion.cause()),
+                    REASON);
         }
         ctx.fireUserEventTriggered(event);
     }

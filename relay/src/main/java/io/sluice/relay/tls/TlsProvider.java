@@ -13,8 +13,7 @@ public final class TlsProvider {
     /** TLS 1.3 and 1.2 only: older versions have known weaknesses and no client of Pulsar 4 needs them. */
     public static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
-    private TlsProvider() {
-    }
+    private TlsProvider() {}
 
     public static SslProvider get() {
         return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;

@@ -2,6 +2,7 @@ package io.sluice.relay.tls;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslProvider;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -9,8 +10,7 @@ import java.util.List;
 public interface TlsSource {
 
     /** A context built from the files as they are now, and what it holds in a few words for the log. */
-    record Built(SslContext context, String summary) {
-    }
+    record Built(SslContext context, String summary) {}
 
     /**
      * Reads the files and builds a context on {@code provider}.

@@ -3,11 +3,12 @@ package io.sluice.relay.tls;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocketFactory;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSocketFactory;
 
 /**
  * How Sluice checks the broker it connects to over TLS: the broker's certificate must chain to
@@ -34,9 +35,11 @@ public record UpstreamTlsFiles(Path ca) implements TlsSource {
             trusted = authorities.size() + " CA certificate" + (authorities.size() == 1 ? "" : "s") + " from " + ca;
         }
         try {
-            return new Built(builder.build(), "brokers' certificates checked against " + trusted + ", hostname verified");
+            return new Built(
+                    builder.build(), "brokers' certificates checked against " + trusted + ", hostname verified");
         } catch (SSLException | RuntimeException e) {
-            throw new TlsFileException(ca == null ? Path.of("<JDK trust store>") : ca, "cannot trust it: " + e.getMessage(), e);
+            throw new TlsFileException(
+                    ca == null ? Path.of("<JDK trust store>") : ca, "cannot trust it: " + e.getMessage(), e);
         }
     }
 

@@ -1,13 +1,14 @@
 package io.sluice.relay.tls;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static io.sluice.relay.tls.ServerTlsTest.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +45,8 @@ class FileWatchTest {
             Path next = Files.createDirectory(dir.resolve("..v2"));
             Files.writeString(next.resolve("token"), "two");
             Path link = Files.createSymbolicLink(dir.resolve("..data_tmp"), next.getFileName());
-            Files.move(link, dir.resolve("..data"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(
+                    link, dir.resolve("..data"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             await(() -> changes.get() == 2, "the Secret volume's swap");
 
             Path aside = Files.writeString(dir.resolve("plain.pem.new"), "c");

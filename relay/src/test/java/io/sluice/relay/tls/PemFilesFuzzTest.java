@@ -5,6 +5,9 @@ import io.sluice.testing.ByteMutator;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.CertificateAuthority.KeyEncoding;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -49,7 +50,8 @@ class PemFilesFuzzTest {
     void mutatedDerInEveryKindOfBlockReadsOrFailsCleanly() throws IOException {
         CertificateAuthority ca = CertificateAuthority.create(dir, "fuzz CA");
         List<byte[]> seeds = new ArrayList<>();
-        for (IssuedCertificate issued : List.of(ca.issue("ec").write(),
+        for (IssuedCertificate issued : List.of(
+                ca.issue("ec").write(),
                 ca.issue("ec-sec1").keyEncoding(KeyEncoding.TRADITIONAL).write(),
                 ca.issue("rsa-pkcs1").rsa().keyEncoding(KeyEncoding.TRADITIONAL).write())) {
             seeds.add(der(issued.certificate()));
@@ -60,8 +62,10 @@ class PemFilesFuzzTest {
         int read = 0;
         for (int round = 0; round < ROUNDS; round++) {
             String type = TYPES[round % TYPES.length];
-            Files.writeString(file, "-----BEGIN " + type + "-----\n"
-                    + Base64.getMimeEncoder().encodeToString(mutator.next()) + "\n-----END " + type + "-----\n");
+            Files.writeString(
+                    file,
+                    "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder().encodeToString(mutator.next())
+                            + "\n-----END " + type + "-----\n");
             read += read(file);
         }
         assertTrue(read > 0, "some mutations still read");

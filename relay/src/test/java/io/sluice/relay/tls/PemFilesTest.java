@@ -3,6 +3,9 @@ package io.sluice.relay.tls;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.CertificateAuthority.KeyEncoding;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,8 +13,6 @@ import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,8 +37,13 @@ class PemFilesTest {
                 ca.issue("rsa-pkcs8").rsa().write(),
                 ca.issue("rsa-pkcs1").rsa().keyEncoding(KeyEncoding.TRADITIONAL).write())) {
             PrivateKey key = PemFiles.privateKey(issued.key());
-            assertEquals(issued.privateKey().getAlgorithm(), key.getAlgorithm(), issued.key().toString());
-            assertTrue(KeyPairCheck.matches(key, issued.x509().getPublicKey()), issued.key().toString());
+            assertEquals(
+                    issued.privateKey().getAlgorithm(),
+                    key.getAlgorithm(),
+                    issued.key().toString());
+            assertTrue(
+                    KeyPairCheck.matches(key, issued.x509().getPublicKey()),
+                    issued.key().toString());
         }
         assertTrue(readsAsTraditional(dir.resolve("ec-sec1.key"), "EC PRIVATE KEY"));
         assertTrue(readsAsTraditional(dir.resolve("rsa-pkcs1.key"), "RSA PRIVATE KEY"));
@@ -48,8 +54,10 @@ class PemFilesTest {
         CertificateAuthority ca = CertificateAuthority.create(dir, "chain CA");
         IssuedCertificate leaf = ca.issue("leaf").hosts("localhost").write();
         Path chain = dir.resolve("chain.pem");
-        Files.writeString(chain, "subject=CN = leaf\n" + Files.readString(leaf.certificate())
-                + "\n# the issuer\n" + Files.readString(ca.certificateFile()));
+        Files.writeString(
+                chain,
+                "subject=CN = leaf\n" + Files.readString(leaf.certificate()) + "\n# the issuer\n"
+                        + Files.readString(ca.certificateFile()));
         List<X509Certificate> certificates = PemFiles.certificates(chain);
         assertEquals(List.of(leaf.x509(), ca.certificate()), certificates);
     }
@@ -60,8 +68,10 @@ class PemFilesTest {
         IssuedCertificate one = ca.issue("one").write();
         IssuedCertificate other = ca.issue("other").write();
         IssuedCertificate rsa = ca.issue("rsa").rsa().write();
-        assertFalse(KeyPairCheck.matches(PemFiles.privateKey(one.key()), other.x509().getPublicKey()));
-        assertFalse(KeyPairCheck.matches(PemFiles.privateKey(rsa.key()), one.x509().getPublicKey()));
+        assertFalse(KeyPairCheck.matches(
+                PemFiles.privateKey(one.key()), other.x509().getPublicKey()));
+        assertFalse(
+                KeyPairCheck.matches(PemFiles.privateKey(rsa.key()), one.x509().getPublicKey()));
     }
 
     @Test
@@ -71,16 +81,31 @@ class PemFilesTest {
         assertRefused(dir.resolve("absent.pem"), "no such file", true);
         assertRefused(write("empty.pem", ""), "not a PEM file", true);
         assertRefused(write("binary.pem", "\u0000\u00ff" + SECRET), "not a PEM file", true);
-        assertRefused(write("encrypted.key", "-----BEGIN ENCRYPTED PRIVATE KEY-----\n" + SECRET
-                + "\n-----END ENCRYPTED PRIVATE KEY-----\n"), "encrypted", false);
-        assertRefused(write("garbage.key", "-----BEGIN PRIVATE KEY-----\n" + SECRET
-                + "\n-----END PRIVATE KEY-----\n"), "not an RSA, EC", false);
-        assertRefused(write("garbage-sec1.key", "-----BEGIN EC PRIVATE KEY-----\n" + SECRET
-                + "\n-----END EC PRIVATE KEY-----\n"), "does not name its curve", false);
+        assertRefused(
+                write(
+                        "encrypted.key",
+                        "-----BEGIN ENCRYPTED PRIVATE KEY-----\n" + SECRET + "\n-----END ENCRYPTED PRIVATE KEY-----\n"),
+                "encrypted",
+                false);
+        assertRefused(
+                write("garbage.key", "-----BEGIN PRIVATE KEY-----\n" + SECRET + "\n-----END PRIVATE KEY-----\n"),
+                "not an RSA, EC",
+                false);
+        assertRefused(
+                write(
+                        "garbage-sec1.key",
+                        "-----BEGIN EC PRIVATE KEY-----\n" + SECRET + "\n-----END EC PRIVATE KEY-----\n"),
+                "does not name its curve",
+                false);
         assertRefused(issued.certificate(), "no PEM private key", false);
-        assertRefused(write("two.key", Files.readString(issued.key()) + Files.readString(issued.key())), "more than one", false);
-        assertRefused(write("garbage.crt", "-----BEGIN CERTIFICATE-----\n" + SECRET + "\n-----END CERTIFICATE-----\n"),
-                "not a valid X.509", true);
+        assertRefused(
+                write("two.key", Files.readString(issued.key()) + Files.readString(issued.key())),
+                "more than one",
+                false);
+        assertRefused(
+                write("garbage.crt", "-----BEGIN CERTIFICATE-----\n" + SECRET + "\n-----END CERTIFICATE-----\n"),
+                "not a valid X.509",
+                true);
         assertRefused(issued.key(), "no PEM certificate", true);
     }
 

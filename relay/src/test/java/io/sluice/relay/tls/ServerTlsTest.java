@@ -9,6 +9,15 @@ import io.sluice.testing.LeakCheck;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import io.sluice.testkit.tls.ClientSslContexts;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +25,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -68,20 +69,26 @@ class ServerTlsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void servesItsCertificateOverTls13And12Only(SslProvider provider) throws Exception {
         ReloadingSslContext tls = load(new ServerTlsFiles(certificate, key, null), provider);
         SSLEngine engine = tls.current().newEngine(ByteBufAllocator.DEFAULT);
         try {
             // OpenSSL's engine also lists SSLv2Hello, a hello format BoringSSL never accepts, not a protocol.
-            assertEquals(List.of("TLSv1.2", "TLSv1.3"), List.of(engine.getEnabledProtocols()).stream()
-                    .filter(p -> !p.equals("SSLv2Hello")).sorted().toList());
+            assertEquals(
+                    List.of("TLSv1.2", "TLSv1.3"),
+                    List.of(engine.getEnabledProtocols()).stream()
+                            .filter(p -> !p.equals("SSLv2Hello"))
+                            .sorted()
+                            .toList());
         } finally {
             ReferenceCountUtil.release(engine);
         }
         try (TlsEchoServer server = new TlsEchoServer(tls);
-             TlsClient v13 = new TlsClient(trustingClient, server.port(), "TLSv1.3");
-             TlsClient v12 = new TlsClient(trustingClient, server.port(), "TLSv1.2")) {
+                TlsClient v13 = new TlsClient(trustingClient, server.port(), "TLSv1.3");
+                TlsClient v12 = new TlsClient(trustingClient, server.port(), "TLSv1.2")) {
             assertEquals(first.x509().getSerialNumber(), v13.serverSerial());
             assertEquals("TLSv1.3", v13.protocol());
             assertTrue(v13.echoes("over TLS 1.3"));
@@ -92,13 +99,16 @@ class ServerTlsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void aRotatedCertificateReachesNewConnectionsWhileOpenOnesCarryOn(SslProvider provider) throws Exception {
         ReloadingSslContext tls = load(new ServerTlsFiles(certificate, key, null), provider);
         try (TlsEchoServer server = new TlsEchoServer(tls);
-             TlsClient before = new TlsClient(trustingClient, server.port())) {
+                TlsClient before = new TlsClient(trustingClient, server.port())) {
             assertTrue(before.echoes("before"));
-            IssuedCertificate renewed = ca.issue("renewed").hosts("localhost", "127.0.0.1").rsa().write();
+            IssuedCertificate renewed =
+                    ca.issue("renewed").hosts("localhost", "127.0.0.1").rsa().write();
             renewed.copyTo(certificate, key);
             assertTrue(tls.reload());
             try (TlsClient after = new TlsClient(trustingClient, server.port())) {
@@ -112,7 +122,9 @@ class ServerTlsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void newFilesThatCannotBeUsedKeepTheCurrentCertificateAndAreCounted(SslProvider provider) throws Exception {
         ReloadingSslContext tls = load(new ServerTlsFiles(certificate, key, null), provider);
         try (TlsEchoServer server = new TlsEchoServer(tls)) {
@@ -122,7 +134,10 @@ class ServerTlsTest {
             Files.copy(first.key(), key, StandardCopyOption.REPLACE_EXISTING);
             Files.copy(renewed.certificate(), certificate, StandardCopyOption.REPLACE_EXISTING);
             assertFalse(tls.reload(), "the new certificate with the old key");
-            ca.issue("expired").hosts("127.0.0.1").validUntil(Instant.now().minusSeconds(60)).write()
+            ca.issue("expired")
+                    .hosts("127.0.0.1")
+                    .validUntil(Instant.now().minusSeconds(60))
+                    .write()
                     .copyTo(certificate, key);
             assertFalse(tls.reload(), "an expired certificate");
             assertEquals(3, stats.tlsReloadFailures());
@@ -136,32 +151,42 @@ class ServerTlsTest {
     @Test
     void filesThatCannotBeUsedStopTheFirstLoad() {
         IssuedCertificate other = ca.issue("other").hosts("127.0.0.1").write();
-        TlsFileException mismatch = assertThrows(TlsFileException.class,
+        TlsFileException mismatch = assertThrows(
+                TlsFileException.class,
                 () -> load(new ServerTlsFiles(first.certificate(), other.key(), null), SslProvider.JDK));
         assertEquals(other.key(), mismatch.file());
         assertTrue(mismatch.getMessage().contains("does not belong to the certificate"), mismatch.getMessage());
-        IssuedCertificate expired = ca.issue("expired").validUntil(Instant.now().minusSeconds(60)).write();
-        TlsFileException old = assertThrows(TlsFileException.class,
+        IssuedCertificate expired =
+                ca.issue("expired").validUntil(Instant.now().minusSeconds(60)).write();
+        TlsFileException old = assertThrows(
+                TlsFileException.class,
                 () -> load(new ServerTlsFiles(expired.certificate(), expired.key(), null), SslProvider.JDK));
         assertTrue(old.getMessage().contains("expired on"), old.getMessage());
-        assertThrows(TlsFileException.class,
+        assertThrows(
+                TlsFileException.class,
                 () -> load(new ServerTlsFiles(certificate, key, dir.resolve("no-such-ca.crt")), SslProvider.JDK));
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void mutualTlsAdmitsOnlyClientsWithACurrentCertificateOfTheClientCa(SslProvider provider) throws Exception {
         CertificateAuthority clientCa = CertificateAuthority.create(dir, "client CA");
         CertificateAuthority strangers = CertificateAuthority.create(dir, "stranger CA");
         ReloadingSslContext tls = load(new ServerTlsFiles(certificate, key, clientCa.certificateFile()), provider);
         IssuedCertificate client = clientCa.issue("client").write();
-        IssuedCertificate expired = clientCa.issue("expired client").validUntil(Instant.now().minusSeconds(60)).write();
+        IssuedCertificate expired = clientCa.issue("expired client")
+                .validUntil(Instant.now().minusSeconds(60))
+                .write();
         IssuedCertificate stranger = strangers.issue("stranger").write();
         try (TlsEchoServer server = new TlsEchoServer(tls)) {
-            try (TlsClient admitted = new TlsClient(ClientSslContexts.trusting(ca.certificateFile(), client), server.port())) {
+            try (TlsClient admitted =
+                    new TlsClient(ClientSslContexts.trusting(ca.certificateFile(), client), server.port())) {
                 assertTrue(admitted.echoes("with a client certificate"));
             }
-            for (SSLContext refused : List.of(trustingClient,
+            for (SSLContext refused : List.of(
+                    trustingClient,
                     ClientSslContexts.trusting(ca.certificateFile(), expired),
                     ClientSslContexts.trusting(ca.certificateFile(), stranger))) {
                 try (TlsClient c = new TlsClient(refused, server.port())) {
@@ -174,11 +199,14 @@ class ServerTlsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void aClientThatDoesNotSpeakTlsIsClosedAndNothingBehindTheHandshakeSeesIt(SslProvider provider) throws Exception {
         ReloadingSslContext tls = load(new ServerTlsFiles(certificate, key, null), provider);
         try (TlsEchoServer server = new TlsEchoServer(tls)) {
-            byte[] plaintext = "\u0000\u0000\u0000\u0020CONNECT auth_data=secret-token".getBytes(StandardCharsets.ISO_8859_1);
+            byte[] plaintext =
+                    "\u0000\u0000\u0000\u0020CONNECT auth_data=secret-token".getBytes(StandardCharsets.ISO_8859_1);
             assertTrue(TlsClient.closedAfterSending(server.port(), plaintext));
             await(() -> server.failedHandshakes.get() == 1, "the failed handshake counted");
             assertEquals(List.of(), server.errorsBehind);

@@ -1,5 +1,8 @@
 package io.sluice.relay.tls;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
@@ -8,9 +11,6 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 
 /** A JDK TLS client of a test server: which certificate it was shown, and whether data round-trips. */
 final class TlsClient implements AutoCloseable {

@@ -10,6 +10,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,12 +38,16 @@ final class TlsEchoServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(tls.newServerHandler(ch.alloc()),
-                                new TlsHandshakeWatch("test", failedHandshakes::incrementAndGet),
-                                new Echo());
+                        ch.pipeline()
+                                .addLast(
+                                        tls.newServerHandler(ch.alloc()),
+                                        new TlsHandshakeWatch("test", failedHandshakes::incrementAndGet),
+                                        new Echo());
                     }
                 })
-                .bind("127.0.0.1", 0).sync().channel();
+                .bind("127.0.0.1", 0)
+                .sync()
+                .channel();
     }
 
     int port() {

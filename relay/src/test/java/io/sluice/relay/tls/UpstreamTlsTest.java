@@ -17,19 +17,20 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import javax.net.ssl.SSLException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -63,30 +64,49 @@ class UpstreamTlsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void aBrokerOfTheCaNamingTheHostDialledIsAcceptedAndNoOtherIs(SslProvider provider) throws Exception {
-        ReloadingSslContext upstream = ReloadingSslContext.load("upstream", new UpstreamTlsFiles(ca.certificateFile()), provider, stats);
-        assertNull(handshake(upstream, ca.issue("broker").hosts("broker.test", "127.0.0.1").write()));
-        assertTrue(refusal(handshake(upstream, ca.issue("other host").hosts("wrong.example").write()))
+        ReloadingSslContext upstream =
+                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(ca.certificateFile()), provider, stats);
+        assertNull(handshake(
+                upstream, ca.issue("broker").hosts("broker.test", "127.0.0.1").write()));
+        assertTrue(refusal(handshake(
+                        upstream, ca.issue("other host").hosts("wrong.example").write()))
                 .matches("(?is).*(subject alternative|no name|hostname|certificate_unknown|No subject).*"));
-        assertTrue(handshake(upstream, ca.issue("expired").hosts("127.0.0.1")
-                .validUntil(Instant.now().minusSeconds(60)).write()) != null, "an expired certificate is refused");
+        assertTrue(
+                handshake(
+                                upstream,
+                                ca.issue("expired")
+                                        .hosts("127.0.0.1")
+                                        .validUntil(Instant.now().minusSeconds(60))
+                                        .write())
+                        != null,
+                "an expired certificate is refused");
         CertificateAuthority other = CertificateAuthority.create(dir, "other CA");
-        assertTrue(handshake(upstream, other.issue("stranger").hosts("127.0.0.1").write()) != null,
+        assertTrue(
+                handshake(upstream, other.issue("stranger").hosts("127.0.0.1").write()) != null,
                 "a certificate of another CA is refused");
-        ReloadingSslContext jdkTrust = ReloadingSslContext.load("upstream", new UpstreamTlsFiles(null), provider, stats);
-        assertTrue(handshake(jdkTrust, ca.issue("private").hosts("127.0.0.1").write()) != null,
+        ReloadingSslContext jdkTrust =
+                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(null), provider, stats);
+        assertTrue(
+                handshake(jdkTrust, ca.issue("private").hosts("127.0.0.1").write()) != null,
                 "the JDK's trust store does not know a private CA");
     }
 
     @ParameterizedTest
-    @EnumSource(value = SslProvider.class, names = {"OPENSSL", "JDK"})
+    @EnumSource(
+            value = SslProvider.class,
+            names = {"OPENSSL", "JDK"})
     void aRotatedCaFileIsTrustedFromTheNextConnectionOn(SslProvider provider) throws Exception {
         Path caFile = dir.resolve("ca.crt");
         Files.copy(ca.certificateFile(), caFile);
-        ReloadingSslContext upstream = ReloadingSslContext.load("upstream", new UpstreamTlsFiles(caFile), provider, stats);
+        ReloadingSslContext upstream =
+                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(caFile), provider, stats);
         CertificateAuthority next = CertificateAuthority.create(dir, "next CA");
-        IssuedCertificate renewed = next.issue("renewed broker").hosts("127.0.0.1").write();
+        IssuedCertificate renewed =
+                next.issue("renewed broker").hosts("127.0.0.1").write();
         assertTrue(handshake(upstream, renewed) != null);
         Files.writeString(caFile, Files.readString(ca.certificateFile()) + Files.readString(next.certificateFile()));
         assertTrue(upstream.reload());
@@ -105,7 +125,11 @@ class UpstreamTlsTest {
             @Override
             public Built build(SslProvider provider) {
                 try {
-                    return new Built(SslContextBuilder.forServer(broker.certificate().toFile(), broker.key().toFile()).build(),
+                    return new Built(
+                            SslContextBuilder.forServer(
+                                            broker.certificate().toFile(),
+                                            broker.key().toFile())
+                                    .build(),
                             "as is");
                 } catch (SSLException e) {
                     throw new IllegalStateException(e);
@@ -117,17 +141,25 @@ class UpstreamTlsTest {
                 return List.of();
             }
         };
-        try (TlsEchoServer server = new TlsEchoServer(ReloadingSslContext.load("broker", presentAsIs, SslProvider.JDK, stats))) {
-            Channel channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        try (TlsEchoServer server =
+                new TlsEchoServer(ReloadingSslContext.load("broker", presentAsIs, SslProvider.JDK, stats))) {
+            Channel channel = new Bootstrap()
+                    .group(group)
+                    .channel(NioSocketChannel.class)
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(upstream.newClientHandler(ch.alloc(), "127.0.0.1", server.port(), 5000),
-                                    new ChannelInboundHandlerAdapter());
+                            ch.pipeline()
+                                    .addLast(
+                                            upstream.newClientHandler(ch.alloc(), "127.0.0.1", server.port(), 5000),
+                                            new ChannelInboundHandlerAdapter());
                         }
                     })
-                    .connect("127.0.0.1", server.port()).sync().channel();
-            Future<Channel> done = channel.pipeline().get(SslHandler.class).handshakeFuture().await();
+                    .connect("127.0.0.1", server.port())
+                    .sync()
+                    .channel();
+            Future<Channel> done =
+                    channel.pipeline().get(SslHandler.class).handshakeFuture().await();
             channel.close().sync();
             return done.cause();
         }

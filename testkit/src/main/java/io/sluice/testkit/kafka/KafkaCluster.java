@@ -4,6 +4,7 @@ import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.process.JavaCommand;
 import io.sluice.testkit.process.RuntimeClasspath;
 import io.sluice.testkit.process.ScratchDirectories;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,6 +54,7 @@ public final class KafkaCluster implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     /** A broker's controlled shutdown hands its leaderships over first; beyond this it is killed. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
     private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z0-9_-]+");
 
     private static KafkaCluster shared;
@@ -82,8 +84,8 @@ public final class KafkaCluster implements AutoCloseable {
         writeLog4jConfig();
         String clusterId = newClusterId();
         List<String> controllerFormat = new ArrayList<>(List.of("--cluster-id", clusterId));
-        b.saslUsers.forEach((user, password) -> controllerFormat.addAll(List.of(
-                "--add-scram", "SCRAM-SHA-256=[name=" + user + ",password=" + password + "]")));
+        b.saslUsers.forEach((user, password) -> controllerFormat.addAll(
+                List.of("--add-scram", "SCRAM-SHA-256=[name=" + user + ",password=" + password + "]")));
         this.controller = node(CONTROLLER_ID, controllerConfig(b), controllerFormat, b.jvmOptions);
         for (int id : brokerPorts.keySet()) {
             Map<String, String> config = brokerConfig(id, b);
@@ -112,7 +114,9 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** {@code 127.0.0.1:PORT,...} of every broker's PLAINTEXT listener. */
     public String bootstrapServers() {
-        return brokerPorts.keySet().stream().map(id -> "127.0.0.1:" + brokerPort(id)).collect(Collectors.joining(","));
+        return brokerPorts.keySet().stream()
+                .map(id -> "127.0.0.1:" + brokerPort(id))
+                .collect(Collectors.joining(","));
     }
 
     /**
@@ -121,7 +125,9 @@ public final class KafkaCluster implements AutoCloseable {
      * @throws IllegalStateException if the cluster was built without {@link Builder#saslUser}
      */
     public String saslBootstrapServers() {
-        return brokerPorts.keySet().stream().map(id -> "127.0.0.1:" + saslPort(id)).collect(Collectors.joining(","));
+        return brokerPorts.keySet().stream()
+                .map(id -> "127.0.0.1:" + saslPort(id))
+                .collect(Collectors.joining(","));
     }
 
     /**
@@ -130,7 +136,9 @@ public final class KafkaCluster implements AutoCloseable {
      * @throws IllegalStateException if the cluster was built without {@link Builder#tls}
      */
     public String sslBootstrapServers() {
-        return brokerPorts.keySet().stream().map(id -> "127.0.0.1:" + sslPort(id)).collect(Collectors.joining(","));
+        return brokerPorts.keySet().stream()
+                .map(id -> "127.0.0.1:" + sslPort(id))
+                .collect(Collectors.joining(","));
     }
 
     /** The brokers' node ids, 1..n. */
@@ -301,7 +309,8 @@ public final class KafkaCluster implements AutoCloseable {
         c.put("node.id", Integer.toString(nodeId));
         c.put("controller.quorum.voters", voters());
         c.put("controller.listener.names", "CONTROLLER");
-        c.put("listener.security.protocol.map",
+        c.put(
+                "listener.security.protocol.map",
                 "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL");
         c.put("log.dirs", nodeDir(nodeId).resolve("data").toString());
         return c;
@@ -323,20 +332,24 @@ public final class KafkaCluster implements AutoCloseable {
         String minIsr = Integer.toString(Math.min(2, b.brokers));
         Map<String, String> c = commonConfig(nodeId);
         c.put("process.roles", "broker");
-        String listeners = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://127.0.0.1:" + brokerPort(nodeId);
+        String listeners =
+                "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://127.0.0.1:" + brokerPort(nodeId);
         int advertisedPort = b.advertisedClientPorts.getOrDefault(nodeId, brokerPort(nodeId));
-        String advertised = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://" + b.advertisedHost + ":" + advertisedPort;
+        String advertised = "INTERNAL://127.0.0.1:" + internalPort(nodeId) + ",PLAINTEXT://" + b.advertisedHost + ":"
+                + advertisedPort;
         if (sasl) {
             listeners += ",SASL_PLAINTEXT://127.0.0.1:" + saslPort(nodeId);
             advertised += ",SASL_PLAINTEXT://" + b.advertisedHost + ":" + saslPort(nodeId);
             c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256");
-            c.put("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+            c.put(
+                    "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                     "org.apache.kafka.common.security.plain.PlainLoginModule required "
                             + b.saslUsers.entrySet().stream()
                                     .map(u -> "user_" + u.getKey() + "=\"" + u.getValue() + "\"")
                                     .collect(Collectors.joining(" "))
                             + ";");
-            c.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+            c.put(
+                    "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
                     "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         }
         if (tls) {
@@ -383,16 +396,20 @@ public final class KafkaCluster implements AutoCloseable {
         return dir.resolve("node-" + nodeId);
     }
 
-    private KafkaNode node(int nodeId, Map<String, String> config, List<String> formatOptions, List<String> jvmOptions) {
+    private KafkaNode node(
+            int nodeId, Map<String, String> config, List<String> formatOptions, List<String> jvmOptions) {
         Path nodeDir = nodeDir(nodeId);
         JavaCommand java = JavaCommand.mainClass(KafkaNodeMain.class.getName())
                 .jvmOptions(jvmOptions)
                 .jvmOptions("-Dlog4j2.configurationFile=" + dir.resolve("log4j2.xml"))
-                .classpath(RuntimeClasspath.read(KafkaCluster.class, "kafka.classpath") + File.pathSeparator + testkitLocation())
+                .classpath(RuntimeClasspath.read(KafkaCluster.class, "kafka.classpath")
+                        + File.pathSeparator
+                        + testkitLocation())
                 .args(KafkaNode.serverProperties(nodeDir).toString())
                 .args(formatOptions);
         String name = nodeId == CONTROLLER_ID ? "kafka-controller" : "kafka-broker-" + nodeId;
-        return new KafkaNode(nodeId, nodeDir, config, java.spec(name).directory(dir).scratchDirectory(dir));
+        return new KafkaNode(
+                nodeId, nodeDir, config, java.spec(name).directory(dir).scratchDirectory(dir));
     }
 
     private void writeLog4jConfig() {
@@ -406,7 +423,12 @@ public final class KafkaCluster implements AutoCloseable {
     /** Where {@link KafkaNodeMain} is loaded from: the testkit's jar or classes directory. */
     private static String testkitLocation() {
         try {
-            return Path.of(KafkaNodeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(KafkaNodeMain.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -415,7 +437,8 @@ public final class KafkaCluster implements AutoCloseable {
     /** A cluster id as Kafka makes them: a random UUID in URL-safe base64 without padding. */
     private static String newClusterId() {
         UUID uuid = UUID.randomUUID();
-        ByteBuffer bytes = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+        ByteBuffer bytes =
+                ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }
 
@@ -428,15 +451,15 @@ public final class KafkaCluster implements AutoCloseable {
         private final Map<String, String> saslUsers = new LinkedHashMap<>();
         // C1 only: half the CPU of a node's start, which on a busy build machine is its
         // duration; tests do not need the brokers' peak throughput.
-        private final List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        private final List<String> jvmOptions =
+                new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         private String advertisedHost = "127.0.0.1";
         private final Map<Integer, Integer> advertisedClientPorts = new LinkedHashMap<>();
         private int socketRequestMaxBytes;
         private Path tlsCertificate;
         private Path tlsKey;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The number of brokers, 3 by default. */
         public Builder brokers(int count) {
@@ -474,7 +497,8 @@ public final class KafkaCluster implements AutoCloseable {
          * ({@code [A-Za-z0-9_-]+}). No authorizer runs: a logged-in user may do anything.
          */
         public Builder saslUser(String name, String password) {
-            if (!PLAIN_WORD.matcher(name).matches() || !PLAIN_WORD.matcher(password).matches()) {
+            if (!PLAIN_WORD.matcher(name).matches()
+                    || !PLAIN_WORD.matcher(password).matches()) {
                 throw new IllegalArgumentException("SASL user names and passwords must match " + PLAIN_WORD);
             }
             saslUsers.put(name, password);

@@ -4,6 +4,7 @@ import io.sluice.testkit.process.ChildProcess;
 import io.sluice.testkit.process.ChildSpec;
 import io.sluice.testkit.process.Readiness;
 import io.sluice.testkit.process.RestartableChild;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

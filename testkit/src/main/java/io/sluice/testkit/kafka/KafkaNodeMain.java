@@ -17,8 +17,7 @@ import java.util.List;
  */
 public final class KafkaNodeMain {
 
-    private KafkaNodeMain() {
-    }
+    private KafkaNodeMain() {}
 
     public static void main(String[] args) throws Throwable {
         String config = args[0];

@@ -58,7 +58,8 @@ public final class ChildProcess {
             logStart = LogFile.size(log);
             process = builder.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + spec.name() + ": " + spec.command().get(0), e);
+            throw new UncheckedIOException(
+                    "cannot start " + spec.name() + ": " + spec.command().get(0), e);
         }
         ChildProcess child = new ChildProcess(spec, process, logStart);
         ExitCleanup.track(child);
@@ -182,7 +183,9 @@ public final class ChildProcess {
 
     private void signal(String name) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (kill.waitFor() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + pid() + " failed: " + output);
@@ -197,8 +200,10 @@ public final class ChildProcess {
 
     /** Appends every line of the child's output to its log and echoes it, prefixed, to stdout. */
     private void copyOutput() {
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-             OutputStream log = Files.newOutputStream(spec.logFile(), StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+        try (BufferedReader output =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                OutputStream log =
+                        Files.newOutputStream(spec.logFile(), StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             String line;
             while ((line = output.readLine()) != null) {
                 log.write((line + "\n").getBytes(StandardCharsets.UTF_8));

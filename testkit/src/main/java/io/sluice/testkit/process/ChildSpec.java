@@ -32,12 +32,14 @@ public final class ChildSpec {
         this.environment = Map.copyOf(b.environment);
         this.unsetEnvironment = Set.copyOf(b.unsetEnvironment);
         this.logFile = Objects.requireNonNull(b.logFile, "logFile");
-        this.directory = b.directory != null ? b.directory : logFile.toAbsolutePath().getParent();
+        this.directory =
+                b.directory != null ? b.directory : logFile.toAbsolutePath().getParent();
         this.echoPrefix = b.echoPrefix;
         this.marker = Objects.requireNonNull(b.marker, "marker");
         this.scratchDirectory = b.scratchDirectory;
         if (marker.isEmpty() || marker.contains(" ") || command.stream().noneMatch(arg -> arg.contains(marker))) {
-            throw new IllegalArgumentException("the marker '" + marker + "' must be a word of the command line " + command);
+            throw new IllegalArgumentException(
+                    "the marker '" + marker + "' must be a word of the command line " + command);
         }
     }
 

@@ -24,8 +24,7 @@ final class ExitCleanup {
         Runtime.getRuntime().addShutdownHook(new Thread(ExitCleanup::run, "sluice-testkit-exit"));
     }
 
-    private ExitCleanup() {
-    }
+    private ExitCleanup() {}
 
     static void track(ChildProcess child) {
         CHILDREN.add(child);

@@ -11,8 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /** Free loopback ports for any child process a test or benchmark starts on ports of its choosing. */
 public final class FreePorts {
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /**
      * Returns {@code count} free loopback ports, all held open until every one is chosen so that

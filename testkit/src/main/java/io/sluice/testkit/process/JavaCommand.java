@@ -73,7 +73,8 @@ public final class JavaCommand {
      */
     public ChildSpec.Builder spec(String name) {
         String marker = MARKER_PROPERTY + "=" + name + "-" + UUID.randomUUID();
-        ChildSpec.Builder spec = ChildSpec.builder(name, command(List.of("-D" + marker))).marker(marker);
+        ChildSpec.Builder spec =
+                ChildSpec.builder(name, command(List.of("-D" + marker))).marker(marker);
         if (classpath != null) {
             spec.environment("CLASSPATH", classpath);
         }

@@ -20,8 +20,7 @@ public final class LogFile {
     /** Enough for {@link #TAIL_LINES} lines of any log, without reading a long log whole. */
     private static final long TAIL_BYTES = 64 * 1024;
 
-    private LogFile() {
-    }
+    private LogFile() {}
 
     /** The size of {@code file} in bytes, 0 if it does not exist yet. */
     public static long size(Path file) {
@@ -41,7 +40,10 @@ public final class LogFile {
             return Optional.empty();
         }
         try {
-            return read(file, offset).lines().filter(line -> line.contains(text)).findFirst();
+            return read(file, offset)
+                    .lines()
+                    .filter(line -> line.contains(text))
+                    .findFirst();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
@@ -53,7 +55,9 @@ public final class LogFile {
      */
     public static String tail(Path file) {
         try {
-            List<String> lines = read(file, Math.max(0, Files.size(file) - TAIL_BYTES)).lines().toList();
+            List<String> lines = read(file, Math.max(0, Files.size(file) - TAIL_BYTES))
+                    .lines()
+                    .toList();
             List<String> tail = lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size());
             return "; last lines of " + file + ":\n" + String.join("\n", tail);
         } catch (IOException e) {

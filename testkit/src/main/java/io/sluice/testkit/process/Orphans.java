@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Orphans {
 
-    private Orphans() {
-    }
+    private Orphans() {}
 
     /**
      * Kills (SIGKILL) every orphaned child recorded in {@link PidFile#directory()}, deletes its
@@ -45,9 +44,13 @@ public final class Orphans {
             return;
         }
         ProcessHandle.of(record.pid())
-                .filter(p -> p.info().commandLine().map(c -> c.contains(record.marker())).orElse(false))
+                .filter(p -> p.info()
+                        .commandLine()
+                        .map(c -> c.contains(record.marker()))
+                        .orElse(false))
                 .ifPresent(p -> {
-                    System.err.println("sluice testkit: killing orphaned child " + record.pid() + " (" + record.marker() + ")");
+                    System.err.println(
+                            "sluice testkit: killing orphaned child " + record.pid() + " (" + record.marker() + ")");
                     p.destroyForcibly();
                     try {
                         p.onExit().get(10, TimeUnit.SECONDS);

@@ -27,8 +27,11 @@ public record PidFile(long pid, long owner, String dir, String marker) {
 
     /** Records a child of this JVM. */
     static PidFile of(long pid, Path scratchDirectory, String marker) {
-        return new PidFile(pid, ProcessHandle.current().pid(),
-                scratchDirectory == null ? NO_DIRECTORY : scratchDirectory.toString(), marker);
+        return new PidFile(
+                pid,
+                ProcessHandle.current().pid(),
+                scratchDirectory == null ? NO_DIRECTORY : scratchDirectory.toString(),
+                marker);
     }
 
     /**

@@ -16,8 +16,7 @@ public final class Readiness {
         boolean ready() throws IOException;
     }
 
-    private Readiness() {
-    }
+    private Readiness() {}
 
     /**
      * Polls {@code probe} until it answers true.
@@ -31,8 +30,8 @@ public final class Readiness {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (!child.isAlive()) {
-                throw new IllegalStateException(child.name() + " exited with code " + child.exitValue()
-                        + " before it " + what + child.logTail());
+                throw new IllegalStateException(child.name() + " exited with code " + child.exitValue() + " before it "
+                        + what + child.logTail());
             }
             try {
                 if (probe.ready()) {
@@ -43,8 +42,8 @@ public final class Readiness {
             }
             if (System.nanoTime() > deadline) {
                 child.kill();
-                throw new IllegalStateException(child.name() + " (pid " + child.pid() + ") had not " + what
-                        + " after " + timeout.toSeconds() + " s" + child.logTail());
+                throw new IllegalStateException(child.name() + " (pid " + child.pid() + ") had not " + what + " after "
+                        + timeout.toSeconds() + " s" + child.logTail());
             }
             try {
                 Thread.sleep(POLL_MILLIS);

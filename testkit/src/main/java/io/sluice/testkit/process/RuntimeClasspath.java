@@ -17,8 +17,7 @@ import java.util.stream.Stream;
  */
 public final class RuntimeClasspath {
 
-    private RuntimeClasspath() {
-    }
+    private RuntimeClasspath() {}
 
     /**
      * Reads the resource {@code name} next to {@code anchor}.

@@ -16,8 +16,7 @@ public final class ScratchDirectories {
 
     private static final String PREFIX = "sluice-";
 
-    private ScratchDirectories() {
-    }
+    private ScratchDirectories() {}
 
     /** Creates {@code ${java.io.tmpdir}/sluice-<kind>-<random>}, deleted at JVM exit unless before. */
     public static Path create(String kind) {
@@ -42,7 +41,8 @@ public final class ScratchDirectories {
      * anything else.
      */
     static void deleteIfScratch(Path dir) {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+        Path tmp =
+                Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
         Path normal = dir.toAbsolutePath().normalize();
         if (!tmp.equals(normal.getParent()) || !normal.getFileName().toString().startsWith(PREFIX)) {
             throw new IllegalArgumentException(dir + " is not a scratch directory (" + tmp + "/" + PREFIX + "*)");

@@ -6,6 +6,7 @@ import io.sluice.testkit.process.JavaCommand;
 import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.RuntimeClasspath;
 import io.sluice.testkit.process.ScratchDirectories;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -52,17 +53,23 @@ public final class PulsarBroker implements AutoCloseable {
     public static final List<String> PULSAR_JVM_FLAGS = List.of(
             "-Djava.net.preferIPv4Stack=true",
             "-Dio.netty.tryReflectionSetAccessible=true",
-            "--add-opens", "java.base/java.io=ALL-UNNAMED",
-            "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
-            "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "--add-opens", "java.base/sun.net=ALL-UNNAMED",
-            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-            "--add-opens", "java.base/jdk.internal.platform=ALL-UNNAMED");
+            "--add-opens",
+            "java.base/java.io=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.util.zip=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.nio=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/sun.net=ALL-UNNAMED",
+            "--add-opens",
+            "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/jdk.internal.platform=ALL-UNNAMED");
 
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private static PulsarBroker shared;
 
@@ -249,7 +256,8 @@ public final class PulsarBroker implements AutoCloseable {
     public String toString() {
         return "PulsarBroker[" + serviceUrl() + ", " + webUrl()
                 + (sidecarPort > 0 ? ", external bind " + externalBindPort + ", sidecar " + sidecarPort : "")
-                + (tlsPort > 0 ? ", TLS " + tlsPort : "") + (sidecarTlsPort > 0 ? ", sidecar TLS " + sidecarTlsPort : "")
+                + (tlsPort > 0 ? ", TLS " + tlsPort : "")
+                + (sidecarTlsPort > 0 ? ", sidecar TLS " + sidecarTlsPort : "")
                 + ", " + dataDir + "]";
     }
 
@@ -293,10 +301,12 @@ public final class PulsarBroker implements AutoCloseable {
             // Lookups arriving on E (external) answer with the sidecar's port S (and S' for TLS);
             // lookups on the broker port B (internal, also used by the broker's own client) answer
             // with B (and the TLS port T).
-            c.put("advertisedListeners", "internal:pulsar://127.0.0.1:" + brokerPort
-                    + (tls != null ? ",internal:pulsar+ssl://127.0.0.1:" + tlsPort : "")
-                    + ",external:pulsar://127.0.0.1:" + sidecarPort
-                    + (tls != null ? ",external:pulsar+ssl://127.0.0.1:" + sidecarTlsPort : ""));
+            c.put(
+                    "advertisedListeners",
+                    "internal:pulsar://127.0.0.1:" + brokerPort
+                            + (tls != null ? ",internal:pulsar+ssl://127.0.0.1:" + tlsPort : "")
+                            + ",external:pulsar://127.0.0.1:" + sidecarPort
+                            + (tls != null ? ",external:pulsar+ssl://127.0.0.1:" + sidecarTlsPort : ""));
             c.put("internalListenerName", "internal");
             c.put("bindAddresses", "external:pulsar://127.0.0.1:" + externalBindPort);
         }
@@ -310,11 +320,15 @@ public final class PulsarBroker implements AutoCloseable {
                 .jvmOptions(PULSAR_JVM_FLAGS)
                 .jvmOptions("-Dlog4j2.configurationFile=" + dataDir.resolve("log4j2.xml"))
                 .classpath(runtimeClasspath())
-                .args("--config", dataDir.resolve("broker.conf").toString(),
+                .args(
+                        "--config",
+                        dataDir.resolve("broker.conf").toString(),
                         "--no-functions-worker",
                         "--no-stream-storage",
-                        "--metadata-dir", dataDir.resolve("metadata").toString(),
-                        "--bookkeeper-dir", dataDir.resolve("bookkeeper").toString());
+                        "--metadata-dir",
+                        dataDir.resolve("metadata").toString(),
+                        "--bookkeeper-dir",
+                        dataDir.resolve("bookkeeper").toString());
         if (wipeData) {
             java.args("--wipe-data");
         }
@@ -379,8 +393,7 @@ public final class PulsarBroker implements AutoCloseable {
         private Tls tls;
         private final Map<String, String> extraConfig = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds an {@code external} listener for a sidecar deployment: the broker binds an extra
@@ -429,8 +442,8 @@ public final class PulsarBroker implements AutoCloseable {
          */
         public PulsarBroker start() {
             int ports = (sidecar ? 4 : 2) + (tls == null ? 0 : sidecar ? 2 : 1);
-            PulsarBroker broker = new PulsarBroker(ScratchDirectories.create("pulsar"),
-                    FreePorts.loopback(ports), sidecar, tls, extraConfig);
+            PulsarBroker broker = new PulsarBroker(
+                    ScratchDirectories.create("pulsar"), FreePorts.loopback(ports), sidecar, tls, extraConfig);
             try {
                 broker.writeConfigFiles();
                 broker.launch(true);
@@ -446,6 +459,5 @@ public final class PulsarBroker implements AutoCloseable {
     }
 
     /** The PEM files of a TLS listener. */
-    private record Tls(Path certificate, Path key, Path trustCertificates) {
-    }
+    private record Tls(Path certificate, Path key, Path trustCertificates) {}
 }

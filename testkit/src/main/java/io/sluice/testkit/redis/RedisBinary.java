@@ -1,6 +1,7 @@
 package io.sluice.testkit.redis;
 
 import io.sluice.testkit.process.RuntimeClasspath;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,8 +23,7 @@ final class RedisBinary {
     /** The version of redis-server in embedded-redis 0.9.1. */
     static final String VERSION = "7.0.15";
 
-    private RedisBinary() {
-    }
+    private RedisBinary() {}
 
     /** The path of an executable redis-server for this machine, extracting it on first use. */
     static synchronized Path path() {

@@ -4,6 +4,7 @@ import io.sluice.testkit.process.ChildSpec;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.ScratchDirectories;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -185,8 +186,7 @@ public final class RedisServer implements AutoCloseable {
     public static final class Builder {
         private final Map<String, String> config = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets a directive of {@code redis.conf} (e.g. {@code maxmemory 64mb}), overriding this

@@ -6,6 +6,7 @@ import io.sluice.testkit.process.JavaCommand;
 import io.sluice.testkit.process.Readiness;
 import io.sluice.testkit.process.RestartableChild;
 import io.sluice.testkit.process.ScratchDirectories;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,11 @@ public final class SluiceProcess implements AutoCloseable {
      *     not ready within 60 s
      */
     public static SluiceProcess start(String... options) {
-        return builder(builtJar()).jvmOptions(leakDetectionOfThisJvm()).options(options).echo("[sluice] ").start();
+        return builder(builtJar())
+                .jvmOptions(leakDetectionOfThisJvm())
+                .options(options)
+                .echo("[sluice] ")
+                .start();
     }
 
     /**
@@ -69,7 +74,10 @@ public final class SluiceProcess implements AutoCloseable {
      * -jar sluice.jar OPTIONS}, for a test that starts it by other means to read its streams apart.
      */
     public static List<String> command(String... options) {
-        return JavaCommand.jar(builtJar()).jvmOptions(leakDetectionOfThisJvm()).args(options).command();
+        return JavaCommand.jar(builtJar())
+                .jvmOptions(leakDetectionOfThisJvm())
+                .args(options)
+                .command();
     }
 
     /** The child runs under the test JVM's leak detector, so its leaks are reported as well. */
@@ -191,7 +199,10 @@ public final class SluiceProcess implements AutoCloseable {
          */
         public SluiceProcess start() {
             Path scratch = logFile == null ? ScratchDirectories.create("process") : null;
-            ChildSpec.Builder spec = JavaCommand.jar(jar).jvmOptions(jvmOptions).args(options).spec("sluice")
+            ChildSpec.Builder spec = JavaCommand.jar(jar)
+                    .jvmOptions(jvmOptions)
+                    .args(options)
+                    .spec("sluice")
                     .logFile(scratch != null ? scratch.resolve("sluice.log") : logFile)
                     .scratchDirectory(scratch);
             if (echoPrefix != null) {

@@ -1,5 +1,25 @@
 package io.sluice.testkit.tls;
 
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.util.io.pem.PemObject;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -22,25 +42,6 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.util.io.pem.PemObject;
 
 /**
  * A certificate authority of a test's own: it writes its certificate as PEM and issues server
@@ -85,11 +86,18 @@ public final class CertificateAuthority {
             KeyPair keys = ecKeys();
             Instant now = Instant.now();
             JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, nextSerial(),
-                    Date.from(now.minus(BACKDATE)), Date.from(now.plus(LIFETIME)), name, keys.getPublic())
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                            name,
+                            nextSerial(),
+                            Date.from(now.minus(BACKDATE)),
+                            Date.from(now.plus(LIFETIME)),
+                            name,
+                            keys.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
-                    .addExtension(Extension.subjectKeyIdentifier, false,
+                    .addExtension(
+                            Extension.subjectKeyIdentifier,
+                            false,
                             extensions.createSubjectKeyIdentifier(keys.getPublic()));
             X509Certificate certificate = sign(builder, keys.getPrivate());
             Path file = dir.resolve(slug(commonName) + "-ca.crt");
@@ -132,8 +140,7 @@ public final class CertificateAuthority {
             try {
                 Path aside = target.resolveSibling("." + target.getFileName() + ".new");
                 Files.copy(source, aside, StandardCopyOption.REPLACE_EXISTING);
-                Files.move(aside, target, StandardCopyOption.REPLACE_EXISTING,
-                        StandardCopyOption.ATOMIC_MOVE);
+                Files.move(aside, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -163,8 +170,10 @@ public final class CertificateAuthority {
         /** Subject alternative names: IP addresses as IP entries, anything else as DNS names. */
         public Issue hosts(String... names) {
             for (String host : names) {
-                hosts.add(isIpAddress(host) ? new GeneralName(GeneralName.iPAddress, host)
-                        : new GeneralName(GeneralName.dNSName, host));
+                hosts.add(
+                        isIpAddress(host)
+                                ? new GeneralName(GeneralName.iPAddress, host)
+                                : new GeneralName(GeneralName.dNSName, host));
             }
             return this;
         }
@@ -190,21 +199,37 @@ public final class CertificateAuthority {
         public IssuedCertificate write() {
             try {
                 KeyPair leaf = rsa ? rsaKeys() : ecKeys();
-                Instant notBefore = notAfter.isBefore(Instant.now()) ? notAfter.minus(LIFETIME) : Instant.now().minus(BACKDATE);
+                Instant notBefore = notAfter.isBefore(Instant.now())
+                        ? notAfter.minus(LIFETIME)
+                        : Instant.now().minus(BACKDATE);
                 JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-                X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, nextSerial(),
-                        Date.from(notBefore), Date.from(notAfter), new X500Name("CN=" + commonName), leaf.getPublic())
+                X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                                name,
+                                nextSerial(),
+                                Date.from(notBefore),
+                                Date.from(notAfter),
+                                new X500Name("CN=" + commonName),
+                                leaf.getPublic())
                         .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                        .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature
-                                | (rsa ? KeyUsage.keyEncipherment : 0)))
-                        .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                                new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
-                        .addExtension(Extension.subjectKeyIdentifier, false,
+                        .addExtension(
+                                Extension.keyUsage,
+                                true,
+                                new KeyUsage(KeyUsage.digitalSignature | (rsa ? KeyUsage.keyEncipherment : 0)))
+                        .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[] {
+                            KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth
+                        }))
+                        .addExtension(
+                                Extension.subjectKeyIdentifier,
+                                false,
                                 extensions.createSubjectKeyIdentifier(leaf.getPublic()))
-                        .addExtension(Extension.authorityKeyIdentifier, false,
+                        .addExtension(
+                                Extension.authorityKeyIdentifier,
+                                false,
                                 extensions.createAuthorityKeyIdentifier(certificate));
                 if (!hosts.isEmpty()) {
-                    builder.addExtension(Extension.subjectAlternativeName, false,
+                    builder.addExtension(
+                            Extension.subjectAlternativeName,
+                            false,
                             new GeneralNames(hosts.toArray(GeneralName[]::new)));
                 }
                 X509Certificate issued = sign(builder, keys.getPrivate());
@@ -225,8 +250,8 @@ public final class CertificateAuthority {
             throws GeneralSecurityException {
         try {
             String algorithm = signer.getAlgorithm().equals("RSA") ? "SHA256withRSA" : "SHA256withECDSA";
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder(algorithm).build(signer)));
+            return new JcaX509CertificateConverter()
+                    .getCertificate(builder.build(new JcaContentSignerBuilder(algorithm).build(signer)));
         } catch (OperatorCreationException e) {
             throw new GeneralSecurityException(e);
         }
@@ -234,7 +259,7 @@ public final class CertificateAuthority {
 
     private static void writePem(Path file, Object object) throws IOException {
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.US_ASCII);
-             JcaPEMWriter pem = new JcaPEMWriter(out)) {
+                JcaPEMWriter pem = new JcaPEMWriter(out)) {
             pem.writeObject(object);
         }
     }
@@ -247,8 +272,15 @@ public final class CertificateAuthority {
             // would leave them out, having them in the PKCS#8 wrapper).
             PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
             ECPrivateKey sec1 = ECPrivateKey.getInstance(info.parsePrivateKey());
-            writePem(file, new PemObject("EC PRIVATE KEY", new ECPrivateKey(256, sec1.getKey(),
-                    info.getPrivateKeyAlgorithm().getParameters()).getEncoded()));
+            writePem(
+                    file,
+                    new PemObject(
+                            "EC PRIVATE KEY",
+                            new ECPrivateKey(
+                                            256,
+                                            sec1.getKey(),
+                                            info.getPrivateKeyAlgorithm().getParameters())
+                                    .getEncoded()));
         } else {
             writePem(file, key);
         }

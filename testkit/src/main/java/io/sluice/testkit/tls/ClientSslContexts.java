@@ -1,6 +1,10 @@
 package io.sluice.testkit.tls;
 
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,9 +14,6 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * JDK {@link SSLContext}s for a test's own clients (raw sockets, {@code java.net.http}) that trust
@@ -22,8 +23,7 @@ public final class ClientSslContexts {
 
     private static final char[] PASSWORD = "unused".toCharArray();
 
-    private ClientSslContexts() {
-    }
+    private ClientSslContexts() {}
 
     /** Trusts the CA certificates of {@code caFile} (PEM) only. */
     public static SSLContext trusting(Path caFile) {
@@ -41,7 +41,8 @@ public final class ClientSslContexts {
                     trust.setCertificateEntry("ca-" + i++, ca);
                 }
             }
-            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trustManagers =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trustManagers.init(trust);
             KeyManagerFactory keyManagers = null;
             if (identity != null) {
@@ -52,7 +53,8 @@ public final class ClientSslContexts {
                 keyManagers.init(keys, PASSWORD);
             }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keyManagers == null ? null : keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+            context.init(
+                    keyManagers == null ? null : keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
             return context;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

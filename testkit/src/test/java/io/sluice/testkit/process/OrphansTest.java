@@ -1,9 +1,6 @@
 package io.sluice.testkit.process;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The reaper against real processes: it kills a child whose owner is gone and deletes its
@@ -31,7 +32,8 @@ class OrphansTest {
             new PidFile(orphan.pid(), deadOwner, scratch.toString(), "sluice-orphan-marker-1").write();
             // A PID file naming a live process that is not the child it recorded.
             new PidFile(reused.pid(), deadOwner, PidFile.NO_DIRECTORY, "sluice-orphan-marker-9").write();
-            new PidFile(owned.pid(), ProcessHandle.current().pid(), PidFile.NO_DIRECTORY, "sluice-orphan-marker-3").write();
+            new PidFile(owned.pid(), ProcessHandle.current().pid(), PidFile.NO_DIRECTORY, "sluice-orphan-marker-3")
+                    .write();
 
             Orphans.reap();
 
@@ -39,7 +41,8 @@ class OrphansTest {
             assertFalse(Files.exists(scratch), "its scratch directory is deleted");
             assertFalse(Files.exists(PidFile.directory().resolve(orphan.pid() + ".pid")));
             assertTrue(reused.isAlive(), "a process without the marker is spared");
-            assertFalse(Files.exists(PidFile.directory().resolve(reused.pid() + ".pid")), "its stale record is dropped");
+            assertFalse(
+                    Files.exists(PidFile.directory().resolve(reused.pid() + ".pid")), "its stale record is dropped");
             assertTrue(owned.isAlive(), "the child of a running owner is spared");
             assertTrue(Files.exists(PidFile.directory().resolve(owned.pid() + ".pid")));
         } finally {
@@ -54,16 +57,21 @@ class OrphansTest {
     void aChildIsRecordedWhileItRunsAndItsLogQuotedWhenItFailsToBeReady() throws Exception {
         Path scratch = ScratchDirectories.create("orphans-test");
         try {
-            ChildProcess child = ChildSpec.builder("failing", List.of("sh", "-c", "echo about to fail; sleep 1; exit 3", "sluice-marker"))
+            ChildProcess child = ChildSpec.builder(
+                            "failing", List.of("sh", "-c", "echo about to fail; sleep 1; exit 3", "sluice-marker"))
                     .marker("sluice-marker")
                     .logFile(scratch.resolve("child.log"))
                     .build()
                     .start();
             Path record = PidFile.directory().resolve(child.pid() + ".pid");
-            assertTrue(Files.readString(record).startsWith(child.pid() + " " + ProcessHandle.current().pid() + " - sluice-marker"));
-            IllegalStateException failure = assertThrows(IllegalStateException.class,
+            assertTrue(Files.readString(record)
+                    .startsWith(child.pid() + " " + ProcessHandle.current().pid() + " - sluice-marker"));
+            IllegalStateException failure = assertThrows(
+                    IllegalStateException.class,
                     () -> Readiness.await(child, "listened", Duration.ofSeconds(30), () -> false));
-            assertTrue(failure.getMessage().startsWith("failing exited with code 3 before it listened"), failure.getMessage());
+            assertTrue(
+                    failure.getMessage().startsWith("failing exited with code 3 before it listened"),
+                    failure.getMessage());
             assertTrue(failure.getMessage().contains("about to fail"), failure.getMessage());
             assertEquals(3, child.exitValue());
             child.stop(Duration.ofSeconds(1));

@@ -1,14 +1,13 @@
 package io.sluice.testkit.pulsar;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.netty.buffer.ByteBuf;
-import io.sluice.testkit.process.PidFile;
 import io.netty.buffer.Unpooled;
+import io.sluice.testkit.process.PidFile;
+import org.apache.pulsar.common.api.proto.BaseCommand;
+import org.apache.pulsar.common.api.proto.CommandLookupTopicResponse;
+import org.apache.pulsar.common.protocol.Commands;
+import org.junit.jupiter.api.Test;
+
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,10 +19,12 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.time.Duration;
-import org.apache.pulsar.common.api.proto.BaseCommand;
-import org.apache.pulsar.common.api.proto.CommandLookupTopicResponse;
-import org.apache.pulsar.common.protocol.Commands;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One broker through its whole life: ready, lookups per listener, data kept across a restart,
@@ -45,12 +46,17 @@ class PulsarBrokerTest {
             assertTrue(Files.exists(PidFile.directory().resolve(pid + ".pid")));
 
             // The sidecar deployment: lookups on B name B, lookups on E name the sidecar's S.
-            assertEquals("pulsar://127.0.0.1:" + broker.brokerPort(), lookup(broker.brokerPort()).getBrokerServiceUrl());
-            assertEquals("pulsar://127.0.0.1:" + broker.sidecarPort(),
+            assertEquals(
+                    "pulsar://127.0.0.1:" + broker.brokerPort(),
+                    lookup(broker.brokerPort()).getBrokerServiceUrl());
+            assertEquals(
+                    "pulsar://127.0.0.1:" + broker.sidecarPort(),
                     lookup(broker.externalBindPort()).getBrokerServiceUrl());
 
             HttpResponse<String> created = HTTP.send(
-                    request(broker, "/admin/v2/namespaces/public/keepme").PUT(HttpRequest.BodyPublishers.noBody()).build(),
+                    request(broker, "/admin/v2/namespaces/public/keepme")
+                            .PUT(HttpRequest.BodyPublishers.noBody())
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(204, created.statusCode(), created.body());
 
@@ -99,7 +105,9 @@ class PulsarBrokerTest {
             write(socket.getOutputStream(), Commands.newLookup("persistent://public/default/lookup", false, 1));
             BaseCommand answer = read(in);
             assertEquals(BaseCommand.Type.LOOKUP_RESPONSE, answer.getType());
-            assertEquals(CommandLookupTopicResponse.LookupType.Connect, answer.getLookupTopicResponse().getResponse());
+            assertEquals(
+                    CommandLookupTopicResponse.LookupType.Connect,
+                    answer.getLookupTopicResponse().getResponse());
             return answer.getLookupTopicResponse();
         }
     }

@@ -1,12 +1,8 @@
 package io.sluice.testkit.redis;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.sluice.testkit.process.PidFile;
+import org.junit.jupiter.api.Test;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,7 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One server through its life: it answers, SIGKILL makes it unreachable, a restart brings it back
@@ -35,7 +36,9 @@ class RedisServerTest {
             assertTrue(Files.exists(PidFile.directory().resolve(pid + ".pid")));
             assertEquals("+OK", command(redis.port(), "SET", "sluice", "1"));
             assertEquals(List.of("$1", "1"), answer(redis.port(), 2, "GET", "sluice"));
-            assertEquals(List.of("*2", "$9", "maxmemory", "$8", "33554432"), answer(redis.port(), 5, "CONFIG", "GET", "maxmemory"));
+            assertEquals(
+                    List.of("*2", "$9", "maxmemory", "$8", "33554432"),
+                    answer(redis.port(), 5, "CONFIG", "GET", "maxmemory"));
 
             redis.kill();
             assertFalse(redis.isRunning());
@@ -74,10 +77,15 @@ class RedisServerTest {
             socket.setSoTimeout(1_000);
             StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
             for (String arg : args) {
-                request.append('$').append(arg.length()).append("\r\n").append(arg).append("\r\n");
+                request.append('$')
+                        .append(arg.length())
+                        .append("\r\n")
+                        .append(arg)
+                        .append("\r\n");
             }
             socket.getOutputStream().write(request.toString().getBytes(StandardCharsets.UTF_8));
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             List<String> answer = new ArrayList<>();
             while (answer.size() < lines) {
                 answer.add(in.readLine());

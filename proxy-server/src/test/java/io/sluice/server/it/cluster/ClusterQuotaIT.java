@@ -1,23 +1,24 @@
 package io.sluice.server.it.cluster;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.server.it.cluster.SluiceCluster.Forwarded;
 import io.sluice.server.it.cluster.SluiceCluster.Member;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.redis.RedisServer;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three Sluices (child processes) in front of one broker share a namespace limit of 1,000 msg/s
@@ -46,14 +47,27 @@ class ClusterQuotaIT {
     @BeforeAll
     static void start() throws Exception {
         redis = RedisServer.builder().start();
-        cluster = SluiceCluster.start(3, broker.serviceUrl(), "--cluster-store", redis.uri(),
-                "--cluster-sync-interval", INTERVAL_MILLIS + "ms", "--limits-source", "store");
+        cluster = SluiceCluster.start(
+                3,
+                broker.serviceUrl(),
+                "--cluster-store",
+                redis.uri(),
+                "--cluster-sync-interval",
+                INTERVAL_MILLIS + "ms",
+                "--limits-source",
+                "store");
         List<Producer<byte[]>> producers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            PulsarClient client = PulsarClient.builder().serviceUrl(cluster.members.get(i).serviceUrl())
-                    .operationTimeout(30, TimeUnit.SECONDS).build();
+            PulsarClient client = PulsarClient.builder()
+                    .serviceUrl(cluster.members.get(i).serviceUrl())
+                    .operationTimeout(30, TimeUnit.SECONDS)
+                    .build();
             clients.add(client);
-            producers.add(client.newProducer().topic(PREFIX + i).enableBatching(false).blockIfQueueFull(false).create());
+            producers.add(client.newProducer()
+                    .topic(PREFIX + i)
+                    .enableBatching(false)
+                    .blockIfQueueFull(false)
+                    .create());
         }
         load = new PacedLoad(producers);
     }
@@ -89,13 +103,19 @@ class ClusterQuotaIT {
     private static String modes() {
         StringBuilder modes = new StringBuilder();
         for (Member member : cluster.members) {
-            modes.append(cluster.json(member, "/api/v1/cluster").get("mode").asText()).append(' ');
+            modes.append(cluster.json(member, "/api/v1/cluster").get("mode").asText())
+                    .append(' ');
         }
         return modes.toString().trim();
     }
 
     private static void report(String what, double value) {
-        System.out.printf(Locale.ROOT, "[cluster] %s: %.1f msg/s (%+.1f %% of the limit)%n", what, value, 100 * (value / LIMIT - 1));
+        System.out.printf(
+                Locale.ROOT,
+                "[cluster] %s: %.1f msg/s (%+.1f %% of the limit)%n",
+                what,
+                value,
+                100 * (value / LIMIT - 1));
     }
 
     @Test
@@ -107,8 +127,13 @@ class ClusterQuotaIT {
 
         // A PUT on the first Sluice is in force on all three within two intervals.
         long put = System.nanoTime();
-        assertEquals(200, cluster.put(cluster.members.get(0), "/api/v1/limits/namespaces/public/default",
-                "{\"publish\":{\"messagesPerSecond\":" + LIMIT + "}}").statusCode());
+        assertEquals(
+                200,
+                cluster.put(
+                                cluster.members.get(0),
+                                "/api/v1/limits/namespaces/public/default",
+                                "{\"publish\":{\"messagesPerSecond\":" + LIMIT + "}}")
+                        .statusCode());
         // A GET shows the limits of some moment while it ran; on a loaded machine that can be long, so
         // a limit seen counts from the time its GET was sent.
         long inForceOnAll = 0;
@@ -117,10 +142,14 @@ class ClusterQuotaIT {
             do {
                 asked = System.nanoTime();
                 assertTrue(asked - put < 5 * INTERVAL_MILLIS * 1_000_000, "not in force on every Sluice");
-            } while (cluster.get(member, "/api/v1/limits/namespaces/public/default").statusCode() != 200 && sleep(20));
+            } while (cluster.get(member, "/api/v1/limits/namespaces/public/default")
+                                    .statusCode()
+                            != 200
+                    && sleep(20));
             inForceOnAll = Math.max(inForceOnAll, asked - put);
         }
-        System.out.printf(Locale.ROOT, "[cluster] PUT in force on all three %d ms after its answer%n", inForceOnAll / 1_000_000);
+        System.out.printf(
+                Locale.ROOT, "[cluster] PUT in force on all three %d ms after its answer%n", inForceOnAll / 1_000_000);
         assertTrue(inForceOnAll <= 2 * INTERVAL_MILLIS * 1_000_000, "in force on all three within 2 intervals");
         double enforced = aggregateOver(2);
         report("the 2 s after the PUT", enforced);
@@ -154,7 +183,9 @@ class ClusterQuotaIT {
             Thread.sleep(Math.max(0, (killed + second * 1_000_000_000L - System.nanoTime()) / 1_000_000));
             Forwarded[] now = cluster.forwarded(PREFIX);
             for (int i = 0; i < 3; i++) {
-                assertTrue(now[i].messages() > previous[i].messages(), "Sluice " + i + " forwarded nothing in second " + second + " of the outage");
+                assertTrue(
+                        now[i].messages() > previous[i].messages(),
+                        "Sluice " + i + " forwarded nothing in second " + second + " of the outage");
             }
             perSecond.add(String.format(Locale.ROOT, "%.0f", SluiceCluster.aggregateRate(previous, now)));
             previous = now;
@@ -167,8 +198,8 @@ class ClusterQuotaIT {
         }
         double outage = SluiceCluster.aggregateRate(before, previous);
         String modesInFallback = modes();
-        System.out.println("[cluster] per second while Redis is down: " + perSecond + "; modes after 1 s: " + modesWhileStale
-                + ", after 10 s: " + modesInFallback);
+        System.out.println("[cluster] per second while Redis is down: " + perSecond + "; modes after 1 s: "
+                + modesWhileStale + ", after 10 s: " + modesInFallback);
         report("Redis down, 10 s", outage);
         assertTrue(outage <= LIMIT * 1.10, "aggregate while stale or in fallback: " + outage);
         assertEquals("stale stale stale", modesWhileStale);
@@ -182,7 +213,10 @@ class ClusterQuotaIT {
             assertTrue(System.nanoTime() - back < 10_000_000_000L, "not synced 10 s after Redis came back: " + modes());
             Thread.sleep(100);
         }
-        System.out.printf(Locale.ROOT, "[cluster] synced again %d ms after Redis came back%n", (System.nanoTime() - back) / 1_000_000);
+        System.out.printf(
+                Locale.ROOT,
+                "[cluster] synced again %d ms after Redis came back%n",
+                (System.nanoTime() - back) / 1_000_000);
         Thread.sleep(3 * INTERVAL_MILLIS);
         double recovered = aggregateOver(10);
         report("after Redis came back, 10 s", recovered);

@@ -1,5 +1,7 @@
 package io.sluice.server.it.cluster;
 
+import org.apache.pulsar.client.api.Producer;
+
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -7,7 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.pulsar.client.api.Producer;
 
 /**
  * Producers each offering a rate of their own, set and changed by the test: every 10 ms each sends

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -29,7 +30,8 @@ import java.util.regex.Pattern;
 final class SluiceCluster implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Pattern PUBLISHED = Pattern.compile(
             "^sluice_publish_messages_total\\{protocol=\"pulsar\",topic=\"([^\"]+)\"} (\\S+)$", Pattern.MULTILINE);
 
@@ -88,8 +90,15 @@ final class SluiceCluster implements AutoCloseable {
     private Member launch(int index, String upstream, String[] options) {
         int[] ports = FreePorts.loopback(2);
         Path limits = dir.resolve("limits-" + index + ".json");
-        List<String> all = new ArrayList<>(List.of("--upstream", upstream, "--listen", "127.0.0.1:" + ports[0],
-                "--admin", "127.0.0.1:" + ports[1], "--limits-file", limits.toString()));
+        List<String> all = new ArrayList<>(List.of(
+                "--upstream",
+                upstream,
+                "--listen",
+                "127.0.0.1:" + ports[0],
+                "--admin",
+                "127.0.0.1:" + ports[1],
+                "--limits-file",
+                limits.toString()));
         all.addAll(List.of(options));
         SluiceProcess process = SluiceProcess.builder(SluiceProcess.builtJar())
                 .jvmOptions(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"))
@@ -154,12 +163,18 @@ final class SluiceCluster implements AutoCloseable {
     }
 
     HttpResponse<String> get(Member member, String path) {
-        return send(HttpRequest.newBuilder(member.admin(path)).timeout(Duration.ofSeconds(10)).GET().build());
+        return send(HttpRequest.newBuilder(member.admin(path))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build());
     }
 
     HttpResponse<String> put(Member member, String path, String json) {
-        return send(HttpRequest.newBuilder(member.admin(path)).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(HttpRequest.newBuilder(member.admin(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     private static HttpResponse<String> send(HttpRequest request) {
@@ -177,7 +192,8 @@ final class SluiceCluster implements AutoCloseable {
     public void close() {
         members.forEach(member -> member.process.close());
         try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             // Scratch space only.
         }

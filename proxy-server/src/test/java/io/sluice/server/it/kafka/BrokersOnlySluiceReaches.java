@@ -22,6 +22,7 @@ final class BrokersOnlySluiceReaches {
 
     /** The host the brokers advertise; {@code .invalid} never resolves through DNS. */
     static final String ADVERTISED_HOST = "broker.sluice-only.invalid";
+
     static final String SASL_USER = "alice";
     static final String SASL_PASSWORD = "alice-secret";
     /** The brokers' message.max.bytes: room for a 5 MiB record and its batch. */
@@ -47,8 +48,10 @@ final class BrokersOnlySluiceReaches {
                 Path hosts = Files.createTempFile("sluice-hosts", ".txt");
                 hosts.toFile().deleteOnExit();
                 Files.writeString(hosts, "127.0.0.1 " + ADVERTISED_HOST + "\n127.0.0.1 localhost\n");
-                CertificateAuthority ca = CertificateAuthority.create(Files.createTempDirectory("sluice-kafka-ca"), "Kafka test CA");
-                IssuedCertificate broker = ca.issue("broker").hosts(ADVERTISED_HOST, "127.0.0.1").write();
+                CertificateAuthority ca =
+                        CertificateAuthority.create(Files.createTempDirectory("sluice-kafka-ca"), "Kafka test CA");
+                IssuedCertificate broker =
+                        ca.issue("broker").hosts(ADVERTISED_HOST, "127.0.0.1").write();
                 KafkaCluster cluster = KafkaCluster.builder()
                         .saslUser(SASL_USER, SASL_PASSWORD)
                         .tls(broker.certificate(), broker.key())

@@ -58,8 +58,10 @@ final class KafkaClients {
         Map<String, String> configs = replicas >= 3 ? Map.of("min.insync.replicas", "2") : Map.of();
         try (Admin admin = admin()) {
             admin.createTopics(java.util.Arrays.stream(topics)
-                    .map(topic -> new NewTopic(topic, partitions, (short) replicas).configs(configs))
-                    .toList()).all().get(60, TimeUnit.SECONDS);
+                            .map(topic -> new NewTopic(topic, partitions, (short) replicas).configs(configs))
+                            .toList())
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
     }
 
@@ -78,6 +80,8 @@ final class KafkaClients {
     }
 
     static List<String> names(String prefix, int count) {
-        return java.util.stream.IntStream.range(0, count).mapToObj(i -> prefix + i).toList();
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(i -> prefix + i)
+                .toList();
     }
 }

@@ -97,7 +97,8 @@ class KafkaClientsIT {
     void idempotentAndTransactionalProducersCommitAndAbortForReadCommittedConsumers() throws Exception {
         String topic = unique("transactions");
         clients.createTopics(2, topic);
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.TRANSACTIONAL_ID_CONFIG, unique("tx"))) {
+        try (KafkaProducer<String, String> producer =
+                clients.producer(ProducerConfig.TRANSACTIONAL_ID_CONFIG, unique("tx"))) {
             producer.initTransactions();
             producer.beginTransaction();
             awaitAll(sendValues(producer, topic, "committed-", 0, 100));
@@ -117,7 +118,11 @@ class KafkaClientsIT {
         assertTrue(values.stream().allMatch(value -> value.startsWith("committed-")), "an aborted record was read");
         List<ConsumerRecord<String, String>> everything = consumeAll(
                 clients.consumer(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"), List.of(topic), 160);
-        assertEquals(50, everything.stream().filter(record -> record.value().startsWith("aborted-")).count());
+        assertEquals(
+                50,
+                everything.stream()
+                        .filter(record -> record.value().startsWith("aborted-"))
+                        .count());
     }
 
     @Test
@@ -150,7 +155,9 @@ class KafkaClientsIT {
             }
             awaitAll(sends);
             await(() -> seen.size() == total, "every record consumed by the group");
-            await(() -> assignments.size() == 3 && assignments.values().stream().allMatch(a -> a.size() == 2),
+            await(
+                    () -> assignments.size() == 3
+                            && assignments.values().stream().allMatch(a -> a.size() == 2),
                     "six partitions shared by three members after the rebalance: " + assignments);
         } finally {
             running.set(false);
@@ -171,7 +178,8 @@ class KafkaClientsIT {
             admin.createTopics(List.of(new NewTopic(topic, 4, (short) 3))).all().get(60, TimeUnit.SECONDS);
             // Brokers learn of a new topic a little after the controller made it.
             await(() -> topicNames(admin).contains(topic), "the new topic listed");
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            TopicDescription description =
+                    admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
             assertEquals(4, description.partitions().size());
 
             // No client is told of a broker other than through Sluice's ports.
@@ -186,16 +194,26 @@ class KafkaClientsIT {
             }
 
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
-                    new ConfigEntry("retention.ms", "3600000"), AlterConfigOp.OpType.SET)))).all().get();
-            assertEquals("3600000", admin.describeConfigs(List.of(resource)).all().get().get(resource)
-                    .get("retention.ms").value());
+            admin.incrementalAlterConfigs(Map.of(
+                            resource,
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry("retention.ms", "3600000"), AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
+            assertEquals(
+                    "3600000",
+                    admin.describeConfigs(List.of(resource))
+                            .all()
+                            .get()
+                            .get(resource)
+                            .get("retention.ms")
+                            .value());
 
             try (KafkaProducer<String, String> producer = clients.producer()) {
                 awaitAll(sendValues(producer, topic, "v", 0, 40));
             }
-            try (KafkaConsumer<String, String> consumer = clients.consumer(ConsumerConfig.GROUP_ID_CONFIG, group,
-                    ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false")) {
+            try (KafkaConsumer<String, String> consumer = clients.consumer(
+                    ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false")) {
                 consumer.subscribe(List.of(topic));
                 int received = 0;
                 long deadline = System.nanoTime() + WAIT.toNanos();
@@ -206,16 +224,32 @@ class KafkaClientsIT {
                 consumer.commitSync();
             }
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get();
-            assertEquals(40, offsets.values().stream().mapToLong(OffsetAndMetadata::offset).sum());
+                    .partitionsToOffsetAndMetadata()
+                    .get();
+            assertEquals(
+                    40,
+                    offsets.values().stream()
+                            .mapToLong(OffsetAndMetadata::offset)
+                            .sum());
             Map<TopicPartition, Long> ends = new HashMap<>();
-            admin.listOffsets(offsets.keySet().stream().collect(java.util.stream.Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest())))
-                    .all().get().forEach((tp, info) -> ends.put(tp, info.offset()));
+            admin.listOffsets(offsets.keySet().stream()
+                            .collect(java.util.stream.Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest())))
+                    .all()
+                    .get()
+                    .forEach((tp, info) -> ends.put(tp, info.offset()));
             offsets.forEach((tp, committed) -> assertEquals(ends.get(tp), committed.offset(), "lag of " + tp));
 
             TopicPartition first = new TopicPartition(topic, 0);
-            admin.alterConsumerGroupOffsets(group, Map.of(first, new OffsetAndMetadata(0))).all().get();
-            assertEquals(0, admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(first).offset());
+            admin.alterConsumerGroupOffsets(group, Map.of(first, new OffsetAndMetadata(0)))
+                    .all()
+                    .get();
+            assertEquals(
+                    0,
+                    admin.listConsumerGroupOffsets(group)
+                            .partitionsToOffsetAndMetadata()
+                            .get()
+                            .get(first)
+                            .offset());
             admin.deleteConsumerGroups(List.of(group)).all().get();
 
             admin.deleteTopics(List.of(topic)).all().get();
@@ -230,14 +264,19 @@ class KafkaClientsIT {
         clients.createTopics(1, topic);
         List<String> codecs = List.of("gzip", "lz4", "zstd", "snappy");
         for (String codec : codecs) {
-            try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.COMPRESSION_TYPE_CONFIG, codec,
-                    ProducerConfig.LINGER_MS_CONFIG, "20")) {
+            try (KafkaProducer<String, String> producer = clients.producer(
+                    ProducerConfig.COMPRESSION_TYPE_CONFIG, codec, ProducerConfig.LINGER_MS_CONFIG, "20")) {
                 awaitAll(sendValues(producer, topic, codec + "-" + "x".repeat(200) + "-", 0, 250));
             }
         }
         List<ConsumerRecord<String, String>> records = consumeAll(clients.consumer(), List.of(topic), 1_000);
         for (String codec : codecs) {
-            assertEquals(250, records.stream().filter(r -> r.value().startsWith(codec + "-")).count(), codec);
+            assertEquals(
+                    250,
+                    records.stream()
+                            .filter(r -> r.value().startsWith(codec + "-"))
+                            .count(),
+                    codec);
         }
     }
 
@@ -252,8 +291,12 @@ class KafkaClientsIT {
                 ProducerConfig.BUFFER_MEMORY_CONFIG, Integer.toString(64 * 1024 * 1024))) {
             producer.send(new ProducerRecord<>(topic, "large", value)).get(60, TimeUnit.SECONDS);
         }
-        List<ConsumerRecord<String, String>> records = consumeAll(clients.consumer(
-                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(BrokersOnlySluiceReaches.MAX_MESSAGE_BYTES)), List.of(topic), 1);
+        List<ConsumerRecord<String, String>> records = consumeAll(
+                clients.consumer(
+                        ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+                        Integer.toString(BrokersOnlySluiceReaches.MAX_MESSAGE_BYTES)),
+                List.of(topic),
+                1);
         assertEquals(value, records.get(0).value());
     }
 
@@ -264,7 +307,7 @@ class KafkaClientsIT {
         clients.createTopics(1, topics.toArray(String[]::new));
         double connectionsBefore = sluice.metric("sluice_connections{protocol=\"kafka\"}");
         try (KafkaProducer<String, String> first = clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "shared-a");
-             KafkaProducer<String, String> second = clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "shared-b")) {
+                KafkaProducer<String, String> second = clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "shared-b")) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int round = 0; round < 25; round++) {
                 for (String topic : topics) {
@@ -279,7 +322,8 @@ class KafkaClientsIT {
         }
         List<ConsumerRecord<String, String>> records = consumeAll(clients.consumer(), topics, 20 * 50);
         for (String topic : topics) {
-            assertEquals(50, records.stream().filter(r -> r.topic().equals(topic)).count(), topic);
+            assertEquals(
+                    50, records.stream().filter(r -> r.topic().equals(topic)).count(), topic);
         }
         assertTrue(sluice.metric("sluice_requests_total{api=\"produce\",protocol=\"kafka\"}") > 0);
         assertTrue(sluice.metric("sluice_client_bytes_total{direction=\"in\",protocol=\"kafka\"}") > 0);
@@ -291,14 +335,24 @@ class KafkaClientsIT {
         Path jars = Path.of("target", "kafka-clients-3").toAbsolutePath();
         String classpath;
         try (Stream<Path> files = Files.list(jars)) {
-            classpath = Stream.concat(files.map(Path::toString),
-                    Stream.of(Path.of(OlderClientScenario.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString()))
+            classpath = Stream.concat(
+                            files.map(Path::toString),
+                            Stream.of(Path.of(OlderClientScenario.class
+                                            .getProtectionDomain()
+                                            .getCodeSource()
+                                            .getLocation()
+                                            .toURI())
+                                    .toString()))
                     .collect(Collectors.joining(File.pathSeparator));
         }
-        ChildProcess child = JavaCommand.mainClass(OlderClientScenario.class.getName()).classpath(classpath)
+        ChildProcess child = JavaCommand.mainClass(OlderClientScenario.class.getName())
+                .classpath(classpath)
                 .args(sluice.bootstrap(), unique("older-client"))
-                .spec("kafka-clients-3").logFile(Files.createTempDirectory("kafka-clients-3").resolve("client.log"))
-                .echo("[kafka-clients 3] ").build().start();
+                .spec("kafka-clients-3")
+                .logFile(Files.createTempDirectory("kafka-clients-3").resolve("client.log"))
+                .echo("[kafka-clients 3] ")
+                .build()
+                .start();
         try {
             assertTrue(child.awaitExit(Duration.ofSeconds(180)), "the 3.x client still runs");
             assertTrue(child.logLine("kafka-clients 3.").isPresent(), "not a 3.x client: " + child.logTail());
@@ -318,18 +372,24 @@ class KafkaClientsIT {
         Map<Integer, List<Integer>> acknowledged = new ConcurrentHashMap<>();
         AtomicInteger failed = new AtomicInteger();
         Thread restart = new Thread(() -> brokers.cluster.restartBroker(restarted), "restart-broker");
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000")) {
+        try (KafkaProducer<String, String> producer = clients.producer(
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                "120000",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                "15000")) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int i = 0; i < total; i++) {
                 int value = i;
-                sends.add(producer.send(new ProducerRecord<>(topic, i % 3, null, Integer.toString(i)), (metadata, error) -> {
-                    if (error == null) {
-                        acknowledged.computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>()).add(value);
-                    } else {
-                        failed.incrementAndGet();
-                    }
-                }));
+                sends.add(producer.send(
+                        new ProducerRecord<>(topic, i % 3, null, Integer.toString(i)), (metadata, error) -> {
+                            if (error == null) {
+                                acknowledged
+                                        .computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>())
+                                        .add(value);
+                            } else {
+                                failed.incrementAndGet();
+                            }
+                        }));
                 if (i == total / 6) {
                     restart.start();
                 }
@@ -360,7 +420,8 @@ class KafkaClientsIT {
             List<Integer> values = stored.getOrDefault(partition, List.of());
             assertEquals(values.stream().sorted().toList(), values, "partition " + partition + " in order");
             assertEquals(new HashSet<>(values).size(), values.size(), "partition " + partition + " has duplicates");
-            assertTrue(values.containsAll(acknowledged.getOrDefault(partition, List.of())), "acknowledged records lost");
+            assertTrue(
+                    values.containsAll(acknowledged.getOrDefault(partition, List.of())), "acknowledged records lost");
         }
     }
 
@@ -379,48 +440,61 @@ class KafkaClientsIT {
         assertEquals(sluice.nodePortBase + node.id(), node.port(), "node " + node);
     }
 
-    private static Thread groupMember(int member, String topic, String group, Set<String> seen,
-                                      Map<Integer, Collection<TopicPartition>> assignments, AtomicBoolean running,
-                                      List<Throwable> failures) {
-        Thread thread = new Thread(() -> {
-            try (KafkaConsumer<String, String> consumer = clients.consumer(ConsumerConfig.GROUP_ID_CONFIG, group,
-                    ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + member, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "50")) {
-                consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
-                    @Override
-                    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                        consumer.commitSync();
-                    }
+    private static Thread groupMember(
+            int member,
+            String topic,
+            String group,
+            Set<String> seen,
+            Map<Integer, Collection<TopicPartition>> assignments,
+            AtomicBoolean running,
+            List<Throwable> failures) {
+        Thread thread = new Thread(
+                () -> {
+                    try (KafkaConsumer<String, String> consumer = clients.consumer(
+                            ConsumerConfig.GROUP_ID_CONFIG,
+                            group,
+                            ConsumerConfig.CLIENT_ID_CONFIG,
+                            group + "-" + member,
+                            ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                            "50")) {
+                        consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                            @Override
+                            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                                consumer.commitSync();
+                            }
 
-                    @Override
-                    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                        assignments.put(member, List.copyOf(consumer.assignment()));
+                            @Override
+                            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                                assignments.put(member, List.copyOf(consumer.assignment()));
+                            }
+                        });
+                        while (running.get()) {
+                            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                                seen.add(record.value());
+                            }
+                            consumer.commitAsync();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
                     }
-                });
-                while (running.get()) {
-                    for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-                        seen.add(record.value());
-                    }
-                    consumer.commitAsync();
-                }
-            } catch (Throwable e) {
-                failures.add(e);
-            }
-        }, "group-member-" + member);
+                },
+                "group-member-" + member);
         thread.start();
         return thread;
     }
 
-    static List<Future<RecordMetadata>> sendNumbered(KafkaProducer<String, String> producer, String topic, int partitions,
-                                                     int from, int to) {
+    static List<Future<RecordMetadata>> sendNumbered(
+            KafkaProducer<String, String> producer, String topic, int partitions, int from, int to) {
         List<Future<RecordMetadata>> sends = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            sends.add(producer.send(new ProducerRecord<>(topic, i % partitions, "key-" + (i % partitions), Integer.toString(i))));
+            sends.add(producer.send(
+                    new ProducerRecord<>(topic, i % partitions, "key-" + (i % partitions), Integer.toString(i))));
         }
         return sends;
     }
 
-    static List<Future<RecordMetadata>> sendValues(KafkaProducer<String, String> producer, String topic, String prefix,
-                                                   int from, int to) {
+    static List<Future<RecordMetadata>> sendValues(
+            KafkaProducer<String, String> producer, String topic, String prefix, int from, int to) {
         List<Future<RecordMetadata>> sends = new ArrayList<>();
         for (int i = from; i < to; i++) {
             sends.add(producer.send(new ProducerRecord<>(topic, prefix + i)));
@@ -435,13 +509,14 @@ class KafkaClientsIT {
     }
 
     /** Reads {@code topics} from the start until {@code expected} records came; closes the consumer. */
-    static List<ConsumerRecord<String, String>> consumeAll(KafkaConsumer<String, String> consumer, List<String> topics,
-                                                           int expected) {
+    static List<ConsumerRecord<String, String>> consumeAll(
+            KafkaConsumer<String, String> consumer, List<String> topics, int expected) {
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (consumer) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
-                consumer.partitionsFor(topic, WAIT).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+                consumer.partitionsFor(topic, WAIT)
+                        .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -458,7 +533,9 @@ class KafkaClientsIT {
 
     static void assertNumberedInOrder(List<ConsumerRecord<String, String>> records, int partitions, int total) {
         Map<Integer, List<Integer>> byPartition = new HashMap<>();
-        records.forEach(r -> byPartition.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(Integer.parseInt(r.value())));
+        records.forEach(r -> byPartition
+                .computeIfAbsent(r.partition(), p -> new ArrayList<>())
+                .add(Integer.parseInt(r.value())));
         int count = 0;
         for (int partition = 0; partition < partitions; partition++) {
             List<Integer> values = byPartition.getOrDefault(partition, List.of());

@@ -66,10 +66,21 @@ class KafkaCorpusCaptureIT {
             }
         }
         Set<String> seen = writeCorpus(recordings);
-        for (ApiKeys wanted : List.of(ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.PRODUCE, ApiKeys.FETCH,
-                ApiKeys.FIND_COORDINATOR, ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.OFFSET_COMMIT,
-                ApiKeys.INIT_PRODUCER_ID, ApiKeys.END_TXN, ApiKeys.CREATE_TOPICS, ApiKeys.LIST_OFFSETS)) {
-            assertTrue(seen.stream().anyMatch(name -> name.startsWith(PREFIX + "client-" + wanted.name + "-")),
+        for (ApiKeys wanted : List.of(
+                ApiKeys.API_VERSIONS,
+                ApiKeys.METADATA,
+                ApiKeys.PRODUCE,
+                ApiKeys.FETCH,
+                ApiKeys.FIND_COORDINATOR,
+                ApiKeys.JOIN_GROUP,
+                ApiKeys.SYNC_GROUP,
+                ApiKeys.OFFSET_COMMIT,
+                ApiKeys.INIT_PRODUCER_ID,
+                ApiKeys.END_TXN,
+                ApiKeys.CREATE_TOPICS,
+                ApiKeys.LIST_OFFSETS)) {
+            assertTrue(
+                    seen.stream().anyMatch(name -> name.startsWith(PREFIX + "client-" + wanted.name + "-")),
                     "no " + wanted.name + " recorded; saw " + seen);
         }
     }
@@ -84,19 +95,19 @@ class KafkaCorpusCaptureIT {
         try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4")) {
             KafkaClientsIT.awaitAll(KafkaClientsIT.sendNumbered(producer, topic, 2, 0, 20));
         }
-        try (KafkaProducer<String, String> fireAndForget = clients.producer(ProducerConfig.ACKS_CONFIG, "0",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false")) {
+        try (KafkaProducer<String, String> fireAndForget =
+                clients.producer(ProducerConfig.ACKS_CONFIG, "0", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false")) {
             fireAndForget.send(new ProducerRecord<>(topic, "acks-0")).get();
         }
-        try (KafkaProducer<String, String> transactional = clients.producer(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                KafkaClientsIT.unique("corpus-tx"))) {
+        try (KafkaProducer<String, String> transactional =
+                clients.producer(ProducerConfig.TRANSACTIONAL_ID_CONFIG, KafkaClientsIT.unique("corpus-tx"))) {
             transactional.initTransactions();
             transactional.beginTransaction();
             transactional.send(new ProducerRecord<>(topic, "in-a-transaction"));
             transactional.commitTransaction();
         }
-        try (KafkaConsumer<String, String> consumer = clients.consumer(ConsumerConfig.GROUP_ID_CONFIG,
-                KafkaClientsIT.unique("corpus-group"))) {
+        try (KafkaConsumer<String, String> consumer =
+                clients.consumer(ConsumerConfig.GROUP_ID_CONFIG, KafkaClientsIT.unique("corpus-group"))) {
             consumer.subscribe(List.of(topic));
             int received = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -110,9 +121,12 @@ class KafkaCorpusCaptureIT {
     /** Writes the corpus files; returns the names of those written. */
     private static Set<String> writeCorpus(List<TcpTee.Recording> recordings) throws IOException {
         Path root = Path.of(System.getProperty("sluice.corpus.dir", "target/corpus"));
-        Path requests = Files.createDirectories(root.resolve("io/sluice/kafka/codec/RequestFuzzTestInputs/clientBytes"));
-        Path responses = Files.createDirectories(root.resolve("io/sluice/kafka/routing/ResponseFuzzTestInputs/brokerResponse"));
-        Path streams = Files.createDirectories(root.resolve("io/sluice/kafka/connection/ClientPipelineFuzzTestInputs/clientBytes"));
+        Path requests =
+                Files.createDirectories(root.resolve("io/sluice/kafka/codec/RequestFuzzTestInputs/clientBytes"));
+        Path responses =
+                Files.createDirectories(root.resolve("io/sluice/kafka/routing/ResponseFuzzTestInputs/brokerResponse"));
+        Path streams = Files.createDirectories(
+                root.resolve("io/sluice/kafka/connection/ClientPipelineFuzzTestInputs/clientBytes"));
         Set<String> written = new TreeSet<>();
         int connection = 0;
         for (TcpTee.Recording recording : recordings) {
@@ -132,9 +146,16 @@ class KafkaCorpusCaptureIT {
             for (byte[] frame : frames(recording.serverBytes())) {
                 short[] request = requestsById.get(ByteBuffer.wrap(frame).getInt(4));
                 if (request != null) {
-                    byte[] input = ByteBuffer.allocate(4 + frame.length).putShort(request[0]).putShort(request[1])
-                            .put(frame).array();
-                    write(responses, PREFIX + "broker-" + ApiKeys.forId(request[0]).name + "-v" + request[1], input, written);
+                    byte[] input = ByteBuffer.allocate(4 + frame.length)
+                            .putShort(request[0])
+                            .putShort(request[1])
+                            .put(frame)
+                            .array();
+                    write(
+                            responses,
+                            PREFIX + "broker-" + ApiKeys.forId(request[0]).name + "-v" + request[1],
+                            input,
+                            written);
                 }
             }
             byte[] stream = Arrays.copyOf(client, Math.min(client.length, MAX_CLIENT_STREAM));

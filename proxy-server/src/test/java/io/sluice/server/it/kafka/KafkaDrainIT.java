@@ -37,20 +37,27 @@ class KafkaDrainIT {
         int total = 4_000;
         Map<Integer, List<Integer>> acknowledged = new ConcurrentHashMap<>();
         AtomicLong acked = new AtomicLong();
-        try (SluiceForKafka sluice = SluiceForKafka.start(brokers, brokers.plaintextBootstrap(), "--drain-timeout", "5")) {
+        try (SluiceForKafka sluice =
+                SluiceForKafka.start(brokers, brokers.plaintextBootstrap(), "--drain-timeout", "5")) {
             KafkaClients clients = new KafkaClients(sluice.bootstrap());
             clients.createTopics(3, topic);
             List<Future<RecordMetadata>> sends = new ArrayList<>();
-            try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000",
-                    ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200")) {
+            try (KafkaProducer<String, String> producer = clients.producer(
+                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                    "120000",
+                    ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+                    "200")) {
                 for (int i = 0; i < total; i++) {
                     int value = i;
-                    sends.add(producer.send(new ProducerRecord<>(topic, i % 3, null, Integer.toString(i)), (metadata, error) -> {
-                        if (error == null) {
-                            acknowledged.computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>()).add(value);
-                            acked.incrementAndGet();
-                        }
-                    }));
+                    sends.add(producer.send(
+                            new ProducerRecord<>(topic, i % 3, null, Integer.toString(i)), (metadata, error) -> {
+                                if (error == null) {
+                                    acknowledged
+                                            .computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>())
+                                            .add(value);
+                                    acked.incrementAndGet();
+                                }
+                            }));
                     if (i == total / 4) {
                         KafkaClientsIT.await(() -> acked.get() > total / 8, "records acknowledged before the drain");
                         boolean leaked = sluice.leaked();
@@ -73,13 +80,17 @@ class KafkaDrainIT {
             }
             assertEquals(total, acked.get(), "every record acknowledged in the end");
             Map<Integer, List<Integer>> stored = new TreeMap<>();
-            for (ConsumerRecord<String, String> record : KafkaClientsIT.consumeAll(clients.consumer(), List.of(topic), total)) {
-                stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(Integer.parseInt(record.value()));
+            for (ConsumerRecord<String, String> record :
+                    KafkaClientsIT.consumeAll(clients.consumer(), List.of(topic), total)) {
+                stored.computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                        .add(Integer.parseInt(record.value()));
             }
             for (Map.Entry<Integer, List<Integer>> partition : stored.entrySet()) {
                 List<Integer> values = partition.getValue();
-                assertEquals(values.stream().sorted().toList(), values, "partition " + partition.getKey() + " in order");
-                assertEquals(new HashSet<>(values).size(), values.size(), "duplicates in partition " + partition.getKey());
+                assertEquals(
+                        values.stream().sorted().toList(), values, "partition " + partition.getKey() + " in order");
+                assertEquals(
+                        new HashSet<>(values).size(), values.size(), "duplicates in partition " + partition.getKey());
                 assertTrue(values.containsAll(acknowledged.get(partition.getKey())));
             }
             assertFalse(sluice.leaked(), "Sluice's log reports a leaked buffer");

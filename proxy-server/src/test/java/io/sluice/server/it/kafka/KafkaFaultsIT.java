@@ -56,8 +56,11 @@ class KafkaFaultsIT {
     @BeforeAll
     static void start() throws Exception {
         BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
-        sluice = SluiceForKafka.start(brokers, brokers.plaintextBootstrap(),
-                "--handshake-timeout", Integer.toString(HANDSHAKE_TIMEOUT_SECONDS));
+        sluice = SluiceForKafka.start(
+                brokers,
+                brokers.plaintextBootstrap(),
+                "--handshake-timeout",
+                Integer.toString(HANDSHAKE_TIMEOUT_SECONDS));
         clients = new KafkaClients(sluice.bootstrap());
         steadyTopic = KafkaClientsIT.unique("steady");
         clients.createTopics(3, steadyTopic);
@@ -73,18 +76,20 @@ class KafkaFaultsIT {
     @BeforeEach
     void startSteadyProducer() throws Exception {
         producer = clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "steady");
-        steady = new Thread(() -> {
-            for (int i = 0; producing.get(); i++) {
-                producer.send(new ProducerRecord<>(steadyTopic, Integer.toString(i)), (metadata, error) -> {
-                    if (error == null) {
-                        acknowledged.incrementAndGet();
-                    } else {
-                        failed.incrementAndGet();
+        steady = new Thread(
+                () -> {
+                    for (int i = 0; producing.get(); i++) {
+                        producer.send(new ProducerRecord<>(steadyTopic, Integer.toString(i)), (metadata, error) -> {
+                            if (error == null) {
+                                acknowledged.incrementAndGet();
+                            } else {
+                                failed.incrementAndGet();
+                            }
+                        });
+                        sleep(10);
                     }
-                });
-                sleep(10);
-            }
-        }, "steady-producer");
+                },
+                "steady-producer");
         steady.start();
         KafkaClientsIT.await(() -> acknowledged.get() > 20, "the steady producer under way");
     }
@@ -122,10 +127,16 @@ class KafkaFaultsIT {
     @Test
     @Order(4)
     void halfAFrameStalledIsClosedByTheHandshakeTimeout() throws Exception {
-        byte[] half = ByteBuffer.allocate(14).putInt(100).putShort((short) 18).putShort((short) 3).putInt(1).array();
+        byte[] half = ByteBuffer.allocate(14)
+                .putInt(100)
+                .putShort((short) 18)
+                .putShort((short) 3)
+                .putInt(1)
+                .array();
         long start = System.nanoTime();
         assertClosedAlone(half, "handshake_timeout");
-        assertTrue(System.nanoTime() - start >= Duration.ofSeconds(HANDSHAKE_TIMEOUT_SECONDS).toNanos() - 200_000_000L);
+        assertTrue(System.nanoTime() - start
+                >= Duration.ofSeconds(HANDSHAKE_TIMEOUT_SECONDS).toNanos() - 200_000_000L);
     }
 
     @Test
@@ -142,20 +153,28 @@ class KafkaFaultsIT {
         try (KafkaProducer<String, String> idle = clients.producer(ProducerConfig.MAX_BLOCK_MS_CONFIG, "2000")) {
             // Connected to every broker first, so that its next Metadata request goes out on a connection it has.
             for (int partition = 0; partition < 3; partition++) {
-                idle.send(new ProducerRecord<>(steadyTopic, partition, null, "idle")).get();
+                idle.send(new ProducerRecord<>(steadyTopic, partition, null, "idle"))
+                        .get();
             }
             admission("{\"mode\":\"enforced\",\"thresholds\":{\"cpu\":null,\"heap\":0.0001,\"direct_memory\":null,"
                     + "\"event_loop_lag\":null,\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},"
                     + "\"sampleIntervalMillis\":100,\"openAfterBreaches\":1,\"coolDownMillis\":60000}");
             try {
-                KafkaClientsIT.await(() -> sluice.metric("sluice_admission_state{type=\"new_connection\"}") == 2
-                        && sluice.metric("sluice_admission_state{type=\"metadata\"}") == 2, "the breakers open");
+                KafkaClientsIT.await(
+                        () -> sluice.metric("sluice_admission_state{type=\"new_connection\"}") == 2
+                                && sluice.metric("sluice_admission_state{type=\"metadata\"}") == 2,
+                        "the breakers open");
                 long before = acknowledged.get();
                 assertClosedAlone(new byte[0], null);
                 assertThrows(TimeoutException.class, () -> idle.partitionsFor(KafkaClientsIT.unique("refused")));
                 KafkaClientsIT.await(() -> acknowledged.get() > before + 50, "the steady producer going on");
-                KafkaClientsIT.await(() -> sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"new_connection\"}") > 0
-                        && sluice.metric("sluice_admission_rejections_total{mode=\"enforced\",type=\"metadata\"}") > 0,
+                KafkaClientsIT.await(
+                        () -> sluice.metric(
+                                                "sluice_admission_rejections_total{mode=\"enforced\",type=\"new_connection\"}")
+                                        > 0
+                                && sluice.metric(
+                                                "sluice_admission_rejections_total{mode=\"enforced\",type=\"metadata\"}")
+                                        > 0,
                         "refused connections and Metadata requests counted");
             } finally {
                 admission("{\"mode\":\"disabled\"}");
@@ -206,10 +225,13 @@ class KafkaFaultsIT {
     }
 
     private static void admission(String json) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create(sluice.adminUrl() + "/api/v1/admission"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/api/v1/admission"))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
     }
 

@@ -84,8 +84,8 @@ class KafkaQuotaIT {
         limit(limited, "{\"publish\": {\"messagesPerSecond\": 10}, \"onExceed\": \"reject\"}");
         List<Future<?>> limitedSends = new ArrayList<>();
         List<Future<?>> freeSends = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.LINGER_MS_CONFIG, "20",
-                ProducerConfig.BATCH_SIZE_CONFIG, "256")) {
+        try (KafkaProducer<String, String> producer =
+                clients.producer(ProducerConfig.LINGER_MS_CONFIG, "20", ProducerConfig.BATCH_SIZE_CONFIG, "256")) {
             for (int i = 0; i < 200; i++) {
                 limitedSends.add(producer.send(new ProducerRecord<>(limited, "r" + i)));
                 freeSends.add(producer.send(new ProducerRecord<>(free, "f" + i)));
@@ -106,10 +106,14 @@ class KafkaQuotaIT {
         for (Future<?> send : freeSends) {
             send.get();
         }
-        System.out.printf("[kafka-quota] reject: %d of 200 records of the limited topic rejected, 200 of 200 of the free"
-                + " topic delivered; message: %s%n", rejected, message);
+        System.out.printf(
+                "[kafka-quota] reject: %d of 200 records of the limited topic rejected, 200 of 200 of the free"
+                        + " topic delivered; message: %s%n",
+                rejected, message);
         assertTrue(rejected > 100, "rejected " + rejected);
-        assertTrue(message != null && message.startsWith("throttled: topic " + limited + " exceeds 10.0 msg/s; retry after"),
+        assertTrue(
+                message != null
+                        && message.startsWith("throttled: topic " + limited + " exceeds 10.0 msg/s; retry after"),
                 message);
         assertEquals(200, consume(List.of(free), 200).size());
         assertTrue(throttleEventCounted(limited, "reject"), "a throttle event counted with protocol=\"kafka\"");
@@ -121,8 +125,8 @@ class KafkaQuotaIT {
         String topic = produceLimited("delay", 3, rate);
         int total = 2_400;
         Acknowledgements acked = new Acknowledgements();
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.BATCH_SIZE_CONFIG, "512",
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000")) {
+        try (KafkaProducer<String, String> producer = clients.producer(
+                ProducerConfig.BATCH_SIZE_CONFIG, "512", ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000")) {
             for (int i = 0; i < total; i++) {
                 producer.send(new ProducerRecord<>(topic, "k" + (i % 30), Integer.toString(i)), acked);
             }
@@ -132,8 +136,10 @@ class KafkaQuotaIT {
         assertEquals(List.of(), acked.failures);
         double measured = acked.rateAfterFirstSecond();
         double seconds = (System.nanoTime() - acked.start) / 1e9;
-        System.out.printf("[kafka-quota] delay: %d records at a limit of %.0f/s acknowledged in %.1f s, %.1f records/s"
-                + " after the first second, no error%n", total, rate, seconds, measured);
+        System.out.printf(
+                "[kafka-quota] delay: %d records at a limit of %.0f/s acknowledged in %.1f s, %.1f records/s"
+                        + " after the first second, no error%n",
+                total, rate, seconds, measured);
         // Above the rate is a quota not kept. Below it is the client's doing: a bounced batch is resent after
         // retry.backoff.ms, which doubles per attempt up to retry.backoff.max.ms (1 s), so idle gaps open (runs
         // measured 186 to 307 records/s at a limit of 300; docs/KAFKA.md).
@@ -145,10 +151,13 @@ class KafkaQuotaIT {
             assertTrue(values.add(record.value()), "duplicate " + record.value());
             int value = Integer.parseInt(record.value());
             Integer last = lastPerKey.put(record.key(), value);
-            assertTrue(last == null || last < value, "out of order in key " + record.key() + ": " + last + " then " + value);
+            assertTrue(
+                    last == null || last < value,
+                    "out of order in key " + record.key() + ": " + last + " then " + value);
         }
         assertEquals(total, values.size(), "records read back");
-        System.out.printf("[kafka-quota] delay: read back %d records, lost 0, duplicated 0, order kept per key%n", read.size());
+        System.out.printf(
+                "[kafka-quota] delay: read back %d records, lost 0, duplicated 0, order kept per key%n", read.size());
         assertTrue(throttleEventCounted(topic, "delay"), "a throttle event counted with protocol=\"kafka\"");
     }
 
@@ -173,8 +182,10 @@ class KafkaQuotaIT {
         // swings; the time all of them took is what the quota decides. The debt of the last requests in flight (up
         // to five of about 40 records each) is never waited out, as nothing follows them.
         double expected = (total - rate) / rate;
-        System.out.printf("[kafka-quota] notify: %d records at a limit of %.0f/s acknowledged in %.2f s (%.1f s at the limit"
-                + " after its burst), client's produce-throttle-time-max %.0f ms%n", total, rate, seconds, expected, throttleMax);
+        System.out.printf(
+                "[kafka-quota] notify: %d records at a limit of %.0f/s acknowledged in %.2f s (%.1f s at the limit"
+                        + " after its burst), client's produce-throttle-time-max %.0f ms%n",
+                total, rate, seconds, expected, throttleMax);
         assertTrue(throttleMax > 0, "the client saw a throttle time");
         assertTrue(seconds >= expected * 0.85, "notified records went faster than the limit: " + seconds + " s");
         assertTrue(seconds <= expected * 1.5, "notified records went much slower than the limit: " + seconds + " s");
@@ -199,8 +210,8 @@ class KafkaQuotaIT {
         long freeDoneNanos = 0;
         int freeReceived = 0;
         long start;
-        try (KafkaConsumer<String, String> consumer = clients.consumer(ConsumerConfig.GROUP_ID_CONFIG,
-                KafkaClientsIT.unique("fetch-group"))) {
+        try (KafkaConsumer<String, String> consumer =
+                clients.consumer(ConsumerConfig.GROUP_ID_CONFIG, KafkaClientsIT.unique("fetch-group"))) {
             consumer.subscribe(List.of(limited, free));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             start = 0;
@@ -223,8 +234,9 @@ class KafkaQuotaIT {
         double measured = rateAfterFirstSecond(limitedReceived, start);
         double freeSeconds = (freeDoneNanos - start) / 1e9;
         double limitedSeconds = (limitedReceived.get(total - 1) - start) / 1e9;
-        System.out.printf("[kafka-quota] fetch: limited topic at %.0f/s received at %.1f records/s after the first second"
-                + " (all %d in %.1f s); the free topic in the same consumer all %d in %.2f s%n",
+        System.out.printf(
+                "[kafka-quota] fetch: limited topic at %.0f/s received at %.1f records/s after the first second"
+                        + " (all %d in %.1f s); the free topic in the same consumer all %d in %.2f s%n",
                 rate, measured, total, limitedSeconds, total, freeSeconds);
         assertWithin(rate, measured, 0.15, "fetch rate of the limited topic");
         assertTrue(freeSeconds < limitedSeconds / 2, "the free topic was not slowed to the limited one's pace");
@@ -239,8 +251,13 @@ class KafkaQuotaIT {
         limit(flooded, "{\"publish\": {\"messagesPerSecond\": " + rate + "}, \"onExceed\": \"delay\"}");
         Isolation sluiceQuota;
         double steadyAlone;
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.LINGER_MS_CONFIG, "0",
-                ProducerConfig.BATCH_SIZE_CONFIG, "512", ProducerConfig.CLIENT_ID_CONFIG, "isolation-sluice")) {
+        try (KafkaProducer<String, String> producer = clients.producer(
+                ProducerConfig.LINGER_MS_CONFIG,
+                "0",
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                "512",
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "isolation-sluice")) {
             warmUp(producer, flooded, steady);
             paced(producer, steady, 200, Duration.ofSeconds(1));
             // A second round only when the first missed the bar: a load spike of the shared machine in one
@@ -249,9 +266,11 @@ class KafkaQuotaIT {
             do {
                 steadyAlone = p99(paced(producer, steady, 200, Duration.ofSeconds(4)));
                 sluiceQuota = flood(producer, flooded, steady);
-                System.out.printf("[kafka-quota] isolation through Sluice's topic quota (round %d): topic B (200 records/s)"
+                System.out.printf(
+                        "[kafka-quota] isolation through Sluice's topic quota (round %d): topic B (200 records/s)"
                                 + " p99 %.1f ms alone, %.1f ms beside topic A flooded at a limit of %.0f/s; A acknowledged"
-                                + " %.1f records/s%n", ++round, steadyAlone, sluiceQuota.steadyP99, rate, sluiceQuota.floodedRate);
+                                + " %.1f records/s%n",
+                        ++round, steadyAlone, sluiceQuota.steadyP99, rate, sluiceQuota.floodedRate);
             } while (round < 2 && !isolated(sluiceQuota, steadyAlone));
         }
 
@@ -263,22 +282,34 @@ class KafkaQuotaIT {
         Isolation kafkaQuota;
         try (Admin admin = clients.admin()) {
             // About B's 200 records/s and A's 100 records/s of these records, in the bytes Kafka counts.
-            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
-                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 300.0 * 200))))).all().get();
-            try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.LINGER_MS_CONFIG, "0",
-                    ProducerConfig.BATCH_SIZE_CONFIG, "512", ProducerConfig.CLIENT_ID_CONFIG, "isolation-kafka")) {
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                            entity, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 300.0 * 200)))))
+                    .all()
+                    .get();
+            try (KafkaProducer<String, String> producer = clients.producer(
+                    ProducerConfig.LINGER_MS_CONFIG,
+                    "0",
+                    ProducerConfig.BATCH_SIZE_CONFIG,
+                    "512",
+                    ProducerConfig.CLIENT_ID_CONFIG,
+                    "isolation-kafka")) {
                 warmUp(producer, kafkaFlooded, kafkaSteady);
                 kafkaQuota = flood(producer, kafkaFlooded, kafkaSteady);
             } finally {
-                admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
-                        List.of(new ClientQuotaAlteration.Op("producer_byte_rate", null))))).all().get();
+                admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                                entity, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", null)))))
+                        .all()
+                        .get();
             }
         }
-        System.out.printf("[kafka-quota] isolation through Kafka's client-id quota (contrast): topic B p99 %.1f ms beside"
-                + " topic A flooded; A acknowledged %.1f records/s%n", kafkaQuota.steadyP99, kafkaQuota.floodedRate);
+        System.out.printf(
+                "[kafka-quota] isolation through Kafka's client-id quota (contrast): topic B p99 %.1f ms beside"
+                        + " topic A flooded; A acknowledged %.1f records/s%n",
+                kafkaQuota.steadyP99, kafkaQuota.floodedRate);
 
         assertWithin(rate, sluiceQuota.floodedRate, 0.2, "flooded topic's rate");
-        assertTrue(isolated(sluiceQuota, steadyAlone),
+        assertTrue(
+                isolated(sluiceQuota, steadyAlone),
                 "B's p99 " + sluiceQuota.steadyP99 + " ms beside the flood, " + steadyAlone + " ms alone");
     }
 
@@ -293,29 +324,40 @@ class KafkaQuotaIT {
         String topic = KafkaClientsIT.unique("flips");
         clients.createTopics(3, topic);
         String[] limits = {
-                "{\"publish\": {\"messagesPerSecond\": 300}, \"onExceed\": \"delay\"}",
-                "{\"publish\": {\"messagesPerSecond\": 2000}, \"onExceed\": \"notify\"}",
-                "{\"publish\": {\"messagesPerSecond\": 500}, \"onExceed\": \"reject\"}",
-                "{\"publish\": {\"messagesPerSecond\": 100, \"bytesPerSecond\": 20000}, \"onExceed\": \"delay\"}",
-                "{\"publish\": {\"messagesPerSecond\": 1000}, \"onExceed\": \"notify\"}",
-                "{}"};
+            "{\"publish\": {\"messagesPerSecond\": 300}, \"onExceed\": \"delay\"}",
+            "{\"publish\": {\"messagesPerSecond\": 2000}, \"onExceed\": \"notify\"}",
+            "{\"publish\": {\"messagesPerSecond\": 500}, \"onExceed\": \"reject\"}",
+            "{\"publish\": {\"messagesPerSecond\": 100, \"bytesPerSecond\": 20000}, \"onExceed\": \"delay\"}",
+            "{\"publish\": {\"messagesPerSecond\": 1000}, \"onExceed\": \"notify\"}",
+            "{}"
+        };
         Map<Integer, List<Integer>> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, AtomicInteger> failures = new java.util.concurrent.ConcurrentHashMap<>();
         int restarted = brokers.cluster.nodeIds().get(1);
         Thread restart = new Thread(() -> brokers.cluster.restartBroker(restarted), "restart-broker");
         Semaphore outstanding = new Semaphore(500);
         AtomicInteger flips = new AtomicInteger();
-        java.util.concurrent.ScheduledExecutorService flipper = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        flipper.scheduleAtFixedRate(() -> {
-            try {
-                limit(topic, limits[flips.getAndIncrement() % limits.length]);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, 0, 100, TimeUnit.MILLISECONDS);
+        java.util.concurrent.ScheduledExecutorService flipper =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        flipper.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        limit(topic, limits[flips.getAndIncrement() % limits.length]);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                0,
+                100,
+                TimeUnit.MILLISECONDS);
         int sent = 0;
-        try (KafkaProducer<String, String> producer = clients.producer(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000",
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000", ProducerConfig.BATCH_SIZE_CONFIG, "1024")) {
+        try (KafkaProducer<String, String> producer = clients.producer(
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                "120000",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                "15000",
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                "1024")) {
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
             while (System.nanoTime() < end) {
                 if (flips.get() >= 30 && restart.getState() == Thread.State.NEW) {
@@ -325,14 +367,18 @@ class KafkaQuotaIT {
                     continue;
                 }
                 int value = sent++;
-                producer.send(new ProducerRecord<>(topic, value % 3, null, Integer.toString(value)), (metadata, error) -> {
-                    outstanding.release();
-                    if (error == null) {
-                        acknowledged.computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>()).add(value);
-                    } else {
-                        failures.computeIfAbsent(error.getClass().getSimpleName(), e -> new AtomicInteger()).incrementAndGet();
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<>(topic, value % 3, null, Integer.toString(value)), (metadata, error) -> {
+                            outstanding.release();
+                            if (error == null) {
+                                acknowledged
+                                        .computeIfAbsent(metadata.partition(), p -> new CopyOnWriteArrayList<>())
+                                        .add(value);
+                            } else {
+                                failures.computeIfAbsent(error.getClass().getSimpleName(), e -> new AtomicInteger())
+                                        .incrementAndGet();
+                            }
+                        });
             }
             flipper.shutdown();
             assertTrue(flipper.awaitTermination(10, TimeUnit.SECONDS));
@@ -366,8 +412,9 @@ class KafkaQuotaIT {
                 }
             }
         }
-        System.out.printf("[kafka-quota] flips: %d limit changes in 12 s, one asked every 100 ms (delay, notify, reject, none) and broker %d"
-                + " restarted; %d records sent, %d acknowledged, failed by kind %s; lost %d, duplicated %d, out of order %d%n",
+        System.out.printf(
+                "[kafka-quota] flips: %d limit changes in 12 s, one asked every 100 ms (delay, notify, reject, none) and broker %d"
+                        + " restarted; %d records sent, %d acknowledged, failed by kind %s; lost %d, duplicated %d, out of order %d%n",
                 flips.get(), restarted, sent, acked, failures, lost, duplicated, outOfOrder);
         assertEquals(0, lost, "acknowledged records lost");
         assertEquals(0, duplicated, "records duplicated");
@@ -375,27 +422,29 @@ class KafkaQuotaIT {
     }
 
     /** What one producer saw while topic {@code flooded} was offered far more than its rate and {@code steady} 200 records/s. */
-    private record Isolation(double steadyP99, double floodedRate) {
-    }
+    private record Isolation(double steadyP99, double floodedRate) {}
 
-    private static Isolation flood(KafkaProducer<String, String> producer, String flooded, String steady) throws Exception {
+    private static Isolation flood(KafkaProducer<String, String> producer, String flooded, String steady)
+            throws Exception {
         Semaphore outstanding = new Semaphore(400);
         Acknowledgements floodAcked = new Acknowledgements();
-        Thread flooder = new Thread(() -> {
-            try {
-                for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
-                    outstanding.acquire();
-                    producer.send(new ProducerRecord<>(flooded, "flood-" + i), (metadata, e) -> {
-                        outstanding.release();
-                        floodAcked.onCompletion(metadata, e);
-                    });
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (org.apache.kafka.common.KafkaException closed) {
-                // The producer closes under the flooder at the end.
-            }
-        }, "flooder");
+        Thread flooder = new Thread(
+                () -> {
+                    try {
+                        for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
+                            outstanding.acquire();
+                            producer.send(new ProducerRecord<>(flooded, "flood-" + i), (metadata, e) -> {
+                                outstanding.release();
+                                floodAcked.onCompletion(metadata, e);
+                            });
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (org.apache.kafka.common.KafkaException closed) {
+                        // The producer closes under the flooder at the end.
+                    }
+                },
+                "flooder");
         flooder.start();
         List<Long> latencies;
         try {
@@ -439,8 +488,8 @@ class KafkaQuotaIT {
     }
 
     /** Sends {@code perSecond} records to {@code topic} for {@code duration}; returns each one's latency in nanoseconds. */
-    private static List<Long> paced(KafkaProducer<String, String> producer, String topic, int perSecond, Duration duration)
-            throws Exception {
+    private static List<Long> paced(
+            KafkaProducer<String, String> producer, String topic, int perSecond, Duration duration) throws Exception {
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
         List<Future<?>> sends = new ArrayList<>();
         long start = System.nanoTime();
@@ -491,7 +540,8 @@ class KafkaQuotaIT {
     }
 
     private static void assertWithin(double expected, double measured, double tolerance, String what) {
-        assertTrue(Math.abs(measured - expected) <= expected * tolerance,
+        assertTrue(
+                Math.abs(measured - expected) <= expected * tolerance,
                 what + ": " + measured + " where " + expected + " +-" + (int) (tolerance * 100) + " % was expected");
     }
 
@@ -511,15 +561,18 @@ class KafkaQuotaIT {
         List<Integer> replicas = brokers.cluster.nodeIds();
         try (Admin admin = clients.admin()) {
             admin.createTopics(java.util.Arrays.stream(topics)
-                    .map(topic -> new NewTopic(topic, Map.of(0, replicas)).configs(Map.of("min.insync.replicas", "2")))
-                    .toList()).all().get(60, TimeUnit.SECONDS);
+                            .map(topic -> new NewTopic(topic, Map.of(0, replicas))
+                                    .configs(Map.of("min.insync.replicas", "2")))
+                            .toList())
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
     }
 
     private static List<ConsumerRecord<String, String>> consume(List<String> topics, int count) {
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = clients.consumer(ConsumerConfig.GROUP_ID_CONFIG,
-                KafkaClientsIT.unique("read-back"))) {
+        try (KafkaConsumer<String, String> consumer =
+                clients.consumer(ConsumerConfig.GROUP_ID_CONFIG, KafkaClientsIT.unique("read-back"))) {
             consumer.subscribe(topics);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (records.size() < count && System.nanoTime() < deadline) {
@@ -540,21 +593,29 @@ class KafkaQuotaIT {
     /** Whether {@code GET /api/v1/throttled} lists a Kafka client throttled on {@code topic} with {@code action}. */
     private static boolean throttledNow(String topic, String action) {
         String compact = sluice.get("/api/v1/throttled").body().replace(" ", "");
-        return compact.contains("\"protocol\":\"kafka\"") && compact.contains("\"topic\":\"" + topic + "\"")
+        return compact.contains("\"protocol\":\"kafka\"")
+                && compact.contains("\"topic\":\"" + topic + "\"")
                 && compact.contains("\"action\":\"" + action + "\"");
     }
 
     private static boolean throttleEventCounted(String topic, String action) {
-        return sluice.metrics().lines().anyMatch(line -> line.startsWith("sluice_throttle_events_total{")
-                && line.contains("protocol=\"kafka\"") && line.contains("topic=\"" + topic + "\"")
-                && line.contains("action=\"" + action + "\""));
+        return sluice.metrics()
+                .lines()
+                .anyMatch(line -> line.startsWith("sluice_throttle_events_total{")
+                        && line.contains("protocol=\"kafka\"")
+                        && line.contains("topic=\"" + topic + "\"")
+                        && line.contains("action=\"" + action + "\""));
     }
 
     private static void limit(String topic, String json) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                        sluice.adminUrl() + "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/api/v1/limits/kafka/topics/"
+                                        + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertTrue(response.statusCode() / 100 == 2, response.statusCode() + " " + response.body());
     }
 }

@@ -40,12 +40,17 @@ class KafkaSaslIT {
 
     @Test
     void plainClientsProduceAndConsume() throws Exception {
-        roundTrip(login("PLAIN", "org.apache.kafka.common.security.plain.PlainLoginModule", BrokersOnlySluiceReaches.SASL_PASSWORD));
+        roundTrip(login(
+                "PLAIN",
+                "org.apache.kafka.common.security.plain.PlainLoginModule",
+                BrokersOnlySluiceReaches.SASL_PASSWORD));
     }
 
     @Test
     void scramClientsProduceAndConsume() throws Exception {
-        roundTrip(login("SCRAM-SHA-256", "org.apache.kafka.common.security.scram.ScramLoginModule",
+        roundTrip(login(
+                "SCRAM-SHA-256",
+                "org.apache.kafka.common.security.scram.ScramLoginModule",
                 BrokersOnlySluiceReaches.SASL_PASSWORD));
     }
 
@@ -53,7 +58,8 @@ class KafkaSaslIT {
     void aWrongPasswordIsTheBrokersRefusal() {
         KafkaClients wrong = login("SCRAM-SHA-256", "org.apache.kafka.common.security.scram.ScramLoginModule", "wrong");
         try (Admin admin = wrong.admin()) {
-            ExecutionException failed = assertThrows(ExecutionException.class,
+            ExecutionException failed = assertThrows(
+                    ExecutionException.class,
                     () -> admin.describeCluster().nodes().get(60, TimeUnit.SECONDS));
             assertInstanceOf(SaslAuthenticationException.class, failed.getCause());
         }
@@ -65,14 +71,20 @@ class KafkaSaslIT {
         try (KafkaProducer<String, String> producer = clients.producer()) {
             KafkaClientsIT.awaitAll(KafkaClientsIT.sendNumbered(producer, topic, 2, 0, 500));
         }
-        KafkaClientsIT.assertNumberedInOrder(KafkaClientsIT.consumeAll(clients.consumer(), java.util.List.of(topic), 500), 2, 500);
+        KafkaClientsIT.assertNumberedInOrder(
+                KafkaClientsIT.consumeAll(clients.consumer(), java.util.List.of(topic), 500), 2, 500);
     }
 
     private static KafkaClients login(String mechanism, String module, String password) {
-        return new KafkaClients(sluice.bootstrap(), Map.of(
-                CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT",
-                SaslConfigs.SASL_MECHANISM, mechanism,
-                SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + BrokersOnlySluiceReaches.SASL_USER
-                        + "\" password=\"" + password + "\";"));
+        return new KafkaClients(
+                sluice.bootstrap(),
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+                        "SASL_PLAINTEXT",
+                        SaslConfigs.SASL_MECHANISM,
+                        mechanism,
+                        SaslConfigs.SASL_JAAS_CONFIG,
+                        module + " required username=\"" + BrokersOnlySluiceReaches.SASL_USER + "\" password=\""
+                                + password + "\";"));
     }
 }

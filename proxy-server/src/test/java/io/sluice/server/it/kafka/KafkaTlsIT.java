@@ -66,17 +66,26 @@ class KafkaTlsIT {
         sluiceCertificate = ca.issue("sluice").hosts("127.0.0.1", "localhost").write();
         IssuedCertificate client = ca.issue("kafka-client").write();
         clientIdentity = Files.createTempFile("kafka-client", ".pem");
-        Files.writeString(clientIdentity, Files.readString(client.key()) + "\n" + Files.readString(client.certificate()));
+        Files.writeString(
+                clientIdentity, Files.readString(client.key()) + "\n" + Files.readString(client.certificate()));
         tlsToPlaintext = SluiceForKafka.start(brokers, brokers.plaintextBootstrap(), serving());
         List<String> mutual = new ArrayList<>(List.of(serving()));
-        mutual.addAll(List.of("--tls-client-ca", ca.certificateFile().toString(), "--kafka-upstream-tls",
-                "--upstream-tls-ca", ca.certificateFile().toString()));
+        mutual.addAll(List.of(
+                "--tls-client-ca",
+                ca.certificateFile().toString(),
+                "--kafka-upstream-tls",
+                "--upstream-tls-ca",
+                ca.certificateFile().toString()));
         mutualTlsToTls = SluiceForKafka.start(brokers, brokers.sslBootstrap(), mutual.toArray(String[]::new));
     }
 
     private static String[] serving() {
-        return new String[] {"--tls-cert", sluiceCertificate.certificate().toString(),
-                "--tls-key", sluiceCertificate.key().toString()};
+        return new String[] {
+            "--tls-cert",
+            sluiceCertificate.certificate().toString(),
+            "--tls-key",
+            sluiceCertificate.key().toString()
+        };
     }
 
     @AfterAll
@@ -96,8 +105,9 @@ class KafkaTlsIT {
     @Test
     void clientsWithACertificateProduceAndConsumeThroughTlsOnBothLegs() throws Exception {
         String log = Files.readString(mutualTlsToTls.process.logFile());
-        assertTrue(log.indexOf("Kafka node 1 served on port") >= 0
-                && log.indexOf("Kafka node 1 served on port") < log.indexOf("Sluice ready"),
+        assertTrue(
+                log.indexOf("Kafka node 1 served on port") >= 0
+                        && log.indexOf("Kafka node 1 served on port") < log.indexOf("Sluice ready"),
                 "Sluice asked a broker for the nodes over TLS before it was ready: " + log);
         roundTrip(new KafkaClients(mutualTlsToTls.bootstrap(), ssl(true)));
     }
@@ -105,9 +115,13 @@ class KafkaTlsIT {
     @Test
     void aClientWithoutACertificateIsRefusedWhereOneIsRequired() {
         KafkaClients anonymous = new KafkaClients(mutualTlsToTls.bootstrap(), ssl(false));
-        try (Admin admin = anonymous.admin(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000",
-                CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, "5000")) {
-            ExecutionException failed = assertThrows(ExecutionException.class,
+        try (Admin admin = anonymous.admin(
+                CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                "20000",
+                CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG,
+                "5000")) {
+            ExecutionException failed = assertThrows(
+                    ExecutionException.class,
                     () -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS));
             assertInstanceOf(SslAuthenticationException.class, failed.getCause());
         }
@@ -120,7 +134,8 @@ class KafkaTlsIT {
         clients.createTopics(1, topic);
         try (KafkaProducer<String, String> producer = clients.producer()) {
             producer.send(new ProducerRecord<>(topic, "before")).get(60, TimeUnit.SECONDS);
-            double before = metric(tlsToPlaintext, "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"tls_handshake\"}");
+            double before =
+                    metric(tlsToPlaintext, "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"tls_handshake\"}");
             try (Socket plaintext = new Socket("127.0.0.1", tlsToPlaintext.kafkaPort)) {
                 plaintext.setSoTimeout(10_000);
                 DataOutputStream out = new DataOutputStream(plaintext.getOutputStream());
@@ -128,25 +143,39 @@ class KafkaTlsIT {
                 out.flush();
                 assertClosedWithoutAKafkaAnswer(plaintext.getInputStream());
             }
-            assertEquals(before + 1,
-                    metric(tlsToPlaintext, "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"tls_handshake\"}"));
+            assertEquals(
+                    before + 1,
+                    metric(
+                            tlsToPlaintext,
+                            "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"tls_handshake\"}"));
             producer.send(new ProducerRecord<>(topic, "after")).get(60, TimeUnit.SECONDS);
         }
         assertEquals(List.of("before", "after"), consume(clients, topic, 2));
         String log = Files.readString(tlsToPlaintext.process.logFile());
-        assertTrue(log.contains("on the Kafka port: TLS handshake failed: the peer does not speak TLS (tls_handshake)"), log);
+        assertTrue(
+                log.contains("on the Kafka port: TLS handshake failed: the peer does not speak TLS (tls_handshake)"),
+                log);
     }
 
     @Test
     void sluiceRefusesBrokersWhoseCertificateItDoesNotTrust() throws Exception {
         CertificateAuthority other = CertificateAuthority.create(Files.createTempDirectory("other-ca"), "Another CA");
         List<String> options = new ArrayList<>(List.of(serving()));
-        options.addAll(List.of("--kafka-upstream-tls", "--upstream-tls-ca", other.certificateFile().toString()));
-        try (SluiceForKafka distrustful = SluiceForKafka.start(brokers, brokers.sslBootstrap(), options.toArray(String[]::new))) {
+        options.addAll(List.of(
+                "--kafka-upstream-tls",
+                "--upstream-tls-ca",
+                other.certificateFile().toString()));
+        try (SluiceForKafka distrustful =
+                SluiceForKafka.start(brokers, brokers.sslBootstrap(), options.toArray(String[]::new))) {
             KafkaClients clients = new KafkaClients(distrustful.bootstrap(), ssl(false));
-            try (Admin admin = clients.admin(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, "8000",
-                    CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, "4000")) {
-                assertThrows(ExecutionException.class, () -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS));
+            try (Admin admin = clients.admin(
+                    CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                    "8000",
+                    CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG,
+                    "4000")) {
+                assertThrows(
+                        ExecutionException.class,
+                        () -> admin.describeCluster().nodes().get(30, TimeUnit.SECONDS));
             }
             assertTrue(metric(distrustful, "sluice_upstream_connect_failures_total{protocol=\"kafka\"}") >= 1);
             String log = Files.readString(distrustful.process.logFile());
@@ -200,8 +229,15 @@ class KafkaTlsIT {
     private static byte[] apiVersionsRequest() {
         byte[] clientId = "plain".getBytes(StandardCharsets.UTF_8);
         ByteBuffer body = ByteBuffer.allocate(2 + 2 + 4 + 2 + clientId.length);
-        body.putShort((short) 18).putShort((short) 0).putInt(7).putShort((short) clientId.length).put(clientId);
-        return ByteBuffer.allocate(4 + body.capacity()).putInt(body.capacity()).put(body.array()).array();
+        body.putShort((short) 18)
+                .putShort((short) 0)
+                .putInt(7)
+                .putShort((short) clientId.length)
+                .put(clientId);
+        return ByteBuffer.allocate(4 + body.capacity())
+                .putInt(body.capacity())
+                .put(body.array())
+                .array();
     }
 
     /** The peer closed the connection; whatever it sent first (a TLS alert) is no Kafka response. */
@@ -224,10 +260,17 @@ class KafkaTlsIT {
     /** One sample of Sluice's metrics, read over HTTPS (the admin port speaks TLS with --tls-cert). */
     private static double metric(SluiceForKafka sluice, String series) {
         try {
-            HttpClient http = HttpClient.newBuilder().sslContext(ClientSslContexts.trusting(ca.certificateFile())).build();
-            return SluiceForKafka.sample(http.send(HttpRequest.newBuilder(
-                    URI.create("https://127.0.0.1:" + sluice.adminPort + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body(), series);
+            HttpClient http = HttpClient.newBuilder()
+                    .sslContext(ClientSslContexts.trusting(ca.certificateFile()))
+                    .build();
+            return SluiceForKafka.sample(
+                    http.send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create("https://127.0.0.1:" + sluice.adminPort + "/metrics"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body(),
+                    series);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -36,8 +36,7 @@ public final class OlderClientScenario {
 
     private static final int RECORDS = 1_000;
 
-    private OlderClientScenario() {
-    }
+    private OlderClientScenario() {}
 
     public static void main(String[] args) throws Exception {
         String bootstrap = args[0];
@@ -55,7 +54,8 @@ public final class OlderClientScenario {
         producerProps.putAll(common);
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int i = 0; i < RECORDS; i++) {
                 sends.add(producer.send(new ProducerRecord<>(topic, "plain-" + i)));
@@ -65,7 +65,8 @@ public final class OlderClientScenario {
             }
         }
         producerProps.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic + "-tx");
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             for (int i = 0; i < 10; i++) {
@@ -82,7 +83,8 @@ public final class OlderClientScenario {
         consumerProps.putAll(common);
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Set<String> values = new HashSet<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -92,7 +94,8 @@ public final class OlderClientScenario {
             }
         }
         boolean aborted = values.stream().anyMatch(value -> value.startsWith("aborted-"));
-        System.out.println("read " + values.size() + " distinct committed records" + (aborted ? ", and aborted ones" : ""));
+        System.out.println(
+                "read " + values.size() + " distinct committed records" + (aborted ? ", and aborted ones" : ""));
         System.exit(values.size() == RECORDS + 10 && !aborted ? 0 : 1);
     }
 }

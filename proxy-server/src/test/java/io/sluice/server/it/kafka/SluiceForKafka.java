@@ -42,7 +42,8 @@ final class SluiceForKafka implements AutoCloseable {
      * Sluice listening on {@code listenHost} (another loopback address, for a relay in front of each
      * port) while it still tells clients {@code 127.0.0.1}.
      */
-    static SluiceForKafka startOn(String listenHost, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+    static SluiceForKafka startOn(
+            String listenHost, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
         int nodeCount = brokers.cluster.nodeIds().size();
         int kafkaPort = FreePorts.loopbackRange(2 + nodeCount);
         int base = kafkaPort;
@@ -53,18 +54,30 @@ final class SluiceForKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> args = new ArrayList<>(List.of("--kafka-upstream", upstream,
-                "--kafka-listen", listenHost + ":" + kafkaPort, "--kafka-advertised-host", "127.0.0.1",
-                "--kafka-node-port-base", Integer.toString(base),
-                "--admin", "127.0.0.1:" + adminPort, "--limits-file", limits.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--kafka-upstream",
+                upstream,
+                "--kafka-listen",
+                listenHost + ":" + kafkaPort,
+                "--kafka-advertised-host",
+                "127.0.0.1",
+                "--kafka-node-port-base",
+                Integer.toString(base),
+                "--admin",
+                "127.0.0.1:" + adminPort,
+                "--limits-file",
+                limits.toString()));
         args.addAll(List.of(options));
         List<String> jvm = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + brokers.hostsFile, "-Xmx512m"));
         String leakLevel = System.getProperty("io.netty.leakDetection.level");
         if (leakLevel != null) {
             jvm.add("-Dio.netty.leakDetection.level=" + leakLevel);
         }
-        SluiceProcess process = SluiceProcess.builder(SluiceProcess.builtJar()).jvmOptions(jvm)
-                .options(args.toArray(String[]::new)).echo("[sluice] ").start();
+        SluiceProcess process = SluiceProcess.builder(SluiceProcess.builtJar())
+                .jvmOptions(jvm)
+                .options(args.toArray(String[]::new))
+                .echo("[sluice] ")
+                .start();
         return new SluiceForKafka(process, kafkaPort, base, adminPort);
     }
 
@@ -84,8 +97,11 @@ final class SluiceForKafka implements AutoCloseable {
 
     HttpResponse<String> get(String path) {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(adminUrl() + path)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(adminUrl() + path))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -103,7 +119,8 @@ final class SluiceForKafka implements AutoCloseable {
     static double sample(String metrics, String series) {
         for (String line : metrics.split("\n")) {
             if (line.startsWith(series + " ")) {
-                return Double.parseDouble(line.substring(series.length() + 1).trim().split(" ")[0]);
+                return Double.parseDouble(
+                        line.substring(series.length() + 1).trim().split(" ")[0]);
             }
         }
         return 0;

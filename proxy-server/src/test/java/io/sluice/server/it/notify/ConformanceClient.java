@@ -85,8 +85,8 @@ public final class ConformanceClient implements AutoCloseable {
     }
 
     /** Connects to a Pulsar service (Sluice or a broker) and waits for CONNECTED. */
-    public static ConformanceClient connect(InetSocketAddress service, boolean advertisesNotices,
-                                            NoticeHandling handling) throws Exception {
+    public static ConformanceClient connect(
+            InetSocketAddress service, boolean advertisesNotices, NoticeHandling handling) throws Exception {
         ConformanceClient client = new ConformanceClient(handling);
         try {
             client.open(service, advertisesNotices);
@@ -111,13 +111,16 @@ public final class ConformanceClient implements AutoCloseable {
                 .connect(service)
                 .sync()
                 .channel();
-        channel.writeAndFlush(FrameWriter.encode(channel.alloc(), BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.CONNECT)
-                .setConnect(CommandConnect.newBuilder()
-                        .setClientVersion("sluice-conformance-client")
-                        .setProtocolVersion(PROTOCOL_VERSION)
-                        .setFeatureFlags(FeatureFlags.newBuilder().setSupportsThrottleProducerCommands(advertisesNotices)))
-                .build()));
+        channel.writeAndFlush(FrameWriter.encode(
+                channel.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("sluice-conformance-client")
+                                .setProtocolVersion(PROTOCOL_VERSION)
+                                .setFeatureFlags(FeatureFlags.newBuilder()
+                                        .setSupportsThrottleProducerCommands(advertisesNotices)))
+                        .build()));
         connected.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         lastProbeNanos = System.nanoTime();
         channel.eventLoop().scheduleAtFixedRate(this::probe, PROBE_NANOS, PROBE_NANOS, TimeUnit.NANOSECONDS);
@@ -145,9 +148,14 @@ public final class ConformanceClient implements AutoCloseable {
         }
         long producerId = nextId.getAndIncrement();
         String name = request(requestId -> BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.PRODUCER)
-                .setProducer(CommandProducer.newBuilder().setTopic(topic).setProducerId(producerId).setRequestId(requestId))
-                .build()).getProducerSuccess().getProducerName();
+                        .setType(BaseCommand.Type.PRODUCER)
+                        .setProducer(CommandProducer.newBuilder()
+                                .setTopic(topic)
+                                .setProducerId(producerId)
+                                .setRequestId(requestId))
+                        .build())
+                .getProducerSuccess()
+                .getProducerName();
         producers.put(producerId, new PacedProducer(producerId, name, channel, problems::add));
         return producerId;
     }
@@ -164,7 +172,9 @@ public final class ConformanceClient implements AutoCloseable {
     /** Starts flooding producer {@code producerId}: at most {@code maxInFlight} sends without receipt. */
     public void startSending(long producerId, int maxInFlight, int payloadSize) throws Exception {
         PacedProducer producer = producers.get(producerId);
-        channel.eventLoop().submit(() -> producer.start(maxInFlight, payloadSize)).get();
+        channel.eventLoop()
+                .submit(() -> producer.start(maxInFlight, payloadSize))
+                .get();
     }
 
     /** Stops sending; sends already written still get their receipts. */
@@ -221,9 +231,10 @@ public final class ConformanceClient implements AutoCloseable {
             case PRODUCER_SUCCESS -> complete(command.getProducerSuccess().getRequestId(), command);
             case LOOKUP_RESPONSE -> complete(command.getLookupTopicResponse().getRequestId(), command);
             case ERROR -> {
-                CompletableFuture<BaseCommand> request = requests.remove(command.getError().getRequestId());
-                IllegalStateException error = new IllegalStateException(
-                        command.getError().getError() + ": " + command.getError().getMessage());
+                CompletableFuture<BaseCommand> request =
+                        requests.remove(command.getError().getRequestId());
+                IllegalStateException error = new IllegalStateException(command.getError()
+                                .getError() + ": " + command.getError().getMessage());
                 if (request != null) {
                     request.completeExceptionally(error);
                 } else {
@@ -237,23 +248,38 @@ public final class ConformanceClient implements AutoCloseable {
                     producer.receipt(command.getSendReceipt().getSequenceId());
                 }
             }
-            case SEND_ERROR -> problems.add("send error " + command.getSendError().getError() + ": "
-                    + command.getSendError().getMessage());
-            case CLOSE_PRODUCER -> problems.add("broker closed producer " + command.getCloseProducer().getProducerId());
+            case SEND_ERROR ->
+                problems.add("send error " + command.getSendError().getError() + ": "
+                        + command.getSendError().getMessage());
+            case CLOSE_PRODUCER ->
+                problems.add(
+                        "broker closed producer " + command.getCloseProducer().getProducerId());
             case THROTTLE_PRODUCER -> throttle(command.getThrottleProducer());
-            case PING -> channel.write(FrameWriter.encode(channel.alloc(), BaseCommand.newBuilder()
-                    .setType(BaseCommand.Type.PONG)
-                    // CommandPong is empty, but the field must be present; the subset does not declare it.
-                    .setUnknownFields(UnknownFieldSet.newBuilder().addField(PONG_FIELD,
-                            UnknownFieldSet.Field.newBuilder().addLengthDelimited(ByteString.EMPTY).build()).build())
-                    .build()));
-            default -> { }
+            case PING ->
+                channel.write(FrameWriter.encode(
+                        channel.alloc(),
+                        BaseCommand.newBuilder()
+                                .setType(BaseCommand.Type.PONG)
+                                // CommandPong is empty, but the field must be present; the subset does not declare it.
+                                .setUnknownFields(UnknownFieldSet.newBuilder()
+                                        .addField(
+                                                PONG_FIELD,
+                                                UnknownFieldSet.Field.newBuilder()
+                                                        .addLengthDelimited(ByteString.EMPTY)
+                                                        .build())
+                                        .build())
+                                .build()));
+            default -> {}
         }
     }
 
     private void throttle(CommandThrottleProducer notice) {
-        notices.add(new ThrottleNotice(notice.getRequestId(), notice.getProducerId(), notice.getThrottlingReason(),
-                notice.getPauseForMillis(), System.nanoTime()));
+        notices.add(new ThrottleNotice(
+                notice.getRequestId(),
+                notice.getProducerId(),
+                notice.getThrottlingReason(),
+                notice.getPauseForMillis(),
+                System.nanoTime()));
         if (handling == NoticeHandling.IGNORE) {
             return;
         }
@@ -261,10 +287,13 @@ public final class ConformanceClient implements AutoCloseable {
         if (producer != null && handling == NoticeHandling.COMPLY) {
             producer.pause(notice.getPauseForMillis());
         }
-        channel.write(FrameWriter.encode(channel.alloc(), BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
-                .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder().setRequestId(notice.getRequestId()))
-                .build()));
+        channel.write(FrameWriter.encode(
+                channel.alloc(),
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT)
+                        .setThrottleProducerReceipt(
+                                CommandThrottleProducerReceipt.newBuilder().setRequestId(notice.getRequestId()))
+                        .build()));
     }
 
     private void complete(long requestId, BaseCommand command) {

@@ -75,7 +75,9 @@ final class PacedProducer {
 
     /** Receipts that arrived in {@code [fromNanos, toNanos)}; any thread. */
     long receiptsBetween(long fromNanos, long toNanos) {
-        return receiptTimes.stream().filter(t -> t - fromNanos >= 0 && t - toNanos < 0).count();
+        return receiptTimes.stream()
+                .filter(t -> t - fromNanos >= 0 && t - toNanos < 0)
+                .count();
     }
 
     long receipts() {
@@ -94,8 +96,15 @@ final class PacedProducer {
         }
         paused = false;
         while (inFlight < maxInFlight && channel.isActive()) {
-            channel.write(SendFrames.send(channel.alloc(), producerId, producerName, nextSequenceId++,
-                    System.currentTimeMillis(), payload), channel.voidPromise());
+            channel.write(
+                    SendFrames.send(
+                            channel.alloc(),
+                            producerId,
+                            producerName,
+                            nextSequenceId++,
+                            System.currentTimeMillis(),
+                            payload),
+                    channel.voidPromise());
             inFlight++;
         }
     }

@@ -19,15 +19,22 @@ final class SendFrames {
 
     private static final int MAGIC_CRC32C = 0x0e01;
 
-    private SendFrames() {
-    }
+    private SendFrames() {}
 
     /** A new frame from {@code alloc}; the caller owns it. */
-    static ByteBuf send(ByteBufAllocator alloc, long producerId, String producerName, long sequenceId,
-                        long publishTimeMillis, byte[] payload) {
+    static ByteBuf send(
+            ByteBufAllocator alloc,
+            long producerId,
+            String producerName,
+            long sequenceId,
+            long publishTimeMillis,
+            byte[] payload) {
         byte[] command = BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder().setProducerId(producerId).setSequenceId(sequenceId).setNumMessages(1))
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(producerId)
+                        .setSequenceId(sequenceId)
+                        .setNumMessages(1))
                 .build()
                 .toByteArray();
         byte[] metadata = metadata(producerName, sequenceId, publishTimeMillis);
@@ -49,9 +56,10 @@ final class SendFrames {
      * publish_time 3. Written field by field: Sluice's proto subset has no MessageMetadata.
      */
     private static byte[] metadata(String producerName, long sequenceId, long publishTimeMillis) {
-        byte[] bytes = new byte[CodedOutputStream.computeStringSize(1, producerName)
-                + CodedOutputStream.computeUInt64Size(2, sequenceId)
-                + CodedOutputStream.computeUInt64Size(3, publishTimeMillis)];
+        byte[] bytes = new byte
+                [CodedOutputStream.computeStringSize(1, producerName)
+                        + CodedOutputStream.computeUInt64Size(2, sequenceId)
+                        + CodedOutputStream.computeUInt64Size(3, publishTimeMillis)];
         CodedOutputStream out = CodedOutputStream.newInstance(bytes);
         try {
             out.writeString(1, producerName);

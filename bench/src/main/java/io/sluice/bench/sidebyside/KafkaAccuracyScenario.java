@@ -17,14 +17,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * How exactly Sluice holds a Kafka topic's produce and fetch limits: a saturating stock producer
  * (unbatched, {@code linger.ms=0}, and batched, {@code linger.ms=5}) against a produce limit in
  * records/s and one in bytes/s, and a consumer reading a full topic against a fetch limit in
- * records/s and one in bytes/s. Each rate is read over a steady window after a warm-up (the first
- * second carries the bucket's burst), at Sluice (its per-topic counters, docs/REFERENCE.md,
- * Metrics) and at the client (acknowledgements, records received).
+ * records/s and one in bytes/s. Each rate is read over a steady window, at Sluice (its per-topic
+ * counters, docs/REFERENCE.md, Metrics) and at the client (acknowledgements, records received). The
+ * window opens after the warm-up once Sluice lists the topic as throttled: the bucket's burst
+ * (a second of the limit) is spent by then, even when the client took longer than the warm-up to
+ * reach the limit.
  */
 final class KafkaAccuracyScenario {
 
@@ -33,10 +36,15 @@ final class KafkaAccuracyScenario {
     private static final int FETCH_RECORDS_PER_SECOND = 1_000;
     private static final double PRODUCE_BAR_PERCENT = 2;
     private static final double FETCH_BAR_PERCENT = 5;
+    /** How long after the warm-up the window waits for Sluice to throttle a topic before it opens anyway. */
+    static final double SATURATION_WAIT_SECONDS = 10;
 
-    /** One run's rates over the steady window, and the client's rate over time. */
-    private record Measured(double sluiceRecords, double sluiceBytes, double clientRecords, double firstSecond,
-                            long failed, double[][] series) {
+    /**
+     * One run's rates over the steady window, which opened {@code windowStart} seconds after the
+     * client started, and the client's rate over time.
+     */
+    private record Measured(double windowStart, double sluiceRecords, double sluiceBytes, double clientRecords,
+                            double firstSecond, long failed, double[][] series) {
 
         double bytesPerRecord() {
             return sluiceBytes / sluiceRecords;
@@ -50,32 +58,32 @@ final class KafkaAccuracyScenario {
                     Report report) throws Exception {
         double warmup = settings.warmupSeconds();
         double window = settings.accuracySeconds();
-        String heading = MarkdownTable.num(warmup, 0) + " s warm-up, then " + MarkdownTable.num(window, 0)
-                + " s measured; records of " + RECORD_BYTES + " B, 3 partitions, acks=all";
+        String heading = MarkdownTable.num(warmup, 0) + " s warm-up and until Sluice throttles the topic, then "
+                + MarkdownTable.num(window, 0) + " s measured; records of " + RECORD_BYTES + " B, 3 partitions, acks=all";
 
         MarkdownTable ceiling = new MarkdownTable("producer", "acknowledged records/s, no limit");
         for (int linger : LINGERS) {
             String topic = "quota-ceiling-linger-" + linger;
             KafkaQuotaSideBySide.createTopic(admin, topic, 3);
-            Measured m = produce(sluice, topic, linger, inFlight(100_000), warmup, window);
+            Measured m = produce(sluice, topic, linger, inFlight(100_000), warmup, window, false);
             ceiling.row(producer(linger), MarkdownTable.num(m.clientRecords(), 0));
             System.out.printf("  kafka quota ceiling %s: %.0f records/s, load %s%n", producer(linger), m.clientRecords(),
                     KafkaSideBySide.loadAverage());
         }
 
         MarkdownTable records = new MarkdownTable("limit records/s", "producer", "first 1 s acknowledged/s",
-                "at Sluice records/s", "error %", "acknowledged records/s", "error %", "failed", "within ±2 %");
+                "window from s", "at Sluice records/s", "error %", "acknowledged records/s", "error %", "failed", "within ±2 %");
         for (int rate : settings.accuracyRates()) {
             Map<String, double[][]> series = new LinkedHashMap<>();
             for (int linger : LINGERS) {
                 String topic = "quota-records-" + rate + "-linger-" + linger;
                 KafkaQuotaSideBySide.createTopic(admin, topic, 3);
                 sluice.putTopicLimit(topic, "{\"publish\":{\"messagesPerSecond\":" + rate + "}}");
-                Measured m = produce(sluice, topic, linger, inFlight(rate), warmup, window);
+                Measured m = produce(sluice, topic, linger, inFlight(rate), warmup, window, true);
                 double atSluice = error(m.sluiceRecords(), rate);
                 double atClient = error(m.clientRecords(), rate);
                 records.row(rate, producer(linger), MarkdownTable.num(m.firstSecond(), 0),
-                        MarkdownTable.num(m.sluiceRecords(), 1), MarkdownTable.num(atSluice, 2),
+                        MarkdownTable.num(m.windowStart(), 1), MarkdownTable.num(m.sluiceRecords(), 1), MarkdownTable.num(atSluice, 2),
                         MarkdownTable.num(m.clientRecords(), 1), MarkdownTable.num(atClient, 2), m.failed(),
                         met(PRODUCE_BAR_PERCENT, atSluice, atClient));
                 figure(report, "produce records/s", rate + " linger " + linger, atSluice, atClient);
@@ -94,7 +102,8 @@ final class KafkaAccuracyScenario {
             String topic = "quota-bytes-linger-" + linger;
             KafkaQuotaSideBySide.createTopic(admin, topic, 3);
             sluice.putTopicLimit(topic, "{\"publish\":{\"bytesPerSecond\":" + byteRate + "}}");
-            Measured m = produce(sluice, topic, linger, inFlight((int) (byteRate / RECORD_BYTES)), warmup, window);
+            Measured m = produce(sluice, topic, linger, inFlight((int) (byteRate / RECORD_BYTES)), warmup, window,
+                    true);
             double acknowledgedBytes = m.clientRecords() * m.bytesPerRecord();
             double atSluice = error(m.sluiceBytes(), byteRate);
             double atClient = error(acknowledgedBytes, byteRate);
@@ -187,10 +196,11 @@ final class KafkaAccuracyScenario {
     }
 
     private static Measured produce(KafkaSluiceContender sluice, String topic, int linger, int inFlight, double warmup,
-                                    double window) throws Exception {
+                                    double window, boolean limited) throws Exception {
         try (KafkaFlood flood = KafkaFlood.start(sluice.bootstrap(), topic, linger, RECORD_BYTES, inFlight,
-                warmup + window + 1)) {
-            return measure(sluice, topic, "publish", flood.acknowledged(), warmup, window, flood::failed);
+                warmup + SATURATION_WAIT_SECONDS + window + 1)) {
+            return measure(sluice, topic, "publish", flood.acknowledged(), flood.startNanos(), warmup, window, limited,
+                    flood::failed);
         }
     }
 
@@ -201,7 +211,8 @@ final class KafkaAccuracyScenario {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, sluice.bootstrap());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         AtomicBoolean consuming = new AtomicBoolean(true);
-        RateTimeline received = new RateTimeline(System.nanoTime(), 0.25, warmup + window + 1);
+        long start = System.nanoTime();
+        RateTimeline received = new RateTimeline(start, 0.25, warmup + SATURATION_WAIT_SECONDS + window + 1);
         Thread consumer = new Thread(() -> {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {
@@ -219,17 +230,26 @@ final class KafkaAccuracyScenario {
         consumer.setDaemon(true);
         consumer.start();
         try {
-            return measure(sluice, topic, "dispatch", received, warmup, window, () -> 0);
+            return measure(sluice, topic, "dispatch", received, start, warmup, window, true, () -> 0);
         } finally {
             consuming.set(false);
             consumer.join(10_000);
         }
     }
 
-    /** Sluice's counters of {@code direction} at the end of the warm-up and of the window, and the client's timeline. */
+    /**
+     * Sluice's counters of {@code direction} at the start and the end of the window, and the
+     * client's timeline; with {@code limited}, the window opens only once Sluice throttles the topic
+     * (at most {@link #SATURATION_WAIT_SECONDS} after the warm-up).
+     */
     private static Measured measure(KafkaSluiceContender sluice, String topic, String direction, RateTimeline client,
-                                    double warmup, double window, java.util.function.LongSupplier failed) {
+                                    long clientStart, double warmup, double window, boolean limited,
+                                    LongSupplier failed) {
         Sleep.nanos((long) (warmup * 1e9));
+        long giveUp = System.nanoTime() + (long) (SATURATION_WAIT_SECONDS * 1e9);
+        while (limited && !sluice.throttled(topic) && System.nanoTime() < giveUp) {
+            Sleep.millis(100);
+        }
         long startNanos = System.nanoTime();
         double startRecords = sluice.topicCounter("sluice_" + direction + "_messages_total", topic);
         double startBytes = sluice.topicCounter("sluice_" + direction + "_bytes_total", topic);
@@ -237,8 +257,9 @@ final class KafkaAccuracyScenario {
         double endRecords = sluice.topicCounter("sluice_" + direction + "_messages_total", topic);
         double endBytes = sluice.topicCounter("sluice_" + direction + "_bytes_total", topic);
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        return new Measured((endRecords - startRecords) / seconds, (endBytes - startBytes) / seconds,
-                client.rate(warmup, warmup + window), client.rate(0, 1), failed.getAsLong(), client.series(warmup + window));
+        double from = (startNanos - clientStart) / 1e9;
+        return new Measured(from, (endRecords - startRecords) / seconds, (endBytes - startBytes) / seconds,
+                client.rate(from, from + window), client.rate(0, 1), failed.getAsLong(), client.series(from + window));
     }
 
     /** Writes {@code count} records straight to the cluster, batched, for a consumer to read later. */

@@ -25,9 +25,11 @@ final class KafkaFlood implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread sender;
+    private final long startNanos;
 
-    private KafkaFlood(KafkaProducer<byte[], byte[]> producer, RateTimeline acknowledged, Thread sender) {
+    private KafkaFlood(KafkaProducer<byte[], byte[]> producer, long startNanos, RateTimeline acknowledged, Thread sender) {
         this.producer = producer;
+        this.startNanos = startNanos;
         this.acknowledged = acknowledged;
         this.sender = sender;
     }
@@ -46,10 +48,11 @@ final class KafkaFlood implements AutoCloseable {
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         producer.partitionsFor(topic);
         KafkaFlood[] flood = new KafkaFlood[1];
-        RateTimeline timeline = new RateTimeline(System.nanoTime(), 0.25, maxSeconds);
+        long startNanos = System.nanoTime();
+        RateTimeline timeline = new RateTimeline(startNanos, 0.25, maxSeconds);
         Thread sender = new Thread(() -> flood[0].send(topic, recordBytes, inFlight), "flood-" + topic);
         sender.setDaemon(true);
-        flood[0] = new KafkaFlood(producer, timeline, sender);
+        flood[0] = new KafkaFlood(producer, startNanos, timeline, sender);
         sender.start();
         return flood[0];
     }
@@ -73,6 +76,11 @@ final class KafkaFlood implements AutoCloseable {
         } catch (InterruptedException | KafkaException e) {
             // Told to stop; the producer closes under the sender.
         }
+    }
+
+    /** When the flood started, {@link System#nanoTime()}. */
+    long startNanos() {
+        return startNanos;
     }
 
     /** Acknowledged records per 0.25 s since the start. */

@@ -11,6 +11,8 @@ import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,12 +26,15 @@ import java.util.concurrent.TimeUnit;
  * <p>Run from the repository root with {@code bench/run.sh kafka-quotas}; sizes are the system
  * properties of {@link BenchSettings}: {@code bench.warmupSeconds} before each measured window,
  * {@code bench.accuracySeconds} measured, {@code bench.accuracyRates} (records/s, here 100, 1,000,
- * 10,000 and 50,000 unless given), {@code bench.accuracyBytesPerSecond}, {@code bench.isolationSeconds}.
+ * 10,000 and 50,000 unless given), {@code bench.accuracyBytesPerSecond}, {@code bench.isolationSeconds},
+ * {@code bench.rounds} (of the isolation scenario); {@code -Dbench.scenarios=isolation} runs one scenario.
  */
 public final class KafkaQuotaSideBySide {
 
     private static final int BROKERS = 3;
     private static final String NAME = "kafka-quotas-results";
+    /** Every scenario, in the order they run; {@code -Dbench.scenarios} picks some of them. */
+    private static final String ALL_SCENARIOS = "accuracy,isolation";
 
     private KafkaQuotaSideBySide() {
     }
@@ -41,13 +46,18 @@ public final class KafkaQuotaSideBySide {
             System.setProperty("bench.accuracyRates", "100,1000,10000,50000");
         }
         BenchSettings settings = BenchSettings.fromSystemProperties();
-        run(settings);
+        run(settings, Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(",")));
         System.out.println("results in " + settings.outputDir().resolve(NAME + ".md").toAbsolutePath());
         System.exit(0);
     }
 
-    /** Runs the suite and writes its report; returns it. */
-    static Report run(BenchSettings settings) throws Exception {
+    /** Runs the chosen scenarios and writes their report; returns it. */
+    static Report run(BenchSettings settings, Set<String> scenarios) throws Exception {
+        Set<String> unknown = new TreeSet<>(scenarios);
+        unknown.removeAll(Set.of(ALL_SCENARIOS.split(",")));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown scenarios " + unknown + "; there are " + ALL_SCENARIOS);
+        }
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-kafka-quota-bench-");
         Report report = new Report();
@@ -60,8 +70,12 @@ public final class KafkaQuotaSideBySide {
              KafkaSluiceContender sluice = KafkaSluiceContender.start(settings.sluiceJar(), cluster.bootstrapServers(),
                      BROKERS, settings.proxyJvmOptions(), workDir);
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
-            KafkaAccuracyScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
-            KafkaIsolationScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
+            if (scenarios.contains("accuracy")) {
+                KafkaAccuracyScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
+            }
+            if (scenarios.contains("isolation")) {
+                KafkaIsolationScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
+            }
             report.text("Load average at the end: " + KafkaSideBySide.loadAverage());
         } finally {
             report.write(settings.outputDir(), NAME);

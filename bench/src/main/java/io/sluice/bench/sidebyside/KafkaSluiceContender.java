@@ -3,12 +3,9 @@ package io.sluice.bench.sidebyside;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,7 +19,6 @@ import java.util.List;
 final class KafkaSluiceContender implements AutoCloseable {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final SluiceProcess process;
     private final int port;
@@ -59,7 +55,8 @@ final class KafkaSluiceContender implements AutoCloseable {
 
     /** Sets one Kafka topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
     void putTopicLimit(String topic, String limitJson) {
-        send(HttpRequest.newBuilder(admin("/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
+        String path = "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8);
+        SluiceContender.send(HttpRequest.newBuilder(admin(path))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(limitJson))
                 .build());
@@ -72,7 +69,7 @@ final class KafkaSluiceContender implements AutoCloseable {
     double topicCounter(String metric, String topic) {
         String series = metric + "{";
         String label = "topic=\"" + topic + "\"";
-        for (String line : send(HttpRequest.newBuilder(admin("/metrics")).GET().build()).lines().toList()) {
+        for (String line : SluiceContender.send(HttpRequest.newBuilder(admin("/metrics")).GET().build()).lines().toList()) {
             if (line.startsWith(series) && line.contains("protocol=\"kafka\"") && line.contains(label)) {
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
@@ -80,24 +77,14 @@ final class KafkaSluiceContender implements AutoCloseable {
         return 0;
     }
 
-    private URI admin(String path) {
-        return URI.create("http://127.0.0.1:" + adminPort + path);
+    /** Whether {@code GET /api/v1/throttled} lists a Kafka client throttled on {@code topic} now. */
+    boolean throttled(String topic) {
+        String body = SluiceContender.send(HttpRequest.newBuilder(admin("/api/v1/throttled")).GET().build());
+        return body.replace(" ", "").contains("\"topic\":\"" + topic + "\"");
     }
 
-    private static String send(HttpRequest request) {
-        try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
-                throw new IllegalStateException(request.method() + " " + request.uri() + " answered "
-                        + response.statusCode() + ": " + response.body());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    private URI admin(String path) {
+        return URI.create("http://127.0.0.1:" + adminPort + path);
     }
 
     /** Sluice as a contender: clients bootstrap from its port. */

@@ -5,13 +5,18 @@
 # properties in BENCH_OPTS, for example
 #   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
 # `bench/run.sh kafka` runs the Kafka suite instead: a real three-broker cluster, directly and
-# through Sluice, and kafka-producer-perf-test (kafka-results.md).
+# through Sluice, and kafka-producer-perf-test (kafka-results.md). `bench/run.sh kafka-quotas` runs
+# the Kafka quotas suite: how exactly Sluice's produce and fetch limits hold, and a flooded limited
+# topic beside another of the same producer, against Kafka's own client-id quota (kafka-quotas-results.md).
 # --no-build skips the Maven build (use the jars already built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite=io.sluice.bench.sidebyside.SideBySide
 if [[ "${1:-}" == "kafka" ]]; then
   suite=io.sluice.bench.sidebyside.KafkaSideBySide
+  shift
+elif [[ "${1:-}" == "kafka-quotas" ]]; then
+  suite=io.sluice.bench.sidebyside.KafkaQuotaSideBySide
   shift
 fi
 if [[ "${1:-}" != "--no-build" ]]; then

@@ -226,7 +226,8 @@ final class KafkaOverheadScenario {
                 median(runs, Figures::e2eP99));
     }
 
-    private static <T> double median(List<T> runs, ToDoubleFunction<T> figure) {
+    /** The median of one figure over runs. */
+    static <T> double median(List<T> runs, ToDoubleFunction<T> figure) {
         double[] values = runs.stream().mapToDouble(figure).sorted().toArray();
         int n = values.length;
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;

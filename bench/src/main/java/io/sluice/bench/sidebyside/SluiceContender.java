@@ -77,13 +77,15 @@ final class SluiceContender implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + adminPort + "/api/v1/limits/topics/" + topic.replace("://", "/"));
     }
 
-    private static void send(HttpRequest request) {
+    /** Sends an admin API request; returns the body of its 2xx answer, else throws naming the answer. */
+    static String send(HttpRequest request) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw new IllegalStateException(request.method() + " " + request.uri() + " answered "
                         + response.statusCode() + ": " + response.body());
             }
+            return response.body();
         } catch (IOException e) {
             throw new IllegalStateException(request.method() + " " + request.uri() + " failed", e);
         } catch (InterruptedException e) {

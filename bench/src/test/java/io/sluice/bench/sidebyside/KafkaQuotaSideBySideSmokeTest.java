@@ -28,6 +28,7 @@ class KafkaQuotaSideBySideSmokeTest {
                 1,
                 1,
                 1,
+                1,
                 List.of(1000),
                 100_000,
                 1,

@@ -98,7 +98,7 @@ public final class TlsSideBySide {
                 TlsOverheadScenario.run(contenders, workloads, suitePids, settings, workDir, report);
             }
         } finally {
-            report.write(settings.outputDir().resolve("results.md"));
+            report.write(settings.outputDir());
             System.out.println("proxy logs and configuration in " + workDir);
         }
         return report;

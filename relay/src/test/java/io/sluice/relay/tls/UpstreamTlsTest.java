@@ -31,6 +31,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -141,6 +142,8 @@ class UpstreamTlsTest {
                 return List.of();
             }
         };
+        // Kept from initChannel: a handshake that fails at once closes the channel and empties its pipeline.
+        AtomicReference<SslHandler> handler = new AtomicReference<>();
         try (TlsEchoServer server =
                 new TlsEchoServer(ReloadingSslContext.load("broker", presentAsIs, SslProvider.JDK, stats))) {
             Channel channel = new Bootstrap()
@@ -149,17 +152,15 @@ class UpstreamTlsTest {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline()
-                                    .addLast(
-                                            upstream.newClientHandler(ch.alloc(), "127.0.0.1", server.port(), 5000),
-                                            new ChannelInboundHandlerAdapter());
+                            SslHandler tls = upstream.newClientHandler(ch.alloc(), "127.0.0.1", server.port(), 5000);
+                            handler.set(tls);
+                            ch.pipeline().addLast(tls, new ChannelInboundHandlerAdapter());
                         }
                     })
                     .connect("127.0.0.1", server.port())
                     .sync()
                     .channel();
-            Future<Channel> done =
-                    channel.pipeline().get(SslHandler.class).handshakeFuture().await();
+            Future<Channel> done = handler.get().handshakeFuture().await();
             channel.close().sync();
             return done.cause();
         }

@@ -1,12 +1,12 @@
 package io.sluice.kafka.connection;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.relay.FrameView;
 
 /**
- * Responses from the broker, each handed to the connection, which matches it to its request,
- * rewrites it where Sluice must and sends it on to the client.
+ * Responses from the broker, each lent by the decoder for the call and handed to the connection,
+ * which matches it to its request, rewrites it where Sluice must and sends it on to the client.
  */
 final class BrokerHandler extends ChannelInboundHandlerAdapter {
 
@@ -18,7 +18,7 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        connection.response((ByteBuf) msg);
+        connection.response((FrameView) msg);
     }
 
     @Override

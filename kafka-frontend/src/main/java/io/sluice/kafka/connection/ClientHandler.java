@@ -1,6 +1,5 @@
 package io.sluice.kafka.connection;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.admission.AdmissionDecision;
@@ -10,14 +9,14 @@ import io.sluice.kafka.codec.MetadataRefusal;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.relay.ConnectionState;
 import io.sluice.relay.Drain;
-import io.sluice.relay.InboundFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Requests from the client: reads each one's header in place (an unknown API or a version Sluice
+ * Requests from the client, each lent by the decoder for the call: reads each one's header in place (an unknown API or a version Sluice
  * does not handle closes the connection), applies admission control to new connections and
  * Metadata requests, answers an ApiVersions request newer than Sluice handles as a broker would,
  * hands Produce and Fetch requests to the connection's quota gates, and forwards every other
@@ -59,17 +58,15 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
+        FrameView frame = (FrameView) msg;
         if (connection.state() == ConnectionState.CLOSED) {
             // The rest of a read that closed the connection: nothing more is taken from it.
-            frame.release();
             return;
         }
-        services.stats().bytesFromClient(frame.readableBytes());
-        InboundFrames.readOrRelease(frame, header, (f, h) -> h.read(f));
+        services.stats().bytesFromClient(frame.length());
+        header.read(frame);
         services.stats().request(header.apiKey());
         if (header.isNewerApiVersions()) {
-            frame.release();
             connection.answer(
                     header, ApiVersionsResponseRewriter.unsupportedVersion(ctx.alloc(), header.correlationId()));
             return;
@@ -87,13 +84,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Admission control for a Metadata request: forwarded when admitted, else refused as a starting broker would. */
-    private void metadata(ChannelHandlerContext ctx, ByteBuf frame) {
+    private void metadata(ChannelHandlerContext ctx, FrameView frame) {
         AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
         if (decision.admitted()) {
             connection.forward(frame, header);
             return;
         }
-        frame.release();
         log.debug("Refusing a Metadata request from {}: {}", ctx.channel().remoteAddress(), decision.rejectMessage());
         connection.answer(header, MetadataRefusal.noBrokers(ctx.alloc(), header));
     }

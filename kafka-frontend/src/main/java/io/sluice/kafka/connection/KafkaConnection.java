@@ -14,20 +14,18 @@ import io.netty.handler.ssl.SslHandler;
 import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.codec.RequestHeader;
-import io.sluice.kafka.codec.ResponseHeader;
 import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.routing.BrokerEndpoint;
-import io.sluice.kafka.routing.ResponseRewriter;
 import io.sluice.relay.ConnectionState;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.tls.TlsHandshakeWatch;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,18 +34,18 @@ import java.util.List;
 
 /**
  * One Kafka client connection and the upstream broker connection that serves it: its state
- * ({@link ConnectionState}), both channels' reads and writes, the requests awaiting an answer and
- * the rewriting of responses. {@link ClientHandler} and {@link BrokerHandler} route frames here;
- * both channels run on the same event loop, so nothing here needs a lock.
+ * ({@link ConnectionState}), both channels' reads and writes, and the order of its answers
+ * ({@link ResponseOrder}). {@link ClientHandler} and {@link BrokerHandler} route the frames their
+ * decoders lend here; both channels run on the same event loop, so nothing here needs a lock.
  *
  * <p>States: CONNECTING from accept until the upstream connection is up (the first request to
  * forward opens it and waits, with the client's reads paused), FORWARDING, DRAINING on shutdown
  * (no new requests from the client; those in flight are answered), CLOSED.
  *
- * <p>Answers go back in request order, as Kafka clients need: each request the broker will answer
- * is remembered in {@link InFlightRequests}; a response must answer the oldest. A request Sluice
- * answers itself ({@link #answer}) takes its place in that order and goes out as soon as every
- * request before it has its response. Produce with {@code acks=0} gets no answer and is not remembered.
+ * <p>Answers go back in request order, as Kafka clients need ({@link ResponseOrder}): a request
+ * Sluice answers itself ({@link #answer}) takes its place in that order. Requests and responses
+ * that pass through go on as the very bytes their decoder lent, joined by index into one write
+ * per read ({@link OutboundFrames}).
  *
  * <p>Produce and Fetch requests go through the connection's quota gates ({@link KafkaGates}), which
  * forward them, cut or whole, or answer them here; the broker's response to a gated request passes
@@ -65,8 +63,6 @@ final class KafkaConnection implements KafkaOutbound {
     /** The largest response Sluice relays: a broker's fetch answers can be large, and it is trusted. */
     static final int MAX_RESPONSE_SIZE = Integer.MAX_VALUE - 4;
 
-    private static final short PRODUCE = ApiKeys.PRODUCE.id;
-
     /** Reasons to stop decoding the client's buffered bytes as well as reading its socket. */
     private static final int STOP_DECODING =
             ReadGate.CONNECTING | ReadGate.CONNECTION_LIMIT | ReadGate.DRAINING | ReadGate.QUOTA;
@@ -76,17 +72,14 @@ final class KafkaConnection implements KafkaOutbound {
     private final ProxyServices services;
     private final ProxyStats stats;
     private final UpstreamRoute route;
-    private final ResponseRewriter rewriter;
-    /**
-     * Requests awaiting an answer; the context is Sluice's own answer (a {@link ByteBuf}), the
-     * {@link Exchange} a gate's forwarded request answers through, or null for the broker's answer as is.
-     */
-    private final InFlightRequests<Object> inFlight = new InFlightRequests<>(IN_FLIGHT_CAPACITY);
+    private final ResponseOrder responses;
 
     private final KafkaGates gates;
     private final ReadGate clientReads;
     private final OutboundFrames clientOut;
+    /** Requests to forward once the upstream is connected, each a slice of its own. */
     private final ArrayDeque<ByteBuf> beforeConnected = new ArrayDeque<>();
+
     private ConnectionState state = ConnectionState.CONNECTING;
     private boolean handshakeCompleted;
     private Channel broker;
@@ -99,7 +92,8 @@ final class KafkaConnection implements KafkaOutbound {
         this.services = services;
         this.stats = services.stats();
         this.route = route;
-        this.rewriter = settings.newRewriter();
+        this.responses =
+                new ResponseOrder(this, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
         this.gates = new KafkaGates(
@@ -114,75 +108,57 @@ final class KafkaConnection implements KafkaOutbound {
         return state;
     }
 
-    /** Forwards a request the client sent, which the broker will answer. Takes ownership of {@code frame}. */
-    void forward(ByteBuf frame, RequestHeader header) {
-        remember(header, null, frame);
+    /** Forwards the lent request {@code frame}, unchanged, which the broker will answer as it is. */
+    void forward(FrameView frame, RequestHeader header) {
+        forward(frame, header, null);
+    }
+
+    @Override
+    public void forward(FrameView frame, RequestHeader header, Exchange exchange) {
+        awaitResponse(header, exchange);
         toUpstream(frame);
     }
 
     @Override
     public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
-        remember(header, exchange, frame);
+        try {
+            awaitResponse(header, exchange);
+        } catch (MalformedFrameException e) {
+            frame.release();
+            throw e;
+        }
         toUpstream(frame);
     }
 
-    /**
-     * Answers a request with Sluice's own {@code answer}, in its turn: at once when no earlier
-     * request awaits its response, else right after the last of them. Takes ownership of {@code answer}.
-     */
+    /** Answers a request with Sluice's own {@code answer}, in its turn; takes ownership of {@code answer}. */
     @Override
     public void answer(RequestHeader header, ByteBuf answer) {
-        if (inFlight.isEmpty()) {
-            toClient(answer);
-        } else {
-            remember(header, answer, answer);
-        }
+        responses.answer(header, answer);
+        pauseIfTooManyInFlight();
     }
 
-    private void remember(RequestHeader header, Object context, ByteBuf releaseOnFailure) {
-        try {
-            inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), System.nanoTime(), context);
-        } catch (MalformedFrameException e) {
-            releaseOnFailure.release();
-            throw e;
-        }
-        if (inFlight.size() >= PAUSE_IN_FLIGHT) {
+    private void awaitResponse(RequestHeader header, Exchange exchange) {
+        responses.forwarded(header, exchange);
+        pauseIfTooManyInFlight();
+    }
+
+    private void pauseIfTooManyInFlight() {
+        if (responses.size() >= PAUSE_IN_FLIGHT) {
             pauseClient(ReadGate.CONNECTION_LIMIT);
         }
     }
 
     /**
-     * A response from the broker: checks it answers the oldest request, rewrites it for the
-     * client and sends it, then every answer of Sluice's own that waited for it. Takes ownership
-     * of {@code frame}.
+     * A lent response from the broker, which stays the broker decoder's: goes to the client in its
+     * request's turn ({@link ResponseOrder#response}), after which the client may send more.
      */
-    void response(ByteBuf frame) {
-        try {
-            inFlight.expect(ResponseHeader.correlationId(frame));
-        } catch (MalformedFrameException e) {
-            frame.release();
-            throw e;
-        }
-        short apiKey = inFlight.oldestApiKey();
-        short apiVersion = inFlight.oldestApiVersion();
-        if (apiKey == PRODUCE) {
-            long now = System.nanoTime();
-            services.upstreamLatency().record(now - inFlight.oldestSentAtNanos(), now);
-        }
-        Object context = inFlight.oldestContext();
-        // Off the list first: an exchange that fails is not abandoned as well when the connection closes.
-        inFlight.removeOldest();
-        ByteBuf answered = context instanceof Exchange exchange ? exchange.complete(frame) : frame;
-        toClient(rewriter.rewrite(client.alloc(), answered, apiKey, apiVersion));
-        while (!inFlight.isEmpty() && inFlight.oldestContext() instanceof ByteBuf ownAnswer) {
-            toClient(ownAnswer);
-            inFlight.removeOldest();
-        }
+    void response(FrameView frame) {
+        responses.response(frame);
         if (!handshakeCompleted) {
             handshakeCompleted = true;
             client.pipeline().fireUserEventTriggered(HandshakeTimeout.COMPLETED);
         }
-        if (inFlight.size() <= PAUSE_IN_FLIGHT / 2) {
+        if (responses.size() <= PAUSE_IN_FLIGHT / 2) {
             resumeClient(ReadGate.CONNECTION_LIMIT);
         }
         closeIfDrained();
@@ -218,6 +194,25 @@ final class KafkaConnection implements KafkaOutbound {
         if (state == ConnectionState.CLOSED) {
             client.write(frame, client.voidPromise());
         } else {
+            clientOut.add(frame);
+        }
+    }
+
+    @Override
+    public void toUpstream(FrameView frame) {
+        switch (state) {
+            case FORWARDING, DRAINING -> brokerOut.add(frame);
+            case CONNECTING -> toUpstream(frame.retainedSlice());
+            case CLOSED -> {}
+        }
+    }
+
+    @Override
+    public void toClient(FrameView frame) {
+        if (state == ConnectionState.CLOSED) {
+            toClient(frame.retainedSlice());
+        } else {
+            stats.bytesToClient(frame.length());
             clientOut.add(frame);
         }
     }
@@ -351,7 +346,7 @@ final class KafkaConnection implements KafkaOutbound {
     }
 
     private void closeIfDrained() {
-        if (state == ConnectionState.DRAINING && inFlight.isEmpty()) {
+        if (state == ConnectionState.DRAINING && responses.isEmpty()) {
             close();
         }
     }
@@ -413,15 +408,7 @@ final class KafkaConnection implements KafkaOutbound {
         while ((early = beforeConnected.poll()) != null) {
             early.release();
         }
-        while (!inFlight.isEmpty()) {
-            Object context = inFlight.oldestContext();
-            inFlight.removeOldest();
-            if (context instanceof ByteBuf ownAnswer) {
-                ownAnswer.release();
-            } else if (context instanceof Exchange exchange) {
-                exchange.abandon();
-            }
-        }
+        responses.close();
         gates.close();
         stats.connectionClosed();
         OutboundFrames.closeWhenFlushed(client);

@@ -1,10 +1,10 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
 import io.sluice.scopes.KafkaScopes;
@@ -63,7 +63,7 @@ record GateContext(
      * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
      * id, lets the topics forget what nobody used for long, and returns the time.
      */
-    long arrived(ByteBuf frame, RequestHeader header) {
+    long arrived(FrameView frame, RequestHeader header) {
         long now = clock.nanoTime();
         topics.clientId(frame, header);
         topics.sweep(now);

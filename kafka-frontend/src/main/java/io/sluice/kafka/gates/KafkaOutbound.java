@@ -2,6 +2,7 @@ package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 
 /**
@@ -12,9 +13,16 @@ import io.sluice.relay.Outbound;
 public interface KafkaOutbound extends Outbound {
 
     /**
-     * Forwards the request {@code frame}, whose header {@code header} just read; the broker's
-     * response goes through {@code exchange} before the client sees it. Takes ownership of
-     * {@code frame}.
+     * Forwards the lent request {@code frame}, unchanged, whose header {@code header} just read; the
+     * broker's response goes through {@code exchange} before the client sees it. The frame stays its
+     * lender's.
+     */
+    void forward(FrameView frame, RequestHeader header, Exchange exchange);
+
+    /**
+     * Forwards the request {@code frame} (a cut of the client's, or one held), whose header
+     * {@code header} read; as {@link #forward(FrameView, RequestHeader, Exchange)}, but takes
+     * ownership of {@code frame}.
      */
     void forward(ByteBuf frame, RequestHeader header, Exchange exchange);
 

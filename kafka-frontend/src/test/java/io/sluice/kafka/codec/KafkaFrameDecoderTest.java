@@ -3,14 +3,21 @@ package io.sluice.kafka.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.kafka.testing.KeepFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,7 +36,7 @@ class KafkaFrameDecoderTest {
         byte[] secondBytes = ByteBufUtil.getBytes(second);
         for (int chunk = 1; chunk <= firstBytes.length + secondBytes.length; chunk += 3) {
             ByteBuf stream = Unpooled.wrappedBuffer(first.retainedDuplicate(), second.retainedDuplicate());
-            EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(1024));
+            EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(1024), new KeepFrames());
             while (stream.isReadable()) {
                 channel.writeInbound(stream.readRetainedSlice(Math.min(chunk, stream.readableBytes())));
             }
@@ -49,7 +56,7 @@ class KafkaFrameDecoderTest {
 
     @Test
     void acceptsAFrameOfExactlyTheLimitAndAnEmptyOne() {
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64));
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64), new KeepFrames());
         channel.writeInbound(Unpooled.buffer().writeInt(64).writeZero(64).writeInt(0));
         ByteBuf full = channel.readInbound();
         ByteBuf empty = channel.readInbound();
@@ -62,7 +69,7 @@ class KafkaFrameDecoderTest {
 
     @Test
     void rejectsASizeOverTheLimitBeforeBufferingTheBody() {
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64));
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64), new KeepFrames());
         // Only the size field arrives: the decision cannot wait for the 65 bytes it announces.
         MalformedFrameException e = assertThrows(
                 MalformedFrameException.class,
@@ -73,8 +80,8 @@ class KafkaFrameDecoderTest {
 
     @Test
     void rejectsATwoGibibyteSizeWithTheDefaultLimit() {
-        EmbeddedChannel channel =
-                new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE), new KeepFrames());
         MalformedFrameException e = assertThrows(
                 MalformedFrameException.class,
                 () -> channel.writeInbound(
@@ -85,7 +92,7 @@ class KafkaFrameDecoderTest {
 
     @Test
     void rejectsANegativeSize() {
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64));
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64), new KeepFrames());
         MalformedFrameException e = assertThrows(
                 MalformedFrameException.class,
                 () -> channel.writeInbound(Unpooled.buffer().writeInt(0x80000000)));
@@ -96,7 +103,7 @@ class KafkaFrameDecoderTest {
     @Test
     void holdsFramesWhilePausedAndEmitsThemOnResume() {
         KafkaFrameDecoder decoder = new KafkaFrameDecoder(64);
-        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder, new KeepFrames());
         decoder.pause();
         channel.writeInbound(
                 Unpooled.buffer().writeInt(2).writeShort(7).writeInt(1).writeByte(8));
@@ -109,6 +116,46 @@ class KafkaFrameDecoderTest {
         assertEquals(8, second.getByte(4));
         first.release();
         second.release();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void lendsEachFrameInPlaceInTheBufferItWasReadInto() {
+        ByteBuf read = Unpooled.buffer().writeInt(2).writeShort(7).writeInt(1).writeByte(8);
+        List<String> lent = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64), new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                FrameView frame = (FrameView) msg;
+                lent.add((frame.buffer() == read) + "@" + frame.index() + "+" + frame.length());
+            }
+        });
+        channel.writeInbound(read);
+        assertEquals(List.of("true@0+6", "true@6+5"), lent, "no copy and no slice: the read buffer, by index");
+        assertEquals(0, read.refCnt(), "released once its frames were lent");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void bytesOfFramesKeptFromAReadAreNeverWrittenOverByTheNextRead() {
+        ByteBuf first = KafkaFrames.request(new MetadataRequestData().setTopics(null), (short) 12, 1, "client");
+        ByteBuf second = KafkaFrames.request(new ProduceRequestData().setAcks((short) -1), (short) 11, 2, "client");
+        byte[] firstBytes = ByteBufUtil.getBytes(first);
+        byte[] secondBytes = ByteBufUtil.getBytes(second);
+        ByteBuf read = Unpooled.buffer(1024).writeBytes(first).writeBytes(second, 0, 5);
+        first.release();
+        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(1024), new KeepFrames());
+        channel.writeInbound(read);
+        ByteBuf kept = channel.readInbound();
+        // The rest of the second frame arrives while the first is still kept, in the same buffer.
+        channel.writeInbound(second.retainedSlice(5, second.readableBytes() - 5));
+        second.release();
+
+        assertArrayEquals(firstBytes, ByteBufUtil.getBytes(kept));
+        ByteBuf out2 = channel.readInbound();
+        assertArrayEquals(secondBytes, ByteBufUtil.getBytes(out2));
+        kept.release();
+        out2.release();
         channel.finishAndReleaseAll();
     }
 

@@ -3,6 +3,8 @@ package io.sluice.kafka.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.kafka.testing.KeepFrames;
 import io.sluice.kafka.testing.RecordingBroker;
 import io.sluice.kafka.testing.RecordingBroker.Connection;
 import io.sluice.testing.LeakCheck;
@@ -76,7 +78,7 @@ class RealClientRequestsTest {
             for (int i = 0; i < frames.size(); i++) {
                 ByteBuf frame = frames.get(i);
                 try {
-                    header.read(frame);
+                    header.read(KafkaFrames.view(frame));
                     ByteBuffer kafkaView = ByteBuffer.wrap(connection.requests().get(i), 4, frame.readableBytes() - 4)
                             .slice();
                     org.apache.kafka.common.requests.RequestHeader kafka =
@@ -84,11 +86,11 @@ class RealClientRequestsTest {
                     assertEquals(kafka.apiKey().id, header.apiKey());
                     assertEquals(kafka.apiVersion(), header.apiVersion());
                     assertEquals(kafka.correlationId(), header.correlationId());
-                    assertEquals(kafka.clientId(), header.clientId(frame));
+                    assertEquals(kafka.clientId(), header.clientId(KafkaFrames.view(frame)));
                     assertEquals(4 + kafkaView.position(), header.bodyIndex());
                     apis.add(kafka.apiKey().name);
                     if (kafka.apiKey() == ApiKeys.PRODUCE) {
-                        acks.add(ProduceRequestReader.acks(frame, header, cursor));
+                        acks.add(ProduceRequestReader.acks(KafkaFrames.view(frame), header, cursor));
                     }
                 } finally {
                     frame.release();
@@ -111,8 +113,8 @@ class RealClientRequestsTest {
 
     /** The frames a client-side decoder makes of the connection's bytes, arriving in odd-sized reads. */
     private static List<ByteBuf> decode(List<byte[]> requests) {
-        EmbeddedChannel channel =
-                new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE), new KeepFrames());
         ByteBuf stream = Unpooled.buffer();
         requests.forEach(stream::writeBytes);
         while (stream.isReadable()) {

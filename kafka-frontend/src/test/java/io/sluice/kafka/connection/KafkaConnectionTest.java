@@ -335,6 +335,42 @@ class KafkaConnectionTest {
     }
 
     @Test
+    void aResponseSluiceMergedItsAnswersIntoIsRewrittenForTheClientAsWell() {
+        short version = 12;
+        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
+        ByteBuf first = wrap(harness.brokerReceived());
+        harness.brokerSends(KafkaFrames.response(
+                RecordFrames.produceResponse(RecordFrames.readProduce(first, version), version), version, 1));
+        harness.clientReceived();
+
+        harness.clientSends(
+                RecordFrames.produceRequest(version, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
+        ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), version);
+        ProduceResponseData broker = RecordFrames.produceResponse(forwarded, version);
+        // The leader of fast-0 moved: the broker names the new one (KIP-951).
+        broker.nodeEndpoints()
+                .add(new ProduceResponseData.NodeEndpoint()
+                        .setNodeId(2)
+                        .setHost(BrokerResponses.host(2))
+                        .setPort(BrokerResponses.port(2)));
+        harness.brokerSends(KafkaFrames.response(broker, version, 2));
+
+        ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), version);
+        assertEquals(
+                List.of("slow:POLICY_VIOLATION", "fast:NONE"),
+                answer.responses().stream()
+                        .map(t -> t.name() + ":"
+                                + Errors.forCode(t.partitionResponses().get(0).errorCode()))
+                        .toList(),
+                "Sluice's answer merged in");
+        ProduceResponseData.NodeEndpoint leader =
+                answer.nodeEndpoints().iterator().next();
+        assertEquals(ConnectionHarness.SLUICE_HOST, leader.host(), "and the merged response rewritten after");
+        assertEquals(ConnectionHarness.NODE_PORT_BASE + 2, leader.port());
+    }
+
+    @Test
     void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilItIsOver() {
         harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.NOTIFY));
         harness.clientSends(

@@ -30,8 +30,8 @@ class KafkaFrameDecoderTest {
 
     @Test
     void emitsWholeFramesAsTheOriginalBytesWhateverTheReadBoundaries() {
-        ByteBuf first = KafkaFrames.request(new MetadataRequestData().setTopics(null), (short) 12, 1, "client");
-        ByteBuf second = KafkaFrames.request(new ProduceRequestData().setAcks((short) -1), (short) 11, 2, "client");
+        ByteBuf first = metadataRequest();
+        ByteBuf second = produceRequest();
         byte[] firstBytes = ByteBufUtil.getBytes(first);
         byte[] secondBytes = ByteBufUtil.getBytes(second);
         for (int chunk = 1; chunk <= firstBytes.length + secondBytes.length; chunk += 3) {
@@ -138,8 +138,8 @@ class KafkaFrameDecoderTest {
 
     @Test
     void bytesOfFramesKeptFromAReadAreNeverWrittenOverByTheNextRead() {
-        ByteBuf first = KafkaFrames.request(new MetadataRequestData().setTopics(null), (short) 12, 1, "client");
-        ByteBuf second = KafkaFrames.request(new ProduceRequestData().setAcks((short) -1), (short) 11, 2, "client");
+        ByteBuf first = metadataRequest();
+        ByteBuf second = produceRequest();
         byte[] firstBytes = ByteBufUtil.getBytes(first);
         byte[] secondBytes = ByteBufUtil.getBytes(second);
         ByteBuf read = Unpooled.buffer(1024).writeBytes(first).writeBytes(second, 0, 5);
@@ -157,6 +157,14 @@ class KafkaFrameDecoderTest {
         kept.release();
         out2.release();
         channel.finishAndReleaseAll();
+    }
+
+    private static ByteBuf metadataRequest() {
+        return KafkaFrames.request(new MetadataRequestData().setTopics(null), (short) 12, 1, "client");
+    }
+
+    private static ByteBuf produceRequest() {
+        return KafkaFrames.request(new ProduceRequestData().setAcks((short) -1), (short) 11, 2, "client");
     }
 
     @Test

@@ -303,40 +303,11 @@ class KafkaConnectionTest {
         return count;
     }
 
-    @Test
-    void aTopicOverItsQuotaIsCutFromTheRequestAndAnsweredInTheBrokersResponse() {
-        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
-        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)));
-        ByteBuf first = wrap(harness.brokerReceived());
-        harness.brokerSends(KafkaFrames.response(
-                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION),
-                PRODUCE_VERSION,
-                1));
-        harness.clientReceived();
-
-        harness.clientSends(RecordFrames.produceRequest(
-                PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
-
-        ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), PRODUCE_VERSION);
-        assertEquals(
-                List.of("fast"),
-                forwarded.topicData().stream()
-                        .map(ProduceRequestData.TopicProduceData::name)
-                        .toList());
-        harness.brokerSends(
-                KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
-        ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), PRODUCE_VERSION);
-        assertEquals(
-                List.of("slow:POLICY_VIOLATION", "fast:NONE"),
-                answer.responses().stream()
-                        .map(t -> t.name() + ":"
-                                + Errors.forCode(t.partitionResponses().get(0).errorCode()))
-                        .toList());
-    }
-
-    @Test
-    void aResponseSluiceMergedItsAnswersIntoIsRewrittenForTheClientAsWell() {
-        short version = 12;
+    /**
+     * Limits topic slow to 10 records a second ({@code reject}), spends that on a first request, then
+     * sends one for slow and fast: returns that request as the broker got it (slow cut off).
+     */
+    private ProduceRequestData slowCutFromTheSecondRequest(short version) {
         harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
         harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
@@ -346,7 +317,35 @@ class KafkaConnectionTest {
 
         harness.clientSends(
                 RecordFrames.produceRequest(version, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
-        ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), version);
+        return RecordFrames.readProduce(wrap(harness.brokerReceived()), version);
+    }
+
+    /** The client's answer, as {@code topic:ERROR} of each topic's first partition. */
+    private static List<String> outcomes(ProduceResponseData answer) {
+        return answer.responses().stream()
+                .map(t -> t.name() + ":"
+                        + Errors.forCode(t.partitionResponses().get(0).errorCode()))
+                .toList();
+    }
+
+    @Test
+    void aTopicOverItsQuotaIsCutFromTheRequestAndAnsweredInTheBrokersResponse() {
+        ProduceRequestData forwarded = slowCutFromTheSecondRequest(PRODUCE_VERSION);
+        assertEquals(
+                List.of("fast"),
+                forwarded.topicData().stream()
+                        .map(ProduceRequestData.TopicProduceData::name)
+                        .toList());
+        harness.brokerSends(
+                KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
+        ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), PRODUCE_VERSION);
+        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), outcomes(answer));
+    }
+
+    @Test
+    void aResponseSluiceMergedItsAnswersIntoIsRewrittenForTheClientAsWell() {
+        short version = 12;
+        ProduceRequestData forwarded = slowCutFromTheSecondRequest(version);
         ProduceResponseData broker = RecordFrames.produceResponse(forwarded, version);
         // The leader of fast-0 moved: the broker names the new one (KIP-951).
         broker.nodeEndpoints()
@@ -357,13 +356,7 @@ class KafkaConnectionTest {
         harness.brokerSends(KafkaFrames.response(broker, version, 2));
 
         ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), version);
-        assertEquals(
-                List.of("slow:POLICY_VIOLATION", "fast:NONE"),
-                answer.responses().stream()
-                        .map(t -> t.name() + ":"
-                                + Errors.forCode(t.partitionResponses().get(0).errorCode()))
-                        .toList(),
-                "Sluice's answer merged in");
+        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), outcomes(answer), "Sluice's answer merged in");
         ProduceResponseData.NodeEndpoint leader =
                 answer.nodeEndpoints().iterator().next();
         assertEquals(ConnectionHarness.SLUICE_HOST, leader.host(), "and the merged response rewritten after");

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,28 +85,20 @@ class ResponseOrderTest {
 
     @Test
     void theExchangeSeesTheBrokersResponseAndTheRewriterWhatTheExchangeMadeOfIt() {
-        List<String> steps = new ArrayList<>();
         ByteBuf broker = ownCopy(KafkaFrames.response(new ProduceResponseData(), PRODUCE_VERSION, 1));
-        order.forwarded(produce(1), new Exchange() {
-            @Override
-            public void complete(ResponseFrame response) {
-                steps.add(
-                        "exchange sees the broker's bytes: " + (response.frame().buffer() == broker));
-                // A gate's new frame: one that names a moved leader, which the rewriter must see.
-                ByteBuf merged =
-                        KafkaFrames.response(BrokerResponses.produce(PRODUCE_VERSION, true), PRODUCE_VERSION, 1);
-                response.replace(copy(merged));
-            }
-
-            @Override
-            public void abandon() {
-                steps.add("abandoned");
-            }
+        List<Boolean> sawTheBrokersBytes = new ArrayList<>();
+        RecordingExchange exchange = new RecordingExchange(response -> {
+            sawTheBrokersBytes.add(response.frame().buffer() == broker);
+            // A gate's new frame: one that names a moved leader, which the rewriter must see.
+            response.replace(
+                    copy(KafkaFrames.response(BrokerResponses.produce(PRODUCE_VERSION, true), PRODUCE_VERSION, 1)));
         });
+        order.forwarded(produce(1), exchange);
 
         order.response(KafkaFrames.view(broker));
 
-        assertEquals(List.of("exchange sees the broker's bytes: true"), steps);
+        assertEquals(List.of("completed"), exchange.events);
+        assertEquals(List.of(true), sawTheBrokersBytes);
         Sent sent = client.sent.get(0);
         assertFalse(sent.lent, "a frame of Sluice's");
         ApiMessage read = KafkaFrames.asClientReads(sent.frame, ApiKeys.PRODUCE, PRODUCE_VERSION, 1)
@@ -136,18 +129,11 @@ class ResponseOrderTest {
 
     @Test
     void aResponseThatFailsHalfWayReleasesWhatWasMadeOfItAndSendsNothing() {
-        order.forwarded(produce(1), new Exchange() {
-            @Override
-            public void complete(ResponseFrame response) {
-                response.replace(alloc.heapBuffer(16).writeZero(16));
-                throw new MalformedFrameException("bad_response_body", "unreadable");
-            }
-
-            @Override
-            public void abandon() {
-                throw new AssertionError("an exchange that completed is not abandoned too");
-            }
+        RecordingExchange exchange = new RecordingExchange(response -> {
+            response.replace(alloc.heapBuffer(16).writeZero(16));
+            throw new MalformedFrameException("bad_response_body", "unreadable");
         });
+        order.forwarded(produce(1), exchange);
 
         MalformedFrameException e = assertThrows(
                 MalformedFrameException.class,
@@ -157,6 +143,8 @@ class ResponseOrderTest {
         assertEquals("bad_response_body", e.reason());
         assertTrue(client.sent.isEmpty());
         assertTrue(order.isEmpty(), "the request is answered, if badly");
+        order.close();
+        assertEquals(List.of("completed"), exchange.events, "an exchange that completed is not abandoned too");
     }
 
     @Test
@@ -173,45 +161,24 @@ class ResponseOrderTest {
         for (int i = 0; i < 4; i++) {
             order.forwarded(join(i), null);
         }
-        List<String> abandoned = new ArrayList<>();
-        Exchange exchange = new Exchange() {
-            @Override
-            public void complete(ResponseFrame response) {
-                throw new AssertionError("never forwarded");
-            }
-
-            @Override
-            public void abandon() {
-                abandoned.add("abandoned");
-            }
-        };
+        RecordingExchange exchange = new RecordingExchange(null);
         MalformedFrameException e =
                 assertThrows(MalformedFrameException.class, () -> order.forwarded(join(5), exchange));
         assertEquals("too_many_in_flight", e.reason());
-        assertEquals(List.of("abandoned"), abandoned);
+        assertEquals(List.of("abandoned"), exchange.events);
         assertThrows(MalformedFrameException.class, () -> order.answer(join(6), answer(6)));
     }
 
     @Test
     void closingReleasesTheAnswersThatWaitAndAbandonsTheExchanges() {
-        List<String> abandoned = new ArrayList<>();
-        order.forwarded(produce(1), new Exchange() {
-            @Override
-            public void complete(ResponseFrame response) {
-                throw new AssertionError("the connection closed first");
-            }
-
-            @Override
-            public void abandon() {
-                abandoned.add("abandoned");
-            }
-        });
+        RecordingExchange exchange = new RecordingExchange(null);
+        order.forwarded(produce(1), exchange);
         ByteBuf waiting = answer(2);
         order.answer(join(2), waiting);
 
         order.close();
 
-        assertEquals(List.of("abandoned"), abandoned);
+        assertEquals(List.of("abandoned"), exchange.events);
         assertEquals(0, waiting.refCnt());
         assertTrue(order.isEmpty());
     }
@@ -255,6 +222,30 @@ class ResponseOrderTest {
         ByteBuf copy = alloc.heapBuffer(frame.readableBytes()).writeBytes(frame);
         frame.release();
         return copy;
+    }
+
+    /** An exchange that notes what became of it and, when completed, does {@code completion} (if any). */
+    private static final class RecordingExchange implements Exchange {
+
+        final List<String> events = new ArrayList<>();
+        private final Consumer<ResponseFrame> completion;
+
+        RecordingExchange(Consumer<ResponseFrame> completion) {
+            this.completion = completion;
+        }
+
+        @Override
+        public void complete(ResponseFrame response) {
+            events.add("completed");
+            if (completion != null) {
+                completion.accept(response);
+            }
+        }
+
+        @Override
+        public void abandon() {
+            events.add("abandoned");
+        }
     }
 
     /** What went to the client: a frame of its own, or a lent one (then a copy, and where it was lent from). */

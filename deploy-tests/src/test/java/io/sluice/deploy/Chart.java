@@ -35,12 +35,27 @@ final class Chart {
 
     /** {@code helm template} with the chart's defaults overridden by {@code valuesYaml}. */
     static Manifests template(String valuesYaml) {
+        return Manifests.parse(templateText(valuesYaml));
+    }
+
+    /** What {@code helm template} prints, as it prints it. */
+    static String templateText(String valuesYaml) {
         TemplateCommand template = new Helm(Repo.chart())
                 .template()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
                 .withValuesFile(valuesFile(valuesYaml));
-        return Manifests.parse(template.call());
+        return template.call();
+    }
+
+    /** The message {@code helm template} refuses {@code valuesYaml} with; fails if it renders. */
+    static String refusal(String valuesYaml) {
+        try {
+            templateText(valuesYaml);
+        } catch (RuntimeException refused) {
+            return String.valueOf(refused.getMessage());
+        }
+        throw new AssertionError("rendered, but should have been refused:\n" + valuesYaml);
     }
 
     /** The NOTES an install prints, from a client-only dry run that never contacts a cluster. */

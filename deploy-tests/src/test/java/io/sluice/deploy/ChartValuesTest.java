@@ -22,7 +22,7 @@ class ChartValuesTest {
     @Test
     void upstreamMustBeAPulsarUrl() {
         assertRefused("mode: proxy\nupstream: http://pulsar-broker:8080\n", "pulsar://");
-        Chart.template("mode: proxy\nupstream: pulsar+ssl://pulsar-broker:6651\n");
+        Chart.template("mode: proxy\nreplicas: 1\nupstream: pulsar+ssl://pulsar-broker:6651\n");
     }
 
     @Test

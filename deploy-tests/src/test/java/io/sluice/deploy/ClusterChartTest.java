@@ -85,7 +85,10 @@ class ClusterChartTest {
         Map<String, JsonNode> env = PodChecks.env(PodChecks.container(patch, "containers", "sluice"));
         assertEquals("redis://redis:6379", PodChecks.value(env, "SLUICE_CLUSTER_STORE"));
         assertEquals("prod", PodChecks.value(env, "SLUICE_CLUSTER_ID"));
-        assertEquals("file", PodChecks.value(env, "SLUICE_LIMITS_SOURCE"));
+        assertEquals(
+                "store",
+                PodChecks.value(env, "SLUICE_LIMITS_SOURCE"),
+                "with a store, a PUT on any Sluice applies to all unless limitsSource says file");
         PodChecks.assertNoUnknownSluiceVariables(patch);
     }
 

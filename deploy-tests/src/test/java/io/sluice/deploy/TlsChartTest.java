@@ -24,6 +24,7 @@ class TlsChartTest {
 
     private static final String PROXY_TLS = """
             mode: proxy
+            replicas: 1
             upstream: pulsar+ssl://pulsar-broker:6651
             tls:
               enabled: true
@@ -63,6 +64,7 @@ class TlsChartTest {
     void aKafkaProxySpeaksTlsToTheBrokersWithTheCaFromASecret() {
         JsonNode podSpec = Chart.template("""
                 mode: proxy
+                replicas: 1
                 kafka:
                   upstream: kafka-0.kafka:9093
                   upstreamTls: true
@@ -127,6 +129,7 @@ class TlsChartTest {
     void certManagerIssuesTheCertificateIntoTheSecretSluiceReads() {
         Manifests manifests = Chart.template("""
                 mode: proxy
+                replicas: 1
                 upstream: pulsar://pulsar-broker:6650
                 tls:
                   enabled: true
@@ -152,8 +155,12 @@ class TlsChartTest {
                         .asText());
         List<String> dnsNames = PodChecks.texts(certificate.path("spec").path("dnsNames"));
         assertTrue(
-                dnsNames.contains("sluice.pulsar.svc") && dnsNames.contains("sluice.pulsar.svc.cluster.local"),
-                dnsNames.toString());
+                dnsNames.containsAll(List.of(
+                        "sluice.pulsar.svc",
+                        "sluice.pulsar.svc.cluster.local",
+                        "sluice-admin.pulsar.svc",
+                        "sluice-admin.pulsar.svc.cluster.local")),
+                "the client and the admin Service's names: " + dnsNames);
         JsonNode podSpec = manifests
                 .one("Deployment", "sluice")
                 .path("spec")
@@ -212,8 +219,11 @@ class TlsChartTest {
         assertRefused("tls:\n  enabled: true\n", "tls.secretName");
         assertRefused("tls:\n  enabled: true\n  certManager: {enabled: true}\n", "issuerRef.name");
         assertRefused("tls:\n  clientCa: {secretName: ca}\n", "tls.enabled");
-        assertRefused("mode: proxy\nupstream: pulsar://b:6650\nupstreamTls: {caSecretName: ca}\n", "pulsar+ssl://");
-        assertRefused("mode: proxy\nupstream: pulsar://b:6650\nkafka: {upstreamTls: true}\n", "kafka.upstream");
+        assertRefused(
+                "mode: proxy\nreplicas: 1\nupstream: pulsar://b:6650\nupstreamTls: {caSecretName: ca}\n",
+                "pulsar+ssl://");
+        assertRefused(
+                "mode: proxy\nreplicas: 1\nupstream: pulsar://b:6650\nkafka: {upstreamTls: true}\n", "kafka.upstream");
     }
 
     private static void assertSecretFile(JsonNode podSpec, JsonNode container, String file, String secret, String key) {

@@ -86,13 +86,7 @@ class BundledStoreChartTest {
 
         JsonNode store = storeContainer(manifests);
         assertEquals("docker.io/valkey/valkey:8.1-alpine", store.path("image").asText());
-        JsonNode env = PodChecks.env(store).get("STORE_PASSWORD");
-        assertEquals(
-                "sluice-store",
-                env.path("valueFrom").path("secretKeyRef").path("name").asText());
-        assertEquals(
-                "password",
-                env.path("valueFrom").path("secretKeyRef").path("key").asText());
+        PodChecks.assertFromSecret(PodChecks.env(store).get("STORE_PASSWORD"), "sluice-store", "password");
         List<String> args = PodChecks.texts(store.path("args"));
         assertEquals("$(STORE_PASSWORD)", argAfter(args, "--requirepass"));
         assertEquals("64mb", argAfter(args, "--maxmemory"));
@@ -127,14 +121,8 @@ class BundledStoreChartTest {
         assertEquals(STORE_URL, PodChecks.value(env, "SLUICE_CLUSTER_STORE"));
         assertEquals("store", PodChecks.value(env, "SLUICE_LIMITS_SOURCE"), "a PUT on any replica applies to all");
         assertEquals("sluice", PodChecks.value(env, "SLUICE_CLUSTER_ID"));
-        JsonNode password = env.get(PodChecks.STORE_PASSWORD).path("valueFrom").path("secretKeyRef");
-        assertEquals("sluice-store", password.path("name").asText());
-        assertEquals("password", password.path("key").asText());
-        JsonNode podSpec = manifests
-                .one("Deployment", "sluice")
-                .path("spec")
-                .path("template")
-                .path("spec");
+        PodChecks.assertFromSecret(env.get(PodChecks.STORE_PASSWORD), "sluice-store", "password");
+        JsonNode podSpec = manifests.proxyPodSpec();
         PodChecks.assertNoSecretInEnvironmentOrCommandLine(podSpec);
         PodChecks.assertNoUnknownSluiceVariables(podSpec);
         assertEquals(
@@ -217,17 +205,9 @@ class BundledStoreChartTest {
         assertEquals(Chart.templateText(values), Chart.templateText(values), "two renders differ");
         Manifests manifests = Chart.template(values);
         assertFalse(manifests.has("Secret"), manifests.kindsAndNames().toString());
-        JsonNode storeRef = PodChecks.env(storeContainer(manifests))
-                .get("STORE_PASSWORD")
-                .path("valueFrom")
-                .path("secretKeyRef");
-        JsonNode sluiceRef = sluiceEnv(manifests)
-                .get(PodChecks.STORE_PASSWORD)
-                .path("valueFrom")
-                .path("secretKeyRef");
-        assertEquals("ops-store", storeRef.path("name").asText());
-        assertEquals("pw", storeRef.path("key").asText());
-        assertEquals(storeRef, sluiceRef, "the store and the Sluices read the same password");
+        // The store and the Sluices read the same password.
+        PodChecks.assertFromSecret(PodChecks.env(storeContainer(manifests)).get("STORE_PASSWORD"), "ops-store", "pw");
+        PodChecks.assertFromSecret(sluiceEnv(manifests).get(PodChecks.STORE_PASSWORD), "ops-store", "pw");
     }
 
     @Test
@@ -272,28 +252,20 @@ class BundledStoreChartTest {
 
     @Test
     void contradictoryStoreSettingsAreRefused() {
-        assertRefused(BUNDLED.replace("bundledStore", "store: 'redis://r:6379', bundledStore"), "one of them");
-        assertRefused(PROXY + "cluster: {store: 'redis://r:6379', perReplicaLimits: true}\n", "perReplicaLimits");
-        assertRefused(PROXY + "cluster: {bundledStore: {enabled: true}, perReplicaLimits: true}\n", "perReplicaLimits");
-        assertRefused(
+        ChartChecks.assertRefused(
+                BUNDLED.replace("bundledStore", "store: 'redis://r:6379', bundledStore"), "one of them");
+        ChartChecks.assertRefused(
+                PROXY + "cluster: {store: 'redis://r:6379', perReplicaLimits: true}\n", "perReplicaLimits");
+        ChartChecks.assertRefused(
+                PROXY + "cluster: {bundledStore: {enabled: true}, perReplicaLimits: true}\n", "perReplicaLimits");
+        ChartChecks.assertRefused(
                 PROXY + "cluster: {bundledStore: {enabled: true}, tls: {caSecret: ca}}\n", "cluster.tls.caSecret");
-        assertRefused(PROXY + "replicas: 1\ncluster: {limitsSource: store}\n", "cluster.bundledStore.enabled=true");
-    }
-
-    private static void assertRefused(String values, String messagePart) {
-        String refusal = Chart.refusal(values);
-        assertTrue(refusal.contains(messagePart), "message should name " + messagePart + ": " + refusal);
+        ChartChecks.assertRefused(
+                PROXY + "replicas: 1\ncluster: {limitsSource: store}\n", "cluster.bundledStore.enabled=true");
     }
 
     private static Map<String, JsonNode> sluiceEnv(Manifests manifests) {
-        return PodChecks.env(PodChecks.container(
-                manifests
-                        .one("Deployment", "sluice")
-                        .path("spec")
-                        .path("template")
-                        .path("spec"),
-                "containers",
-                "sluice"));
+        return PodChecks.env(manifests.proxyContainer());
     }
 
     private static boolean clusterEnv(Map<String, JsonNode> env) {

@@ -153,6 +153,16 @@ final class Chart {
             }
         }
 
+        /** The pod spec of the proxy Deployment. */
+        JsonNode proxyPodSpec() {
+            return one("Deployment", RELEASE).path("spec").path("template").path("spec");
+        }
+
+        /** The Sluice container of the proxy Deployment. */
+        JsonNode proxyContainer() {
+            return PodChecks.container(proxyPodSpec(), "containers", "sluice");
+        }
+
         Map<String, String> labels(String kind, String name) {
             return stringMap(one(kind, name).path("metadata").path("labels"));
         }

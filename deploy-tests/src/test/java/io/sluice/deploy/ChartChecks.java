@@ -11,6 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Checks on rendered objects that do not depend on the mode. */
 final class ChartChecks {
@@ -145,6 +146,12 @@ final class ChartChecks {
                 Chart.RELEASE,
                 Chart.stringMap(service.path("metadata").path("labels")).get(jobLabel),
                 "the job is the admin Service's " + jobLabel + " label");
+    }
+
+    /** {@code helm template} refuses {@code values} with a message naming {@code messagePart}. */
+    static void assertRefused(String values, String messagePart) {
+        String refusal = Chart.refusal(values);
+        assertTrue(refusal.contains(messagePart), "message should name " + messagePart + ": " + refusal);
     }
 
     static JsonNode parseJson(String text) {

@@ -30,7 +30,7 @@ class KafkaChartTest {
     @Test
     void aKafkaProxyServesTheBootstrapPortAndOnePortPerNode() {
         Manifests manifests = Chart.template(KAFKA_PROXY);
-        JsonNode sluice = proxyContainer(manifests);
+        JsonNode sluice = manifests.proxyContainer();
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("kafka-0.kafka:9092,kafka-1.kafka:9092", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
         assertEquals("0.0.0.0:9092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
@@ -84,7 +84,7 @@ class KafkaChartTest {
                   nodeIds: [1, 2, 3, 4]
                   advertisedHost: kafka.example.com
                 """);
-        JsonNode sluice = proxyContainer(manifests);
+        JsonNode sluice = manifests.proxyContainer();
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("kafka.example.com", PodChecks.value(env, "SLUICE_KAFKA_ADVERTISED_HOST"));
         assertEquals("20000", PodChecks.value(env, "SLUICE_KAFKA_NODE_PORT_BASE"));
@@ -102,7 +102,7 @@ class KafkaChartTest {
                 kafka:
                   upstream: kafka:9092
                 """);
-        Map<String, JsonNode> env = PodChecks.env(proxyContainer(manifests));
+        Map<String, JsonNode> env = PodChecks.env(manifests.proxyContainer());
         assertEquals("pulsar://pulsar-broker:6650", PodChecks.value(env, "SLUICE_UPSTREAM"));
         assertEquals("kafka:9092", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
         assertTrue(ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port")
@@ -161,17 +161,6 @@ class KafkaChartTest {
         RuntimeException past =
                 assertThrows(RuntimeException.class, () -> Chart.template(KAFKA_PROXY + "  nodePortBase: 65535\n"));
         assertTrue(past.getMessage().contains("past port 65535"), past.getMessage());
-    }
-
-    private static JsonNode proxyContainer(Manifests manifests) {
-        return PodChecks.container(
-                manifests
-                        .one("Deployment", "sluice")
-                        .path("spec")
-                        .path("template")
-                        .path("spec"),
-                "containers",
-                "sluice");
     }
 
     private static Map<String, Integer> ports(JsonNode ports, String field) {

@@ -243,6 +243,14 @@ final class PodChecks {
         return entry.path("value").asText();
     }
 
+    /** The variable {@code envVar} comes from {@code secret}'s {@code key}, never as a value. */
+    static void assertFromSecret(JsonNode envVar, String secret, String key) {
+        assertFalse(envVar == null || envVar.has("value"), "from a Secret, never inline: " + envVar);
+        JsonNode ref = envVar.path("valueFrom").path("secretKeyRef");
+        assertEquals(secret, ref.path("name").asText(), envVar.toString());
+        assertEquals(key, ref.path("key").asText(), envVar.toString());
+    }
+
     static int port(JsonNode container, String name) {
         for (JsonNode p : container.path("ports")) {
             if (name.equals(p.path("name").asText())) {

@@ -11,7 +11,6 @@ import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -216,13 +215,13 @@ class TlsChartTest {
 
     @Test
     void valuesThatCannotWorkAreRefused() {
-        assertRefused("tls:\n  enabled: true\n", "tls.secretName");
-        assertRefused("tls:\n  enabled: true\n  certManager: {enabled: true}\n", "issuerRef.name");
-        assertRefused("tls:\n  clientCa: {secretName: ca}\n", "tls.enabled");
-        assertRefused(
+        ChartChecks.assertRefused("tls:\n  enabled: true\n", "tls.secretName");
+        ChartChecks.assertRefused("tls:\n  enabled: true\n  certManager: {enabled: true}\n", "issuerRef.name");
+        ChartChecks.assertRefused("tls:\n  clientCa: {secretName: ca}\n", "tls.enabled");
+        ChartChecks.assertRefused(
                 "mode: proxy\nreplicas: 1\nupstream: pulsar://b:6650\nupstreamTls: {caSecretName: ca}\n",
                 "pulsar+ssl://");
-        assertRefused(
+        ChartChecks.assertRefused(
                 "mode: proxy\nreplicas: 1\nupstream: pulsar://b:6650\nkafka: {upstreamTls: true}\n", "kafka.upstream");
     }
 
@@ -230,12 +229,5 @@ class TlsChartTest {
         JsonNode volume = PodChecks.secretVolumeOf(podSpec, container, file);
         assertEquals(secret, volume.path("secret").path("secretName").asText(), file);
         assertTrue(file.endsWith("/" + key), file + " is the Secret's key " + key);
-    }
-
-    private static void assertRefused(String values, String messagePart) {
-        RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(
-                refused.getMessage() != null && refused.getMessage().contains(messagePart),
-                "message should name " + messagePart + ": " + refused.getMessage());
     }
 }

@@ -1,7 +1,5 @@
 package io.sluice.pulsar.connection;
 
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
 import io.sluice.pulsar.codec.FrameReader;
@@ -9,18 +7,18 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.ServerError;
-import io.sluice.relay.Drain;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.connection.ConnectionState;
 
 /**
- * Frames from the client: opens the upstream connection on CONNECT (noting whether the client
- * takes throttle notices), hands SEND and FLOW to the gates, tells them of new and closed
- * producers and consumers, consumes the receipts of throttle notices, applies admission control
- * to new work, and forwards every other frame to the broker unchanged.
+ * Commands from the client: CONNECT first (it opens the upstream connection, noting whether the
+ * client takes throttle notices), then SEND and FLOW to the gates, new and closed producers and
+ * consumers told to them, the receipts of throttle notices consumed, admission control applied to
+ * new work, and every other frame forwarded to the broker unchanged.
  */
-final class ClientHandler extends ChannelInboundHandlerAdapter {
+final class ClientCommands {
 
     private static final int CONNECT = BaseCommand.Type.CONNECT_VALUE;
     private static final int PRODUCER = BaseCommand.Type.PRODUCER_VALUE;
@@ -32,28 +30,18 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
     private static final int THROTTLE_PRODUCER_RECEIPT = BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT_VALUE;
 
-    private final PulsarSettings settings;
+    private final PulsarConnection connection;
     private final ProxyServices services;
-    private PulsarConnection connection;
 
-    ClientHandler(PulsarSettings settings, ProxyServices services) {
-        this.settings = settings;
-        this.services = services;
+    ClientCommands(PulsarConnection connection) {
+        this.connection = connection;
+        this.services = connection.services;
     }
 
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        connection = new PulsarConnection(ctx.channel(), settings, services);
-        services.stats().connectionOpened();
-        ctx.fireChannelActive();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        FrameView frame = (FrameView) msg;
-        services.stats().bytesFromClient(frame.length());
+    /** A frame from the client, lent. */
+    void read(FrameView frame) {
         int type = FrameReader.type(frame);
-        if (!connection.hasBroker()) {
+        if (connection.relay.state() instanceof ConnectionState.Accepted) {
             if (type != CONNECT) {
                 throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
             }
@@ -87,7 +75,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             }
             default -> {}
         }
-        connection.toUpstream(frame);
+        connection.relay.toUpstream(frame);
     }
 
     /** Admission control for a lookup: false (and the client answered) when refused. */
@@ -97,8 +85,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             return true;
         }
         long requestId = FrameReader.parse(frame).getLookupTopic().getRequestId();
-        connection.toClient(FrameWriter.lookupFailed(
-                connection.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
+        connection.relay.toClient(FrameWriter.lookupFailed(
+                connection.relay.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
         return false;
     }
 
@@ -114,8 +102,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
                 .publish
                 .notices()
                 .clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
-        connection.connectUpstream(
-                frame.retainedSlice(), connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+        connection.connect(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
     /**
@@ -161,42 +148,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         if (decision.admitted()) {
             return true;
         }
-        connection.toClient(FrameWriter.error(
-                connection.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
+        connection.relay.toClient(FrameWriter.error(
+                connection.relay.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
         return false;
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event == Drain.REQUEST) {
-            connection.drain();
-        } else {
-            ctx.fireUserEventTriggered(event);
-        }
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        connection.flushBroker();
-        // Sluice's own answers (refusals, rejections, throttle notices) written while reading the client.
-        connection.flushClient();
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        connection.clientWritabilityChanged();
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        connection.close();
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        connection.fail(cause);
     }
 }

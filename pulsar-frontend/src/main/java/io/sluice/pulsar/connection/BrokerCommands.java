@@ -1,8 +1,6 @@
 package io.sluice.pulsar.connection;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
@@ -12,12 +10,12 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.InboundFrames;
 
 /**
- * Frames from the broker: learns the broker's limits from CONNECTED (which also completes the
- * handshake, ending its timeout), hands receipts and messages to the gates, tells them of
+ * Commands from the broker: learns the broker's limits from CONNECTED (which also completes the
+ * handshake, ending its deadline), hands receipts and messages to the gates, tells them of
  * created, refused and closed producers and consumers, rewrites lookups in
  * {@link LookupMode#REWRITE}, and forwards everything to the client unchanged otherwise.
  */
-final class BrokerHandler extends ChannelInboundHandlerAdapter {
+final class BrokerCommands {
 
     private static final int CONNECTED = BaseCommand.Type.CONNECTED_VALUE;
     private static final int PRODUCER_SUCCESS = BaseCommand.Type.PRODUCER_SUCCESS_VALUE;
@@ -32,18 +30,20 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
     private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
 
     private final PulsarConnection connection;
+    private final boolean rewriteLookups;
+    private final boolean upstreamTls;
 
-    BrokerHandler(PulsarConnection connection) {
+    BrokerCommands(PulsarConnection connection) {
         this.connection = connection;
+        this.rewriteLookups = connection.settings.lookupMode() == LookupMode.REWRITE;
+        this.upstreamTls = connection.settings.upstreamTls() != null;
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        FrameView frame = (FrameView) msg;
+    /** A frame from the broker, lent. */
+    void read(FrameView frame) {
         int type = FrameReader.type(frame);
         if (type == SEND_RECEIPT || type == SEND_ERROR) {
             connection.publish.answer(frame, type);
-            connection.closeIfDrained();
             return;
         }
         switch (type) {
@@ -51,25 +51,22 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
             case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
                 track(FrameReader.parse(frame));
             case LOOKUP_RESPONSE -> {
-                if (connection.settings.lookupMode() == LookupMode.REWRITE) {
-                    boolean upstreamTls = connection.settings.upstreamTls() != null;
+                if (rewriteLookups) {
                     ByteBuf rewritten = InboundFrames.readOrRelease(
-                            frame.retainedSlice(), lookup -> LookupRewriter.rewrite(ctx.alloc(), lookup, upstreamTls));
-                    connection.toClient(rewritten);
+                            frame.retainedSlice(),
+                            lookup -> LookupRewriter.rewrite(connection.relay.alloc(), lookup, upstreamTls));
+                    connection.relay.toClient(rewritten);
                     return;
                 }
             }
             default -> {}
         }
-        connection.toClient(frame);
+        connection.relay.toClient(frame);
     }
 
     private void track(BaseCommand command) {
         switch (command.getType()) {
-            case CONNECTED -> {
-                connection.maxMessageSize(command.getConnected().getMaxMessageSize());
-                connection.handshakeCompleted();
-            }
+            case CONNECTED -> connection.connected(command.getConnected().getMaxMessageSize());
             case PRODUCER_SUCCESS ->
                 connection.publish.producerCreated(command.getProducerSuccess().getRequestId());
             case SUCCESS ->
@@ -78,12 +75,13 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
                 connection.publish.requestFailed(command.getError().getRequestId());
                 connection.dispatch.requestFailed(command.getError().getRequestId());
             }
-            case CLOSE_PRODUCER -> producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_PRODUCER ->
+                connection.publish.producerClosed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER ->
                 connection.dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
             case TOPIC_MIGRATED -> {
                 if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
-                    producerClosed(command.getTopicMigrated().getResourceId());
+                    connection.publish.producerClosed(command.getTopicMigrated().getResourceId());
                 } else {
                     connection.dispatch.consumerClosed(
                             command.getTopicMigrated().getResourceId());
@@ -91,33 +89,5 @@ final class BrokerHandler extends ChannelInboundHandlerAdapter {
             }
             default -> {}
         }
-    }
-
-    private void producerClosed(long producerId) {
-        connection.publish.producerClosed(producerId);
-        connection.closeIfDrained();
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        connection.flushClient();
-        ctx.fireChannelReadComplete();
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        connection.brokerWritabilityChanged();
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        connection.close();
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        connection.fail(cause);
     }
 }

@@ -1,28 +1,47 @@
 package io.sluice.pulsar.connection;
 
+import io.netty.buffer.ByteBuf;
+import io.sluice.admission.AdmissionDecision;
+import io.sluice.admission.RequestType;
+import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.PulsarFrameRule;
+import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.DispatchGate;
 import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
+import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.lookup.LookupRewriter;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.InboundFrames;
+import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.connection.ConnectionProtocol;
+import io.sluice.relay.connection.ConnectionState;
 import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.relay.connection.UpstreamFailure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What is Pulsar's in one proxied connection (the relay's {@link ProxiedConnection} runs the
- * rest): the client's CONNECT opens the upstream connection to the broker it names, when the allow
- * list lets it, or is refused with Sluice's own ERROR; frames of either side are routed to the
- * gates that meter producers and consumers ({@link ClientCommands}, {@link BrokerCommands}); the
- * broker's CONNECTED gives its max message size to both decoders and ends the handshake. A draining
- * connection closes once the publish gate has nothing in flight.
+ * What is Pulsar's in one proxied connection; the relay's {@link ProxiedConnection} runs the rest
+ * (states, the upstream connect, reads, writes, back-pressure, drain, close).
+ *
+ * <p>From the client: CONNECT first, which opens the upstream connection to the broker it names
+ * when the allow list lets it (noting whether the client takes throttle notices), or is refused
+ * with Sluice's own ERROR; then SEND and FLOW to the gates, new and closed producers and consumers
+ * told to them, the receipts of throttle notices consumed, admission control applied to new work,
+ * and every other frame forwarded to the broker unchanged.
+ *
+ * <p>From the broker: CONNECTED gives its max message size to both sides and ends the handshake;
+ * receipts and messages go to the gates, which are told of created, refused and closed producers
+ * and consumers; lookups are rewritten in {@link LookupMode#REWRITE}; everything else goes to the
+ * client unchanged. A draining connection closes once the publish gate has nothing in flight.
  */
 final class PulsarConnection implements ConnectionProtocol {
 
@@ -31,19 +50,39 @@ final class PulsarConnection implements ConnectionProtocol {
     /** The request_id of an ERROR about the connection as a whole rather than one request. */
     private static final long CONNECTION_REQUEST_ID = -1L;
 
-    final ProxiedConnection relay;
-    final PulsarSettings settings;
-    final ProxyServices services;
-    final PublishGate publish;
-    final DispatchGate dispatch;
+    private static final int CONNECT = BaseCommand.Type.CONNECT_VALUE;
+    private static final int PRODUCER = BaseCommand.Type.PRODUCER_VALUE;
+    private static final int SUBSCRIBE = BaseCommand.Type.SUBSCRIBE_VALUE;
+    private static final int CLOSE_PRODUCER = BaseCommand.Type.CLOSE_PRODUCER_VALUE;
+    private static final int CLOSE_CONSUMER = BaseCommand.Type.CLOSE_CONSUMER_VALUE;
+    private static final int SEND = BaseCommand.Type.SEND_VALUE;
+    private static final int FLOW = BaseCommand.Type.FLOW_VALUE;
+    private static final int LOOKUP = BaseCommand.Type.LOOKUP_VALUE;
+    private static final int THROTTLE_PRODUCER_RECEIPT = BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT_VALUE;
+    private static final int CONNECTED = BaseCommand.Type.CONNECTED_VALUE;
+    private static final int PRODUCER_SUCCESS = BaseCommand.Type.PRODUCER_SUCCESS_VALUE;
+    private static final int SUCCESS = BaseCommand.Type.SUCCESS_VALUE;
+    private static final int ERROR = BaseCommand.Type.ERROR_VALUE;
+    private static final int TOPIC_MIGRATED = BaseCommand.Type.TOPIC_MIGRATED_VALUE;
+    private static final int LOOKUP_RESPONSE = BaseCommand.Type.LOOKUP_RESPONSE_VALUE;
+    private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
+    private static final int SEND_ERROR = BaseCommand.Type.SEND_ERROR_VALUE;
+    private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
 
-    private final ClientCommands fromClient;
-    private final BrokerCommands fromBroker;
+    private final ProxiedConnection relay;
+    private final PulsarSettings settings;
+    private final ProxyServices services;
+    private final PublishGate publish;
+    private final DispatchGate dispatch;
+    private final boolean rewriteLookups;
+    private final boolean upstreamTls;
 
     PulsarConnection(ProxiedConnection relay, PulsarSettings settings, ProxyServices services) {
         this.relay = relay;
         this.settings = settings;
         this.services = services;
+        this.rewriteLookups = settings.lookupMode() == LookupMode.REWRITE;
+        this.upstreamTls = settings.upstreamTls() != null;
         String clientAddress = String.valueOf(relay.remoteAddress());
         this.publish = new PublishGate(
                 relay,
@@ -63,36 +102,125 @@ final class PulsarConnection implements ConnectionProtocol {
                     }
                 });
         this.dispatch = new DispatchGate(relay, relay.eventLoop(), services, clientAddress);
-        this.fromClient = new ClientCommands(this);
-        this.fromBroker = new BrokerCommands(this);
     }
 
     @Override
     public void fromClient(FrameView frame) {
-        fromClient.read(frame);
+        int type = FrameReader.type(frame);
+        if (relay.state() instanceof ConnectionState.Accepted) {
+            if (type != CONNECT) {
+                throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
+            }
+            connect(frame);
+            return;
+        }
+        switch (type) {
+            case SEND -> {
+                publish.send(frame);
+                return;
+            }
+            case FLOW -> {
+                dispatch.flow(frame);
+                return;
+            }
+            case THROTTLE_PRODUCER_RECEIPT -> {
+                // Sluice's own extension: the broker does not know the command.
+                publish.notices().receipt(frame);
+                return;
+            }
+            case CONNECT -> throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
+            case LOOKUP -> {
+                if (!admitLookup(frame)) {
+                    return;
+                }
+            }
+            case PRODUCER, SUBSCRIBE, CLOSE_PRODUCER, CLOSE_CONSUMER -> {
+                if (!trackFromClient(frame)) {
+                    return;
+                }
+            }
+            default -> {}
+        }
+        relay.toUpstream(frame);
     }
 
-    @Override
-    public void fromUpstream(FrameView frame) {
-        fromBroker.read(frame);
+    /** Admission control for a lookup: false (and the client answered) when refused. */
+    private boolean admitLookup(FrameView frame) {
+        AdmissionDecision decision = services.admission().admit(RequestType.METADATA);
+        if (decision.admitted()) {
+            return true;
+        }
+        long requestId = FrameReader.parse(frame).getLookupTopic().getRequestId();
+        relay.toClient(FrameWriter.lookupFailed(
+                relay.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
     }
 
-    @Override
-    public boolean isIdle() {
-        return publish.isIdle();
+    /** The CONNECT itself is forwarded untouched: the broker ignores a feature flag it does not know. */
+    private void connect(FrameView frame) {
+        AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
+        if (!admission.admitted()) {
+            refuse(ServerError.ServiceNotReady, admission.rejectMessage());
+            return;
+        }
+        CommandConnect connect = FrameReader.parse(frame).getConnect();
+        publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        openUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
-    @Override
-    public void closed() {
-        publish.close();
-        dispatch.close();
+    /**
+     * Tells the gates of a client command, after admission control for new producers and
+     * consumers. Returns whether the caller should forward the frame; when not, the client has
+     * its answer.
+     */
+    private boolean trackFromClient(FrameView frame) {
+        BaseCommand command = FrameReader.parse(frame);
+        switch (command.getType()) {
+            case PRODUCER -> {
+                long requestId = command.getProducer().getRequestId();
+                if (!admit(RequestType.NEW_PRODUCER, requestId)) {
+                    return false;
+                }
+                publish.producerRequested(
+                        requestId,
+                        command.getProducer().getProducerId(),
+                        command.getProducer().getTopic());
+            }
+            case SUBSCRIBE -> {
+                long requestId = command.getSubscribe().getRequestId();
+                if (!admit(RequestType.NEW_CONSUMER, requestId)) {
+                    return false;
+                }
+                dispatch.consumerRequested(
+                        requestId,
+                        command.getSubscribe().getConsumerId(),
+                        command.getSubscribe().getTopic());
+            }
+            case CLOSE_PRODUCER ->
+                publish.producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER ->
+                dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            default -> {}
+        }
+        return true;
+    }
+
+    /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */
+    private boolean admit(RequestType type, long requestId) {
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            return true;
+        }
+        relay.toClient(
+                FrameWriter.error(relay.alloc(), requestId, ServerError.ServiceNotReady, decision.rejectMessage()));
+        return false;
     }
 
     /**
      * Opens the upstream connection for a client's CONNECT and forwards the lent CONNECT frame as
      * it came, auth data included, first of all once the upstream is up.
      */
-    void connect(FrameView connectFrame, String proxyToBrokerUrl) {
+    private void openUpstream(FrameView connectFrame, String proxyToBrokerUrl) {
         BrokerAddress target = settings.upstream();
         if (proxyToBrokerUrl != null && !proxyToBrokerUrl.isEmpty()) {
             target = settings.allowedBrokers().resolve(proxyToBrokerUrl);
@@ -120,17 +248,78 @@ final class PulsarConnection implements ConnectionProtocol {
         refuse(ServerError.ServiceNotReady, "Sluice cannot reach broker " + address + ": " + failure.message());
     }
 
+    /** Answers the client's CONNECT with an error and closes. */
+    private void refuse(ServerError error, String message) {
+        relay.toClient(FrameWriter.error(relay.alloc(), CONNECTION_REQUEST_ID, error, message));
+        relay.close();
+    }
+
+    @Override
+    public void fromUpstream(FrameView frame) {
+        int type = FrameReader.type(frame);
+        if (type == SEND_RECEIPT || type == SEND_ERROR) {
+            publish.answer(frame, type);
+            return;
+        }
+        switch (type) {
+            case MESSAGE -> dispatch.message(frame);
+            case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
+                trackFromBroker(FrameReader.parse(frame));
+            case LOOKUP_RESPONSE -> {
+                if (rewriteLookups) {
+                    ByteBuf rewritten = InboundFrames.readOrRelease(
+                            frame.retainedSlice(),
+                            lookup -> LookupRewriter.rewrite(relay.alloc(), lookup, upstreamTls));
+                    relay.toClient(rewritten);
+                    return;
+                }
+            }
+            default -> {}
+        }
+        relay.toClient(frame);
+    }
+
+    private void trackFromBroker(BaseCommand command) {
+        switch (command.getType()) {
+            case CONNECTED -> connected(command.getConnected().getMaxMessageSize());
+            case PRODUCER_SUCCESS ->
+                publish.producerCreated(command.getProducerSuccess().getRequestId());
+            case SUCCESS -> dispatch.consumerCreated(command.getSuccess().getRequestId());
+            case ERROR -> {
+                publish.requestFailed(command.getError().getRequestId());
+                dispatch.requestFailed(command.getError().getRequestId());
+            }
+            case CLOSE_PRODUCER ->
+                publish.producerClosed(command.getCloseProducer().getProducerId());
+            case CLOSE_CONSUMER ->
+                dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+            case TOPIC_MIGRATED -> {
+                if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
+                    publish.producerClosed(command.getTopicMigrated().getResourceId());
+                } else {
+                    dispatch.consumerClosed(command.getTopicMigrated().getResourceId());
+                }
+            }
+            default -> {}
+        }
+    }
+
     /** The broker's CONNECTED is on its way to the client: its max message size applies to both sides, and the handshake is done. */
-    void connected(int maxMessageSize) {
+    private void connected(int maxMessageSize) {
         if (maxMessageSize > 0) {
             relay.limitFrames(PulsarFrameRule.maxFrameSize(maxMessageSize));
         }
         relay.handshakeCompleted();
     }
 
-    /** Answers the client's CONNECT with an error and closes. */
-    void refuse(ServerError error, String message) {
-        relay.toClient(FrameWriter.error(relay.alloc(), CONNECTION_REQUEST_ID, error, message));
-        relay.close();
+    @Override
+    public boolean isIdle() {
+        return publish.isIdle();
+    }
+
+    @Override
+    public void closed() {
+        publish.close();
+        dispatch.close();
     }
 }

@@ -207,7 +207,12 @@ public final class ProxiedConnection implements Outbound {
                         "client sent more than " + EarlyFrames.MAX + " frames before its upstream connection was up"));
             }
         } else if (now instanceof Accepted) {
-            protocol.upstreamNeeded();
+            try {
+                protocol.upstreamNeeded();
+            } catch (RuntimeException e) {
+                frame.release();
+                throw e;
+            }
             if (state instanceof Accepted) {
                 frame.release();
                 throw illegal("send a frame upstream without opening the upstream");

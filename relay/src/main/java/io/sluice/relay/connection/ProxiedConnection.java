@@ -67,9 +67,9 @@ import java.util.function.Consumer;
  * Frames sent upstream before it is up wait in the state, a few at most
  * ({@link EarlyFrames#MAX}), and go first once it is; a reason in {@link ConnectionSpec#stopDecoding}
  * (a gate holding a request: {@link ReadGate#QUOTA}) stops the client's decoder as well as its
- * socket, and its decoder decodes what it kept when the last such reason is lifted. A front end
- * calls nothing here once the connection is closed, except the {@link Outbound} methods, which
- * then drop what they are given.
+ * socket, and its decoder decodes what it kept when the last such reason is lifted. Once the
+ * connection is closed, what a front end sends either way is dropped, and closing, failing,
+ * pausing or resuming again do nothing; opening an upstream fails loudly.
  *
  * <p>Both channels run on the client's event loop; so does every method here, and nothing needs
  * a lock.

@@ -11,8 +11,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The boundaries of docs/ARCHITECTURE.md, checked on the compiled classes: the engine knows no
- * Netty and no protocol, the relay knows no protocol, front ends do not know each other, and no
- * two packages depend on each other in a circle.
+ * Netty and no protocol, the relay and the front-end API know no protocol, front ends do not know
+ * each other, the server knows front ends only through their registration, and no two packages
+ * depend on each other in a circle.
  */
 @AnalyzeClasses(
         packages = "io.sluice",
@@ -47,6 +48,7 @@ class ArchitectureTest {
                     "io.netty..",
                     "com.google.protobuf..",
                     "io.sluice.relay..",
+                    "io.sluice.frontend..",
                     "io.sluice.pulsar..",
                     "io.sluice.kafka..",
                     "io.sluice.admin..",
@@ -77,6 +79,46 @@ class ArchitectureTest {
                     "io.sluice.limits.kafka..",
                     "io.sluice.admin..",
                     "io.sluice.server..");
+
+    @ArchTest
+    static final ArchRule theFrontEndApiKnowsNoProtocol = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.frontend..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.scopes..",
+                    "io.sluice.limits.pulsar..",
+                    "io.sluice.limits.kafka..",
+                    "io.sluice.admin..",
+                    "io.sluice.server..")
+            .because("every front end registers through it alike, and the server sees nothing else of them");
+
+    @ArchTest
+    static final ArchRule theServerNamesNoProtocol = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.server..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.scopes..",
+                    "io.sluice.limits.pulsar..",
+                    "io.sluice.limits.kafka..")
+            .because("front ends register through io.sluice.frontend and ServiceLoader: a new one touches no"
+                    + " server code");
+
+    @ArchTest
+    static final ArchRule theRelayKnowsNoFrontEndApi = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.relay..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.sluice.frontend..")
+            .because("the front-end API stands on the relay, not under it");
 
     @ArchTest
     static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses()

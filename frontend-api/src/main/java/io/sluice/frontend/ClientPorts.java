@@ -1,4 +1,4 @@
-package io.sluice.server;
+package io.sluice.frontend;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -22,10 +22,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The ports one front end listens on and the client connections they accepted: each port binds on
  * the server's event loops with the front end's pipeline, and all of them drain and close together.
- * Thread-safe: ports may open from an event loop (a Kafka node first seen in a response) while the
- * server drains from its shutdown thread.
+ * A front end gets its own from {@link FrontEndContext#ports}. Thread-safe: ports may open from an
+ * event loop (a Kafka node first seen in a response) while the server drains from its shutdown
+ * thread.
  */
-final class ClientPorts {
+public final class ClientPorts {
 
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
@@ -35,6 +36,10 @@ final class ClientPorts {
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
     private volatile boolean closing;
 
+    /**
+     * @param protocol   the front end's protocol label, naming its group of client channels
+     * @param waterMark  when a client channel counts as unwritable (its reads then pause)
+     */
     ClientPorts(
             String protocol,
             EventLoopGroup acceptors,
@@ -53,7 +58,7 @@ final class ClientPorts {
      * that assembles the front end's pipeline. A port that binds after {@link #drain()} or
      * {@link #close()} began is closed at once.
      */
-    ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
+    public ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
         ChannelFuture bound = new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(serverType)
@@ -80,23 +85,23 @@ final class ClientPorts {
     }
 
     /** Whether {@link #drain()} or {@link #close()} began. */
-    boolean closing() {
+    public boolean closing() {
         return closing;
     }
 
     /** Stops accepting on every port and asks every client connection to finish what it holds, then close. */
-    void drain() {
+    public void drain() {
         closeListeners();
         clients.forEach(Drain::request);
     }
 
     /** Client connections still open. */
-    int openConnections() {
+    public int openConnections() {
         return clients.size();
     }
 
     /** Closes every port and every client connection. */
-    void close() {
+    public void close() {
         closeListeners();
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

@@ -1,14 +1,12 @@
-package io.sluice.server;
+package io.sluice.pulsar.frontend;
 
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.SocketChannel;
+import io.sluice.frontend.ClientPorts;
+import io.sluice.frontend.FrontEnd;
+import io.sluice.frontend.FrontEndContext;
 import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
-import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,27 +21,16 @@ final class PulsarFrontEnd implements FrontEnd {
 
     private static final int UPSTREAM_CONNECT_TIMEOUT_MILLIS = 10_000;
 
-    private final SluiceConfig config;
-    private final ProxyServices services;
-    private final Class<? extends SocketChannel> socketType;
-    private final SecretFiles secrets;
+    private final PulsarConfig config;
+    private final FrontEndContext context;
     private final ClientPorts ports;
     private volatile boolean upstreamReachable;
     private Channel listener;
 
-    PulsarFrontEnd(
-            SluiceConfig config,
-            ProxyServices services,
-            EventLoopGroup acceptors,
-            EventLoopGroup workers,
-            Class<? extends ServerChannel> serverType,
-            Class<? extends SocketChannel> socketType,
-            SecretFiles secrets) {
+    PulsarFrontEnd(PulsarConfig config, FrontEndContext context) {
         this.config = config;
-        this.services = services;
-        this.socketType = socketType;
-        this.secrets = secrets;
-        this.ports = new ClientPorts("pulsar", acceptors, workers, serverType, WATER_MARK);
+        this.context = context;
+        this.ports = context.ports(WATER_MARK);
     }
 
     @Override
@@ -53,12 +40,12 @@ final class PulsarFrontEnd implements FrontEnd {
                 config.allowedBrokers(),
                 config.lookupMode(),
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS,
-                socketType,
+                context.socketChannelType(),
                 PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                config.handshakeTimeout(),
-                secrets.portTls(),
-                secrets.pulsarUpstreamTls());
-        PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, services);
+                context.handshakeTimeout(),
+                context.portTls(),
+                context.upstreamTls());
+        PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, context.services());
         listener = ports.bind(config.listen().host(), config.listen().port(), pipeline)
                 .sync()
                 .channel();
@@ -68,17 +55,23 @@ final class PulsarFrontEnd implements FrontEnd {
     @Override
     public String describe() {
         InetSocketAddress address = (InetSocketAddress) listener.localAddress();
-        TlsConfig tls = config.tls();
-        String clients = !tls.serves() ? "" : tls.clientCa() == null ? "TLS, " : "TLS with client certificates, ";
-        String upstream = (tls.pulsarUpstream() ? "pulsar+ssl://" : "pulsar://")
+        String clients = context.portTls() == null
+                ? ""
+                : context.clientCertificates() ? "TLS with client certificates, " : "TLS, ";
+        String upstream = (config.upstreamTls() ? "pulsar+ssl://" : "pulsar://")
                 + config.upstream().hostPort();
         return "Pulsar protocol on " + address.getHostString() + ":" + address.getPort() + " (" + clients + "upstream "
                 + upstream + ", lookup mode " + config.lookupMode().name().toLowerCase(Locale.ROOT) + ")";
     }
 
-    /** The port clients connect to (useful when started on port 0). */
-    int port() {
+    @Override
+    public int port() {
         return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    @Override
+    public ClientPorts ports() {
+        return ports;
     }
 
     @Override
@@ -97,25 +90,5 @@ final class PulsarFrontEnd implements FrontEnd {
         } catch (IOException e) {
             upstreamReachable = false;
         }
-    }
-
-    @Override
-    public void drain() {
-        ports.drain();
-    }
-
-    @Override
-    public int openConnections() {
-        return ports.openConnections();
-    }
-
-    @Override
-    public ProxyStats stats() {
-        return services.stats();
-    }
-
-    @Override
-    public void close() {
-        ports.close();
     }
 }

@@ -144,8 +144,10 @@ public final class SluiceDemo {
                     .create();
             Thread slowFlood = flood(slow);
             Thread fastFlood = flood(fast);
-            TopicMeter slowMeter = sluice.services().topics().meter("pulsar", SLOW);
-            TopicMeter fastMeter = sluice.services().topics().meter("pulsar", FAST);
+            TopicMeter slowMeter =
+                    sluice.services(PulsarConfig.PROTOCOL).topics().meter(PulsarConfig.PROTOCOL, SLOW);
+            TopicMeter fastMeter =
+                    sluice.services(PulsarConfig.PROTOCOL).topics().meter(PulsarConfig.PROTOCOL, FAST);
             System.out.printf(
                     "Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
                     SLOW, FAST);

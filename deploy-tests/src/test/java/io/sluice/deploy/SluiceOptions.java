@@ -85,12 +85,11 @@ final class SluiceOptions {
             constants.put(constant.group(1), constant.group(2));
         }
         Map<String, String> defaults = new LinkedHashMap<>();
-        for (String body : annotationBodies(source, "FrontEndOption.text")) {
-            List<String> arguments = arguments(body);
+        for (List<String> arguments : callArguments(source, "FrontEndOption.text")) {
             defaults.put(stringValue(arguments.get(1), constants), stringValue(arguments.get(3), constants));
         }
-        for (String body : annotationBodies(source, "FrontEndOption.flag")) {
-            defaults.put(stringValue(arguments(body).get(1), constants), "false");
+        for (List<String> arguments : callArguments(source, "FrontEndOption.flag")) {
+            defaults.put(stringValue(arguments.get(1), constants), "false");
         }
         return new SluiceOptions(defaults);
     }
@@ -110,33 +109,25 @@ final class SluiceOptions {
         return constants.get(argument);
     }
 
-    /** The top-level arguments of a call's parentheses, trimmed (commas in strings and nested calls do not split). */
-    private static List<String> arguments(String body) {
-        List<String> arguments = new ArrayList<>();
-        int depth = 0;
-        boolean inString = false;
-        int start = 0;
-        for (int i = 0; i < body.length(); i++) {
-            char c = body.charAt(i);
-            if (inString) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == '"') {
-                    inString = false;
-                }
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                arguments.add(body.substring(start, i).trim());
-                start = i + 1;
+    /** The arguments, trimmed, of every call of {@code method} in {@code source}. */
+    private static List<List<String>> callArguments(String source, String method) {
+        List<List<String>> calls = new ArrayList<>();
+        int at = 0;
+        while ((at = source.indexOf(method + "(", at)) >= 0) {
+            int start = at + method.length() + 1;
+            List<Integer> commas = new ArrayList<>();
+            int end = closing(source, start, commas);
+            List<String> arguments = new ArrayList<>();
+            int from = start;
+            for (int comma : commas) {
+                arguments.add(source.substring(from, comma).trim());
+                from = comma + 1;
             }
+            arguments.add(source.substring(from, end).trim());
+            calls.add(arguments);
+            at = end;
         }
-        arguments.add(body.substring(start).trim());
-        return arguments;
+        return calls;
     }
 
     static SluiceOptions parse(String source) {
@@ -202,28 +193,39 @@ final class SluiceOptions {
         int at = 0;
         while ((at = source.indexOf(annotation + "(", at)) >= 0) {
             int start = at + annotation.length() + 1;
-            int depth = 1;
-            boolean inString = false;
-            int i = start;
-            for (; i < source.length() && depth > 0; i++) {
-                char c = source.charAt(i);
-                if (inString) {
-                    if (c == '\\') {
-                        i++;
-                    } else if (c == '"') {
-                        inString = false;
-                    }
-                } else if (c == '"') {
-                    inString = true;
-                } else if (c == '(') {
-                    depth++;
-                } else if (c == ')') {
-                    depth--;
-                }
-            }
-            bodies.add(source.substring(start, i - 1));
-            at = i;
+            int end = closing(source, start, new ArrayList<>());
+            bodies.add(source.substring(start, end));
+            at = end;
         }
         return bodies;
+    }
+
+    /**
+     * The index of the parenthesis that closes one opened just before {@code start} (the end of
+     * {@code source} when none does), skipping string literals; the commas between its arguments
+     * go into {@code commas}.
+     */
+    private static int closing(String source, int start, List<Integer> commas) {
+        int depth = 1;
+        boolean inString = false;
+        for (int i = start; i < source.length(); i++) {
+            char c = source.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            } else if (c == ',' && depth == 1) {
+                commas.add(i);
+            }
+        }
+        return source.length();
     }
 }

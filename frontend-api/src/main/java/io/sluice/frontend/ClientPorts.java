@@ -15,9 +15,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.relay.Drain;
 
+import java.net.InetSocketAddress;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The ports one front end listens on and the client connections they accepted: each port binds on
@@ -34,6 +36,7 @@ public final class ClientPorts {
     private final WriteBufferWaterMark waterMark;
     private final ChannelGroup clients;
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Channel> first = new AtomicReference<>();
     private volatile boolean closing;
 
     /**
@@ -55,8 +58,9 @@ public final class ClientPorts {
 
     /**
      * Binds {@code host:port}; each accepted connection gets {@code pipeline}, a sharable handler
-     * that assembles the front end's pipeline. A port that binds after {@link #drain()} or
-     * {@link #close()} began is closed at once.
+     * that assembles the front end's pipeline. The first port bound is the one clients connect to
+     * first ({@link #address()}). A port that binds after {@link #drain()} or {@link #close()}
+     * began is closed at once.
      */
     public ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
         ChannelFuture bound = new ServerBootstrap()
@@ -73,6 +77,7 @@ public final class ClientPorts {
                     }
                 })
                 .bind(host, port);
+        first.compareAndSet(null, bound.channel());
         bound.addListener((ChannelFuture done) -> {
             if (done.isSuccess()) {
                 listeners.add(done.channel());
@@ -82,6 +87,17 @@ public final class ClientPorts {
             }
         });
         return bound;
+    }
+
+    /** The address of the first port, once it is bound. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) first.get().localAddress();
+    }
+
+    /** Whether the first port accepts connections and neither {@link #drain()} nor {@link #close()} began. */
+    public boolean listening() {
+        Channel channel = first.get();
+        return !closing && channel != null && channel.isActive();
     }
 
     /** Whether {@link #drain()} or {@link #close()} began. */

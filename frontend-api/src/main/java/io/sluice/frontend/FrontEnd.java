@@ -2,39 +2,34 @@ package io.sluice.frontend;
 
 /**
  * One protocol's ports at run time, made by {@link FrontEndConfig#open}: it binds on the server's
- * event loops, serves client connections to its upstream, says whether it is ready, and drains on
- * shutdown. The server treats every front end alike: {@link #start()} once, then
- * {@link #checkUpstream()} every two seconds, {@link #isReady()} whenever {@code /readyz} is asked,
- * and on SIGTERM {@link #drain()}, {@link #openConnections()} until none is left or the drain
- * timeout passed, then {@link #close()}.
+ * event loops, serves client connections to its upstream, says whether its upstream can be
+ * reached, and drains on shutdown. The server treats every front end alike: {@link #start()} and
+ * {@link #checkUpstream()} once, then {@link #checkUpstream()} every two seconds, and on SIGTERM
+ * {@link #drain()}, {@link #openConnections()} until none is left or the drain timeout passed,
+ * then {@link #close()}. It is ready ({@code /readyz}) while its first port listens and its last
+ * upstream check succeeded.
  *
  * <p>A front end binds its ports through the {@link ClientPorts} it got from
- * {@link FrontEndContext#ports}; drain, the connection count and close then need no code of its
- * own. A minimal one:
+ * {@link FrontEndContext#ports}; its port number, drain, the connection count and close then need
+ * no code of its own. A minimal one:
  *
  * <pre>{@code
  * final class LineFrontEnd implements FrontEnd {
- *     private final ClientPorts ports;
- *     private Channel listener;
- *     private volatile boolean upstreamReachable;
+ *     private final ClientPorts ports;   // context.ports(waterMark), in the constructor
  *
  *     public void start() throws InterruptedException {
- *         listener = ports.bind(config.listen().host(), config.listen().port(), new LineChannelInitializer(...))
- *                 .sync().channel();
- *         checkUpstream();
+ *         ports.bind(config.listen().host(), config.listen().port(), new LineChannelInitializer(...)).sync();
  *     }
  *     public ClientPorts ports() { return ports; }
- *     public int port() { return ((InetSocketAddress) listener.localAddress()).getPort(); }
- *     public String describe() { return "line protocol on " + listener.localAddress() + " (upstream ...)"; }
- *     public boolean isReady() { return !ports.closing() && listener.isActive() && upstreamReachable; }
- *     public void checkUpstream() { upstreamReachable = ...a TCP connect with a 1 s timeout...; }
+ *     public String describe() { return "line protocol on " + ports.address() + " (upstream ...)"; }
+ *     public boolean checkUpstream() { return ...a TCP connect to the upstream within 1 s...; }
  * }
  * }</pre>
  *
  * <p>Threads: {@link #start()}, {@link #describe()}, {@link #drain()} and {@link #close()} run on
- * the thread that starts or stops the server, {@link #checkUpstream()} on the server's sampler
- * thread (it may block, never on an event loop), {@link #isReady()} and {@link #openConnections()}
- * on any thread.
+ * the thread that starts or stops the server, {@link #checkUpstream()} there once and then on the
+ * server's sampler thread (it may block, never on an event loop), {@link #openConnections()} on
+ * any thread.
  */
 public interface FrontEnd extends AutoCloseable {
 
@@ -48,13 +43,12 @@ public interface FrontEnd extends AutoCloseable {
     String describe();
 
     /** The port clients connect to first (useful when started on port 0); after {@link #start()}. */
-    int port();
+    default int port() {
+        return ports().address().getPort();
+    }
 
-    /** Listening and the upstream accepts connections. */
-    boolean isReady();
-
-    /** Checks whether the upstream accepts connections. */
-    void checkUpstream();
+    /** Whether the upstream accepts connections now. */
+    boolean checkUpstream();
 
     /** The ports it bound, and the client connections they accepted. */
     ClientPorts ports();

@@ -175,12 +175,12 @@ public final class SluiceServer implements AutoCloseable {
         }
         for (Hosted hosted : frontEnds) {
             hosted.frontEnd().start();
+            hosted.checkUpstream();
         }
         probeEventLoops();
         admissionSampler = AdmissionSampler.start(admission);
         sampler.scheduleAtFixedRate(topics::sample, 1, 1, TimeUnit.SECONDS);
-        sampler.scheduleWithFixedDelay(
-                () -> frontEnds.forEach(hosted -> hosted.frontEnd().checkUpstream()), 2, 2, TimeUnit.SECONDS);
+        sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(Hosted::checkUpstream), 2, 2, TimeUnit.SECONDS);
         if (!limits.isShared()) {
             LimitsFileWatch limitsFileWatch = new LimitsFileWatch(limits);
             sampler.scheduleWithFixedDelay(limitsFileWatch::check, 1, 1, TimeUnit.SECONDS);
@@ -226,9 +226,7 @@ public final class SluiceServer implements AutoCloseable {
 
     /** Ready for traffic: every front end listens and reaches its upstream, and Sluice is not draining. */
     public boolean isReady() {
-        return !draining
-                && !frontEnds.isEmpty()
-                && frontEnds.stream().allMatch(hosted -> hosted.frontEnd().isReady());
+        return !draining && !frontEnds.isEmpty() && frontEnds.stream().allMatch(Hosted::isReady);
     }
 
     /** The admin API's port (useful when started on port 0). */
@@ -333,6 +331,34 @@ public final class SluiceServer implements AutoCloseable {
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** A front end the server started, and the services its connections use. */
-    private record Hosted(FrontEnd frontEnd, ProxyServices services) {}
+    /** A front end the server started, the services its connections use, and what its last upstream check found. */
+    private static final class Hosted {
+
+        private final FrontEnd frontEnd;
+        private final ProxyServices services;
+        private volatile boolean upstreamReachable;
+
+        Hosted(FrontEnd frontEnd, ProxyServices services) {
+            this.frontEnd = frontEnd;
+            this.services = services;
+        }
+
+        FrontEnd frontEnd() {
+            return frontEnd;
+        }
+
+        ProxyServices services() {
+            return services;
+        }
+
+        /** Asks the front end whether its upstream accepts connections; may block, never on an event loop. */
+        void checkUpstream() {
+            upstreamReachable = frontEnd.checkUpstream();
+        }
+
+        /** Its first port listens and its upstream answered the last check. */
+        boolean isReady() {
+            return frontEnd.ports().listening() && upstreamReachable;
+        }
+    }
 }

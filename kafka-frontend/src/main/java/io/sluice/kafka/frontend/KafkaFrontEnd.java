@@ -1,6 +1,5 @@
 package io.sluice.kafka.frontend;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.sluice.frontend.ClientPorts;
 import io.sluice.frontend.FrontEnd;
@@ -46,9 +45,7 @@ final class KafkaFrontEnd implements FrontEnd {
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
     private final SocketFactory metadataSockets;
-    private volatile boolean upstreamReachable;
     private volatile boolean nodesLearnt;
-    private Channel listener;
 
     KafkaFrontEnd(KafkaConfig config, FrontEndContext context) {
         this.config = config;
@@ -72,10 +69,8 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public void start() throws InterruptedException {
-        listener = bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream()))
-                .sync()
-                .channel();
-        checkUpstream();
+        bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream()))
+                .sync();
     }
 
     /** Opens node {@code nodeId}'s port; called once per node, from an event loop or the sampler thread. */
@@ -105,7 +100,7 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public String describe() {
-        InetSocketAddress address = (InetSocketAddress) listener.localAddress();
+        InetSocketAddress address = ports.address();
         String routing = config.addressMode() == RoutingMode.REWRITE
                 ? "node N on port " + config.nodePortBase() + "+N, advertised as " + config.advertisedHost()
                 : "addresses passed through";
@@ -120,18 +115,8 @@ final class KafkaFrontEnd implements FrontEnd {
     }
 
     @Override
-    public int port() {
-        return ((InetSocketAddress) listener.localAddress()).getPort();
-    }
-
-    @Override
     public ClientPorts ports() {
         return ports;
-    }
-
-    @Override
-    public boolean isReady() {
-        return !ports.closing() && listener != null && listener.isActive() && upstreamReachable;
     }
 
     /**
@@ -141,19 +126,17 @@ final class KafkaFrontEnd implements FrontEnd {
      * as reachable, and all its nodes are learnt from the clients' responses.
      */
     @Override
-    public void checkUpstream() {
+    public boolean checkUpstream() {
         for (BrokerEndpoint server : config.upstream()) {
             if (nodes != null && !nodesLearnt && learnNodes(server)) {
                 nodesLearnt = true;
-                upstreamReachable = true;
-                return;
+                return true;
             }
             if (accepts(server)) {
-                upstreamReachable = true;
-                return;
+                return true;
             }
         }
-        upstreamReachable = false;
+        return false;
     }
 
     private boolean learnNodes(BrokerEndpoint server) {

@@ -1,6 +1,5 @@
 package io.sluice.pulsar.frontend;
 
-import io.netty.channel.Channel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.sluice.frontend.ClientPorts;
 import io.sluice.frontend.FrontEnd;
@@ -24,8 +23,6 @@ final class PulsarFrontEnd implements FrontEnd {
     private final PulsarConfig config;
     private final FrontEndContext context;
     private final ClientPorts ports;
-    private volatile boolean upstreamReachable;
-    private Channel listener;
 
     PulsarFrontEnd(PulsarConfig config, FrontEndContext context) {
         this.config = config;
@@ -46,15 +43,12 @@ final class PulsarFrontEnd implements FrontEnd {
                 context.portTls(),
                 context.upstreamTls());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, context.services());
-        listener = ports.bind(config.listen().host(), config.listen().port(), pipeline)
-                .sync()
-                .channel();
-        checkUpstream();
+        ports.bind(config.listen().host(), config.listen().port(), pipeline).sync();
     }
 
     @Override
     public String describe() {
-        InetSocketAddress address = (InetSocketAddress) listener.localAddress();
+        InetSocketAddress address = ports.address();
         String clients = context.portTls() == null
                 ? ""
                 : context.clientCertificates() ? "TLS with client certificates, " : "TLS, ";
@@ -65,30 +59,20 @@ final class PulsarFrontEnd implements FrontEnd {
     }
 
     @Override
-    public int port() {
-        return ((InetSocketAddress) listener.localAddress()).getPort();
-    }
-
-    @Override
     public ClientPorts ports() {
         return ports;
     }
 
     @Override
-    public boolean isReady() {
-        return !ports.closing() && listener != null && listener.isActive() && upstreamReachable;
-    }
-
-    @Override
-    public void checkUpstream() {
+    public boolean checkUpstream() {
         try (Socket socket = new Socket()) {
             socket.connect(
                     new InetSocketAddress(
                             config.upstream().host(), config.upstream().port()),
                     1_000);
-            upstreamReachable = true;
+            return true;
         } catch (IOException e) {
-            upstreamReachable = false;
+            return false;
         }
     }
 }

@@ -9,6 +9,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
+import io.sluice.relay.connection.FrameDecoder;
+import io.sluice.relay.connection.FrameRule;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.FuzzCorpus;
 import io.sluice.testing.LeakCheck;
@@ -25,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Arbitrary client bytes through the client side of the codec: {@link KafkaFrameDecoder}, then for
- * each frame {@link RequestHeader}, {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
+ * Arbitrary client bytes through the client side of the codec: the relay's {@link FrameDecoder}
+ * with Kafka's {@link FrameRule#INT32_SIZE}, then for each frame {@link RequestHeader},
+ * {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
  * The only exception that may escape is {@link MalformedFrameException}; where Kafka's own parsers
  * read the same frame, Sluice must read the same header fields and acks; readers leave the frame's
  * indexes alone; every buffer is released.
@@ -43,7 +46,8 @@ class RequestFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void clientBytes(byte[] input) {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64 * 1024), new ReadEveryRequest());
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new FrameDecoder(FrameRule.INT32_SIZE, 64 * 1024), new ReadEveryRequest());
         channel.config().setAllocator(alloc);
         int split = input.length == 0 ? 0 : (input[0] & 0xff) % (input.length + 1);
         try {

@@ -46,6 +46,8 @@ final class ConnectionHarness implements AutoCloseable {
     static final String SLUICE_HOST = "sluice.example";
     static final int NODE_PORT_BASE = 19_000;
     static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
+    /** The largest request a harness connection takes unless told otherwise. */
+    static final int MAX_REQUEST_SIZE = 64 * 1024;
 
     /** Admission control enforced, its breakers opened by one sample of heap use over half. */
     static final AdmissionSettings ENFORCED_HEAP_HALF = AdmissionJson.parseSettings(("{\"mode\":\"enforced\","
@@ -70,6 +72,18 @@ final class ConnectionHarness implements AutoCloseable {
     }
 
     ConnectionHarness(AdmissionController admission, UpstreamRoute route) {
+        this(admission, route, MAX_REQUEST_SIZE);
+    }
+
+    /** A connection on the bootstrap port taking requests up to {@code maxRequestSize}, admission control off. */
+    ConnectionHarness(int maxRequestSize) {
+        this(
+                admittingEverything(),
+                UpstreamRoute.bootstrap(List.of(new BrokerEndpoint("127.0.0.1", 9092))),
+                maxRequestSize);
+    }
+
+    private ConnectionHarness(AdmissionController admission, UpstreamRoute route, int maxRequestSize) {
         services = new ProxyServices(
                 new QuotaEngine(LimitsDocument.empty(), loop::clockNanos),
                 new TopicActivity(Duration.ofMinutes(1)),
@@ -84,7 +98,7 @@ final class ConnectionHarness implements AutoCloseable {
                 1_000,
                 EmbeddedSocketChannel.class,
                 HANDSHAKE_TIMEOUT,
-                64 * 1024,
+                maxRequestSize,
                 null,
                 null);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself

@@ -17,6 +17,7 @@ import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.relay.Drain;
+import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -221,7 +222,7 @@ class KafkaConnectionTest {
         assertTrue(harness.client.isOpen());
         harness.advance(Duration.ofMillis(1));
         assertFalse(harness.client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), harness.stats.protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), harness.stats.protocolErrors());
 
         harness.close();
         harness = new ConnectionHarness();
@@ -244,7 +245,9 @@ class KafkaConnectionTest {
 
         harness.close();
         harness = new ConnectionHarness();
-        harness.clientSends(ByteBuffer.allocate(4).putInt(64 * 1024 + 1).array());
+        harness.clientSends(ByteBuffer.allocate(4)
+                .putInt(ConnectionHarness.MAX_REQUEST_SIZE + 1)
+                .array());
         assertFalse(harness.client.isOpen());
 
         harness.close();
@@ -253,6 +256,19 @@ class KafkaConnectionTest {
         oldProduce.setShort(6, 2);
         harness.clientSends(oldProduce);
         assertFalse(harness.client.isOpen());
+        assertFalse(harness.hasUpstream(), "nothing forwarded");
+    }
+
+    @Test
+    void withTheBrokersDefaultLimitARequestOfTwoGibibytesIsTooLargeAsSoonAsItsSizeIsIn() {
+        harness.close();
+        harness = new ConnectionHarness(KafkaSettings.DEFAULT_MAX_REQUEST_SIZE);
+
+        harness.clientSends(
+                ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(7).array());
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(Map.of("frame_too_large", 1L), harness.stats.protocolErrors());
         assertFalse(harness.hasUpstream(), "nothing forwarded");
     }
 

@@ -2,6 +2,7 @@ package io.sluice.kafka.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.ssl.SslProvider;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.Signal;
 import io.sluice.admission.SignalSource;
@@ -18,6 +19,9 @@ import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.relay.Drain;
 import io.sluice.relay.connection.HandshakeDeadline;
+import io.sluice.relay.connection.RefusingSocketChannel;
+import io.sluice.relay.tls.ReloadingSslContext;
+import io.sluice.relay.tls.UpstreamTlsFiles;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -32,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -307,6 +312,64 @@ class KafkaConnectionTest {
         assertTrue(harness.client.isOpen());
         assertEquals(1, frames(harness.brokerReceived()));
         shared.close();
+    }
+
+    @Test
+    void anUnreachableBootstrapServerIsPassedOverForTheNext() {
+        harness.close();
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(List.of(
+                        new BrokerEndpoint("127.0.0.1", RefusingSocketChannel.REFUSED_PORT),
+                        ConnectionHarness.BOOTSTRAP_SERVER)),
+                null);
+        ByteBuf request = metadataRequest(1);
+        byte[] expected = bytes(request);
+
+        harness.clientSends(request);
+
+        assertEquals(2, harness.upstreamsOpened());
+        assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertArrayEquals(expected, harness.brokerReceived(), "the request went to the next server");
+        assertTrue(harness.client.isOpen());
+    }
+
+    @Test
+    void aConnectionWhoseEveryBootstrapServerIsUnreachableCloses() {
+        harness.close();
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(List.of(new BrokerEndpoint("127.0.0.1", RefusingSocketChannel.REFUSED_PORT))),
+                null);
+
+        harness.clientSends(metadataRequest(1));
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(1, harness.upstreamsOpened());
+        assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertEquals(0, harness.clientReceived().length, "nothing made up for the client");
+    }
+
+    @Test
+    void aFailedTlsHandshakeWithTheBrokerClosesTheConnectionWithoutTryingTheNextServer() {
+        harness.close();
+        ReloadingSslContext upstreamTls =
+                ReloadingSslContext.load("the test brokers", new UpstreamTlsFiles(null), SslProvider.JDK, () -> {});
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(
+                        List.of(ConnectionHarness.BOOTSTRAP_SERVER, new BrokerEndpoint("127.0.0.1", 9093))),
+                upstreamTls);
+        harness.clientSends(metadataRequest(1));
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello");
+        assertTrue(harness.client.isOpen(), "waiting for the handshake");
+
+        harness.upstream()
+                .writeInbound(harness.alloc
+                        .heapBuffer()
+                        .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        harness.settle();
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(1, harness.upstreamsOpened(), "no other server tried");
+        assertEquals(1, harness.stats.upstreamConnectFailures());
     }
 
     private static int frames(byte[] stream) {

@@ -1,7 +1,6 @@
 package io.sluice.kafka.connection;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
@@ -73,7 +72,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         this.responses =
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
-                this, relay.eventLoop(), services, settings.topicIds(), String.valueOf(relay.remoteAddress()));
+                relay, this, relay.eventLoop(), services, settings.topicIds(), String.valueOf(relay.remoteAddress()));
     }
 
     @Override
@@ -217,36 +216,6 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     @Override
     public void resumeRequests() {
         relay.resumeClient(ReadGate.QUOTA);
-    }
-
-    @Override
-    public void toUpstream(ByteBuf frame) {
-        relay.toUpstream(frame);
-    }
-
-    @Override
-    public void toUpstream(FrameView frame) {
-        relay.toUpstream(frame);
-    }
-
-    @Override
-    public void toClient(ByteBuf frame) {
-        relay.toClient(frame);
-    }
-
-    @Override
-    public void toClient(FrameView frame) {
-        relay.toClient(frame);
-    }
-
-    @Override
-    public void flush() {
-        relay.flush();
-    }
-
-    @Override
-    public ByteBufAllocator alloc() {
-        return relay.alloc();
     }
 
     /** A draining connection closes once every request in flight is answered. */

@@ -95,7 +95,7 @@ public final class FetchGate {
             heldTimer.schedule(heldUntilNanos - now);
             return;
         }
-        context.out().forward(frame, header, exchange());
+        context.requests().forward(frame, header, exchange());
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
@@ -128,7 +128,7 @@ public final class FetchGate {
         held = null;
         heldHeader.read(heldView.lend(frame, frame.readerIndex(), frame.readableBytes()));
         context.services().throttles().delayed(quietScope, now - heldAtNanos);
-        context.out().forward(frame, heldHeader, exchange());
+        context.requests().forward(frame, heldHeader, exchange());
         context.out().flush();
         context.pauses().resume(RequestPauses.FETCH_HELD);
     }

@@ -3,14 +3,15 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.Outbound;
 
 /**
- * Where the Kafka gates send requests and answers: the connection, as narrow as they need. Kafka
- * answers a connection's requests in order, so the connection keeps that order for requests
- * forwarded here and answers given here alike. Every method runs on the connection's event loop.
+ * What the Kafka gates need of their connection beyond the relay's {@link io.sluice.relay.Outbound}
+ * (where frames go, unawaited): requests forwarded whose responses they will see, answers of their
+ * own, and a way to stop the client's requests. Kafka answers a connection's requests in order, so
+ * the connection keeps that order for requests forwarded here and answers given here alike. Every
+ * method runs on the connection's event loop.
  */
-public interface KafkaOutbound extends Outbound {
+public interface KafkaOutbound {
 
     /**
      * Forwards the lent request {@code frame}, unchanged, whose header {@code header} just read; the

@@ -140,14 +140,14 @@ public final class ProduceGate {
             }
         }
         if (keep.cardinality() == parts.partitionCount()) {
-            context.out().forward(frame, header, exchange(null));
+            context.requests().forward(frame, header, exchange(null));
             return;
         }
         ProduceVerdicts verdicts = verdicts(version);
         if (keep.isEmpty()) {
-            context.out().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
+            context.requests().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
         } else {
-            context.out()
+            context.requests()
                     .forward(ProduceRequestCut.keep(context.out().alloc(), parts, keep), header, exchange(verdicts));
         }
     }

@@ -39,7 +39,7 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
     final List<Answer> answers = new ArrayList<>();
-    final KafkaGates gates = new KafkaGates(this, loop, services, topicIds, CLIENT_ADDRESS);
+    final KafkaGates gates = new KafkaGates(this, this, loop, services, topicIds, CLIENT_ADDRESS);
     boolean paused;
 
     private final List<ByteBuf> toRelease = new ArrayList<>();

@@ -13,6 +13,7 @@ import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
@@ -112,7 +113,9 @@ class HandshakeTimeoutTest {
         loop.runTasks();
         upstream = EmbeddedSocketChannel.takeBootstrapped().get(0);
         ByteBuf forwarded = upstream.readOutbound();
-        assertEquals(BaseCommand.Type.CONNECT, FrameReader.parse(forwarded).getType());
+        assertEquals(
+                BaseCommand.Type.CONNECT,
+                FrameReader.parse(FrameView.of(forwarded)).getType());
         forwarded.release();
 
         advance(TIMEOUT_MILLIS);
@@ -130,7 +133,9 @@ class HandshakeTimeoutTest {
         new FakeBroker(alloc).answer(upstream);
         loop.runTasks();
         ByteBuf connected = client.readOutbound();
-        assertEquals(BaseCommand.Type.CONNECTED, FrameReader.parse(connected).getType());
+        assertEquals(
+                BaseCommand.Type.CONNECTED,
+                FrameReader.parse(FrameView.of(connected)).getType());
         connected.release();
 
         assertNull(client.pipeline().get(HandshakeTimeout.class), "the handler stays in the pipeline");

@@ -8,6 +8,7 @@ import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.relay.FrameView;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class DispatchGateTest {
     private List<Integer> grantedPermits() {
         List<Integer> permits = new ArrayList<>();
         for (ByteBuf frame : harness.upstream) {
-            permits.add(FrameReader.parse(frame).getFlow().getMessagePermits());
+            permits.add(FrameReader.parse(FrameView.of(frame)).getFlow().getMessagePermits());
             frame.release();
         }
         harness.upstream.clear();

@@ -3,39 +3,39 @@ package io.sluice.pulsar.gates;
 import io.sluice.limits.OnExceed;
 import io.sluice.relay.Throttling;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What each limit action means for a Pulsar send, a held send and consumer permits. */
 class PulsarActionsTest {
 
-    @Test
-    void aSendIsHeldRefusedOrLetThroughWithANoticeForAClientThatHeedsThem() {
-        assertEquals(Throttling.HOLD, PulsarActions.send(OnExceed.DELAY, true));
-        assertEquals(Throttling.REFUSE, PulsarActions.send(OnExceed.REJECT, true));
-        assertEquals(Throttling.REFUSE, PulsarActions.send(OnExceed.REJECT, false));
-        assertEquals(Throttling.PAUSE_CLIENT, PulsarActions.send(OnExceed.NOTIFY, true));
+    @ParameterizedTest(name = "{0}, the client heeds notices: {1} -> {2}")
+    @CsvSource({
+        "DELAY, true, HOLD",
+        "DELAY, false, HOLD",
+        "REJECT, true, REFUSE",
+        "REJECT, false, REFUSE",
+        "NOTIFY, true, PAUSE_CLIENT",
+        "NOTIFY, false, HOLD"
+    })
+    void aSendIsHeldRefusedOrLetThroughWithANoticeForAClientThatHeedsThem(
+            OnExceed action, boolean clientHeedsNotices, Throttling taken) {
+        assertEquals(taken, PulsarActions.send(action, clientHeedsNotices));
     }
 
-    @Test
-    void notifyIsDelayForAClientWithoutTheFlagOrThatMissedAReceipt() {
-        assertEquals(Throttling.HOLD, PulsarActions.send(OnExceed.NOTIFY, false));
-        assertEquals(Throttling.HOLD, PulsarActions.send(OnExceed.DELAY, false));
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"DELAY, HOLD", "REJECT, REFUSE", "NOTIFY, HOLD"})
+    void aHeldSendStaysHeldUnlessTheLimitTurnedToReject(OnExceed action, Throttling taken) {
+        assertEquals(taken, PulsarActions.heldSend(action));
     }
 
-    @Test
-    void aHeldSendStaysHeldUnlessTheLimitTurnedToReject() {
-        assertEquals(Throttling.HOLD, PulsarActions.heldSend(OnExceed.DELAY));
-        assertEquals(Throttling.HOLD, PulsarActions.heldSend(OnExceed.NOTIFY));
-        assertEquals(Throttling.REFUSE, PulsarActions.heldSend(OnExceed.REJECT));
-    }
-
-    @Test
-    void permitsAreWithheldWhateverTheActionAndThatIsADelay() {
-        for (OnExceed action : OnExceed.values()) {
-            assertEquals(Throttling.HOLD, PulsarActions.permits(action), action.jsonName());
-        }
-        assertEquals(OnExceed.DELAY, Throttling.HOLD.action());
+    @ParameterizedTest
+    @EnumSource(OnExceed.class)
+    void permitsAreWithheldWhateverTheAction(OnExceed action) {
+        assertEquals(Throttling.HOLD, PulsarActions.permits(action));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.sluice.pulsar.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandMessage;
@@ -14,12 +15,14 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class FrameReaderTest {
 
@@ -183,6 +186,44 @@ class FrameReaderTest {
         first.release();
         second.release();
         read.release();
+    }
+
+    @Test
+    void readingASendAndItsReceiptInPlaceAllocatesNothing() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        // Buffers of their own bytes: a leak-aware buffer would record each read.
+        ByteBuf send = TestFrames.send(300, 1L << 40, 25, 100);
+        ByteBuf receipt = TestFrames.receipt(300, 1L << 40);
+        FrameView lentSend = FrameView.of(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(send)));
+        FrameView lentReceipt = FrameView.of(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(receipt)));
+        send.release();
+        receipt.release();
+        SendFields fields = new SendFields();
+        int calls = 20_000;
+        long read = 0;
+        for (int i = 0; i < calls; i++) {
+            read += readSendAndReceipt(lentSend, lentReceipt, fields);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < calls; i++) {
+            read += readSendAndReceipt(lentSend, lentReceipt, fields);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertEquals(0, allocated / calls, "bytes allocated per SEND and receipt read");
+        assertEquals(
+                2L * calls * (BaseCommand.Type.SEND_VALUE + 100 + 25 + 300), read, "type, payload, count, producer");
+    }
+
+    /** What the proxy reads of a SEND and its receipt, summed so that no read can be left out. */
+    private static long readSendAndReceipt(FrameView send, FrameView receipt, SendFields fields) {
+        long read = FrameReader.type(send) + FrameReader.payloadSize(send);
+        FrameReader.readSend(send, fields);
+        read += fields.numMessages;
+        FrameReader.readSendReceipt(receipt, fields);
+        return read + fields.producerId;
     }
 
     @Test

@@ -13,8 +13,9 @@ import java.io.IOException;
 
 /**
  * Reads the command part of a frame, never its payload. Every reader takes the frame as a
- * {@link FrameView}: as {@link FrameDecoder} lends it, or, for a frame in a buffer of its own (a
- * retained slice, a frame Sluice wrote), {@link FrameView#of} its readable bytes.
+ * {@link FrameView}: as the relay's decoder lends it ({@link PulsarFrameRule#newDecoder}), or, for a
+ * frame in a buffer of its own (a retained slice, a frame Sluice wrote), {@link FrameView#of} its
+ * readable bytes.
  *
  * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
  * format in place without allocating (they run for every message); {@link #parse} builds a

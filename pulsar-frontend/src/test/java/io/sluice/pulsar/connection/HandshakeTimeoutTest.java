@@ -15,6 +15,7 @@ import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
@@ -91,7 +92,7 @@ class HandshakeTimeoutTest {
         advance(1);
 
         assertFalse(client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -104,7 +105,7 @@ class HandshakeTimeoutTest {
         advance(TIMEOUT_MILLIS);
 
         assertFalse(client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -122,7 +123,7 @@ class HandshakeTimeoutTest {
 
         assertFalse(client.isOpen());
         assertFalse(upstream.isOpen(), "the upstream connection stays open");
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -138,7 +139,7 @@ class HandshakeTimeoutTest {
                 FrameReader.parse(FrameView.of(connected)).getType());
         connected.release();
 
-        assertNull(client.pipeline().get(HandshakeTimeout.class), "the handler stays in the pipeline");
+        assertNull(client.pipeline().get(HandshakeDeadline.class), "the handler stays in the pipeline");
         assertFalse(loop.hasTimers(), "the timer is still set");
         advance(10 * TIMEOUT_MILLIS);
         assertTrue(client.isOpen());

@@ -174,7 +174,7 @@ class ProxiedConnectionTest {
     @Test
     void aFailedTlsHandshakeWithTheUpstreamIsReportedAsSuch() {
         ReloadingSslContext tls =
-                ReloadingSslContext.load("the test upstream", new UpstreamTlsFiles(null), SslProvider.JDK, stats);
+                ReloadingSslContext.load("the test upstream", new UpstreamTlsFiles(null), SslProvider.JDK, stats::tlsReloadFailed);
         accept(spec(0, new UpstreamDialer(RefusingSocketChannel.class, 1_000, WriteBufferWaterMark.DEFAULT, tls)));
         client.writeInbound(frame("first"));
         loop.runTasks();

@@ -34,8 +34,7 @@ import java.util.function.Consumer;
  *
  * <p>Partitions within quota go to the broker at once: the very request when all of it is within
  * quota, else a cut of it ({@link ProduceRequestCut}, slices of the original). Over quota, the
- * action of the most specific exceeded scope applies to that partition alone, as
- * {@link KafkaActions} says what it means for the request:
+ * action of the most specific exceeded scope applies to that partition alone:
  * <ul>
  *   <li>{@code delay}: the partition is answered at once with REQUEST_TIMED_OUT, which the client
  *       takes as retriable for that batch alone, sending it again after {@code retry.backoff.ms};

@@ -26,9 +26,12 @@ import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.kafka.codec.ApiLabels;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.ScopeCatalogue;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -118,6 +121,10 @@ public final class SluiceServer implements AutoCloseable {
         });
     }
 
+    static ScopeCatalogue scopeCatalogue() {
+        return ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED);
+    }
+
     /**
      * Loads the limits and the TLS and token files, binds the proxy port and returns once Sluice
      * accepts connections.
@@ -132,8 +139,9 @@ public final class SluiceServer implements AutoCloseable {
         LimitsStore limits;
         try {
             limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
-                    ? LimitsStore.openShared(cluster.sharedLimits(), config.limitsFile(), quotas::update)
-                    : LimitsStore.open(config.limitsFile(), quotas::update);
+                    ? LimitsStore.openShared(
+                            cluster.sharedLimits(), config.limitsFile(), scopeCatalogue(), quotas::update)
+                    : LimitsStore.open(config.limitsFile(), scopeCatalogue(), quotas::update);
         } catch (IOException | RuntimeException e) {
             if (cluster != null) {
                 cluster.close();

@@ -29,7 +29,6 @@ class ArchitectureTest {
 
     private static final String[] ENGINE = {
         "io.sluice.limits..",
-        "io.sluice.scopes..",
         "io.sluice.quota..",
         "io.sluice.admission..",
         "io.sluice.status..",
@@ -54,14 +53,18 @@ class ArchitectureTest {
             .because("the engine is shared by every front end and unit-tested without sockets");
 
     @ArchTest
-    static final ArchRule theQuotaEngineKnowsNoProtocolsScopeModel = noClasses()
+    static final ArchRule theCliKnowsNoFrontEndAndNoServer = noClasses()
             .that()
-            .resideInAnyPackage(
-                    "io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..", "io.sluice.cluster..")
+            .resideInAPackage("io.sluice.cli..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..", "io.sluice.limits.kafka..")
-            .because("a front end describes a resource by its scope chain; the engine resolves any chain");
+            .resideInAnyPackage(
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.admin..",
+                    "io.sluice.relay..",
+                    "io.sluice.server..")
+            .because("the CLI is a client of the REST API and learns the scopes from GET /api/v1/scopes");
 
     @ArchTest
     static final ArchRule theRelayKnowsNoProtocol = noClasses()
@@ -69,14 +72,7 @@ class ArchitectureTest {
             .resideInAPackage("io.sluice.relay..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage(
-                    "io.sluice.pulsar..",
-                    "io.sluice.kafka..",
-                    "io.sluice.scopes..",
-                    "io.sluice.limits.pulsar..",
-                    "io.sluice.limits.kafka..",
-                    "io.sluice.admin..",
-                    "io.sluice.server..");
+            .resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..");
 
     @ArchTest
     static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses()

@@ -3,11 +3,11 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.KafkaScopes;
 import io.sluice.status.ThrottleSubject;
 
 import java.util.concurrent.TimeUnit;

@@ -11,6 +11,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
@@ -21,7 +22,6 @@ import io.sluice.relay.HeldFrames.Held;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.PulsarScopes;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 

@@ -4,10 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.limits.Limit;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,8 +67,7 @@ class DispatchGateTest {
 
     @Test
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
-        harness.limit(
-                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -86,8 +85,7 @@ class DispatchGateTest {
 
     @Test
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
-        harness.limit(
-                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();

@@ -1,4 +1,4 @@
-package io.sluice.limits.kafka;
+package io.sluice.kafka.scopes;
 
 import io.sluice.settings.InvalidSettingsException;
 

@@ -330,24 +330,6 @@ class LimitsJsonTest {
         assertTrue(got.startsWith(message), got);
     }
 
-    @ParameterizedTest
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "topics     | a/b         | must be a topic tenant/namespace/topic",
-                "topics     | a/b/c/d     | must be a topic tenant/namespace/topic",
-                "topics     | a//c        | must be a topic tenant/namespace/topic",
-                "namespaces | public      | must be a namespace tenant/namespace",
-                "tenants    | a/b         | must be a tenant",
-                "tenants    | ''          | must be a tenant",
-            })
-    void rejectsBadScopeNamesWithTheirKindsRule(String field, String name, String problem) {
-        String json = "{\"" + field + "\": {\"" + name + "\": {}}}";
-        String got = rejection(json);
-        assertTrue(got.startsWith(field + "[\"" + name + "\"]: " + problem), got);
-        assertTrue(got.endsWith(", got \"" + name + "\""), got);
-    }
-
     @Test
     void ofSeveralProblemsTheOneARecordsReaderFindsFirstIsReported() {
         assertEquals(

@@ -57,42 +57,22 @@ class ScopeCatalogueTest {
     @Test
     void aKindIsDeclaredOnceWithAFieldOfItsOwn() {
         assertThrows(IllegalArgumentException.class, () -> ScopeCatalogue.of(TestScopes.PROTOCOL, TestScopes.PROTOCOL));
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "one", "xs"), kind("a", "x", "two", "ys"))),
-                "one id");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "same", "xs"), kind("a", "y", "same", "ys"))),
-                "one CLI name");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "one", "xs"), kind("a", "y", "two", "xs"))),
-                "one field");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "one", "xs"), kind("a", "y", "two", "xs", "ys"))),
-                "a field is no section");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "y", "two", "xs", "ys"), kind("a", "x", "one", "xs"))),
-                "a section is no field");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "one", "proxy"))),
-                "the proxy's field");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "one", "connection"))),
-                "the connection limits' field");
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> ScopeCatalogue.of(protocol("a", kind("a", "x", "connection", "xs"))),
-                "the connection limits' CLI name");
+        refused("one id", kind("a", "x", "one", "xs"), kind("a", "x", "two", "ys"));
+        refused("one CLI name", kind("a", "x", "same", "xs"), kind("a", "y", "same", "ys"));
+        refused("one field", kind("a", "x", "one", "xs"), kind("a", "y", "two", "xs"));
+        refused("a field is no section", kind("a", "x", "one", "xs"), kind("a", "y", "two", "xs", "ys"));
+        refused("a section is no field", kind("a", "y", "two", "xs", "ys"), kind("a", "x", "one", "xs"));
+        refused("the proxy's field", kind("a", "x", "one", "proxy"));
+        refused("the connection limits' field", kind("a", "x", "one", "connection"));
+        refused("the connection limits' CLI name", kind("a", "x", "connection", "xs"));
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ScopeCatalogue.of(protocol("b", kind("a", "x", "one", "xs"))),
                 "a kind of another protocol");
+    }
+
+    private static void refused(String why, ScopeKind... kinds) {
+        assertThrows(IllegalArgumentException.class, () -> ScopeCatalogue.of(protocol("a", kinds)), why);
     }
 
     @Test

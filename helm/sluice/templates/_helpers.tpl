@@ -98,18 +98,44 @@ rendering something that crash-loops.
 {{- fail "adminIdleTimeoutSeconds must be a positive number of seconds" }}
 {{- end }}
 {{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
-{{- with .Values.cluster }}
-{{- if not (has .limitsSource (list "file" "store")) }}
-{{- fail (printf "cluster.limitsSource must be file or store, got %q" (toString .limitsSource)) }}
+{{- if or (hasKey .Values "existingSecret") (hasKey .Values "existingSecretKey") }}
+{{- fail "existingSecret and existingSecretKey moved to adminToken.existingSecret and adminToken.existingSecretKey" }}
 {{- end }}
-{{- if and (eq .limitsSource "store") (not .store) }}
-{{- fail "cluster.limitsSource=store needs cluster.store, e.g. --set cluster.store=redis://redis:6379" }}
+{{- if and .Values.adminToken.existingSecret .Values.adminToken.value }}
+{{- fail "adminToken.value and adminToken.existingSecret: give the token one way, not both" }}
+{{- end }}
+{{- if and .Values.adminToken.existingSecret (not .Values.adminToken.existingSecretKey) }}
+{{- fail "adminToken.existingSecret needs adminToken.existingSecretKey, the key that holds the token" }}
+{{- end }}
+{{- with .Values.cluster }}
+{{- if not (has (toString .limitsSource) (list "" "file" "store")) }}
+{{- fail (printf "cluster.limitsSource must be file or store (or empty: store when there is a store), got %q" (toString .limitsSource)) }}
+{{- end }}
+{{- if and .store .bundledStore.enabled }}
+{{- fail "cluster.store and cluster.bundledStore.enabled: the Sluices use one store, yours or the bundled one; set one of them" }}
+{{- end }}
+{{- if and .perReplicaLimits (or .store .bundledStore.enabled) }}
+{{- fail "cluster.perReplicaLimits=true says each replica limits alone, but a store (cluster.store or cluster.bundledStore) shares the limits; set one or the other" }}
+{{- end }}
+{{- if and (eq (toString .limitsSource) "store") (not (or .store .bundledStore.enabled)) }}
+{{- fail "cluster.limitsSource=store needs cluster.store, e.g. --set cluster.store=redis://redis:6379, or cluster.bundledStore.enabled=true" }}
+{{- end }}
+{{- if and (eq $.Values.mode "proxy") (gt (int $.Values.replicas) 1) (not (or .store .bundledStore.enabled .perReplicaLimits)) }}
+{{- fail (printf "replicas=%d without a shared store lets each replica enforce every limit on its own (%d times the limit in total): set cluster.store=redis://HOST:6379, or cluster.bundledStore.enabled=true, or cluster.perReplicaLimits=true to accept per-replica limits" (int $.Values.replicas) (int $.Values.replicas)) }}
+{{- end }}
+{{- if and .bundledStore.enabled .tls.caSecret }}
+{{- fail "cluster.tls.caSecret is for a rediss:// cluster.store; the bundled store speaks redis:// inside the cluster" }}
 {{- end }}
 {{- if and .store (not (or (hasPrefix "redis://" .store) (hasPrefix "rediss://" .store))) }}
 {{- fail (printf "cluster.store must be a redis:// or rediss:// URL, got %q" .store) }}
 {{- end }}
 {{- if and .tls.caSecret (not (hasPrefix "rediss://" (toString .store))) }}
 {{- fail "cluster.tls.caSecret needs a rediss:// cluster.store" }}
+{{- end }}
+{{- end }}
+{{- with .Values.networkPolicy }}
+{{- if and .enabled (eq $.Values.mode "sidecar") (not .sidecar.brokerIngress) }}
+{{- fail "networkPolicy.enabled in sidecar mode selects the broker pods, which then admit only what a policy allows: name the rules for the broker's own ports in networkPolicy.sidecar.brokerIngress, e.g. [{ports: [{port: 6650}, {port: 8080}]}]" }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -185,12 +211,103 @@ Helm merges a user's map into a default map, and a selector must be replaceable.
 {{- printf "%s-limits" (include "sluice.fullname" .) }}
 {{- end }}
 
+{{/*
+The admin token's Secret and key: the operator's (adminToken.existingSecret), or the one this
+chart renders. There is always one: no pod of this chart runs without a token.
+*/}}
 {{- define "sluice.secretName" -}}
-{{- if .Values.existingSecret }}{{ .Values.existingSecret }}{{ else }}{{ printf "%s-admin-token" (include "sluice.fullname" .) }}{{ end }}
+{{- if .Values.adminToken.existingSecret }}{{ .Values.adminToken.existingSecret }}{{ else }}{{ printf "%s-admin-token" (include "sluice.fullname" .) }}{{ end }}
 {{- end }}
 
 {{- define "sluice.secretKey" -}}
-{{- if .Values.existingSecret }}{{ .Values.existingSecretKey }}{{ else }}admin-token{{ end }}
+{{- if .Values.adminToken.existingSecret }}{{ .Values.adminToken.existingSecretKey }}{{ else }}admin-token{{ end }}
+{{- end }}
+
+{{/*
+A generated secret that survives upgrades: on `helm upgrade` the value already in the cluster's
+Secret (name, key), otherwise a new random one. Only upgrades look it up, so installs and
+`helm template` never contact a cluster; a value that must not change between renders belongs in
+a Secret of the operator's (existingSecret).
+*/}}
+{{- define "sluice.keptRandom" -}}
+{{- $existing := dict }}
+{{- if .context.Release.IsUpgrade }}
+{{- $existing = lookup "v1" "Secret" .context.Release.Namespace .name | default dict }}
+{{- end }}
+{{- if and $existing.data (hasKey $existing.data .key) }}
+{{- index $existing.data .key | b64dec }}
+{{- else }}
+{{- randAlphaNum 32 }}
+{{- end }}
+{{- end }}
+
+{{/*
+The admin port's own Service: always ClusterIP, never the client-facing one.
+*/}}
+{{- define "sluice.adminServiceName" -}}
+{{- printf "%s-admin" (include "sluice.fullname" .) }}
+{{- end }}
+
+{{/*
+The label only the admin Service carries: the ServiceMonitor selects the admin Service by it and
+takes the job name from it (the release's full name, the job it had before the admin port moved).
+*/}}
+{{- define "sluice.metricsJobLabel" -}}sluice.io/metrics-job{{- end }}
+
+{{/*
+The bundled store (cluster.bundledStore): its name (StatefulSet, Service, Secret), short enough
+for the StatefulSet's controller-revision-hash label, and the labels of its pods, which must not
+carry Sluice's selector labels (the Deployment and the Services select by those).
+*/}}
+{{- define "sluice.storeName" -}}
+{{- printf "%s-store" (include "sluice.fullname" . | trunc 46 | trimSuffix "-") }}
+{{- end }}
+
+{{- define "sluice.storeSelectorLabels" -}}
+app.kubernetes.io/name: {{ printf "%s-store" (include "sluice.name" .) }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "sluice.storeLabels" -}}
+helm.sh/chart: {{ include "sluice.chart" . }}
+{{ include "sluice.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: cluster-store
+{{- end }}
+
+{{/*
+The store password's Secret and key with the bundled store: the operator's
+(cluster.password.existingSecret), or the one the chart generates.
+*/}}
+{{- define "sluice.storePasswordSecret" -}}
+{{- .Values.cluster.password.existingSecret | default (include "sluice.storeName" .) }}
+{{- end }}
+
+{{- define "sluice.storePasswordKey" -}}
+{{- if .Values.cluster.password.existingSecret }}{{ .Values.cluster.password.existingSecretKey }}{{ else }}password{{ end }}
+{{- end }}
+
+{{/*
+The store the Sluices share: cluster.store, the bundled store's URL, or nothing.
+*/}}
+{{- define "sluice.clusterStore" -}}
+{{- if .Values.cluster.store }}{{ .Values.cluster.store }}{{ else if .Values.cluster.bundledStore.enabled }}{{ printf "redis://%s.%s.svc:6379" (include "sluice.storeName" .) .Release.Namespace }}{{ end }}
+{{- end }}
+
+{{/*
+--limits-source: as set, or store whenever there is a store (a PUT on any pod then applies to
+all), file otherwise.
+*/}}
+{{- define "sluice.limitsSource" -}}
+{{- if .Values.cluster.limitsSource }}{{ .Values.cluster.limitsSource }}{{ else if include "sluice.clusterStore" . }}store{{ else }}file{{ end }}
+{{- end }}
+
+{{/*
+Labels of the pods Sluice runs in: its own (proxy mode) or the brokers' (sidecar mode).
+*/}}
+{{- define "sluice.podSelector" -}}
+{{- if eq .Values.mode "sidecar" }}{{ include "sluice.brokerPodSelector" . }}{{ else }}{{ include "sluice.selectorLabels" . }}{{ end }}
 {{- end }}
 
 {{- define "sluice.tlsSecretName" -}}
@@ -321,21 +438,23 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     - name: SLUICE_ADMIN_IDLE_TIMEOUT
       value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
     {{- with .Values.cluster }}
-    {{- if .store }}
+    {{- if include "sluice.clusterStore" $ }}
     - name: SLUICE_CLUSTER_STORE
-      value: {{ .store | quote }}
+      value: {{ include "sluice.clusterStore" $ | quote }}
     - name: SLUICE_CLUSTER_ID
       value: {{ .id | default (include "sluice.fullname" $) | quote }}
     - name: SLUICE_CLUSTER_SYNC_INTERVAL
       value: {{ .syncInterval | quote }}
     - name: SLUICE_LIMITS_SOURCE
-      value: {{ .limitsSource | quote }}
-    {{- if .password.existingSecret }}
+      value: {{ include "sluice.limitsSource" $ | quote }}
+    {{- if or .password.existingSecret .bundledStore.enabled }}
+    {{- /* Sluice has no file option for the store password, so it is the one Secret taken into
+           the environment (never a value in the pod spec). */}}
     - name: SLUICE_CLUSTER_STORE_PASSWORD
       valueFrom:
         secretKeyRef:
-          name: {{ .password.existingSecret }}
-          key: {{ .password.existingSecretKey }}
+          name: {{ include "sluice.storePasswordSecret" $ }}
+          key: {{ include "sluice.storePasswordKey" $ }}
     {{- end }}
     {{- if .tls.caSecret }}
     - name: SLUICE_CLUSTER_STORE_CA

@@ -22,6 +22,7 @@ import io.sluice.status.TopicActivity;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import static io.netty.handler.codec.http.HttpMethod.DELETE;
@@ -39,12 +40,16 @@ final class AdminRoutes {
 
     private AdminRoutes() {}
 
-    /** @param admission admission control, or {@code null} when the proxy runs without it */
+    /**
+     * @param admission         admission control, or {@code null} when the proxy runs without it
+     * @param tlsReloadFailures the process's failed reloads of TLS files
+     */
     static RouteTable table(
             LimitsStore limits,
             ThrottleLedger ledger,
             TopicActivity activity,
             List<ProxyStats> stats,
+            LongSupplier tlsReloadFailures,
             AdmissionController admission,
             BooleanSupplier ready,
             int metricsMaxTopics,
@@ -53,8 +58,8 @@ final class AdminRoutes {
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
-        MetricsResource metrics =
-                MetricsResource.forProxy(limits, ledger, activity, stats, admission, metricsMaxTopics, ready, cluster);
+        MetricsResource metrics = MetricsResource.forProxy(
+                limits, ledger, activity, stats, tlsReloadFailures, admission, metricsMaxTopics, ready, cluster);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource(limits.catalogue());

@@ -35,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -100,6 +101,7 @@ public final class AdminServer implements AutoCloseable {
                 builder.throttleLedger,
                 builder.topicActivity,
                 builder.proxyStats,
+                builder.tlsReloadFailures,
                 builder.admission,
                 builder.ready,
                 builder.metricsMaxTopics,
@@ -205,6 +207,7 @@ public final class AdminServer implements AutoCloseable {
         private ThrottleLedger throttleLedger;
         private TopicActivity topicActivity;
         private List<ProxyStats> proxyStats;
+        private LongSupplier tlsReloadFailures = () -> 0;
         private AdmissionController admission;
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
@@ -271,6 +274,15 @@ public final class AdminServer implements AutoCloseable {
         /** The connection counters of each front end that runs. */
         public Builder proxyStats(ProxyStats... stats) {
             this.proxyStats = List.of(stats);
+            return this;
+        }
+
+        /**
+         * The process's failed reloads of TLS files (the front ends' and the admin port's, each
+         * counted once), for {@code sluice_tls_reload_failures_total}; by default none.
+         */
+        public Builder tlsReloadFailures(LongSupplier failures) {
+            this.tlsReloadFailures = Objects.requireNonNull(failures, "failures");
             return this;
         }
 

@@ -67,7 +67,8 @@ class AdminHttpsTest {
         key = dir.resolve("tls.key");
         first.copyTo(certificate, key);
         tokenFile = Files.writeString(dir.resolve("admin-token"), "first-token\n");
-        tls = ReloadingSslContext.load("the admin port", new ServerTlsFiles(certificate, key, null), stats);
+        tls = ReloadingSslContext.load(
+                "the admin port", new ServerTlsFiles(certificate, key, null), stats::tlsReloadFailed);
         token = AdminToken.fromFile(tokenFile);
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
         server = AdminServer.builder()

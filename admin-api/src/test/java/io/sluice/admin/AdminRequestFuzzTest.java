@@ -91,6 +91,7 @@ class AdminRequestFuzzTest {
                         new ThrottleLedger(Clock.systemUTC()),
                         new TopicActivity(Duration.ofMinutes(1)),
                         List.of(new ProxyStats("pulsar")),
+                        () -> 0,
                         null,
                         () -> true,
                         1000,

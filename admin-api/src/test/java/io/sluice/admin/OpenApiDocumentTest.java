@@ -79,6 +79,7 @@ class OpenApiDocumentTest {
                 new ThrottleLedger(Clock.systemUTC()),
                 new TopicActivity(Duration.ofMinutes(1)),
                 List.of(),
+                () -> 0,
                 admission,
                 () -> true,
                 10,

@@ -6,9 +6,9 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.sluice.pulsar.codec.FrameDecoder;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.PulsarFrameRule;
 import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What Sluice spends on one SEND before any quota decision: cutting the frame out of the byte
- * stream ({@link FrameDecoder}, in an {@code EmbeddedChannel}, so Netty's pipeline is included)
+ * stream (the relay's FrameDecoder with {@link PulsarFrameRule}, in an {@code EmbeddedChannel}, so Netty's pipeline is included)
  * and reading its type and fields in place ({@link FrameReader#type}, {@link FrameReader#readSend}).
  * The rest of the inbound path needs a TCP connection to a broker and is left to the side-by-side suite.
  *
@@ -49,7 +49,7 @@ public class SendDecodeBenchmark {
     @Setup
     public void buildFrame() {
         frame = sendFrame(payloadBytes);
-        channel = new EmbeddedChannel(new FrameDecoder(), reader);
+        channel = new EmbeddedChannel(PulsarFrameRule.newDecoder(), reader);
     }
 
     @TearDown

@@ -1,10 +1,10 @@
 package io.sluice.demo;
 
+import io.sluice.frontend.HostPort;
+import io.sluice.kafka.frontend.KafkaConfig;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.relay.ProxyStats;
-import io.sluice.server.HostPort;
-import io.sluice.server.KafkaConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.process.FreePorts;
@@ -51,11 +51,12 @@ final class KafkaDemo {
                 new HostPort("127.0.0.1", port),
                 "127.0.0.1",
                 port,
-                RoutingMode.REWRITE);
+                RoutingMode.REWRITE,
+                false);
     }
 
     static void show(SluiceServer sluice, KafkaConfig config, String adminUrl, KafkaCluster cluster) throws Exception {
-        String bootstrap = "127.0.0.1:" + sluice.kafkaPort();
+        String bootstrap = "127.0.0.1:" + sluice.port(KafkaConfig.PROTOCOL);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 3))).all().get(60, TimeUnit.SECONDS);
             System.out.printf("Topic %s created through Sluice; the brokers the client sees:%n", TOPIC);
@@ -70,7 +71,7 @@ final class KafkaDemo {
         AtomicBoolean running = new AtomicBoolean(true);
         Thread producer = daemon("kafka-producer", () -> produce(bootstrap, produced, running));
         Thread consumer = daemon("kafka-consumer", () -> consume(bootstrap, consumed, running));
-        ProxyStats stats = sluice.kafkaStats();
+        ProxyStats stats = sluice.stats(KafkaConfig.PROTOCOL);
         System.out.printf("A producer and a consumer group on %s, through Sluice:%n", TOPIC);
         long producedBefore = 0;
         long consumedBefore = 0;

@@ -2,12 +2,15 @@ package io.sluice.demo;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.frontend.FrontEndConfig;
+import io.sluice.frontend.HostPort;
+import io.sluice.kafka.frontend.KafkaConfig;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.server.ClusterSettings;
-import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
@@ -26,6 +29,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 
@@ -65,22 +70,30 @@ public final class SluiceDemo {
             cluster = KafkaCluster.builder().start();
         }
         Path dir = Files.createTempDirectory("sluice-demo");
-        BrokerAddress upstream = pulsar ? BrokerAddress.parse(broker.serviceUrl()) : null;
+        List<FrontEndConfig> frontEnds = new ArrayList<>();
+        if (pulsar) {
+            BrokerAddress upstream = BrokerAddress.parse(broker.serviceUrl());
+            frontEnds.add(new PulsarConfig(
+                    upstream,
+                    false,
+                    new HostPort("127.0.0.1", portOr(6650)),
+                    BrokerAllowList.only(upstream),
+                    LookupMode.REWRITE));
+        }
+        if (kafka) {
+            frontEnds.add(KafkaDemo.config(cluster));
+        }
         SluiceConfig config = new SluiceConfig(
-                upstream,
-                new HostPort("127.0.0.1", portOr(6650)),
+                frontEnds,
                 new HostPort("127.0.0.1", portOr(8080)),
                 dir.resolve("limits.json"),
                 null,
-                pulsar ? BrokerAllowList.only(upstream) : null,
-                LookupMode.REWRITE,
                 1000,
                 Duration.ofSeconds(10),
                 PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                 AdminServer.DEFAULT_IDLE_TIMEOUT,
                 AdmissionSettings.DEFAULTS,
                 ClusterSettings.NONE,
-                kafka ? KafkaDemo.config(cluster) : null,
                 TlsConfig.NONE,
                 null);
         SluiceServer sluice = SluiceServer.start(config);
@@ -107,7 +120,7 @@ public final class SluiceDemo {
             showPulsar(sluice, adminUrl, broker);
         }
         if (kafka) {
-            KafkaDemo.show(sluice, config.kafka(), adminUrl, cluster);
+            KafkaDemo.show(sluice, config.frontEnd(KafkaConfig.class), adminUrl, cluster);
         }
         System.out.printf("Press Ctrl-C to stop everything.%n");
         stop.await();
@@ -115,7 +128,7 @@ public final class SluiceDemo {
 
     /** Two Pulsar producers on one connection, one of them limited, with their rates each second. */
     private static void showPulsar(SluiceServer sluice, String adminUrl, PulsarBroker broker) throws Exception {
-        String pulsarUrl = "pulsar://127.0.0.1:" + sluice.proxyPort();
+        String pulsarUrl = "pulsar://127.0.0.1:" + sluice.port(PulsarConfig.PROTOCOL);
         limitSlowTopic(adminUrl);
 
         try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsarUrl).build()) {
@@ -131,8 +144,10 @@ public final class SluiceDemo {
                     .create();
             Thread slowFlood = flood(slow);
             Thread fastFlood = flood(fast);
-            TopicMeter slowMeter = sluice.services().topics().meter("pulsar", SLOW);
-            TopicMeter fastMeter = sluice.services().topics().meter("pulsar", FAST);
+            TopicMeter slowMeter =
+                    sluice.services(PulsarConfig.PROTOCOL).topics().meter(PulsarConfig.PROTOCOL, SLOW);
+            TopicMeter fastMeter =
+                    sluice.services(PulsarConfig.PROTOCOL).topics().meter(PulsarConfig.PROTOCOL, FAST);
             System.out.printf(
                     "Two producers on one connection flood %s (limited to 100 msg/s) and %s (unlimited):%n",
                     SLOW, FAST);

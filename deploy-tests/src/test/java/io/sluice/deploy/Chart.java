@@ -35,12 +35,27 @@ final class Chart {
 
     /** {@code helm template} with the chart's defaults overridden by {@code valuesYaml}. */
     static Manifests template(String valuesYaml) {
+        return Manifests.parse(templateText(valuesYaml));
+    }
+
+    /** What {@code helm template} prints, as it prints it. */
+    static String templateText(String valuesYaml) {
         TemplateCommand template = new Helm(Repo.chart())
                 .template()
                 .withName(RELEASE)
                 .withNamespace(NAMESPACE)
                 .withValuesFile(valuesFile(valuesYaml));
-        return Manifests.parse(template.call());
+        return template.call();
+    }
+
+    /** The message {@code helm template} refuses {@code valuesYaml} with; fails if it renders. */
+    static String refusal(String valuesYaml) {
+        try {
+            templateText(valuesYaml);
+        } catch (RuntimeException refused) {
+            return String.valueOf(refused.getMessage());
+        }
+        throw new AssertionError("rendered, but should have been refused:\n" + valuesYaml);
     }
 
     /** The NOTES an install prints, from a client-only dry run that never contacts a cluster. */
@@ -136,6 +151,16 @@ final class Chart {
             } catch (IOException e) {
                 throw new AssertionError("ConfigMap " + name + "/" + key + " is not YAML: " + e.getMessage(), e);
             }
+        }
+
+        /** The pod spec of the proxy Deployment. */
+        JsonNode proxyPodSpec() {
+            return one("Deployment", RELEASE).path("spec").path("template").path("spec");
+        }
+
+        /** The Sluice container of the proxy Deployment. */
+        JsonNode proxyContainer() {
+            return PodChecks.container(proxyPodSpec(), "containers", "sluice");
         }
 
         Map<String, String> labels(String kind, String name) {

@@ -5,6 +5,7 @@ import io.sluice.deploy.Chart.Manifests;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -68,29 +69,67 @@ final class ChartChecks {
                 "Service has no port " + name + ": " + service.path("spec").path("ports"));
     }
 
-    static void assertServicePorts(JsonNode service, int pulsarPort, int adminPort) {
+    /**
+     * The client Service carries the Pulsar port and never the admin port; the admin port is on
+     * the admin Service, a ClusterIP Service of its own selecting the same pods.
+     */
+    static void assertServicePorts(Manifests manifests, int pulsarPort, int adminPort) {
+        JsonNode service = manifests.one("Service", Chart.RELEASE);
         assertEquals(pulsarPort, servicePort(service, "pulsar").path("port").asInt());
         assertEquals(
                 "sluice-pulsar",
                 servicePort(service, "pulsar").path("targetPort").asText());
-        assertEquals(adminPort, servicePort(service, "admin").path("port").asInt());
+        assertNoAdminPort(service, adminPort);
+        JsonNode admin = adminService(manifests);
+        assertEquals(adminPort, servicePort(admin, "admin").path("port").asInt());
         assertEquals(
-                "sluice-admin", servicePort(service, "admin").path("targetPort").asText());
+                "sluice-admin", servicePort(admin, "admin").path("targetPort").asText());
     }
 
-    /** The ServiceMonitor selects the Service and scrapes /metrics on its admin port. */
-    static void assertServiceMonitorScrapes(Manifests manifests, JsonNode service) {
-        JsonNode monitor = manifests.one(
-                "ServiceMonitor", service.path("metadata").path("name").asText());
+    /** The admin Service: ClusterIP whatever service.type says, the admin port only, the client Service's pods. */
+    static JsonNode adminService(Manifests manifests) {
+        JsonNode admin = manifests.one("Service", ADMIN_SERVICE);
+        assertEquals("ClusterIP", admin.path("spec").path("type").asText(), "the admin Service is ClusterIP");
+        assertEquals(1, admin.path("spec").path("ports").size(), "the admin Service has the admin port only");
+        assertEquals(
+                manifests.one("Service", Chart.RELEASE).path("spec").path("selector"),
+                admin.path("spec").path("selector"),
+                "the admin Service selects the client Service's pods");
+        return admin;
+    }
+
+    static final String ADMIN_SERVICE = Chart.RELEASE + "-admin";
+
+    /** No port of {@code service} is, or targets, the admin port. */
+    static void assertNoAdminPort(JsonNode service, int adminPort) {
+        for (JsonNode port : service.path("spec").path("ports")) {
+            assertFalse(
+                    port.path("port").asInt() == adminPort
+                            || port.path("targetPort").asText().equals("sluice-admin")
+                            || port.path("targetPort").asInt() == adminPort,
+                    service.path("metadata").path("name").asText() + " carries the admin port: " + port);
+        }
+    }
+
+    /**
+     * The ServiceMonitor selects the admin Service and no other Service of the release, scrapes
+     * /metrics on its admin port, and names its job by a label of the admin Service whose value is
+     * the release's full name (the job it had when the admin port was on the client Service).
+     */
+    static void assertServiceMonitorScrapes(Manifests manifests) {
+        JsonNode monitor = manifests.one("ServiceMonitor", Chart.RELEASE);
         assertEquals("monitoring.coreos.com/v1", monitor.path("apiVersion").asText());
         Map<String, String> selector =
                 Chart.stringMap(monitor.path("spec").path("selector").path("matchLabels"));
-        Map<String, String> serviceLabels =
-                Chart.stringMap(service.path("metadata").path("labels"));
         assertFalse(selector.isEmpty(), "ServiceMonitor selector");
-        assertTrue(
-                serviceLabels.entrySet().containsAll(selector.entrySet()),
-                "ServiceMonitor selector " + selector + " must match the Service's labels " + serviceLabels);
+        List<String> selected = manifests.ofKind("Service").stream()
+                .filter(s -> Chart.stringMap(s.path("metadata").path("labels"))
+                        .entrySet()
+                        .containsAll(selector.entrySet()))
+                .map(s -> s.path("metadata").path("name").asText())
+                .toList();
+        assertEquals(List.of(ADMIN_SERVICE), selected, "the ServiceMonitor selects the admin Service only");
+        JsonNode service = manifests.one("Service", ADMIN_SERVICE);
         JsonNode endpoint = monitor.path("spec").path("endpoints").path(0);
         assertNotNull(servicePort(service, endpoint.path("port").asText()));
         assertEquals("admin", endpoint.path("port").asText());
@@ -102,6 +141,17 @@ final class ChartChecks {
                         .path("matchNames")
                         .path(0)
                         .asText());
+        String jobLabel = monitor.path("spec").path("jobLabel").asText();
+        assertEquals(
+                Chart.RELEASE,
+                Chart.stringMap(service.path("metadata").path("labels")).get(jobLabel),
+                "the job is the admin Service's " + jobLabel + " label");
+    }
+
+    /** {@code helm template} refuses {@code values} with a message naming {@code messagePart}. */
+    static void assertRefused(String values, String messagePart) {
+        String refusal = Chart.refusal(values);
+        assertTrue(refusal.contains(messagePart), "message should name " + messagePart + ": " + refusal);
     }
 
     static JsonNode parseJson(String text) {

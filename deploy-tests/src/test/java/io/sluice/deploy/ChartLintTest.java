@@ -23,17 +23,24 @@ class ChartLintTest {
     }
 
     @Test
-    void chartLintsInProxyMode(@TempDir Path copy) throws IOException {
-        // helm lint reads only the chart's own values.yaml, so lint a copy whose defaults say proxy.
+    void chartLintsInProxyModeWithTheBundledStoreAndANetworkPolicy(@TempDir Path copy) throws IOException {
+        // helm lint reads only the chart's own values.yaml, so lint a copy whose defaults say proxy
+        // (two replicas, so with the bundled store) and render the optional objects too.
         copyTree(Repo.chart(), copy);
         Path values = copy.resolve("values.yaml");
         String original = Files.readString(values);
-        String proxy = original.replaceFirst("(?m)^mode: sidecar$", "mode: proxy")
-                .replaceFirst("(?m)^upstream: \"\"$", "upstream: \"pulsar://pulsar-broker:6650\"");
-        assertNotEquals(original, proxy);
-        assertTrue(proxy.contains("mode: proxy") && proxy.contains("upstream: \"pulsar://"), "both defaults replaced");
+        String proxy = replaceOnce(original, "(?m)^mode: sidecar$", "mode: proxy");
+        proxy = replaceOnce(proxy, "(?m)^upstream: \"\"$", "upstream: \"pulsar://pulsar-broker:6650\"");
+        proxy = replaceOnce(proxy, "(?m)^(  bundledStore:\n    enabled:) false$", "$1 true");
+        proxy = replaceOnce(proxy, "(?m)^(networkPolicy:\n  enabled:) false$", "$1 true");
         Files.writeString(values, proxy);
         assertClean(Chart.lint(copy), "proxy");
+    }
+
+    private static String replaceOnce(String text, String regex, String replacement) {
+        String replaced = text.replaceFirst(regex, replacement);
+        assertNotEquals(text, replaced, "values.yaml no longer matches " + regex);
+        return replaced;
     }
 
     private static void assertClean(LintResult result, String what) {

@@ -3,37 +3,36 @@ package io.sluice.deploy;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Values that cannot work fail at install time with a message, not in a crash-looping pod. */
 class ChartValuesTest {
 
     @Test
     void unknownModeIsRefused() {
-        assertRefused("mode: gateway\n", "mode");
+        ChartChecks.assertRefused("mode: gateway\n", "mode");
     }
 
     @Test
     void proxyModeNeedsAnUpstream() {
-        assertRefused("mode: proxy\n", "upstream");
+        ChartChecks.assertRefused("mode: proxy\n", "upstream");
     }
 
     @Test
     void upstreamMustBeAPulsarUrl() {
-        assertRefused("mode: proxy\nupstream: http://pulsar-broker:8080\n", "pulsar://");
-        Chart.template("mode: proxy\nupstream: pulsar+ssl://pulsar-broker:6651\n");
+        ChartChecks.assertRefused("mode: proxy\nupstream: http://pulsar-broker:8080\n", "pulsar://");
+        Chart.template("mode: proxy\nreplicas: 1\nupstream: pulsar+ssl://pulsar-broker:6651\n");
     }
 
     @Test
     void gracePeriodNotLongerThanTheDrainIsRefused() {
-        assertRefused("drainTimeoutSeconds: 30\nterminationGracePeriodSeconds: 30\n", "terminationGracePeriodSeconds");
+        ChartChecks.assertRefused(
+                "drainTimeoutSeconds: 30\nterminationGracePeriodSeconds: 30\n", "terminationGracePeriodSeconds");
     }
 
     @Test
     void timeoutsForStalledPeersMustBePositive() {
-        assertRefused("handshakeTimeoutSeconds: 0\n", "handshakeTimeoutSeconds");
-        assertRefused("adminIdleTimeoutSeconds: 0\n", "adminIdleTimeoutSeconds");
+        ChartChecks.assertRefused("handshakeTimeoutSeconds: 0\n", "handshakeTimeoutSeconds");
+        ChartChecks.assertRefused("adminIdleTimeoutSeconds: 0\n", "adminIdleTimeoutSeconds");
     }
 
     @Test
@@ -46,12 +45,5 @@ class ChartValuesTest {
                 .path("terminationGracePeriodSeconds")
                 .asInt();
         assertEquals(140, grace);
-    }
-
-    private static void assertRefused(String values, String messagePart) {
-        RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(
-                refused.getMessage() != null && refused.getMessage().contains(messagePart),
-                "message should name " + messagePart + ": " + refused.getMessage());
     }
 }

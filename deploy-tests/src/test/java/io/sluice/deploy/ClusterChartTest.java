@@ -7,8 +7,6 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** cluster.*: Sluices sharing limits through Redis, its password from a Secret and its CA for TLS. */
 class ClusterChartTest {
@@ -55,14 +53,7 @@ class ClusterChartTest {
         assertEquals("500ms", PodChecks.value(env, "SLUICE_CLUSTER_SYNC_INTERVAL"));
         assertEquals("store", PodChecks.value(env, "SLUICE_LIMITS_SOURCE"));
 
-        JsonNode password = env.get("SLUICE_CLUSTER_STORE_PASSWORD");
-        assertTrue(password != null && !password.has("value"), "the password comes from a Secret, never inline");
-        assertEquals(
-                "redis-auth",
-                password.path("valueFrom").path("secretKeyRef").path("name").asText());
-        assertEquals(
-                "redis-password",
-                password.path("valueFrom").path("secretKeyRef").path("key").asText());
+        PodChecks.assertFromSecret(env.get(PodChecks.STORE_PASSWORD), "redis-auth", "redis-password");
 
         assertEquals("/etc/sluice/redis-ca/ca.crt", PodChecks.value(env, "SLUICE_CLUSTER_STORE_CA"));
         assertEquals("/etc/sluice/redis-ca", PodChecks.mountPath(sluice, "sluice-redis-ca"));
@@ -85,24 +76,22 @@ class ClusterChartTest {
         Map<String, JsonNode> env = PodChecks.env(PodChecks.container(patch, "containers", "sluice"));
         assertEquals("redis://redis:6379", PodChecks.value(env, "SLUICE_CLUSTER_STORE"));
         assertEquals("prod", PodChecks.value(env, "SLUICE_CLUSTER_ID"));
-        assertEquals("file", PodChecks.value(env, "SLUICE_LIMITS_SOURCE"));
+        assertEquals(
+                "store",
+                PodChecks.value(env, "SLUICE_LIMITS_SOURCE"),
+                "with a store, a PUT on any Sluice applies to all unless limitsSource says file");
         PodChecks.assertNoUnknownSluiceVariables(patch);
     }
 
     @Test
     void valuesThatCannotWorkAreRefusedAtInstall() {
-        assertRefused("cluster:\n  limitsSource: store\n", "cluster.limitsSource=store needs cluster.store");
-        assertRefused("cluster:\n  store: redis.svc:6379\n", "cluster.store must be a redis:// or rediss:// URL");
-        assertRefused(
+        ChartChecks.assertRefused(
+                "cluster:\n  limitsSource: store\n", "cluster.limitsSource=store needs cluster.store");
+        ChartChecks.assertRefused(
+                "cluster:\n  store: redis.svc:6379\n", "cluster.store must be a redis:// or rediss:// URL");
+        ChartChecks.assertRefused(
                 "cluster:\n  store: redis://redis:6379\n  tls:\n    caSecret: ca\n",
                 "cluster.tls.caSecret needs a rediss://");
-        assertRefused("cluster:\n  store: redis://redis:6379\n  limitsSource: redis\n", "limitsSource");
-    }
-
-    private static void assertRefused(String values, String messagePart) {
-        RuntimeException refused = assertThrows(RuntimeException.class, () -> Chart.template(values));
-        assertTrue(
-                refused.getMessage() != null && refused.getMessage().contains(messagePart),
-                "message should name " + messagePart + ": " + refused.getMessage());
+        ChartChecks.assertRefused("cluster:\n  store: redis://redis:6379\n  limitsSource: redis\n", "limitsSource");
     }
 }

@@ -22,6 +22,7 @@ class KafkaChartTest {
 
     private static final String KAFKA_PROXY = """
             mode: proxy
+            replicas: 1
             kafka:
               upstream: kafka-0.kafka:9092,kafka-1.kafka:9092
             """;
@@ -29,7 +30,7 @@ class KafkaChartTest {
     @Test
     void aKafkaProxyServesTheBootstrapPortAndOnePortPerNode() {
         Manifests manifests = Chart.template(KAFKA_PROXY);
-        JsonNode sluice = proxyContainer(manifests);
+        JsonNode sluice = manifests.proxyContainer();
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("kafka-0.kafka:9092,kafka-1.kafka:9092", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
         assertEquals("0.0.0.0:9092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
@@ -58,14 +59,17 @@ class KafkaChartTest {
                 containerPorts);
         JsonNode service = manifests.one("Service", "sluice");
         assertEquals(
-                Map.of("kafka", 9092, "kafka-node-0", 9093, "kafka-node-1", 9094, "kafka-node-2", 9095, "admin", 8080),
-                ports(service.path("spec").path("ports"), "port"));
+                Map.of("kafka", 9092, "kafka-node-0", 9093, "kafka-node-1", 9094, "kafka-node-2", 9095),
+                ports(service.path("spec").path("ports"), "port"),
+                "the client Service: the Kafka ports and never the admin port");
         for (JsonNode port : service.path("spec").path("ports")) {
             assertTrue(
-                    containerPorts.containsKey(port.path("targetPort").asText())
-                            || port.path("name").asText().equals("admin"),
+                    containerPorts.containsKey(port.path("targetPort").asText()),
                     "Service port " + port + " targets a container port");
         }
+        assertEquals(
+                Map.of("admin", 8080),
+                ports(manifests.one("Service", "sluice-admin").path("spec").path("ports"), "port"));
 
         String notes = Chart.notes(KAFKA_PROXY);
         assertTrue(notes.contains("Bootstrap servers for clients: sluice.pulsar.svc.cluster.local:9092"), notes);
@@ -80,13 +84,13 @@ class KafkaChartTest {
                   nodeIds: [1, 2, 3, 4]
                   advertisedHost: kafka.example.com
                 """);
-        JsonNode sluice = proxyContainer(manifests);
+        JsonNode sluice = manifests.proxyContainer();
         Map<String, JsonNode> env = PodChecks.env(sluice);
         assertEquals("kafka.example.com", PodChecks.value(env, "SLUICE_KAFKA_ADVERTISED_HOST"));
         assertEquals("20000", PodChecks.value(env, "SLUICE_KAFKA_NODE_PORT_BASE"));
         assertEquals("0.0.0.0:19092", PodChecks.value(env, "SLUICE_KAFKA_LISTEN"));
         assertEquals(
-                Set.of(19092, 20001, 20002, 20003, 20004, 8080),
+                Set.of(19092, 20001, 20002, 20003, 20004),
                 new TreeSet<>(
                         ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port")
                                 .values()));
@@ -98,12 +102,12 @@ class KafkaChartTest {
                 kafka:
                   upstream: kafka:9092
                 """);
-        Map<String, JsonNode> env = PodChecks.env(proxyContainer(manifests));
+        Map<String, JsonNode> env = PodChecks.env(manifests.proxyContainer());
         assertEquals("pulsar://pulsar-broker:6650", PodChecks.value(env, "SLUICE_UPSTREAM"));
         assertEquals("kafka:9092", PodChecks.value(env, "SLUICE_KAFKA_UPSTREAM"));
         assertTrue(ports(manifests.one("Service", "sluice").path("spec").path("ports"), "port")
                 .keySet()
-                .containsAll(List.of("pulsar", "kafka", "kafka-node-0", "admin")));
+                .containsAll(List.of("pulsar", "kafka", "kafka-node-0")));
     }
 
     @Test
@@ -132,8 +136,10 @@ class KafkaChartTest {
         assertFalse(env.containsKey("SLUICE_UPSTREAM"), "a Kafka sidecar runs no Pulsar front end");
         assertEquals(Map.of("sluice-kafka", 9092, "sluice-admin", 8081), ports(sluice.path("ports"), "containerPort"));
         JsonNode service = manifests.one("Service", "sluice");
+        assertEquals(Map.of("kafka", 9092), ports(service.path("spec").path("ports"), "port"));
         assertEquals(
-                Map.of("kafka", 9092, "admin", 8081), ports(service.path("spec").path("ports"), "port"));
+                Map.of("admin", 8081),
+                ports(manifests.one("Service", "sluice-admin").path("spec").path("ports"), "port"));
         assertEquals(
                 Map.of("app.kubernetes.io/name", "kafka"),
                 Chart.stringMap(service.path("spec").path("selector")));
@@ -155,17 +161,6 @@ class KafkaChartTest {
         RuntimeException past =
                 assertThrows(RuntimeException.class, () -> Chart.template(KAFKA_PROXY + "  nodePortBase: 65535\n"));
         assertTrue(past.getMessage().contains("past port 65535"), past.getMessage());
-    }
-
-    private static JsonNode proxyContainer(Manifests manifests) {
-        return PodChecks.container(
-                manifests
-                        .one("Deployment", "sluice")
-                        .path("spec")
-                        .path("template")
-                        .path("spec"),
-                "containers",
-                "sluice");
     }
 
     private static Map<String, Integer> ports(JsonNode ports, String field) {

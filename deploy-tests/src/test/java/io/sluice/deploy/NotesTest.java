@@ -74,7 +74,7 @@ class NotesTest {
     void withTlsTheUrlsArePulsarSslAndHttps() {
         String notes = Chart.notes(ProxyChartTest.MINIMAL + "tls: {enabled: true, secretName: sluice-tls}\n");
         assertContains(notes, "pulsar+ssl://sluice.pulsar.svc.cluster.local:6650");
-        assertContains(notes, "https://sluice.pulsar.svc.cluster.local:8080");
+        assertContains(notes, "https://sluice-admin.pulsar.svc.cluster.local:8080");
         assertContains(notes, "Secret sluice-tls");
     }
 

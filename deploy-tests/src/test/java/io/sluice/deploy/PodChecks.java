@@ -22,6 +22,7 @@ final class PodChecks {
 
     static final String LIMITS_FILE = "/var/lib/sluice/limits.json";
     static final String LIMITS_DIR = "/var/lib/sluice";
+    static final String STORE_PASSWORD = "SLUICE_CLUSTER_STORE_PASSWORD";
 
     /** What a rendering was asked for. */
     record Expected(
@@ -122,7 +123,9 @@ final class PodChecks {
     /**
      * No container gets a secret through its environment or command line, where {@code ps}, a
      * crash dump or {@code kubectl describe} would show it: no {@code secretKeyRef} variable, no
-     * {@code SLUICE_ADMIN_TOKEN}, no {@code --admin-token} argument.
+     * {@code SLUICE_ADMIN_TOKEN}, no {@code --admin-token} argument. The one exception is the
+     * cluster store's password, which Sluice takes only from its variable (docs/REFERENCE.md,
+     * {@code --cluster-store-password}): from a Secret, never as a value.
      */
     static void assertNoSecretInEnvironmentOrCommandLine(JsonNode podSpec) {
         for (String list : List.of("initContainers", "containers")) {
@@ -130,11 +133,15 @@ final class PodChecks {
                 String name = c.path("name").asText();
                 c.path("env").forEach(e -> {
                     assertFalse(
-                            e.path("valueFrom").has("secretKeyRef"),
+                            e.path("valueFrom").has("secretKeyRef")
+                                    && !e.path("name").asText().equals(STORE_PASSWORD),
                             name + ": " + e.path("name").asText()
                                     + " takes a Secret into the environment; mount it as a file");
                     assertFalse(
                             e.path("name").asText().equals("SLUICE_ADMIN_TOKEN"), name + ": the token as a variable");
+                    assertFalse(
+                            e.path("name").asText().equals(STORE_PASSWORD) && e.has("value"),
+                            name + ": the store password as a value in the pod spec");
                 });
                 for (String field : List.of("command", "args")) {
                     for (String word : texts(c.path(field))) {
@@ -234,6 +241,14 @@ final class PodChecks {
             throw new AssertionError("env " + name + " not set; have " + env.keySet());
         }
         return entry.path("value").asText();
+    }
+
+    /** The variable {@code envVar} comes from {@code secret}'s {@code key}, never as a value. */
+    static void assertFromSecret(JsonNode envVar, String secret, String key) {
+        assertFalse(envVar == null || envVar.has("value"), "from a Secret, never inline: " + envVar);
+        JsonNode ref = envVar.path("valueFrom").path("secretKeyRef");
+        assertEquals(secret, ref.path("name").asText(), envVar.toString());
+        assertEquals(key, ref.path("key").asText(), envVar.toString());
     }
 
     static int port(JsonNode container, String name) {

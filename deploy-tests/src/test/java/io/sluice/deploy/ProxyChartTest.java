@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,9 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** mode=proxy: a Deployment and Service of Sluice in front of the broker service, rewriting lookups. */
 class ProxyChartTest {
 
+    /**
+     * The smallest proxy that renders: two replicas (the default) need a store or the operator's
+     * word that per-replica limits will do (BundledStoreChartTest has the other two ways).
+     */
     static final String MINIMAL = """
             mode: proxy
             upstream: pulsar://pulsar-broker:6650
+            cluster: {perReplicaLimits: true}
             """;
 
     // Single quotes in YAML keep the regex's backslashes as they are.
@@ -32,11 +38,12 @@ class ProxyChartTest {
             upstream: pulsar://pulsar-broker.pulsar.svc:6650
             allowedBrokers: '%s'
             replicas: 3
+            cluster: {perReplicaLimits: true}
             port: 16650
             adminPort: 18080
             drainTimeoutSeconds: 30
             terminationGracePeriodSeconds: 90
-            adminToken: s3cret-token
+            adminToken: {value: s3cret-token}
             metricsMaxTopics: 250000
             persistence:
               existingClaim: sluice-limits
@@ -66,7 +73,8 @@ class ProxyChartTest {
                         "ConfigMap/sluice-limits",
                         "Deployment/sluice",
                         "Secret/sluice-admin-token",
-                        "Service/sluice"),
+                        "Service/sluice",
+                        "Service/sluice-admin"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");
         ChartChecks.assertStandardLabels(defaults);
@@ -112,18 +120,20 @@ class ProxyChartTest {
     }
 
     @Test
-    void serviceSelectsTheDeploymentsPodsOnBothPorts() {
+    void servicesSelectTheDeploymentsPods() {
         JsonNode deployment = defaults.one("Deployment", "sluice");
         Map<String, String> podLabels = Chart.stringMap(
                 deployment.path("spec").path("template").path("metadata").path("labels"));
         Map<String, String> matchLabels =
                 Chart.stringMap(deployment.path("spec").path("selector").path("matchLabels"));
         assertTrue(podLabels.entrySet().containsAll(matchLabels.entrySet()), "Deployment selector matches its pods");
-        JsonNode service = defaults.one("Service", "sluice");
-        Map<String, String> selector = Chart.stringMap(service.path("spec").path("selector"));
-        assertEquals(matchLabels, selector, "the Service selects exactly the Deployment's pods");
-        ChartChecks.assertServicePorts(service, 6650, 8080);
-        ChartChecks.assertNoScrapeAnnotations(service.path("metadata").path("annotations"));
+        for (String name : List.of("sluice", "sluice-admin")) {
+            JsonNode service = defaults.one("Service", name);
+            Map<String, String> selector = Chart.stringMap(service.path("spec").path("selector"));
+            assertEquals(matchLabels, selector, name + " selects exactly the Deployment's pods");
+            ChartChecks.assertNoScrapeAnnotations(service.path("metadata").path("annotations"));
+        }
+        ChartChecks.assertServicePorts(defaults, 6650, 8080);
     }
 
     @Test
@@ -193,9 +203,8 @@ class ProxyChartTest {
                         .path("admin-token")
                         .asText()));
         assertEquals("s3cret-token", token);
-        JsonNode service = custom.one("Service", "sluice");
-        ChartChecks.assertServicePorts(service, 16650, 18080);
-        ChartChecks.assertServiceMonitorScrapes(custom, service);
+        ChartChecks.assertServicePorts(custom, 16650, 18080);
+        ChartChecks.assertServiceMonitorScrapes(custom);
         ChartChecks.assertStandardLabels(custom);
     }
 

@@ -33,8 +33,9 @@ class SidecarChartTest {
               brokerPodSelector:
                 app.kubernetes.io/name: pulsar-broker
             drainTimeoutSeconds: 45
-            existingSecret: pulsar-sluice-token
-            existingSecretKey: token
+            adminToken:
+              existingSecret: pulsar-sluice-token
+              existingSecretKey: token
             limits:
               namespaces:
                 public/default:
@@ -69,7 +70,8 @@ class SidecarChartTest {
                         "ConfigMap/sluice-limits",
                         "ConfigMap/sluice-sidecar-patch",
                         "Secret/sluice-admin-token",
-                        "Service/sluice"),
+                        "Service/sluice",
+                        "Service/sluice-admin"),
                 new TreeSet<>(defaults.kindsAndNames()));
         assertFalse(defaults.has("Deployment"));
         assertFalse(defaults.has("ServiceMonitor"), "ServiceMonitor only when enabled");
@@ -135,13 +137,18 @@ class SidecarChartTest {
     }
 
     @Test
-    void serviceSelectsTheBrokerPodsAndCarriesTheScrapeAnnotations() {
-        JsonNode service = defaults.one("Service", "sluice");
-        assertEquals(
-                Map.of("app", "pulsar", "component", "broker"),
-                Chart.stringMap(service.path("spec").path("selector")));
-        ChartChecks.assertServicePorts(service, 6651, 8081);
-        ChartChecks.assertScrapeAnnotations(service.path("metadata").path("annotations"), 8081);
+    void servicesSelectTheBrokerPodsAndTheAdminServiceCarriesTheScrapeAnnotations() {
+        for (String name : List.of("sluice", "sluice-admin")) {
+            assertEquals(
+                    Map.of("app", "pulsar", "component", "broker"),
+                    Chart.stringMap(defaults.one("Service", name).path("spec").path("selector")),
+                    name);
+        }
+        ChartChecks.assertServicePorts(defaults, 6651, 8081);
+        ChartChecks.assertScrapeAnnotations(
+                defaults.one("Service", "sluice-admin").path("metadata").path("annotations"), 8081);
+        ChartChecks.assertNoScrapeAnnotations(
+                defaults.one("Service", "sluice").path("metadata").path("annotations"));
     }
 
     @Test
@@ -196,18 +203,21 @@ class SidecarChartTest {
 
     @Test
     void existingSecretReplacesTheRenderedOne() {
-        assertFalse(custom.has("Secret"), "with existingSecret the chart renders no Secret");
+        assertFalse(custom.has("Secret"), "with adminToken.existingSecret the chart renders no Secret");
     }
 
     @Test
     void serviceMonitorWhenEnabledAndNoAnnotationsWhenDisabled() {
-        JsonNode service = custom.one("Service", "sluice");
-        assertEquals(
-                Map.of("app.kubernetes.io/name", "pulsar-broker"),
-                Chart.stringMap(service.path("spec").path("selector")));
-        ChartChecks.assertServicePorts(service, 7651, 9081);
-        ChartChecks.assertNoScrapeAnnotations(service.path("metadata").path("annotations"));
-        ChartChecks.assertServiceMonitorScrapes(custom, service);
+        for (String name : List.of("sluice", "sluice-admin")) {
+            JsonNode service = custom.one("Service", name);
+            assertEquals(
+                    Map.of("app.kubernetes.io/name", "pulsar-broker"),
+                    Chart.stringMap(service.path("spec").path("selector")),
+                    name);
+            ChartChecks.assertNoScrapeAnnotations(service.path("metadata").path("annotations"));
+        }
+        ChartChecks.assertServicePorts(custom, 7651, 9081);
+        ChartChecks.assertServiceMonitorScrapes(custom);
         assertEquals(
                 "kube-prometheus", custom.labels("ServiceMonitor", "sluice").get("release"));
         ChartChecks.assertStandardLabels(custom);

@@ -51,4 +51,23 @@ class SluiceOptionsTest {
         assertNull(options.defaultValue("--x-y"));
         assertEquals(Set.of("SLUICE_LISTEN_ADDRESS", "SLUICE_X_Y"), options.envNames());
     }
+
+    @Test
+    void readsFrontEndOptionsWithConstantNamesAndLeavesOutHelpAndVersion() {
+        String source = """
+                private static final String UPSTREAM = "--line-upstream";
+                List.of(
+                        FrontEndOption.text(400, UPSTREAM, "HOST:PORT", null, "Upstream, a, b (really)."),
+                        FrontEndOption.text(410, "--line-listen", "HOST:PORT", "0.0.0.0:7000", "Port" + " (x, y)."),
+                        FrontEndOption.flag(420, "--line-tls", "TLS (default: ${DEFAULT-VALUE})."));
+                """;
+        SluiceOptions options = SluiceOptions.parseFrontEndOptions(source);
+        assertEquals(Set.of("--line-upstream", "--line-listen", "--line-tls"), options.longNames());
+        assertNull(options.defaultValue("--line-upstream"));
+        assertEquals("0.0.0.0:7000", options.defaultValue("--line-listen"));
+        assertEquals("false", options.defaultValue("--line-tls"));
+        SluiceOptions command = SluiceOptions.parse(
+                "@Option(names = {\"-h\", \"--help\"}, usageHelp = true, description = \"Help.\")\nboolean help;");
+        assertEquals(Set.of(), command.longNames());
+    }
 }

@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.sluice.admin.http.AdminToken;
+import io.sluice.frontend.FrontEndConfig;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.FileWatch;
 import io.sluice.relay.tls.ReloadingSslContext;
@@ -14,73 +15,97 @@ import org.slf4j.LoggerFactory;
 import javax.net.SocketFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 
 /**
  * What Sluice reads from certificate, key, CA and token files, and the watch that reads them again
- * when they change: the TLS contexts of the protocol ports (Pulsar and Kafka), the admin port and
- * the upstreams, and the admin token. A file that cannot be used at start stops Sluice; one that cannot be used later
- * keeps what is in force (see {@link ReloadingSslContext} and {@link AdminToken}).
+ * when they change: the TLS contexts of the front ends' ports, the admin port and the upstreams,
+ * and the admin token. A file that cannot be used at start stops Sluice; one that cannot be used
+ * later keeps what is in force (see {@link ReloadingSslContext} and {@link AdminToken}).
  *
- * <p>The protocol ports and the admin port present the same certificate from two contexts, because
- * only the protocol ports ask for client certificates: Kubernetes probes and Prometheus have none
- * to give. The Pulsar and Kafka upstreams trust the same CA, so they share one context.
+ * <p>The front ends' ports and the admin port present the same certificate from two contexts,
+ * because only the front ends' ports ask for client certificates: Kubernetes probes and Prometheus
+ * have none to give. Every upstream that speaks TLS trusts the same CA, so they share one context.
+ * A failed reload counts once in {@link #tlsReloadFailures()} and in the counters of every front end
+ * whose ports or upstream use the context.
  */
 final class SecretFiles implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SecretFiles.class);
 
     private final FileWatch watch;
-    private final TlsConfig config;
     private final ReloadingSslContext portTls;
     private final ReloadingSslContext adminTls;
     private final ReloadingSslContext upstreamTls;
+    private final SocketFactory upstreamSockets;
     private final AdminToken adminToken;
+    private final LongAdder reloadFailures;
 
     private SecretFiles(
             FileWatch watch,
-            TlsConfig config,
             ReloadingSslContext portTls,
             ReloadingSslContext adminTls,
             ReloadingSslContext upstreamTls,
-            AdminToken adminToken) {
+            SocketFactory upstreamSockets,
+            AdminToken adminToken,
+            LongAdder reloadFailures) {
         this.watch = watch;
-        this.config = config;
         this.portTls = portTls;
         this.adminTls = adminTls;
         this.upstreamTls = upstreamTls;
+        this.upstreamSockets = upstreamSockets;
         this.adminToken = adminToken;
+        this.reloadFailures = reloadFailures;
     }
 
     /**
      * Reads every file the configuration names and starts watching them.
      *
+     * @param frontEndStats the counters of each of {@code config.frontEnds()}, in that order
      * @throws IllegalArgumentException naming the option whose file cannot be used
      */
-    static SecretFiles open(SluiceConfig config, ProxyStats stats, Duration checkInterval) {
+    static SecretFiles open(SluiceConfig config, List<ProxyStats> frontEndStats, Duration checkInterval) {
         TlsConfig tls = config.tls();
+        List<FrontEndConfig> frontEnds = config.frontEnds();
+        List<FrontEndConfig> tlsUpstreams = new ArrayList<>();
+        List<ProxyStats> tlsUpstreamStats = new ArrayList<>();
+        for (int i = 0; i < frontEnds.size(); i++) {
+            if (frontEnds.get(i).upstreamTls()) {
+                tlsUpstreams.add(frontEnds.get(i));
+                tlsUpstreamStats.add(frontEndStats.get(i));
+            }
+        }
+        LongAdder failures = new LongAdder();
         ReloadingSslContext ports = null;
         ReloadingSslContext admin = null;
         ReloadingSslContext upstream = null;
+        SocketFactory upstreamSockets = SocketFactory.getDefault();
         AdminToken token;
         try {
             if (tls.serves()) {
                 ports = ReloadingSslContext.load(
-                        portsRole(config), new ServerTlsFiles(tls.certificate(), tls.key(), tls.clientCa()), stats);
+                        portsRole(frontEnds),
+                        new ServerTlsFiles(tls.certificate(), tls.key(), tls.clientCa()),
+                        countIn(failures, frontEndStats));
                 admin = ReloadingSslContext.load(
-                        "the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null), stats);
+                        "the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null), failures::increment);
             }
-            if (tls.toUpstream()) {
+            if (!tlsUpstreams.isEmpty()) {
+                UpstreamTlsFiles files = new UpstreamTlsFiles(tls.upstreamCa());
                 upstream = ReloadingSslContext.load(
-                        tls.pulsarUpstream() && tls.kafkaUpstream()
+                        tlsUpstreams.size() > 1
                                 ? "the upstreams"
-                                : tls.pulsarUpstream() ? "the Pulsar upstream" : "the Kafka upstream",
-                        new UpstreamTlsFiles(tls.upstreamCa()),
-                        stats);
+                                : "the " + tlsUpstreams.get(0).name() + " upstream",
+                        files,
+                        countIn(failures, tlsUpstreamStats));
+                upstreamSockets = files.blockingSockets();
             }
-            if (tls.serves() || tls.toUpstream()) {
+            if (ports != null || upstream != null) {
                 log.info("TLS by {}", TlsProvider.describe());
             }
         } catch (TlsFileException e) {
@@ -110,14 +135,24 @@ final class SecretFiles implements AutoCloseable {
         if (token != null && token.file() != null) {
             watch.watch(List.of(token.file()), token::reload);
         }
-        return new SecretFiles(watch, tls, ports, admin, upstream, token);
+        return new SecretFiles(watch, ports, admin, upstream, upstreamSockets, token, failures);
     }
 
-    /** The protocol ports, in log lines about their files. */
-    private static String portsRole(SluiceConfig config) {
-        return config.upstream() == null
-                ? "the Kafka ports"
-                : config.kafka() == null ? "the Pulsar port" : "the Pulsar and Kafka ports";
+    /** Counts a failed reload once for the process and once for each front end using the context. */
+    private static Runnable countIn(LongAdder failures, List<ProxyStats> users) {
+        return () -> {
+            failures.increment();
+            users.forEach(ProxyStats::tlsReloadFailed);
+        };
+    }
+
+    /** The front ends' ports, in log lines about their files: {@code the Pulsar and Kafka ports}. */
+    private static String portsRole(List<FrontEndConfig> frontEnds) {
+        if (frontEnds.size() == 1) {
+            FrontEndConfig only = frontEnds.get(0);
+            return "the " + only.name() + (only.severalPorts() ? " ports" : " port");
+        }
+        return "the " + frontEnds.stream().map(FrontEndConfig::name).collect(Collectors.joining(" and ")) + " ports";
     }
 
     private static String optionOf(Path file, TlsConfig tls) {
@@ -135,7 +170,7 @@ final class SecretFiles implements AutoCloseable {
         return options.getOrDefault(file, "TLS file");
     }
 
-    /** The TLS of the Pulsar and Kafka ports, or null for plaintext. */
+    /** The TLS of every front end's ports, or null for plaintext. */
     ReloadingSslContext portTls() {
         return portTls;
     }
@@ -145,24 +180,22 @@ final class SecretFiles implements AutoCloseable {
         return adminTls;
     }
 
-    /** The TLS Sluice speaks to Pulsar brokers, or null for plaintext. */
-    ReloadingSslContext pulsarUpstreamTls() {
-        return config.pulsarUpstream() ? upstreamTls : null;
-    }
-
-    /** The TLS Sluice speaks to Kafka brokers, or null for plaintext. */
-    ReloadingSslContext kafkaUpstreamTls() {
-        return config.kafkaUpstream() ? upstreamTls : null;
+    /** The TLS Sluice speaks to the upstreams that speak TLS, or null when none does. */
+    ReloadingSslContext upstreamTls() {
+        return upstreamTls;
     }
 
     /**
-     * Sockets for Sluice's own blocking requests to the Kafka brokers: TLS ones trusting
-     * {@code --upstream-tls-ca} with {@code --kafka-upstream-tls}, read from the CA file now.
+     * Sockets for front ends' own blocking requests to an upstream that speaks TLS, trusting
+     * {@code --upstream-tls-ca} as read at start; plain sockets when no upstream speaks TLS.
      */
-    SocketFactory kafkaMetadataSockets() {
-        return config.kafkaUpstream()
-                ? new UpstreamTlsFiles(config.upstreamCa()).blockingSockets()
-                : SocketFactory.getDefault();
+    SocketFactory upstreamSockets() {
+        return upstreamSockets;
+    }
+
+    /** Failed reloads of any TLS file since start, each counted once. */
+    long tlsReloadFailures() {
+        return reloadFailures.sum();
     }
 
     /** The admin token, or null when the admin API is open. */

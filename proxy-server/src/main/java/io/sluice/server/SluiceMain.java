@@ -53,12 +53,13 @@ public final class SluiceMain {
     }
 
     /**
-     * Merges flags, environment and config file into a configuration; returns null when the
-     * arguments only asked for help or the version (printed to {@code out}).
+     * Merges flags, environment and config file into a configuration, with the options of every
+     * front end on the class path; returns null when the arguments only asked for help or the
+     * version (printed to {@code out}).
      *
      * @throws IllegalArgumentException with a one-line message for any bad option or file
      */
-    static SluiceConfig parse(String[] args, Map<String, String> env, PrintStream out) {
+    public static SluiceConfig parse(String[] args, Map<String, String> env, PrintStream out) {
         SluiceCommand command = new SluiceCommand();
         CommandLine cli = new CommandLine(command);
         Set<String> yamlKeys = new TreeSet<>();

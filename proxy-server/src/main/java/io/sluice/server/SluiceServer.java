@@ -25,13 +25,14 @@ import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.cluster.ClusterStatus;
-import io.sluice.kafka.codec.ApiLabels;
-import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.frontend.FrontEnd;
+import io.sluice.frontend.FrontEndConfig;
+import io.sluice.frontend.FrontEndContext;
+import io.sluice.frontend.FrontEndFactory;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.limits.ScopeCatalogue;
-import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -42,6 +43,7 @@ import io.sluice.status.TopicMeter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.SocketFactory;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,9 +56,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A running Sluice: the client-facing front ends (Pulsar, Kafka or both), the event loops behind
+ * A running Sluice: the client-facing front ends of its configuration, the event loops behind
  * them, the limits store and the proxy-wide services. Wiring only; the protocol work happens in
- * the front ends.
+ * the front ends, which the server knows only through {@link FrontEndConfig} and {@link FrontEnd}.
  */
 public final class SluiceServer implements AutoCloseable {
 
@@ -69,28 +71,30 @@ public final class SluiceServer implements AutoCloseable {
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final ScheduledExecutorService sampler;
-    private final ProxyServices services;
+    private final QuotaEngine quotas;
+    private final TopicActivity topics = new TopicActivity(TOPIC_IDLE_EXPIRY);
+    private final ThrottleLedger throttles = new ThrottleLedger(Clock.systemUTC());
+    private final AdmissionController admission;
+    private final LatencyWindow upstreamLatency = new LatencyWindow();
+    private final UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
     private final LimitsStore limits;
     private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
-    private PulsarFrontEnd pulsar;
-    private KafkaFrontEnd kafka;
-    private final List<FrontEnd> frontEnds = new ArrayList<>();
+    private final List<Hosted> frontEnds = new ArrayList<>();
     private AdminServer admin;
     private SecretFiles secrets;
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
         this.config = config;
+        this.quotas = quotas;
         this.limits = limits;
         this.cluster = cluster;
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
-        LatencyWindow upstreamLatency = new LatencyWindow();
-        UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
-        AdmissionController admission = new AdmissionController(
+        this.admission = new AdmissionController(
                 config.admission(),
                 Map.of(
                         Signal.CPU,
@@ -106,14 +110,6 @@ public final class SluiceServer implements AutoCloseable {
                         upstreamLatency,
                         Signal.UPSTREAM_CONNECT_FAILURES,
                         connectFailures));
-        this.services = new ProxyServices(
-                quotas,
-                new TopicActivity(TOPIC_IDLE_EXPIRY),
-                new ThrottleLedger(Clock.systemUTC()),
-                new ProxyStats("pulsar"),
-                admission,
-                upstreamLatency,
-                connectFailures);
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sluice-sampler");
             t.setDaemon(true);
@@ -121,8 +117,11 @@ public final class SluiceServer implements AutoCloseable {
         });
     }
 
+    /** The scope kinds of every installed front end, whether it runs or not, so the limits document has one form. */
     static ScopeCatalogue scopeCatalogue() {
-        return ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED);
+        return ScopeCatalogue.of(FrontEndFactory.installed().stream()
+                .map(FrontEndFactory::scopes)
+                .toList());
     }
 
     /**
@@ -159,61 +158,65 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private void bind() throws InterruptedException, IOException {
-        secrets = SecretFiles.open(config, services.stats(), FileWatch.DEFAULT_INTERVAL);
+        List<ProxyStats> stats =
+                config.frontEnds().stream().map(FrontEndConfig::newStats).toList();
+        secrets = SecretFiles.open(config, stats, FileWatch.DEFAULT_INTERVAL);
         boolean epoll = Epoll.isAvailable();
         Class<? extends ServerChannel> serverType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         Class<? extends SocketChannel> socketType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        if (config.upstream() != null) {
-            pulsar = new PulsarFrontEnd(config, services, acceptors, workers, serverType, socketType, secrets);
-            frontEnds.add(pulsar);
-        }
-        if (config.kafka() != null) {
-            kafka = new KafkaFrontEnd(
-                    config.kafka(),
-                    config.handshakeTimeout(),
-                    services.withStats(new ProxyStats("kafka", ApiLabels.byKey())),
+        for (int i = 0; i < config.frontEnds().size(); i++) {
+            FrontEndConfig frontEnd = config.frontEnds().get(i);
+            ProxyServices services = new ProxyServices(
+                    quotas, topics, throttles, stats.get(i), admission, upstreamLatency, connectFailures);
+            boolean upstreamTls = frontEnd.upstreamTls();
+            FrontEndContext context = new FrontEndContext(
+                    services,
                     acceptors,
                     workers,
                     serverType,
                     socketType,
+                    config.handshakeTimeout(),
                     secrets.portTls(),
-                    secrets.kafkaUpstreamTls(),
-                    secrets.kafkaMetadataSockets());
-            frontEnds.add(kafka);
+                    config.tls().clientCa() != null,
+                    upstreamTls ? secrets.upstreamTls() : null,
+                    upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault());
+            frontEnds.add(new Hosted(frontEnd.open(context), services));
         }
-        for (FrontEnd frontEnd : frontEnds) {
-            frontEnd.start();
+        for (Hosted hosted : frontEnds) {
+            hosted.frontEnd().start();
+            hosted.checkUpstream();
         }
         probeEventLoops();
-        admissionSampler = AdmissionSampler.start(services.admission());
-        sampler.scheduleAtFixedRate(services.topics()::sample, 1, 1, TimeUnit.SECONDS);
-        sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(FrontEnd::checkUpstream), 2, 2, TimeUnit.SECONDS);
+        admissionSampler = AdmissionSampler.start(admission);
+        sampler.scheduleAtFixedRate(topics::sample, 1, 1, TimeUnit.SECONDS);
+        sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(Hosted::checkUpstream), 2, 2, TimeUnit.SECONDS);
         if (!limits.isShared()) {
             LimitsFileWatch limitsFileWatch = new LimitsFileWatch(limits);
             sampler.scheduleWithFixedDelay(limitsFileWatch::check, 1, 1, TimeUnit.SECONDS);
         }
         if (cluster != null) {
-            cluster.start(services.quotas(), limits);
+            cluster.start(quotas, limits);
         }
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
                 .adminToken(secrets.adminToken())
                 .tls(secrets.adminTls())
                 .limits(limits)
-                .throttleLedger(services.throttles())
-                .topicActivity(services.topics())
-                .proxyStats(frontEnds.stream().map(FrontEnd::stats).toArray(ProxyStats[]::new))
+                .throttleLedger(throttles)
+                .topicActivity(topics)
+                .proxyStats(stats.toArray(ProxyStats[]::new))
+                .tlsReloadFailures(secrets::tlsReloadFailures)
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
                 .idleTimeout(config.adminIdleTimeout())
-                .admission(services.admission())
+                .admission(admission)
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .build();
         admin.start();
         log.info(
                 "Sluice ready: {}, admin on {}:{}, limits from {}{}",
-                frontEnds.stream().map(FrontEnd::describe).collect(Collectors.joining(", ")),
+                frontEnds.stream().map(hosted -> hosted.frontEnd().describe()).collect(Collectors.joining(", ")),
                 admin.address().getHostString(),
                 admin.port(),
                 limits.isShared() ? "the cluster store" : limits.file(),
@@ -233,7 +236,7 @@ public final class SluiceServer implements AutoCloseable {
 
     /** Ready for traffic: every front end listens and reaches its upstream, and Sluice is not draining. */
     public boolean isReady() {
-        return !draining && !frontEnds.isEmpty() && frontEnds.stream().allMatch(FrontEnd::isReady);
+        return !draining && !frontEnds.isEmpty() && frontEnds.stream().allMatch(Hosted::isReady);
     }
 
     /** The admin API's port (useful when started on port 0). */
@@ -241,28 +244,31 @@ public final class SluiceServer implements AutoCloseable {
         return admin.port();
     }
 
-    /** The Pulsar port clients connect to (useful when started on port 0). */
-    public int proxyPort() {
-        return pulsar.port();
+    /**
+     * The port clients of the front end of {@code protocol} connect to first (useful when started
+     * on port 0).
+     *
+     * @throws IllegalArgumentException when no front end of that protocol runs
+     */
+    public int port(String protocol) {
+        return hosted(protocol).frontEnd().port();
     }
 
-    /** The Kafka bootstrap port clients connect to (useful when started on port 0). */
-    public int kafkaPort() {
-        return kafka.port();
+    /** The connection counters of the front end of {@code protocol}. */
+    public ProxyStats stats(String protocol) {
+        return hosted(protocol).services().stats();
     }
 
-    /** The Pulsar front end's connection counters. */
-    public ProxyStats stats() {
-        return services.stats();
+    /** The services the connections of the front end of {@code protocol} use: the engine's and its counters. */
+    public ProxyServices services(String protocol) {
+        return hosted(protocol).services();
     }
 
-    /** The Kafka front end's connection counters. */
-    public ProxyStats kafkaStats() {
-        return kafka.stats();
-    }
-
-    public ProxyServices services() {
-        return services;
+    private Hosted hosted(String protocol) {
+        return frontEnds.stream()
+                .filter(hosted -> hosted.services().stats().protocol().equals(protocol))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no " + protocol + " front end runs"));
     }
 
     public LimitsStore limits() {
@@ -281,7 +287,7 @@ public final class SluiceServer implements AutoCloseable {
      */
     public void drainAndClose() {
         draining = true;
-        frontEnds.forEach(FrontEnd::drain);
+        frontEnds.forEach(hosted -> hosted.frontEnd().drain());
         long deadline = System.nanoTime() + config.drainTimeout().toNanos();
         while (openConnections() > 0 && System.nanoTime() < deadline) {
             try {
@@ -301,12 +307,14 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     private int openConnections() {
-        return frontEnds.stream().mapToInt(FrontEnd::openConnections).sum();
+        return frontEnds.stream()
+                .mapToInt(hosted -> hosted.frontEnd().openConnections())
+                .sum();
     }
 
     private long heldMessages() {
         long held = 0;
-        for (TopicMeter meter : services.topics().meters()) {
+        for (TopicMeter meter : topics.meters()) {
             held += meter.heldMessages();
         }
         return held;
@@ -315,7 +323,7 @@ public final class SluiceServer implements AutoCloseable {
     @Override
     public void close() {
         draining = true;
-        frontEnds.forEach(FrontEnd::close);
+        frontEnds.forEach(hosted -> hosted.frontEnd().close());
         if (admin != null) {
             admin.close();
         }
@@ -331,5 +339,36 @@ public final class SluiceServer implements AutoCloseable {
         }
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** A front end the server started, the services its connections use, and what its last upstream check found. */
+    private static final class Hosted {
+
+        private final FrontEnd frontEnd;
+        private final ProxyServices services;
+        private volatile boolean upstreamReachable;
+
+        Hosted(FrontEnd frontEnd, ProxyServices services) {
+            this.frontEnd = frontEnd;
+            this.services = services;
+        }
+
+        FrontEnd frontEnd() {
+            return frontEnd;
+        }
+
+        ProxyServices services() {
+            return services;
+        }
+
+        /** Asks the front end whether its upstream accepts connections; may block, never on an event loop. */
+        void checkUpstream() {
+            upstreamReachable = frontEnd.checkUpstream();
+        }
+
+        /** Its first port listens and its upstream answered the last check. */
+        boolean isReady() {
+            return frontEnd.ports().listening() && upstreamReachable;
+        }
     }
 }

@@ -3,23 +3,21 @@ package io.sluice.server;
 import java.nio.file.Path;
 
 /**
- * Where Sluice speaks TLS and with which files (docs/REFERENCE.md, "TLS").
+ * Where Sluice speaks TLS and with which files (docs/REFERENCE.md, "TLS"). Whether a front end's
+ * upstream speaks TLS is the front end's own option ({@code FrontEndConfig.upstreamTls()}).
  *
- * @param certificate    {@code --tls-cert}: the PEM certificate chain of the Pulsar, Kafka and
- *                       admin ports, or null for plaintext ports
- * @param key            {@code --tls-key}: its PEM private key
- * @param clientCa       {@code --tls-client-ca}: the CA Pulsar and Kafka clients' certificates
- *                       must chain to, or null to ask for none
- * @param pulsarUpstream whether Sluice speaks TLS to the Pulsar brokers ({@code --upstream pulsar+ssl://})
- * @param upstreamCa     {@code --upstream-tls-ca}: the CA brokers' certificates must chain to, or
- *                       null for the JDK's trust store
- * @param kafkaUpstream  whether Sluice speaks TLS to the Kafka brokers ({@code --kafka-upstream-tls})
+ * @param certificate {@code --tls-cert}: the PEM certificate chain of every front end's ports and
+ *                    the admin port, or null for plaintext ports
+ * @param key         {@code --tls-key}: its PEM private key
+ * @param clientCa    {@code --tls-client-ca}: the CA the front ends' clients' certificates must
+ *                    chain to, or null to ask for none
+ * @param upstreamCa  {@code --upstream-tls-ca}: the CA brokers' certificates must chain to, or
+ *                    null for the JDK's trust store
  */
-public record TlsConfig(
-        Path certificate, Path key, Path clientCa, boolean pulsarUpstream, Path upstreamCa, boolean kafkaUpstream) {
+public record TlsConfig(Path certificate, Path key, Path clientCa, Path upstreamCa) {
 
     /** Plaintext everywhere. */
-    public static final TlsConfig NONE = new TlsConfig(null, null, null, false, null, false);
+    public static final TlsConfig NONE = new TlsConfig(null, null, null, null);
 
     public TlsConfig {
         if ((certificate == null) != (key == null)) {
@@ -30,18 +28,8 @@ public record TlsConfig(
         }
     }
 
-    /** TLS as given, with a plaintext Kafka upstream. */
-    public TlsConfig(Path certificate, Path key, Path clientCa, boolean pulsarUpstream, Path upstreamCa) {
-        this(certificate, key, clientCa, pulsarUpstream, upstreamCa, false);
-    }
-
     /** Whether the client-facing ports speak TLS. */
     public boolean serves() {
         return certificate != null;
-    }
-
-    /** Whether Sluice speaks TLS to any upstream. */
-    public boolean toUpstream() {
-        return pulsarUpstream || kafkaUpstream;
     }
 }

@@ -11,8 +11,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The boundaries of docs/ARCHITECTURE.md, checked on the compiled classes: the engine knows no
- * Netty and no protocol, the relay knows no protocol, front ends do not know each other, and no
- * two packages depend on each other in a circle.
+ * Netty and no protocol, the relay and the front-end API know no protocol, front ends do not know
+ * each other, the server knows front ends only through their registration, and no two packages
+ * depend on each other in a circle.
  */
 @AnalyzeClasses(
         packages = "io.sluice",
@@ -36,6 +37,9 @@ class ArchitectureTest {
         "io.sluice.cluster.."
     };
 
+    /** Every protocol's code, its scope kinds included: its front end's module. */
+    private static final String[] PROTOCOLS = {"io.sluice.pulsar..", "io.sluice.kafka.."};
+
     @ArchTest
     static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses()
             .that()
@@ -46,6 +50,7 @@ class ArchitectureTest {
                     "io.netty..",
                     "com.google.protobuf..",
                     "io.sluice.relay..",
+                    "io.sluice.frontend..",
                     "io.sluice.pulsar..",
                     "io.sluice.kafka..",
                     "io.sluice.admin..",
@@ -61,6 +66,7 @@ class ArchitectureTest {
             .resideInAnyPackage(
                     "io.sluice.pulsar..",
                     "io.sluice.kafka..",
+                    "io.sluice.frontend..",
                     "io.sluice.admin..",
                     "io.sluice.relay..",
                     "io.sluice.server..")
@@ -72,7 +78,41 @@ class ArchitectureTest {
             .resideInAPackage("io.sluice.relay..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("io.sluice.pulsar..", "io.sluice.kafka..", "io.sluice.admin..", "io.sluice.server..");
+            .resideInAnyPackage(PROTOCOLS)
+            .orShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.admin..", "io.sluice.server..");
+
+    @ArchTest
+    static final ArchRule theFrontEndApiKnowsNoProtocol = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.frontend..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(PROTOCOLS)
+            .orShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.sluice.admin..", "io.sluice.server..")
+            .because("every front end registers through it alike, and the server sees nothing else of them");
+
+    @ArchTest
+    static final ArchRule theServerNamesNoProtocol = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.server..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(PROTOCOLS)
+            .because("front ends register through io.sluice.frontend and ServiceLoader: a new one touches no"
+                    + " server code");
+
+    @ArchTest
+    static final ArchRule theRelayKnowsNoFrontEndApi = noClasses()
+            .that()
+            .resideInAPackage("io.sluice.relay..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.sluice.frontend..")
+            .because("the front-end API stands on the relay, not under it");
 
     @ArchTest
     static final ArchRule pulsarKnowsNoOtherFrontEnd = noClasses()

@@ -1,9 +1,12 @@
 package io.sluice.server;
 
 import io.sluice.admin.AdminServer;
+import io.sluice.frontend.HostPort;
+import io.sluice.kafka.frontend.KafkaConfig;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.LookupMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,19 +36,19 @@ class SluiceMainTest {
     @Test
     void defaultsFollowTheSpec() {
         SluiceConfig config = SluiceMain.parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out);
-        assertEquals(new HostPort("0.0.0.0", 6650), config.listen());
+        assertEquals(new HostPort("0.0.0.0", 6650), pulsar(config).listen());
         assertEquals(new HostPort("0.0.0.0", 8080), config.admin());
         assertEquals(Path.of("./sluice-limits.json"), config.limitsFile());
         assertNull(config.adminToken());
-        assertEquals(LookupMode.REWRITE, config.lookupMode());
+        assertEquals(LookupMode.REWRITE, pulsar(config).lookupMode());
         assertEquals(1000, config.metricsMaxTopics());
         assertEquals(10, config.drainTimeout().toSeconds());
         assertEquals(PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT, config.handshakeTimeout());
         assertEquals(AdminServer.DEFAULT_IDLE_TIMEOUT, config.adminIdleTimeout());
         assertEquals(
                 "broker",
-                config.allowedBrokers().resolve("pulsar://broker:6650").host());
-        assertNull(config.allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
+                pulsar(config).allowedBrokers().resolve("pulsar://broker:6650").host());
+        assertNull(pulsar(config).allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
     }
 
     @Test
@@ -66,11 +69,11 @@ class SluiceMainTest {
                 "9");
         SluiceConfig config =
                 SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"}, env, out);
-        assertEquals("from-file", config.upstream().host(), "file");
-        assertEquals(7101, config.listen().port(), "env over file");
+        assertEquals("from-file", pulsar(config).upstream().host(), "file");
+        assertEquals(7101, pulsar(config).listen().port(), "env over file");
         assertEquals(7202, config.admin().port(), "flag over file");
         assertEquals("secret", config.adminToken(), "env");
-        assertEquals(LookupMode.PASSTHROUGH, config.lookupMode());
+        assertEquals(LookupMode.PASSTHROUGH, pulsar(config).lookupMode());
         assertEquals(5, config.metricsMaxTopics());
         assertEquals(Duration.ofSeconds(3), config.handshakeTimeout(), "flag over file");
         assertEquals(Duration.ofSeconds(9), config.adminIdleTimeout(), "env over file");
@@ -177,8 +180,8 @@ class SluiceMainTest {
     @Test
     void kafkaAloneStartsOnlyTheKafkaFrontEndWithTheDocumentedDefaults() throws Exception {
         SluiceConfig config = SluiceMain.parse(new String[] {"--kafka-upstream", "k1:9092, k2:9093"}, Map.of(), out);
-        assertNull(config.upstream(), "no Pulsar front end");
-        KafkaConfig kafka = config.kafka();
+        assertNull(pulsar(config), "no Pulsar front end");
+        KafkaConfig kafka = kafka(config);
         assertEquals(List.of(new BrokerEndpoint("k1", 9092), new BrokerEndpoint("k2", 9093)), kafka.upstream());
         assertEquals(new HostPort("0.0.0.0", 9092), kafka.listen());
         assertEquals(9093, kafka.nodePortBase(), "the listen port + 1");
@@ -198,12 +201,12 @@ class SluiceMainTest {
                 },
                 Map.of("SLUICE_KAFKA_UPSTREAM", "from-env:9092"),
                 out);
-        assertEquals("b", config.upstream().host());
+        assertEquals("b", pulsar(config).upstream().host());
         assertEquals(
-                List.of(new BrokerEndpoint("from-env", 9092)), config.kafka().upstream(), "env over file");
-        assertEquals(RoutingMode.PASSTHROUGH, config.kafka().addressMode());
-        assertEquals(30000, config.kafka().nodePortBase());
-        assertEquals("10.0.0.5", config.kafka().advertisedHost(), "the listen host when it is not a wildcard");
+                List.of(new BrokerEndpoint("from-env", 9092)), kafka(config).upstream(), "env over file");
+        assertEquals(RoutingMode.PASSTHROUGH, kafka(config).addressMode());
+        assertEquals(30000, kafka(config).nodePortBase());
+        assertEquals("10.0.0.5", kafka(config).advertisedHost(), "the listen host when it is not a wildcard");
     }
 
     @Test
@@ -228,6 +231,14 @@ class SluiceMainTest {
         ByteArrayOutputStream usage = new ByteArrayOutputStream();
         assertNull(SluiceMain.parse(new String[] {"--help"}, Map.of(), new PrintStream(usage)));
         assertTrue(usage.toString().contains("--upstream"));
+    }
+
+    private static PulsarConfig pulsar(SluiceConfig config) {
+        return config.frontEnd(PulsarConfig.class);
+    }
+
+    private static KafkaConfig kafka(SluiceConfig config) {
+        return config.frontEnd(KafkaConfig.class);
     }
 
     private void assertMessage(String expected, String[] args, Map<String, String> env) {

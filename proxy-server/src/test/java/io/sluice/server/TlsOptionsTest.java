@@ -1,5 +1,7 @@
 package io.sluice.server;
 
+import io.sluice.kafka.frontend.KafkaConfig;
+import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.relay.ProxyStats;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
@@ -11,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,12 +60,15 @@ class TlsOptionsTest {
                         Path.of("/etc/sluice/tls/tls.crt"),
                         Path.of("/etc/sluice/tls/tls.key"),
                         Path.of("/etc/sluice/clients/ca.crt"),
-                        true,
                         Path.of("/etc/ca/ca.crt")),
                 config.tls());
-        assertEquals("broker", config.upstream().host());
-        assertEquals(6651, config.upstream().port());
-        assertEquals("broker", config.allowedBrokers().resolve("broker:6651").host(), "the TLS port is the upstream");
+        assertTrue(pulsar(config).upstreamTls());
+        assertEquals("broker", pulsar(config).upstream().host());
+        assertEquals(6651, pulsar(config).upstream().port());
+        assertEquals(
+                "broker",
+                pulsar(config).allowedBrokers().resolve("broker:6651").host(),
+                "the TLS port is the upstream");
         assertEquals(Path.of("/etc/sluice/token/admin-token"), config.adminTokenFile());
         assertNull(config.adminToken());
     }
@@ -75,16 +81,16 @@ class TlsOptionsTest {
                 },
                 Map.of(),
                 out);
-        assertEquals(new TlsConfig(null, null, null, false, Path.of("/etc/ca/kafka.crt"), true), flag.tls());
+        assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt")), flag.tls());
+        assertTrue(kafka(flag).upstreamTls());
         SluiceConfig env = SluiceMain.parse(
                 new String[] {"--kafka-upstream", "kafka:9093"}, Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
-        assertTrue(env.tls().kafkaUpstream());
-        assertFalse(env.tls().pulsarUpstream(), "the Pulsar upstream is not TLS for that");
+        assertTrue(kafka(env).upstreamTls());
+        assertFalse(pulsar(env) != null && pulsar(env).upstreamTls(), "the Pulsar upstream is not TLS for that");
         Path yaml =
                 Files.writeString(dir.resolve("kafka.yaml"), "kafkaUpstream: kafka:9093\nkafkaUpstreamTls: false\n");
-        assertFalse(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out)
-                .tls()
-                .kafkaUpstream());
+        assertFalse(kafka(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out))
+                .upstreamTls());
     }
 
     @Test
@@ -110,52 +116,57 @@ class TlsOptionsTest {
         IssuedCertificate other = ca.issue("other").write();
         assertStartRefused(
                 "invalid --tls-cert: " + dir.resolve("absent.crt") + ": no such file",
-                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, false, null),
+                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, null),
                 null);
         assertStartRefused(
                 "invalid --tls-key: " + other.key() + ": the private key does not belong",
-                new TlsConfig(server.certificate(), other.key(), null, false, null),
+                new TlsConfig(server.certificate(), other.key(), null, null),
                 null);
         assertStartRefused(
                 "invalid --tls-client-ca: " + other.key() + ": no PEM certificate",
-                new TlsConfig(server.certificate(), server.key(), other.key(), false, null),
+                new TlsConfig(server.certificate(), server.key(), other.key(), null),
                 null);
         assertStartRefused(
                 "invalid --upstream-tls-ca: " + dir.resolve("none.crt"),
-                new TlsConfig(null, null, null, true, dir.resolve("none.crt")),
+                new TlsConfig(null, null, null, dir.resolve("none.crt")),
                 null);
         Path empty = Files.writeString(dir.resolve("empty-token"), "\n");
         assertStartRefused("invalid --admin-token-file: " + empty + ": empty", TlsConfig.NONE, empty);
     }
 
+    /** With an upstream CA, the upstream speaks TLS. */
     private void assertStartRefused(String expected, TlsConfig tls, Path tokenFile) {
         SluiceConfig config = SluiceMain.parse(
-                new String[] {"--upstream", tls.pulsarUpstream() ? "pulsar+ssl://b:6651" : "pulsar://b:6650"},
+                new String[] {"--upstream", tls.upstreamCa() != null ? "pulsar+ssl://b:6651" : "pulsar://b:6650"},
                 Map.of(),
                 out);
         SluiceConfig withFiles = new SluiceConfig(
-                config.upstream(),
-                config.listen(),
+                config.frontEnds(),
                 config.admin(),
                 config.limitsFile(),
                 null,
-                config.allowedBrokers(),
-                config.lookupMode(),
                 config.metricsMaxTopics(),
                 config.drainTimeout(),
                 config.handshakeTimeout(),
                 config.adminIdleTimeout(),
                 config.admission(),
                 config.cluster(),
-                config.kafka(),
                 tls,
                 tokenFile);
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
-                () -> SecretFiles.open(withFiles, new ProxyStats("pulsar"), Duration.ofSeconds(1))
+                () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))
                         .close());
         assertTrue(e.getMessage().startsWith(expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line");
+    }
+
+    private static PulsarConfig pulsar(SluiceConfig config) {
+        return config.frontEnd(PulsarConfig.class);
+    }
+
+    private static KafkaConfig kafka(SluiceConfig config) {
+        return config.frontEnd(KafkaConfig.class);
     }
 
     private void assertMessage(String expected, String... options) {

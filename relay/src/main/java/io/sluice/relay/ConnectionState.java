@@ -3,6 +3,10 @@ package io.sluice.relay;
 /**
  * Where a proxied connection is in its life. Every transition goes through {@link #to}, which
  * fails loudly on one that cannot happen, so a connection never acts on a state it left.
+ *
+ * <p>Only Kafka's connection still uses this; it goes once Kafka runs on
+ * {@link io.sluice.relay.connection.ProxiedConnection}, whose
+ * {@link io.sluice.relay.connection.ConnectionState} carries each state's data.
  */
 public enum ConnectionState {
     /** The client is connected; the upstream connection is not established yet. */

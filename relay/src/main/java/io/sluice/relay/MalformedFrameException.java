@@ -3,8 +3,8 @@ package io.sluice.relay;
 import io.netty.handler.codec.DecoderException;
 
 /**
- * Input that is not a valid Pulsar frame or command. The connection it arrived on is closed; the
- * {@link #reason()} is a short stable token used as a metrics label.
+ * Input that is not a valid frame or command of its protocol. The connection it arrived on is
+ * closed; the {@link #reason()} is a short stable token used as a metrics label.
  */
 public final class MalformedFrameException extends DecoderException {
 

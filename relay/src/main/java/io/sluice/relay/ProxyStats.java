@@ -63,7 +63,11 @@ public final class ProxyStats {
         upstreamConnectFailures.increment();
     }
 
-    /** Changed certificate, key or CA files that could not be used; the files in use were kept. */
+    /**
+     * Changed certificate, key or CA files of a TLS context its ports or its upstream use could not
+     * be used; the files in use were kept. The process's total, each failure counted once whoever
+     * shares the files, is {@code sluice_tls_reload_failures_total}.
+     */
     public void tlsReloadFailed() {
         tlsReloadFailures.increment();
     }
@@ -104,7 +108,7 @@ public final class ProxyStats {
         return upstreamConnectFailures.sum();
     }
 
-    /** Reloads of TLS files that failed since start. */
+    /** Reloads of its TLS files that failed since start. */
     public long tlsReloadFailures() {
         return tlsReloadFailures.sum();
     }

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /** {@code GET /metrics}: a scrape of the server's own registry in the Prometheus text format. */
@@ -34,6 +35,7 @@ public final class MetricsResource {
     /**
      * A registry with Sluice's metrics (docs/REFERENCE.md, "Metrics"), the JVM's, and Netty's buffer memory.
      *
+     * @param tlsReloadFailures the process's failed reloads of TLS files
      * @param admission admission control, or {@code null} when the proxy runs without it (then
      *        there are no {@code sluice_admission_*} families)
      * @param maxTopics how many topics without a limit get their own {@code topic} label
@@ -45,6 +47,7 @@ public final class MetricsResource {
             ThrottleLedger ledger,
             TopicActivity activity,
             List<ProxyStats> stats,
+            LongSupplier tlsReloadFailures,
             AdmissionController admission,
             int maxTopics,
             BooleanSupplier ready,
@@ -54,7 +57,7 @@ public final class MetricsResource {
         registry.register(new LimitsCollector(limits));
         registry.register(new ReadinessCollector(ready));
         registry.register(new ThrottleDelayCollector(ledger));
-        registry.register(new ProxyStatsCollector(stats));
+        registry.register(new ProxyStatsCollector(stats, tlsReloadFailures));
         if (admission != null) {
             registry.register(new AdmissionCollector(admission));
         }

@@ -10,6 +10,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.relay.ProxyStats;
 
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The front ends' connection figures, each series labelled with its front end's {@code protocol}:
@@ -17,14 +18,17 @@ import java.util.List;
  * {@code sluice_upstream_connect_failures_total}, {@code sluice_client_bytes_total} (by direction)
  * and {@code sluice_requests_total} (by request kind, for front ends that count them); and
  * {@code sluice_tls_reload_failures_total}, the process's total without a protocol label, since
- * the front ends share the certificate files.
+ * the front ends and the admin port share the certificate files.
  */
 public final class ProxyStatsCollector implements MultiCollector {
 
     private final List<ProxyStats> frontEnds;
+    private final LongSupplier tlsReloadFailures;
 
-    public ProxyStatsCollector(List<ProxyStats> frontEnds) {
+    /** @param tlsReloadFailures the process's failed reloads of TLS files, each counted once */
+    public ProxyStatsCollector(List<ProxyStats> frontEnds, LongSupplier tlsReloadFailures) {
         this.frontEnds = List.copyOf(frontEnds);
+        this.tlsReloadFailures = tlsReloadFailures;
     }
 
     @Override
@@ -43,9 +47,7 @@ public final class ProxyStatsCollector implements MultiCollector {
         CounterSnapshot.Builder requests = CounterSnapshot.builder()
                 .name("sluice_requests")
                 .help("Requests received from clients, by kind (the Kafka API)");
-        long tlsReloadFailures = 0;
         for (ProxyStats stats : frontEnds) {
-            tlsReloadFailures += stats.tlsReloadFailures();
             Labels protocol = Labels.of("protocol", stats.protocol());
             connections.dataPoint(GaugeDataPointSnapshot.builder()
                     .labels(protocol)
@@ -78,7 +80,7 @@ public final class ProxyStatsCollector implements MultiCollector {
                 .name("sluice_tls_reload_failures")
                 .help("Changed certificate, key or CA files that could not be used; the ones in use were kept")
                 .dataPoint(CounterDataPointSnapshot.builder()
-                        .value(tlsReloadFailures)
+                        .value(tlsReloadFailures.getAsLong())
                         .build())
                 .build();
         return MetricSnapshots.of(

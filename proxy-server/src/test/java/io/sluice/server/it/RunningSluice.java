@@ -2,12 +2,13 @@ package io.sluice.server.it;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.frontend.HostPort;
 import io.sluice.pulsar.connection.PulsarSettings;
+import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.server.ClusterSettings;
-import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
@@ -18,14 +19,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /** A Sluice started in the test JVM in front of a real broker, in one of the two deployments. */
 final class RunningSluice implements AutoCloseable {
 
-    final SluiceServer server;
+    final PulsarSluice server;
     final String serviceUrl;
 
-    private RunningSluice(SluiceServer server) {
+    private RunningSluice(PulsarSluice server) {
         this.server = server;
         this.serviceUrl = "pulsar://127.0.0.1:" + server.proxyPort();
     }
@@ -149,23 +151,20 @@ final class RunningSluice implements AutoCloseable {
             String adminToken) {
         try {
             SluiceConfig config = new SluiceConfig(
-                    upstream,
-                    new HostPort("127.0.0.1", port),
+                    List.of(new PulsarConfig(
+                            upstream, false, new HostPort("127.0.0.1", port), BrokerAllowList.only(upstream), mode)),
                     new HostPort("127.0.0.1", 0),
                     limitsFile,
                     adminToken,
-                    BrokerAllowList.only(upstream),
-                    mode,
                     1000,
                     Duration.ofSeconds(10),
                     handshakeTimeout,
                     adminIdleTimeout,
                     admission,
                     ClusterSettings.NONE,
-                    null,
                     TlsConfig.NONE,
                     null);
-            return new RunningSluice(SluiceServer.start(config));
+            return new RunningSluice(new PulsarSluice(SluiceServer.start(config)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

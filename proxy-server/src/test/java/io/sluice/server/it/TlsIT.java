@@ -3,7 +3,6 @@ package io.sluice.server.it;
 import io.sluice.cli.AdminCli;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.tls.TlsHandshakeWatch;
-import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.tls.CertificateAuthority;
@@ -107,11 +106,8 @@ class TlsIT {
     void tlsOnBothLegsInFrontProxyMode() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
                         .tls(new TlsConfig(
-                                sluiceCertificate.certificate(),
-                                sluiceCertificate.key(),
-                                null,
-                                true,
-                                ca.certificateFile()))
+                                sluiceCertificate.certificate(), sluiceCertificate.key(), null, ca.certificateFile()))
+                        .upstreamTls()
                         .start());
                 PulsarClient client = tlsClient(sluice.port(), null).build()) {
             roundTrip(client, "front-tls-to-tls");
@@ -121,7 +117,8 @@ class TlsIT {
     @Test
     void aPlaintextClientStillReachesTheBrokersTlsPortThroughSluice() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
-                        .tls(new TlsConfig(null, null, null, true, ca.certificateFile()))
+                        .tls(new TlsConfig(null, null, null, ca.certificateFile()))
+                        .upstreamTls()
                         .start());
                 PulsarClient client = PulsarClient.builder()
                         .serviceUrl("pulsar://127.0.0.1:" + sluice.port())
@@ -187,7 +184,7 @@ class TlsIT {
         sluiceCertificate.copyTo(certificate, key);
         String topic = topic("rotation");
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                        .tls(new TlsConfig(certificate, key, null, false, null))
+                        .tls(new TlsConfig(certificate, key, null, null))
                         .start());
                 PulsarClient client = tlsClient(sluice.port(), null).build();
                 Consumer<byte[]> consumer = client.newConsumer()
@@ -261,8 +258,7 @@ class TlsIT {
         IssuedCertificate serviceOnly =
                 ca.issue("sluice service").hosts("localhost").write();
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(new TlsConfig(
-                        serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), false, null))
+                .tls(new TlsConfig(serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), null))
                 .adminTokenFile(tokenFile)
                 .start())) {
             HttpClient https = HttpClient.newBuilder()
@@ -376,7 +372,8 @@ class TlsIT {
         for (IssuedCertificate presented : new IssuedCertificate[] {wrongHost, expired}) {
             try (TlsBrokerImpostor impostor = new TlsBrokerImpostor(presented);
                     Running sluice = new Running(TlsSluice.in("127.0.0.1", impostor.port())
-                            .tls(new TlsConfig(null, null, null, true, ca.certificateFile()))
+                            .tls(new TlsConfig(null, null, null, ca.certificateFile()))
+                            .upstreamTls()
                             .start());
                     RawPulsarClient client = new RawPulsarClient(sluice.port())) {
                 BaseCommand answer = client.connect();
@@ -391,7 +388,7 @@ class TlsIT {
     }
 
     private static TlsConfig serving(Path clientCaFile) {
-        return new TlsConfig(sluiceCertificate.certificate(), sluiceCertificate.key(), clientCaFile, false, null);
+        return new TlsConfig(sluiceCertificate.certificate(), sluiceCertificate.key(), clientCaFile, null);
     }
 
     private static ClientBuilder tlsClient(int port, IssuedCertificate identity) {
@@ -439,7 +436,7 @@ class TlsIT {
     }
 
     /** A Sluice of this test, with what the test reads of it. */
-    private record Running(SluiceServer server) implements AutoCloseable {
+    private record Running(PulsarSluice server) implements AutoCloseable {
 
         int port() {
             return server.proxyPort();

@@ -2,11 +2,12 @@ package io.sluice.server.it;
 
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.frontend.HostPort;
+import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.server.ClusterSettings;
-import io.sluice.server.HostPort;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /** A Sluice started in the test JVM with TLS settings of a test's choosing. */
 final class TlsSluice {
@@ -24,6 +26,7 @@ final class TlsSluice {
     private int port;
     private LookupMode mode = LookupMode.REWRITE;
     private TlsConfig tls = TlsConfig.NONE;
+    private boolean upstreamTls;
     private Path adminTokenFile;
     private Duration handshakeTimeout = Duration.ofSeconds(30);
 
@@ -31,7 +34,7 @@ final class TlsSluice {
         this.upstream = upstream;
     }
 
-    /** In front of {@code host:port}; the scheme of {@code tls} says whether Sluice speaks TLS to it. */
+    /** In front of {@code host:port}, in plaintext unless {@link #upstreamTls()} says otherwise. */
     static TlsSluice in(String host, int port) {
         return new TlsSluice(new BrokerAddress(host, port));
     }
@@ -51,6 +54,12 @@ final class TlsSluice {
         return this;
     }
 
+    /** Sluice speaks TLS to the broker, as with {@code --upstream pulsar+ssl://}. */
+    TlsSluice upstreamTls() {
+        this.upstreamTls = true;
+        return this;
+    }
+
     TlsSluice adminTokenFile(Path file) {
         this.adminTokenFile = file;
         return this;
@@ -61,25 +70,26 @@ final class TlsSluice {
         return this;
     }
 
-    SluiceServer start() {
+    PulsarSluice start() {
         try {
-            return SluiceServer.start(new SluiceConfig(
-                    upstream,
-                    new HostPort("127.0.0.1", port),
+            return new PulsarSluice(SluiceServer.start(new SluiceConfig(
+                    List.of(new PulsarConfig(
+                            upstream,
+                            upstreamTls,
+                            new HostPort("127.0.0.1", port),
+                            BrokerAllowList.only(upstream),
+                            mode)),
                     new HostPort("127.0.0.1", 0),
                     Files.createTempDirectory("sluice-tls-it").resolve("limits.json"),
                     null,
-                    BrokerAllowList.only(upstream),
-                    mode,
                     1000,
                     Duration.ofSeconds(10),
                     handshakeTimeout,
                     AdminServer.DEFAULT_IDLE_TIMEOUT,
                     AdmissionSettings.DEFAULTS,
                     ClusterSettings.NONE,
-                    null,
                     tls,
-                    adminTokenFile));
+                    adminTokenFile)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,44 +1,62 @@
 package io.sluice.pulsar.connection;
 
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.sluice.pulsar.codec.FrameDecoder;
+import io.sluice.pulsar.codec.PulsarFrameRule;
 import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
-import io.sluice.relay.tls.TlsHandshakeWatch;
+import io.sluice.relay.ReadGate;
+import io.sluice.relay.connection.ClientPipeline;
+import io.sluice.relay.connection.ConnectionSpec;
+import io.sluice.relay.connection.ConnectionSpec.Framing;
+import io.sluice.relay.connection.ConnectionSpec.Handshake;
+import io.sluice.relay.connection.UpstreamDialer;
 
 /**
- * Assembles the pipeline of an accepted client connection:
+ * Assembles the pipeline of an accepted Pulsar client connection, the relay's
+ * ({@link ClientPipeline}) with Pulsar's frames:
  * <pre>
- * [SslHandler -> TlsHandshakeWatch, with --tls-cert] -> FrameDecoder
- *   -> HandshakeTimeout (until the broker's CONNECTED) -> ClientHandler
+ * [SslHandler -> TlsHandshakeWatch, with --tls-cert] -> FrameDecoder (PulsarFrameRule)
+ *   -> HandshakeDeadline (until the broker's CONNECTED) -> ClientHandler -> PulsarConnection
  * </pre>
- * The handshake timeout starts when the connection is accepted, so it bounds the TLS handshake
- * too. The upstream connection's pipeline is assembled by {@link PulsarConnection} when the
- * client's CONNECT arrives.
+ * The handshake deadline starts when the connection is accepted, so it bounds the TLS handshake
+ * too. The upstream connection's pipeline is assembled when the client's CONNECT opens it:
+ * <pre>
+ * [SslHandler, with --upstream-tls] -> FrameDecoder (PulsarFrameRule) -> UpstreamHandler -> PulsarConnection
+ * </pre>
+ * A connection stops decoding the client's frames, not only reading its socket, while it is over
+ * its connection limits; frames sent before the upstream is up wait for it.
  */
 public final class PulsarChannelInitializer extends ChannelInitializer<SocketChannel> {
 
-    private final PulsarSettings settings;
-    private final ProxyServices services;
+    private final ClientPipeline pipeline;
 
     public PulsarChannelInitializer(PulsarSettings settings, ProxyServices services) {
-        this.settings = settings;
-        this.services = services;
+        Framing frames = new Framing(PulsarFrameRule.RULE, PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE);
+        ConnectionSpec spec = new ConnectionSpec(
+                "Pulsar",
+                "connection",
+                services,
+                settings.clientTls(),
+                frames,
+                frames,
+                new UpstreamDialer(
+                        settings.upstreamChannelType(),
+                        settings.connectTimeoutMillis(),
+                        WriteBufferWaterMark.DEFAULT,
+                        settings.upstreamTls()),
+                new Handshake(
+                        settings.handshakeTimeout(),
+                        "Pulsar handshake",
+                        "the client has not completed the TLS handshake",
+                        "no CONNECT from the client",
+                        "the broker has not answered CONNECT"),
+                ReadGate.CONNECTION_LIMIT);
+        this.pipeline = new ClientPipeline(spec, relay -> new PulsarConnection(relay, settings, services));
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        if (settings.clientTls() != null) {
-            ProxyStats stats = services.stats();
-            ch.pipeline().addLast("tls", settings.clientTls().newServerHandler(ch.alloc()));
-            ch.pipeline()
-                    .addLast(
-                            "tls-handshake",
-                            new TlsHandshakeWatch("Pulsar", () -> stats.protocolError(TlsHandshakeWatch.REASON)));
-        }
-        ch.pipeline().addLast("frames", new FrameDecoder());
-        ch.pipeline().addLast("handshake-timeout", new HandshakeTimeout(settings.handshakeTimeout(), services.stats()));
-        ch.pipeline().addLast("client", new ClientHandler(settings, services));
+        pipeline.assemble(ch);
     }
 }

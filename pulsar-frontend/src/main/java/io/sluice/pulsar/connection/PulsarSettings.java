@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param throttleReceiptWindow how long a client has to answer a ThrottleProducer notice with its
  *                              receipt before the proxy holds that producer's sends itself
  * @param handshakeTimeout      how long a client connection may take from accept to the broker's
- *                              CONNECTED before it is closed (see {@link HandshakeTimeout}), TLS
+ *                              CONNECTED before it is closed (see
+ *                              {@link io.sluice.relay.connection.HandshakeDeadline}), TLS
  *                              handshakes with the client and the broker included
  * @param clientTls             the TLS clients must speak, or null for plaintext
  * @param upstreamTls           the TLS Sluice speaks to every broker, or null for plaintext

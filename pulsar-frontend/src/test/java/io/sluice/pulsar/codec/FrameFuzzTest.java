@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Arbitrary bytes through {@link FrameDecoder} and every {@link FrameReader} method: the only
+ * Arbitrary bytes through the relay's frame decoder with {@link PulsarFrameRule} and every {@link FrameReader} method: the only
  * exception that may escape is {@link MalformedFrameException}, readers leave a frame's indexes
  * alone, the fast type reader agrees with protobuf, and every buffer is released.
  *
@@ -36,7 +36,7 @@ class FrameFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void decodeAndRead(byte[] input) {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(), new ReadEveryField());
+        EmbeddedChannel channel = new EmbeddedChannel(PulsarFrameRule.newDecoder(), new ReadEveryField());
         channel.config().setAllocator(alloc);
         // Two reads split where the input says, so partial frames are buffered too.
         int split = input.length == 0 ? 0 : (input[0] & 0xff) % (input.length + 1);

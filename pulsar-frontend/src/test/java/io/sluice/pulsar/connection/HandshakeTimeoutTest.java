@@ -14,6 +14,7 @@ import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
@@ -90,7 +91,7 @@ class HandshakeTimeoutTest {
         advance(1);
 
         assertFalse(client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -103,7 +104,7 @@ class HandshakeTimeoutTest {
         advance(TIMEOUT_MILLIS);
 
         assertFalse(client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -119,7 +120,7 @@ class HandshakeTimeoutTest {
 
         assertFalse(client.isOpen());
         assertFalse(upstream.isOpen(), "the upstream connection stays open");
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), services.stats().protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), services.stats().protocolErrors());
     }
 
     @Test
@@ -133,7 +134,7 @@ class HandshakeTimeoutTest {
         assertEquals(BaseCommand.Type.CONNECTED, FrameReader.parse(connected).getType());
         connected.release();
 
-        assertNull(client.pipeline().get(HandshakeTimeout.class), "the handler stays in the pipeline");
+        assertNull(client.pipeline().get(HandshakeDeadline.class), "the handler stays in the pipeline");
         assertFalse(loop.hasTimers(), "the timer is still set");
         advance(10 * TIMEOUT_MILLIS);
         assertTrue(client.isOpen());

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
-import io.sluice.relay.ProxyStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +16,7 @@ import java.util.Objects;
  * certificate, a CA bundle updated), without a restart: {@link #reload()} builds a new context
  * and swaps it in; connections opened from then on use it, open ones keep the session they have.
  * A file that cannot be used keeps the current context: one log line names the file and the
- * problem, and {@code sluice_tls_reload_failures_total} counts it.
+ * problem, and whoever loaded the context counts it ({@code sluice_tls_reload_failures_total}).
  *
  * <p>Read from any thread (an event loop creates a handler per connection); reloaded from the
  * {@link FileWatch} thread.
@@ -29,37 +28,40 @@ public final class ReloadingSslContext {
     private final String role;
     private final TlsSource source;
     private final SslProvider provider;
-    private final ProxyStats stats;
+    private final Runnable onReloadFailure;
     private volatile SslContext current;
 
     private ReloadingSslContext(
-            String role, TlsSource source, SslProvider provider, ProxyStats stats, SslContext first) {
+            String role, TlsSource source, SslProvider provider, Runnable onReloadFailure, SslContext first) {
         this.role = role;
         this.source = source;
         this.provider = provider;
-        this.stats = stats;
+        this.onReloadFailure = onReloadFailure;
         this.current = first;
     }
 
     /**
      * Builds the first context from {@code source}, on OpenSSL when available.
      *
-     * @param role what the context is for, in log lines, e.g. {@code the Pulsar and admin ports}
+     * @param role            what the context is for, in log lines, e.g. {@code the Pulsar and Kafka ports}
+     * @param onReloadFailure run on the reloading thread each time new files cannot be used, to
+     *                        count the failure for every port that uses the context
      * @throws TlsFileException when a file cannot be used: Sluice must not start without it
      */
-    public static ReloadingSslContext load(String role, TlsSource source, ProxyStats stats) {
-        return load(role, source, TlsProvider.get(), stats);
+    public static ReloadingSslContext load(String role, TlsSource source, Runnable onReloadFailure) {
+        return load(role, source, TlsProvider.get(), onReloadFailure);
     }
 
-    /** As {@link #load(String, TlsSource, ProxyStats)}, on a chosen TLS implementation. */
-    public static ReloadingSslContext load(String role, TlsSource source, SslProvider provider, ProxyStats stats) {
+    /** As {@link #load(String, TlsSource, Runnable)}, on a chosen TLS implementation. */
+    public static ReloadingSslContext load(
+            String role, TlsSource source, SslProvider provider, Runnable onReloadFailure) {
         TlsSource.Built built = source.build(provider);
         log.info("TLS for {}: {}", role, built.summary());
         return new ReloadingSslContext(
                 Objects.requireNonNull(role, "role"),
                 source,
                 provider,
-                Objects.requireNonNull(stats, "stats"),
+                Objects.requireNonNull(onReloadFailure, "onReloadFailure"),
                 built.context());
     }
 
@@ -76,7 +78,7 @@ public final class ReloadingSslContext {
             log.info("TLS for {} reloaded: {}", role, built.summary());
             return true;
         } catch (TlsFileException e) {
-            stats.tlsReloadFailed();
+            onReloadFailure.run();
             log.warn(
                     "TLS for {}: keeping the current files in use, the new ones cannot be used: {}",
                     role,

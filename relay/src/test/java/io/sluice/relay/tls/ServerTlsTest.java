@@ -217,7 +217,7 @@ class ServerTlsTest {
     }
 
     private ReloadingSslContext load(TlsSource source, SslProvider provider) {
-        return ReloadingSslContext.load("the test port", source, provider, stats);
+        return ReloadingSslContext.load("the test port", source, provider, stats::tlsReloadFailed);
     }
 
     static void await(BooleanSupplier condition, String what) throws InterruptedException {

@@ -69,8 +69,8 @@ class UpstreamTlsTest {
             value = SslProvider.class,
             names = {"OPENSSL", "JDK"})
     void aBrokerOfTheCaNamingTheHostDialledIsAcceptedAndNoOtherIs(SslProvider provider) throws Exception {
-        ReloadingSslContext upstream =
-                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(ca.certificateFile()), provider, stats);
+        ReloadingSslContext upstream = ReloadingSslContext.load(
+                "upstream", new UpstreamTlsFiles(ca.certificateFile()), provider, stats::tlsReloadFailed);
         assertNull(handshake(
                 upstream, ca.issue("broker").hosts("broker.test", "127.0.0.1").write()));
         assertTrue(refusal(handshake(
@@ -90,7 +90,7 @@ class UpstreamTlsTest {
                 handshake(upstream, other.issue("stranger").hosts("127.0.0.1").write()) != null,
                 "a certificate of another CA is refused");
         ReloadingSslContext jdkTrust =
-                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(null), provider, stats);
+                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(null), provider, stats::tlsReloadFailed);
         assertTrue(
                 handshake(jdkTrust, ca.issue("private").hosts("127.0.0.1").write()) != null,
                 "the JDK's trust store does not know a private CA");
@@ -104,7 +104,7 @@ class UpstreamTlsTest {
         Path caFile = dir.resolve("ca.crt");
         Files.copy(ca.certificateFile(), caFile);
         ReloadingSslContext upstream =
-                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(caFile), provider, stats);
+                ReloadingSslContext.load("upstream", new UpstreamTlsFiles(caFile), provider, stats::tlsReloadFailed);
         CertificateAuthority next = CertificateAuthority.create(dir, "next CA");
         IssuedCertificate renewed =
                 next.issue("renewed broker").hosts("127.0.0.1").write();
@@ -144,8 +144,8 @@ class UpstreamTlsTest {
         };
         // Kept from initChannel: a handshake that fails at once closes the channel and empties its pipeline.
         AtomicReference<SslHandler> handler = new AtomicReference<>();
-        try (TlsEchoServer server =
-                new TlsEchoServer(ReloadingSslContext.load("broker", presentAsIs, SslProvider.JDK, stats))) {
+        try (TlsEchoServer server = new TlsEchoServer(
+                ReloadingSslContext.load("broker", presentAsIs, SslProvider.JDK, stats::tlsReloadFailed))) {
             Channel channel = new Bootstrap()
                     .group(group)
                     .channel(NioSocketChannel.class)

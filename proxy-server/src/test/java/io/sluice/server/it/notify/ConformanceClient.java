@@ -13,9 +13,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.sluice.pulsar.codec.FrameDecoder;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.codec.PulsarFrameRule;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.CommandLookupTopic;
@@ -105,7 +105,7 @@ public final class ConformanceClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new FrameDecoder(), new Commands());
+                        ch.pipeline().addLast(PulsarFrameRule.newDecoder(), new Commands());
                     }
                 })
                 .connect(service)

@@ -1,4 +1,4 @@
-package io.sluice.server;
+package io.sluice.frontend;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -15,17 +15,20 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.relay.Drain;
 
+import java.net.InetSocketAddress;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The ports one front end listens on and the client connections they accepted: each port binds on
  * the server's event loops with the front end's pipeline, and all of them drain and close together.
- * Thread-safe: ports may open from an event loop (a Kafka node first seen in a response) while the
- * server drains from its shutdown thread.
+ * A front end gets its own from {@link FrontEndContext#ports}. Thread-safe: ports may open from an
+ * event loop (a Kafka node first seen in a response) while the server drains from its shutdown
+ * thread.
  */
-final class ClientPorts {
+public final class ClientPorts {
 
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
@@ -33,8 +36,13 @@ final class ClientPorts {
     private final WriteBufferWaterMark waterMark;
     private final ChannelGroup clients;
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Channel> first = new AtomicReference<>();
     private volatile boolean closing;
 
+    /**
+     * @param protocol   the front end's protocol label, naming its group of client channels
+     * @param waterMark  when a client channel counts as unwritable (its reads then pause)
+     */
     ClientPorts(
             String protocol,
             EventLoopGroup acceptors,
@@ -50,10 +58,11 @@ final class ClientPorts {
 
     /**
      * Binds {@code host:port}; each accepted connection gets {@code pipeline}, a sharable handler
-     * that assembles the front end's pipeline. A port that binds after {@link #drain()} or
-     * {@link #close()} began is closed at once.
+     * that assembles the front end's pipeline. The first port bound is the one clients connect to
+     * first ({@link #address()}). A port that binds after {@link #drain()} or {@link #close()}
+     * began is closed at once.
      */
-    ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
+    public ChannelFuture bind(String host, int port, ChannelHandler pipeline) {
         ChannelFuture bound = new ServerBootstrap()
                 .group(acceptors, workers)
                 .channel(serverType)
@@ -68,6 +77,7 @@ final class ClientPorts {
                     }
                 })
                 .bind(host, port);
+        first.compareAndSet(null, bound.channel());
         bound.addListener((ChannelFuture done) -> {
             if (done.isSuccess()) {
                 listeners.add(done.channel());
@@ -79,24 +89,35 @@ final class ClientPorts {
         return bound;
     }
 
+    /** The address of the first port, once it is bound. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) first.get().localAddress();
+    }
+
+    /** Whether the first port accepts connections and neither {@link #drain()} nor {@link #close()} began. */
+    public boolean listening() {
+        Channel channel = first.get();
+        return !closing && channel != null && channel.isActive();
+    }
+
     /** Whether {@link #drain()} or {@link #close()} began. */
-    boolean closing() {
+    public boolean closing() {
         return closing;
     }
 
     /** Stops accepting on every port and asks every client connection to finish what it holds, then close. */
-    void drain() {
+    public void drain() {
         closeListeners();
         clients.forEach(Drain::request);
     }
 
     /** Client connections still open. */
-    int openConnections() {
+    public int openConnections() {
         return clients.size();
     }
 
     /** Closes every port and every client connection. */
-    void close() {
+    public void close() {
         closeListeners();
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

@@ -1,6 +1,6 @@
-package io.sluice.server;
+package io.sluice.frontend;
 
-/** A {@code host:port} to listen on, as given to {@code --listen} and {@code --admin}. */
+/** A {@code host:port} to listen on, as given to {@code --admin} and to a front end's port options ({@code --listen}). */
 public record HostPort(String host, int port) {
 
     public HostPort {

@@ -1,10 +1,9 @@
-package io.sluice.server;
+package io.sluice.kafka.frontend;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.socket.SocketChannel;
+import io.sluice.frontend.ClientPorts;
+import io.sluice.frontend.FrontEnd;
+import io.sluice.frontend.FrontEndContext;
 import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.connection.KafkaChannelInitializer;
 import io.sluice.kafka.connection.KafkaSettings;
@@ -16,8 +15,6 @@ import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.relay.ProxyServices;
-import io.sluice.relay.ProxyStats;
-import io.sluice.relay.tls.ReloadingSslContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,40 +40,18 @@ final class KafkaFrontEnd implements FrontEnd {
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(2);
 
     private final KafkaConfig config;
-    private final Duration handshakeTimeout;
     private final ProxyServices services;
-    private final Class<? extends SocketChannel> socketType;
     private final ClientPorts ports;
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
     private final SocketFactory metadataSockets;
-    private volatile boolean upstreamReachable;
     private volatile boolean nodesLearnt;
-    private Channel listener;
 
-    /**
-     * @param clientTls       the TLS of the Kafka ports, or null for plaintext
-     * @param upstreamTls     the TLS to the brokers, or null for plaintext
-     * @param metadataSockets sockets for Sluice's own Metadata request to a bootstrap server: SSL
-     *                        ones with {@code upstreamTls}
-     */
-    KafkaFrontEnd(
-            KafkaConfig config,
-            Duration handshakeTimeout,
-            ProxyServices services,
-            EventLoopGroup acceptors,
-            EventLoopGroup workers,
-            Class<? extends ServerChannel> serverType,
-            Class<? extends SocketChannel> socketType,
-            ReloadingSslContext clientTls,
-            ReloadingSslContext upstreamTls,
-            SocketFactory metadataSockets) {
+    KafkaFrontEnd(KafkaConfig config, FrontEndContext context) {
         this.config = config;
-        this.handshakeTimeout = handshakeTimeout;
-        this.services = services;
-        this.socketType = socketType;
-        this.ports = new ClientPorts("kafka", acceptors, workers, serverType, KafkaChannelInitializer.WATER_MARK);
-        this.metadataSockets = metadataSockets;
+        this.services = context.services();
+        this.ports = context.ports(KafkaChannelInitializer.WATER_MARK);
+        this.metadataSockets = context.upstreamSockets();
         boolean rewrite = config.addressMode() == RoutingMode.REWRITE;
         this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
         AdvertisedNodes advertised =
@@ -85,19 +60,17 @@ final class KafkaFrontEnd implements FrontEnd {
                 advertised,
                 new TopicIds(TopicIds.DEFAULT_CAPACITY),
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS,
-                socketType,
-                handshakeTimeout,
+                context.socketChannelType(),
+                context.handshakeTimeout(),
                 KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
-                clientTls,
-                upstreamTls);
+                context.portTls(),
+                context.upstreamTls());
     }
 
     @Override
     public void start() throws InterruptedException {
-        listener = bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream()))
-                .sync()
-                .channel();
-        checkUpstream();
+        bind(config.listen().host(), config.listen().port(), UpstreamRoute.bootstrap(config.upstream()))
+                .sync();
     }
 
     /** Opens node {@code nodeId}'s port; called once per node, from an event loop or the sampler thread. */
@@ -127,7 +100,7 @@ final class KafkaFrontEnd implements FrontEnd {
 
     @Override
     public String describe() {
-        InetSocketAddress address = (InetSocketAddress) listener.localAddress();
+        InetSocketAddress address = ports.address();
         String routing = config.addressMode() == RoutingMode.REWRITE
                 ? "node N on port " + config.nodePortBase() + "+N, advertised as " + config.advertisedHost()
                 : "addresses passed through";
@@ -141,14 +114,9 @@ final class KafkaFrontEnd implements FrontEnd {
                 + ", address mode " + config.addressMode().name().toLowerCase(Locale.ROOT) + ", " + routing + ")";
     }
 
-    /** The bootstrap port clients connect to (useful when started on port 0). */
-    int port() {
-        return ((InetSocketAddress) listener.localAddress()).getPort();
-    }
-
     @Override
-    public boolean isReady() {
-        return !ports.closing() && listener != null && listener.isActive() && upstreamReachable;
+    public ClientPorts ports() {
+        return ports;
     }
 
     /**
@@ -158,19 +126,17 @@ final class KafkaFrontEnd implements FrontEnd {
      * as reachable, and all its nodes are learnt from the clients' responses.
      */
     @Override
-    public void checkUpstream() {
+    public boolean checkUpstream() {
         for (BrokerEndpoint server : config.upstream()) {
             if (nodes != null && !nodesLearnt && learnNodes(server)) {
                 nodesLearnt = true;
-                upstreamReachable = true;
-                return;
+                return true;
             }
             if (accepts(server)) {
-                upstreamReachable = true;
-                return;
+                return true;
             }
         }
-        upstreamReachable = false;
+        return false;
     }
 
     private boolean learnNodes(BrokerEndpoint server) {
@@ -192,25 +158,5 @@ final class KafkaFrontEnd implements FrontEnd {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    @Override
-    public void drain() {
-        ports.drain();
-    }
-
-    @Override
-    public int openConnections() {
-        return ports.openConnections();
-    }
-
-    @Override
-    public ProxyStats stats() {
-        return services.stats();
-    }
-
-    @Override
-    public void close() {
-        ports.close();
     }
 }

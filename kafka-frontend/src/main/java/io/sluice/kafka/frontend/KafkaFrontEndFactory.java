@@ -1,0 +1,134 @@
+package io.sluice.kafka.frontend;
+
+import io.sluice.frontend.FrontEndConfig;
+import io.sluice.frontend.FrontEndFactory;
+import io.sluice.frontend.FrontEndOption;
+import io.sluice.frontend.HostPort;
+import io.sluice.frontend.OptionValues;
+import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.RoutingMode;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.limits.ProtocolScopes;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+/**
+ * The Kafka front end's registration: {@code --kafka-upstream} starts it (docs/REFERENCE.md,
+ * "Kafka front end"), {@code --kafka-upstream-tls} speaks TLS to the brokers.
+ */
+public final class KafkaFrontEndFactory implements FrontEndFactory {
+
+    private static final String UPSTREAM = "--kafka-upstream";
+    private static final String LISTEN = "--kafka-listen";
+    private static final String ADVERTISED_HOST = "--kafka-advertised-host";
+    private static final String NODE_PORT_BASE = "--kafka-node-port-base";
+    private static final String ADDRESS_MODE = "--kafka-address-mode";
+    private static final String UPSTREAM_TLS = "--kafka-upstream-tls";
+
+    @Override
+    public List<FrontEndOption> options() {
+        return List.of(
+                FrontEndOption.text(
+                        300,
+                        UPSTREAM,
+                        "HOST:PORT[,HOST:PORT]",
+                        null,
+                        "Bootstrap servers of the Kafka cluster; enables the Kafka front end. Env SLUICE_KAFKA_UPSTREAM."),
+                FrontEndOption.text(
+                        310,
+                        LISTEN,
+                        "HOST:PORT",
+                        "0.0.0.0:9092",
+                        "Kafka bootstrap port for clients (default: ${DEFAULT-VALUE})."),
+                FrontEndOption.text(
+                        320,
+                        ADVERTISED_HOST,
+                        "HOST",
+                        null,
+                        "Host Kafka clients are told to connect to for each broker (default: the --kafka-listen host,"
+                                + " the machine's name if that is a wildcard)."),
+                FrontEndOption.text(
+                        330,
+                        NODE_PORT_BASE,
+                        "PORT",
+                        null,
+                        "Kafka broker node N is served on port PORT+N (default: the --kafka-listen port + 1)."),
+                FrontEndOption.text(
+                        340,
+                        ADDRESS_MODE,
+                        "MODE",
+                        "rewrite",
+                        "rewrite (front proxy: broker addresses become Sluice's) or passthrough (sidecar beside one broker"
+                                + " that advertises Sluice) (default: ${DEFAULT-VALUE})."),
+                FrontEndOption.flag(
+                        350,
+                        UPSTREAM_TLS,
+                        "Speak TLS to the Kafka brokers, verifying their certificates against --upstream-tls-ca"
+                                + " (default: ${DEFAULT-VALUE})."));
+    }
+
+    @Override
+    public String enablingOption() {
+        return UPSTREAM;
+    }
+
+    @Override
+    public String upstreamTlsCondition() {
+        return "with " + UPSTREAM_TLS;
+    }
+
+    @Override
+    public FrontEndConfig configure(OptionValues values) {
+        boolean tls = values.flag(UPSTREAM_TLS);
+        if (!values.isSet(UPSTREAM)) {
+            if (tls) {
+                throw new IllegalArgumentException("invalid " + UPSTREAM_TLS + ": needs " + UPSTREAM);
+            }
+            return null;
+        }
+        List<BrokerEndpoint> servers =
+                OptionValues.parse(UPSTREAM, () -> BrokerEndpoint.parseList(values.value(UPSTREAM)));
+        HostPort listen = OptionValues.parse(LISTEN, () -> HostPort.parse(values.value(LISTEN)));
+        RoutingMode mode = OptionValues.parse(
+                ADDRESS_MODE,
+                () -> OptionValues.either(
+                        values.value(ADDRESS_MODE),
+                        "passthrough",
+                        RoutingMode.PASSTHROUGH,
+                        "rewrite",
+                        RoutingMode.REWRITE));
+        String host = values.isSet(ADVERTISED_HOST)
+                ? values.value(ADVERTISED_HOST).trim()
+                : OptionValues.parse(ADVERTISED_HOST, () -> advertisedHostOf(listen));
+        int base = OptionValues.parse(NODE_PORT_BASE, () -> {
+            if (values.isSet(NODE_PORT_BASE)) {
+                return OptionValues.positiveInt(values.value(NODE_PORT_BASE));
+            }
+            if (listen.port() == 0 && mode == RoutingMode.REWRITE) {
+                throw new IllegalArgumentException("must be set when " + LISTEN + " picks a free port (port 0)");
+            }
+            return listen.port() + 1;
+        });
+        return OptionValues.parse(NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls));
+    }
+
+    /** The listen host, or the machine's name when that is a wildcard address. */
+    private static String advertisedHostOf(HostPort listen) {
+        String host = listen.host();
+        if (!host.equals("0.0.0.0") && !host.equals("::") && !host.equals("0:0:0:0:0:0:0:0")) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("the machine's name is unknown (" + e.getMessage() + "); set it");
+        }
+    }
+
+    @Override
+    public ProtocolScopes scopes() {
+        return KafkaScopes.DECLARED;
+    }
+}

@@ -1,0 +1,83 @@
+package io.sluice.relay.connection;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.relay.Drain;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.ProxyStats;
+
+/**
+ * The last handler of an accepted client's pipeline: opens its {@link ProxiedConnection} when the
+ * client connects, counts and hands each frame to the front end's protocol, and relays what the
+ * channel says to the connection: the end of a read (flush), writability (the upstream's reads
+ * follow it), a drain request, the channel's close and failures.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+
+    private final ConnectionSpec spec;
+    private final ConnectionProtocol.Factory protocols;
+    private final FrameDecoder frames;
+    private final HandshakeDeadline deadline;
+    private final ProxyStats stats;
+    private ProxiedConnection connection;
+    private ConnectionProtocol protocol;
+
+    ClientHandler(
+            ConnectionSpec spec,
+            ConnectionProtocol.Factory protocols,
+            FrameDecoder frames,
+            HandshakeDeadline deadline) {
+        this.spec = spec;
+        this.protocols = protocols;
+        this.frames = frames;
+        this.deadline = deadline;
+        this.stats = spec.services().stats();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        connection = new ProxiedConnection(ctx.channel(), spec, frames, deadline, protocols);
+        protocol = connection.protocol();
+        connection.opened();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        FrameView frame = (FrameView) msg;
+        stats.bytesFromClient(frame.length());
+        protocol.fromClient(frame);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.flush();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        connection.clientWritabilityChanged();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == Drain.REQUEST) {
+            connection.drain();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connection.close();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connection.fail(cause);
+    }
+}

@@ -31,7 +31,7 @@ record GateContext(
     /** Longest a timer waits before it looks again (picks up limit changes within this). */
     static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private static final String PROTOCOL = "kafka";
+    private static final String PROTOCOL = KafkaScopes.PROTOCOL;
 
     /**
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there

@@ -2,11 +2,13 @@ package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.limits.OnExceed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -156,8 +158,11 @@ final class SetLimitCommand implements Callable<Integer> {
         }
         if (onExceed != null) {
             String action = onExceed.toLowerCase(Locale.ROOT);
-            if (!action.equals("delay") && !action.equals("reject") && !action.equals("notify")) {
-                throw CliFailure.usage("invalid --on-exceed '" + onExceed + "': expected delay, reject or notify");
+            List<String> actions = OnExceed.jsonNames();
+            if (!actions.contains(action)) {
+                throw CliFailure.usage("invalid --on-exceed '" + onExceed + "': expected "
+                        + String.join(", ", actions.subList(0, actions.size() - 1)) + " or "
+                        + actions.get(actions.size() - 1));
             }
             limit.put("onExceed", action);
         }

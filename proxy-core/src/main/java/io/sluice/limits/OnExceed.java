@@ -2,6 +2,8 @@ package io.sluice.limits;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /** What the proxy does with a message that exceeds a limit (docs/REFERENCE.md, "Actions"). */
@@ -17,5 +19,10 @@ public enum OnExceed {
     @JsonValue
     public String jsonName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Every action's JSON spelling, in this order: for whatever lists the actions a limit may take. */
+    public static List<String> jsonNames() {
+        return Arrays.stream(values()).map(OnExceed::jsonName).toList();
     }
 }

@@ -18,6 +18,15 @@ public final class FrameView {
     private int index;
     private int length;
 
+    /**
+     * A view of the readable bytes of {@code frame}, a frame in a buffer of its own (a retained
+     * slice, a frame Sluice wrote), so that it reads as a lent one does. A new view each call: off
+     * the hot path only. {@code frame} stays its owner's; the view is valid while it is.
+     */
+    public static FrameView of(ByteBuf frame) {
+        return new FrameView().lend(frame, frame.readerIndex(), frame.readableBytes());
+    }
+
     /** Points this view at {@code length} bytes of {@code buffer} from {@code index}; for the decoder. */
     public FrameView lend(ByteBuf buffer, int index, int length) {
         this.buffer = buffer;

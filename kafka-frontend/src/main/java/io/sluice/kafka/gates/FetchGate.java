@@ -11,10 +11,10 @@ import io.sluice.kafka.codec.ResponseHeader;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
 import io.sluice.limits.Direction;
-import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.GateTimer;
+import io.sluice.relay.Throttling;
 
 import java.util.function.Consumer;
 
@@ -36,14 +36,11 @@ import java.util.function.Consumer;
  * <p>{@code notify} (from Fetch v8, whose clients heed it) forwards everything, charges it, and
  * raises the response's {@code throttle_time_ms} to what the buckets need, muting the connection
  * for as long; before v8, and for {@code reject}, which has no meaning for records already
- * written, the action is {@code delay}.
+ * written, the action is {@code delay} ({@link KafkaActions#fetch}).
  *
  * <p>Confined to the connection's event loop.
  */
 public final class FetchGate {
-
-    /** The first Fetch version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
-    static final short NOTIFY_SINCE = 8;
 
     private static final short FETCH = HandledApi.FETCH.key().id;
     private static final int POOLED_EXCHANGES = 4;
@@ -206,14 +203,15 @@ public final class FetchGate {
             if (notifying) {
                 path.charge(now, count, size);
             } else if (limited && !path.tryAcquire(now, count, size, decision)) {
-                if (decision.onExceed() != OnExceed.NOTIFY || version < NOTIFY_SINCE) {
+                Throttling throttling = KafkaActions.fetch(decision.onExceed(), version);
+                if (throttling != Throttling.PAUSE_CLIENT) {
                     trim(topic, p, index - start, now);
                     break;
                 }
                 notifying = true;
                 path.charge(now, count, size);
                 long wait = path.waitNanos(now);
-                topic.throttle.begin(decision, OnExceed.NOTIFY, topic.quota.meter(), now + wait);
+                topic.throttle.begin(decision, throttling.action(), topic.quota.meter(), now + wait);
                 topic.timer.schedule(wait);
             }
             records += count;
@@ -235,7 +233,7 @@ public final class FetchGate {
     private void trim(GatedTopic topic, int p, int length, long now) {
         kept[p] = length;
         trimmed = true;
-        topic.throttle.begin(decision, OnExceed.DELAY, topic.quota.meter(), now + decision.waitNanos());
+        topic.throttle.begin(decision, Throttling.HOLD.action(), topic.quota.meter(), now + decision.waitNanos());
         topic.timer.schedule(decision.waitNanos());
         if (decision.waitNanos() < quietNanos) {
             quietNanos = decision.waitNanos();

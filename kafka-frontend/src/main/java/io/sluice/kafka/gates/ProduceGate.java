@@ -12,15 +12,14 @@ import io.sluice.kafka.codec.ResponseHeader;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
 import io.sluice.limits.Direction;
-import io.sluice.limits.OnExceed;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
+import io.sluice.relay.Throttling;
 import io.sluice.status.TopicMeter;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.protocol.Errors;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -64,9 +63,6 @@ import java.util.function.Consumer;
  * <p>Confined to the connection's event loop.
  */
 public final class ProduceGate {
-
-    /** The first Produce version whose clients heed {@code throttle_time_ms} themselves (KIP-219). */
-    static final short NOTIFY_SINCE = 6;
 
     private static final short PRODUCE = HandledApi.PRODUCE.key().id;
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
@@ -215,27 +211,23 @@ public final class ProduceGate {
             topic.throttle.endIfOver(now, topic.outstanding());
             return ADMIT;
         }
-        OnExceed action = decision.onExceed();
-        if (action == OnExceed.NOTIFY && version >= NOTIFY_SINCE) {
+        Throttling throttling = KafkaActions.produce(decision.onExceed(), version);
+        if (throttling == Throttling.PAUSE_CLIENT) {
             path.charge(now, records[p], bytes[p]);
             long wait = path.waitNanos(now);
             notifyMillis = Math.max(notifyMillis, GateContext.ceilMillis(wait));
-            begin(topic, OnExceed.NOTIFY, meter, now + wait);
+            begin(topic, throttling, meter, now + wait);
             forwarded(topic, p, standing == SequenceGaps.Standing.AWAITED, now);
             return ADMIT;
         }
-        boolean reject = action == OnExceed.REJECT;
-        begin(topic, reject ? OnExceed.REJECT : OnExceed.DELAY, meter, now + decision.waitNanos());
+        boolean reject = throttling == Throttling.REFUSE;
+        begin(topic, throttling, meter, now + decision.waitNanos());
         if (batches.idempotent()) {
             topic.gaps.opened(
                     partition, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now, !reject);
         }
-        if (reject) {
-            messages[p] = decision.rejectMessage();
-            return REJECT;
-        }
-        messages[p] = "Sluice delays this batch: " + decision.rejectMessage() + "; the producer sends it again";
-        return BOUNCE;
+        messages[p] = KafkaActions.answer(throttling, decision);
+        return reject ? REJECT : BOUNCE;
     }
 
     /** Partition {@code p} goes to the broker; {@code closesGap} when it is the batch a gap waited for. */
@@ -300,7 +292,11 @@ public final class ProduceGate {
             topic.throttle.endIfOver(now, topic.outstanding());
             return ADMIT;
         }
-        begin(topic, OnExceed.DELAY, topic.quota.meter(), now + decision.waitNanos());
+        begin(
+                topic,
+                KafkaActions.produceWithoutResponse(decision.onExceed()),
+                topic.quota.meter(),
+                now + decision.waitNanos());
         return HOLD;
     }
 
@@ -352,8 +348,9 @@ public final class ProduceGate {
         budget.check();
     }
 
-    private void begin(GatedTopic topic, OnExceed action, TopicMeter meter, long untilNanos) {
-        topic.throttle.begin(decision, action, meter, untilNanos);
+    /** Records that the topic is throttled, with the action the gate takes ({@code taken}). */
+    private void begin(GatedTopic topic, Throttling taken, TopicMeter meter, long untilNanos) {
+        topic.throttle.begin(decision, taken.action(), meter, untilNanos);
         topic.timer.schedule(untilNanos - context.clock().nanoTime());
     }
 
@@ -385,8 +382,8 @@ public final class ProduceGate {
                 int index = parts.partitionIndex(p);
                 switch (outcomes[p]) {
                     case ADMIT -> verdicts.forwarded(index);
-                    case BOUNCE -> verdicts.answered(index, Errors.REQUEST_TIMED_OUT, messages[p]);
-                    default -> verdicts.answered(index, Errors.POLICY_VIOLATION, messages[p]);
+                    case BOUNCE -> verdicts.answered(index, KafkaActions.RETRY_ERROR, messages[p]);
+                    default -> verdicts.answered(index, KafkaActions.REFUSAL_ERROR, messages[p]);
                 }
                 messages[p] = null;
             }

@@ -17,6 +17,8 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
 
@@ -156,6 +158,17 @@ class FetchGateTest {
         FetchResponseData cut = fetchAndAnswer(v7, part(SLOW, 0, RecordFrames.batches(50, 30)));
         assertEquals(List.of(), batchCounts(cut, 0, 0), "before v8 the client would not heed it: delay");
         assertEquals(0, cut.throttleTimeMs());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"REJECT, 12", "NOTIFY, 7"})
+    void rejectAndNotifyBeforeVersion8AreCutAsDelayIsAndRecordedAsTheDelayTheyAre(OnExceed action, short version) {
+        harness.limit(SLOW_TOPIC, records(10, action));
+        FetchResponseData data = fetchAndAnswer(version, part(SLOW, 0, RecordFrames.batches(0, 6, 6, 6)));
+        assertEquals(List.of(6, 6), batchCounts(data, 0, 0), "cut at a batch boundary");
+        assertEquals(0, data.throttleTimeMs());
+        assertFalse(harness.paused);
+        assertEquals("delay", harness.throttled().get(0).action());
     }
 
     @Test

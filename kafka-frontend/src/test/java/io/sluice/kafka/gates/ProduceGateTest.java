@@ -21,6 +21,8 @@ import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -331,6 +333,21 @@ class ProduceGateTest {
         assertEquals(0, harness.activity.meter("kafka", SLOW).heldMessages());
         assertTrue(harness.throttled().isEmpty());
         assertTrue(gates.produce().isIdle());
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = OnExceed.class,
+            names = {"DELAY", "NOTIFY"})
+    void acksZeroBatchesOverQuotaAreHeldWhateverTheAction(OnExceed action) {
+        harness.limit(SLOW_TOPIC, records(10, action));
+        short none = 0;
+        produce(V, none, part(SLOW, 0, 10));
+        produce(V, none, part(SLOW, 0, 5));
+        assertEquals(1, harness.upstream.size(), "the second request is held");
+        assertEquals("delay", onlyThrottle().action());
+        assertEquals(5, onlyThrottle().heldMessages());
+        assertFalse(harness.paused, "no response to carry a throttle time");
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.relay.FrameView;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
@@ -139,8 +140,8 @@ class CorpusCaptureIT {
     /** Writes the first frame of each command type and direction; checks the fast reader agrees with protobuf. */
     private static void keepFirstOfType(Path dir, String side, byte[] frame, Set<String> seen) throws IOException {
         ByteBuf buf = Unpooled.wrappedBuffer(frame);
-        int type = FrameReader.type(buf);
-        BaseCommand command = FrameReader.parse(buf);
+        int type = FrameReader.type(FrameView.of(buf));
+        BaseCommand command = FrameReader.parse(FrameView.of(buf));
         assertTrue(!command.hasType() || command.getType().getNumber() == type, "type read differently: " + type);
         String name = side + "-" + (command.hasType() ? command.getType().name() : "TYPE_" + type);
         if (seen.add(name)) {

@@ -12,8 +12,10 @@ import io.sluice.relay.MalformedFrameException;
 import java.io.IOException;
 
 /**
- * Reads the command part of a frame, never its payload: a frame {@link FrameDecoder} lends
- * ({@link FrameView}) or one in a buffer of its own (its readable bytes).
+ * Reads the command part of a frame, never its payload. Every reader takes the frame as a
+ * {@link FrameView}: as the relay's decoder lends it ({@link PulsarFrameRule#newDecoder}), or, for a
+ * frame in a buffer of its own (a retained slice, a frame Sluice wrote), {@link FrameView#of} its
+ * readable bytes.
  *
  * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
  * format in place without allocating (they run for every message); {@link #parse} builds a
@@ -61,11 +63,6 @@ public final class FrameReader {
     private FrameReader() {}
 
     /** Bytes after the command (for SEND and MESSAGE: checksum, metadata and payload). */
-    public static int payloadSize(ByteBuf frame) {
-        return frame.readableBytes() - SIZES - commandSize(frame, frame.readerIndex());
-    }
-
-    /** Bytes after the command of a lent frame. */
     public static int payloadSize(FrameView frame) {
         return frame.length() - SIZES - commandSize(frame.buffer(), frame.index());
     }
@@ -75,114 +72,13 @@ public final class FrameReader {
      * acts on the last one, so routing on any single one would let a client smuggle one command
      * (a SEND past its quota) inside another.
      */
-    public static int type(ByteBuf frame) {
-        return type(frame, frame.readerIndex(), frame.writerIndex());
-    }
-
-    /** The BaseCommand type number of a lent frame; see {@link #type(ByteBuf)}. */
     public static int type(FrameView frame) {
-        return type(frame.buffer(), frame.index(), frame.index() + frame.length());
-    }
-
-    /** Parses the whole command part; for control commands only. */
-    public static BaseCommand parse(ByteBuf frame) {
-        return parse(frame, frame.readerIndex());
-    }
-
-    /** Parses the whole command part of a lent frame; for control commands only. */
-    public static BaseCommand parse(FrameView frame) {
-        return parse(frame.buffer(), frame.index());
-    }
-
-    /** Reads a SEND's fields into {@code out} without allocating. */
-    public static void readSend(ByteBuf frame, SendFields out) {
-        readSend(frame, frame.readerIndex(), frame.writerIndex(), out);
-    }
-
-    /** Reads a lent SEND's fields into {@code out} without allocating. */
-    public static void readSend(FrameView frame, SendFields out) {
-        readSend(frame.buffer(), frame.index(), frame.index() + frame.length(), out);
-    }
-
-    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out}. */
-    public static void readSendReceipt(ByteBuf frame, SendFields out) {
-        readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
-    }
-
-    /** Reads a lent SEND_RECEIPT's producer and sequence ids into {@code out}. */
-    public static void readSendReceipt(FrameView frame, SendFields out) {
-        readReceipt(
-                frame.buffer(),
-                frame.index(),
-                frame.index() + frame.length(),
-                BaseCommand.SEND_RECEIPT_FIELD_NUMBER,
-                out);
-    }
-
-    /** Reads a SEND_ERROR's producer and sequence ids into {@code out}. */
-    public static void readSendError(ByteBuf frame, SendFields out) {
-        readReceipt(frame, frame.readerIndex(), frame.writerIndex(), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
-    }
-
-    /** Reads a lent SEND_ERROR's producer and sequence ids into {@code out}. */
-    public static void readSendError(FrameView frame, SendFields out) {
-        readReceipt(
-                frame.buffer(),
-                frame.index(),
-                frame.index() + frame.length(),
-                BaseCommand.SEND_ERROR_FIELD_NUMBER,
-                out);
-    }
-
-    /**
-     * The first field (an id such as consumer_id or producer_id) of the command nested under
-     * BaseCommand field {@code type}; -1 when absent.
-     */
-    public static long readFirstId(ByteBuf frame, int type) {
-        return readFirstId(frame, frame.readerIndex(), frame.writerIndex(), type);
-    }
-
-    /** The first field of the command nested under field {@code type} of a lent frame; see {@link #readFirstId(ByteBuf, int)}. */
-    public static long readFirstId(FrameView frame, int type) {
-        return readFirstId(frame.buffer(), frame.index(), frame.index() + frame.length(), type);
-    }
-
-    /**
-     * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
-     * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
-     */
-    public static int messagesInEntry(ByteBuf frame) {
-        return messagesInEntry(frame, frame.readerIndex(), frame.writerIndex());
-    }
-
-    /** Messages in the entry a lent MESSAGE frame carries; see {@link #messagesInEntry(ByteBuf)}. */
-    public static int messagesInEntry(FrameView frame) {
-        return messagesInEntry(frame.buffer(), frame.index(), frame.index() + frame.length());
-    }
-
-    /*
-     * Each reader below takes the buffer, where the frame starts in it (its length prefix) and
-     * where it ends.
-     */
-
-    private static int commandSize(ByteBuf buf, int frameStart) {
-        return (int) buf.getUnsignedInt(frameStart + Integer.BYTES);
-    }
-
-    /** Where the command ends; a command that claims more than the frame holds is malformed. */
-    private static int commandEnd(ByteBuf buf, int frameStart, int frameEnd) {
-        int end = frameStart + SIZES + commandSize(buf, frameStart);
-        if (end > frameEnd) {
-            throw malformed("command extends past the frame");
-        }
-        return end;
-    }
-
-    private static int type(ByteBuf buf, int frameStart, int frameEnd) {
-        int end = commandEnd(buf, frameStart, frameEnd);
+        ByteBuf buf = frame.buffer();
+        int start = frame.index();
+        int end = commandEnd(buf, start, start + frame.length());
         boolean found = false;
         int type = 0;
-        int pos = frameStart + SIZES;
+        int pos = start + SIZES;
         while (pos < end) {
             long tag = varint32(buf, pos, end);
             pos = after(tag);
@@ -204,10 +100,11 @@ public final class FrameReader {
         return type;
     }
 
-    private static BaseCommand parse(ByteBuf buf, int frameStart) {
-        int size = commandSize(buf, frameStart);
+    /** Parses the whole command part; for control commands only. */
+    public static BaseCommand parse(FrameView frame) {
+        int size = commandSize(frame.buffer(), frame.index());
         try {
-            CodedInputStream in = CodedInputStream.newInstance(buf.nioBuffer(frameStart + SIZES, size));
+            CodedInputStream in = CodedInputStream.newInstance(frame.buffer().nioBuffer(frame.index() + SIZES, size));
             return BaseCommand.parseFrom(in);
         } catch (InvalidProtocolBufferException e) {
             throw new MalformedFrameException("bad_command", "undecodable command: " + e.getMessage(), e);
@@ -216,9 +113,11 @@ public final class FrameReader {
         }
     }
 
-    private static void readSend(ByteBuf buf, int frameStart, int frameEnd, SendFields out) {
+    /** Reads a SEND's fields into {@code out} without allocating. */
+    public static void readSend(FrameView frame, SendFields out) {
         out.clear();
-        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), BaseCommand.SEND_FIELD_NUMBER);
+        ByteBuf buf = frame.buffer();
+        long body = nestedBody(frame, BaseCommand.SEND_FIELD_NUMBER);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -240,11 +139,22 @@ public final class FrameReader {
         }
     }
 
+    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out} without allocating. */
+    public static void readSendReceipt(FrameView frame, SendFields out) {
+        readReceipt(frame, BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
+    }
+
+    /** Reads a SEND_ERROR's producer and sequence ids into {@code out} without allocating. */
+    public static void readSendError(FrameView frame, SendFields out) {
+        readReceipt(frame, BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
+    }
+
     /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
-    private static void readReceipt(ByteBuf buf, int frameStart, int frameEnd, int commandField, SendFields out) {
+    private static void readReceipt(FrameView frame, int commandField, SendFields out) {
         out.clear();
+        ByteBuf buf = frame.buffer();
         boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), commandField);
+        long body = nestedBody(frame, commandField);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -262,34 +172,12 @@ public final class FrameReader {
     }
 
     /**
-     * Reads the uint64 at {@code pos} into the field of {@code out} that {@code tag} names (a
-     * producer or sequence id, a highest sequence id, is_chunk); returns the position after it.
+     * The first field (an id such as consumer_id or producer_id) of the command nested under
+     * BaseCommand field {@code type}; -1 when absent.
      */
-    private static int readField(ByteBuf buf, int pos, int end, int tag, SendFields out) {
-        long value = smallVarint(buf, pos, end);
-        long read;
-        int next;
-        if (value != NOT_SMALL) {
-            read = value & 0xffffffffL;
-            next = after(value);
-        } else {
-            next = varintEnd(buf, pos, end);
-            read = varint(buf, pos);
-        }
-        if (tag == PRODUCER_ID_TAG) {
-            out.producerId = read;
-        } else if (tag == SEQUENCE_ID_TAG) {
-            out.sequenceId = read;
-        } else if (tag == IS_CHUNK_TAG) {
-            out.chunk = read != 0;
-        } else {
-            out.highestSequenceId = read;
-        }
-        return next;
-    }
-
-    private static long readFirstId(ByteBuf buf, int frameStart, int frameEnd, int type) {
-        long body = nestedBody(buf, frameStart, commandEnd(buf, frameStart, frameEnd), type);
+    public static long readFirstId(FrameView frame, int type) {
+        ByteBuf buf = frame.buffer();
+        long body = nestedBody(frame, type);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -304,9 +192,14 @@ public final class FrameReader {
         return -1;
     }
 
-    private static int messagesInEntry(ByteBuf buf, int frameStart, int frameEnd) {
-        int pos = frameStart + SIZES + commandSize(buf, frameStart);
-        int end = frameEnd;
+    /**
+     * Messages in the entry a MESSAGE frame carries: MessageMetadata's num_messages_in_batch
+     * (field 11, default 1), read after the optional broker-entry metadata and the checksum.
+     */
+    public static int messagesInEntry(FrameView frame) {
+        ByteBuf buf = frame.buffer();
+        int pos = frame.index() + SIZES + commandSize(buf, frame.index());
+        int end = frame.index() + frame.length();
         if (pos + 2 <= end && buf.getUnsignedShort(pos) == MAGIC_BROKER_ENTRY_METADATA) {
             if (pos + 6 > end) {
                 throw malformed("truncated broker entry metadata");
@@ -340,15 +233,17 @@ public final class FrameReader {
 
     /**
      * Start and end of the body of the BaseCommand field {@code field} (a nested message) in the
-     * command that ends at {@code end}, packed as {@code start << 32 | end}. The field must occur
-     * once: the broker reads only the last occurrence, so a second one would make it act on other
-     * ids than those Sluice accounted for.
+     * frame's command, packed as {@code start << 32 | end}. The field must occur once: the broker
+     * reads only the last occurrence, so a second one would make it act on other ids than those
+     * Sluice accounted for.
      */
-    private static long nestedBody(ByteBuf buf, int frameStart, int end, int field) {
+    private static long nestedBody(FrameView frame, int field) {
+        ByteBuf buf = frame.buffer();
+        int end = commandEnd(buf, frame.index(), frame.index() + frame.length());
         int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;
         int bodyEnd = -1;
-        int pos = frameStart + SIZES;
+        int pos = frame.index() + SIZES;
         while (pos < end) {
             long tagAt = varint32(buf, pos, end);
             int tag = (int) tagAt;
@@ -374,6 +269,51 @@ public final class FrameReader {
             throw malformed("command lacks field " + field);
         }
         return (long) bodyStart << 32 | bodyEnd;
+    }
+
+    /*
+     * The helpers below take the frame's buffer and positions in it, from where the frame starts
+     * (its length prefix) to where what they read ends.
+     */
+
+    private static int commandSize(ByteBuf buf, int frameStart) {
+        return (int) buf.getUnsignedInt(frameStart + Integer.BYTES);
+    }
+
+    /** Where the command ends; a command that claims more than the frame holds is malformed. */
+    private static int commandEnd(ByteBuf buf, int frameStart, int frameEnd) {
+        int end = frameStart + SIZES + commandSize(buf, frameStart);
+        if (end > frameEnd) {
+            throw malformed("command extends past the frame");
+        }
+        return end;
+    }
+
+    /**
+     * Reads the uint64 at {@code pos} into the field of {@code out} that {@code tag} names (a
+     * producer or sequence id, a highest sequence id, is_chunk); returns the position after it.
+     */
+    private static int readField(ByteBuf buf, int pos, int end, int tag, SendFields out) {
+        long value = smallVarint(buf, pos, end);
+        long read;
+        int next;
+        if (value != NOT_SMALL) {
+            read = value & 0xffffffffL;
+            next = after(value);
+        } else {
+            next = varintEnd(buf, pos, end);
+            read = varint(buf, pos);
+        }
+        if (tag == PRODUCER_ID_TAG) {
+            out.producerId = read;
+        } else if (tag == SEQUENCE_ID_TAG) {
+            out.sequenceId = read;
+        } else if (tag == IS_CHUNK_TAG) {
+            out.chunk = read != 0;
+        } else {
+            out.highestSequenceId = read;
+        }
+        return next;
     }
 
     /**

@@ -2,7 +2,6 @@ package io.sluice.pulsar.gates;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
-import io.sluice.limits.OnExceed;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
@@ -14,6 +13,7 @@ import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
@@ -27,6 +27,8 @@ import java.util.List;
  * on no faster than the topic's dispatch rate allows. Bytes are charged as MESSAGE frames come
  * back; while a byte bucket is negative, permits are withheld. Nothing is dropped or reordered:
  * every message the broker sends is forwarded, Sluice only decides when the broker may send more.
+ * Withheld permits are a {@code delay} whatever the limit's action ({@link PulsarActions#permits}),
+ * and are recorded as one.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -152,10 +154,11 @@ public final class DispatchGate {
         while (consumer.withheldPermits > 0 && !(oneStepOut && consumer.outstandingPermits + granted >= STEP)) {
             int step = (int) Math.min(consumer.withheldPermits, path.isUnlimited() ? Integer.MAX_VALUE : STEP);
             if (!path.isUnlimited() && !path.tryAcquire(now, step, 0, decision)) {
+                Throttling taken = PulsarActions.permits(decision.onExceed());
                 consumer.throttle.begin(
                         decision.scope().kind().label(),
                         decision.reason(),
-                        OnExceed.DELAY.jsonName(),
+                        taken.action().jsonName(),
                         consumer.quota.meter());
                 consumer.timer.schedule(decision.waitNanos());
                 break;

@@ -3,13 +3,11 @@ package io.sluice.pulsar.gates;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
-import io.sluice.limits.OnExceed;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
@@ -21,6 +19,7 @@ import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
@@ -38,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * ({@link ConnectionBudget}) are kept by the classes named.
  *
  * <p>A send within quota is forwarded at once, as its original bytes. Over quota, the action of
- * the most specific exceeded scope applies to that producer alone: {@code delay} holds the send in
+ * the most specific exceeded scope applies to that producer alone, as {@link PulsarActions} says
+ * what it means for this send and client: {@code delay} holds the send in
  * the producer's FIFO and its timer releases it when the buckets allow; {@code reject} answers
  * with a SendError, queued behind the receipts of the producer's earlier sends because the stock
  * client accepts an error only for its oldest pending message. Once a producer holds anything,
@@ -168,18 +168,19 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             forward(producer, frame, messages, bytes, now);
             return;
         }
-        if (decision.onExceed() == OnExceed.REJECT) {
+        Throttling throttling = PulsarActions.send(
+                decision.onExceed(), notices.clientSupportsNotices() && !producer.notice.hasMissed());
+        if (throttling == Throttling.REFUSE) {
             reject(producer, fields.lastSequenceId(), now);
             return;
         }
-        if (decision.onExceed() == OnExceed.NOTIFY && notices.clientSupportsNotices() && !producer.notice.hasMissed()) {
+        if (throttling == Throttling.PAUSE_CLIENT) {
             path.charge(now, messages, bytes);
             notifyPause(producer, path, now);
             forward(producer, frame, messages, bytes, now);
             return;
         }
-        // DELAY, and NOTIFY for clients that cannot be notified or missed a receipt: hold it.
-        beginThrottle(producer, OnExceed.DELAY);
+        beginThrottle(producer, Throttling.HOLD);
         hold(producer, frame, messages, bytes, now);
         producer.timer.schedule(decision.waitNanos());
     }
@@ -308,7 +309,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      */
     private void notifyPause(ProducerState producer, QuotaPath path, long now) {
         long pauseMillis = (path.waitNanos(now) + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI;
-        beginThrottle(producer, OnExceed.NOTIFY);
+        beginThrottle(producer, Throttling.PAUSE_CLIENT);
         long requestId = notices.quotaExceeded(
                 producer, ThrottleNoticeReasons.of(decision.scope().kind()), pauseMillis);
         long pauseEndsAt = now + pauseMillis * NANOS_PER_MILLI;
@@ -320,7 +321,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     /** The client cannot be relied on for this producer: the throttle, and any later one, is a {@code delay}. */
     private void fallBackToDelay(ProducerState producer, long now) {
         producer.notice.missed();
-        producer.throttle.relabel(OnExceed.DELAY.jsonName(), producer.quota.meter());
+        producer.throttle.relabel(Throttling.HOLD.action().jsonName(), producer.quota.meter());
         // The delay lasts at least until what the client sent meanwhile is paid for.
         producer.throttleEndsAtNanos = now + producer.quota.path(now).waitNanos(now);
         producer.timer.schedule(producer.throttleEndsAtNanos - now);
@@ -357,7 +358,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         while ((head = producer.held.peek()) != null) {
             QuotaPath path = producer.quota.path(now);
             if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
-                if (decision.onExceed() == OnExceed.REJECT) {
+                if (PulsarActions.heldSend(decision.onExceed()) == Throttling.REFUSE) {
                     // The limit turned to reject while this send was held: reject it in order.
                     unhold(producer);
                     head.frame().release();
@@ -387,7 +388,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     }
 
     private void reject(ProducerState producer, long sequenceId, long now) {
-        beginThrottle(producer, OnExceed.REJECT);
+        beginThrottle(producer, Throttling.REFUSE);
         producer.throttleEndsAtNanos = now + decision.waitNanos();
         String message = decision.rejectMessage();
         producer.timer.schedule(decision.waitNanos());
@@ -400,17 +401,20 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     private void sendError(ProducerState producer, long sequenceId, String message) {
         budget.sendsDone(1);
-        out.toClient(FrameWriter.sendError(
-                out.alloc(), producer.producerId, sequenceId, ServerError.NotAllowedError, message));
+        out.toClient(
+                FrameWriter.sendError(out.alloc(), producer.producerId, sequenceId, PulsarActions.REFUSAL, message));
     }
 
     /**
      * Records that the producer is throttled, at the scope {@link #decision} names, with the action
-     * the proxy takes (for {@code notify} that depends on the client).
+     * the gate takes ({@code taken}), which for {@code notify} depends on the client.
      */
-    private void beginThrottle(ProducerState producer, OnExceed action) {
+    private void beginThrottle(ProducerState producer, Throttling taken) {
         producer.throttle.begin(
-                decision.scope().kind().label(), decision.reason(), action.jsonName(), producer.quota.meter());
+                decision.scope().kind().label(),
+                decision.reason(),
+                taken.action().jsonName(),
+                producer.quota.meter());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse.LookupType;
+import io.sluice.relay.FrameView;
 
 /**
  * For the front-proxy deployment: makes every successful lookup answer tell the client to connect
@@ -33,7 +34,7 @@ public final class LookupRewriter {
      * @param upstreamTls whether Sluice connects to brokers over TLS
      */
     public static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, boolean upstreamTls) {
-        BaseCommand command = FrameReader.parse(frame);
+        BaseCommand command = FrameReader.parse(FrameView.of(frame));
         CommandLookupTopicResponse response = command.getLookupTopicResponse();
         if (response.getResponse() == LookupType.Failed) {
             return frame;

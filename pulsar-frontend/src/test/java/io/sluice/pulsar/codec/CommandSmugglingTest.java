@@ -2,6 +2,7 @@ package io.sluice.pulsar.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class CommandSmugglingTest {
         // type PING (18), then type SEND (6) with send {producer_id 1, sequence_id 0}.
         ByteBuf frame = frame("0812" + "0806" + "3204" + "08011000");
         try {
-            assertThrows(MalformedFrameException.class, () -> FrameReader.type(frame));
+            assertThrows(MalformedFrameException.class, () -> FrameReader.type(FrameView.of(frame)));
         } finally {
             frame.release();
         }
@@ -33,7 +34,7 @@ class CommandSmugglingTest {
         // Found by FrameFuzzTest: ACK for Sluice, SUBSCRIBE for the broker.
         ByteBuf frame = Unpooled.wrappedBuffer(HexFormat.of().parseHex("000000120000000e080a5204000000001a0008041000"));
         try {
-            assertThrows(MalformedFrameException.class, () -> FrameReader.type(frame));
+            assertThrows(MalformedFrameException.class, () -> FrameReader.type(FrameView.of(frame)));
         } finally {
             frame.release();
         }
@@ -44,7 +45,8 @@ class CommandSmugglingTest {
         // send {producer_id 1} then send {producer_id 2}: the broker would publish for producer 2.
         ByteBuf frame = frame("0806" + "32020801" + "32020802");
         try {
-            assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(frame, new SendFields()));
+            assertThrows(
+                    MalformedFrameException.class, () -> FrameReader.readSend(FrameView.of(frame), new SendFields()));
         } finally {
             frame.release();
         }

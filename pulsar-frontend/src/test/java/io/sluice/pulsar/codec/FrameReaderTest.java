@@ -1,22 +1,28 @@
 package io.sluice.pulsar.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.sluice.pulsar.codec.proto.BaseCommand;
+import io.sluice.pulsar.codec.proto.CommandMessage;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSendError;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
+import io.sluice.pulsar.codec.proto.MessageIdData;
 import io.sluice.pulsar.codec.proto.ServerError;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class FrameReaderTest {
 
@@ -35,15 +41,15 @@ class FrameReaderTest {
         int readerIndex = frame.readerIndex();
         SendFields fields = new SendFields();
 
-        assertEquals(6, FrameReader.type(frame));
-        FrameReader.readSend(frame, fields);
+        assertEquals(6, FrameReader.type(FrameView.of(frame)));
+        FrameReader.readSend(FrameView.of(frame), fields);
 
         assertEquals(300, fields.producerId);
         assertEquals(1L << 40, fields.sequenceId);
         assertEquals(25, fields.numMessages);
         assertEquals((1L << 40) + 24, fields.highestSequenceId);
         assertTrue(fields.chunk);
-        assertEquals(1000, FrameReader.payloadSize(frame));
+        assertEquals(1000, FrameReader.payloadSize(FrameView.of(frame)));
         assertEquals(readerIndex, frame.readerIndex());
         frame.release();
     }
@@ -57,7 +63,7 @@ class FrameReaderTest {
                         .build(),
                 0);
         SendFields fields = new SendFields();
-        FrameReader.readSend(frame, fields);
+        FrameReader.readSend(FrameView.of(frame), fields);
         assertEquals(1, fields.numMessages);
         assertFalse(fields.chunk);
         frame.release();
@@ -75,17 +81,17 @@ class FrameReaderTest {
                                 .setHighestSequenceId(12))
                         .build(),
                 0);
-        FrameReader.readSendReceipt(receipt, fields);
+        FrameReader.readSendReceipt(FrameView.of(receipt), fields);
         assertEquals(4, fields.producerId);
         assertEquals(9, fields.sequenceId);
         assertEquals(12, fields.highestSequenceId);
         receipt.release();
 
         ByteBuf error = FrameWriter.sendError(Unpooled.buffer().alloc(), 5, 77, ServerError.NotAllowedError, "no");
-        FrameReader.readSendError(error, fields);
+        FrameReader.readSendError(FrameView.of(error), fields);
         assertEquals(5, fields.producerId);
         assertEquals(77, fields.sequenceId);
-        CommandSendError parsed = FrameReader.parse(error).getSendError();
+        CommandSendError parsed = FrameReader.parse(FrameView.of(error)).getSendError();
         assertEquals(ServerError.NotAllowedError, parsed.getError());
         error.release();
     }
@@ -107,10 +113,10 @@ class FrameReaderTest {
                 .writeInt(4 + cmd.readableBytes())
                 .writeInt(cmd.readableBytes())
                 .writeBytes(cmd);
-        assertEquals(201, FrameReader.type(frame));
+        assertEquals(201, FrameReader.type(FrameView.of(frame)));
         assertEquals(
                 BaseCommand.Type.THROTTLE_PRODUCER_RECEIPT,
-                FrameReader.parse(frame).getType());
+                FrameReader.parse(FrameView.of(frame)).getType());
         cmd.release();
         frame.release();
     }
@@ -118,16 +124,19 @@ class FrameReaderTest {
     @Test
     void malformedCommandsRaiseMalformedFrameExceptionOnly() {
         ByteBuf truncatedVarint = frameOf(new byte[] {0x08, (byte) 0xff});
-        assertThrows(MalformedFrameException.class, () -> FrameReader.type(truncatedVarint));
+        assertThrows(MalformedFrameException.class, () -> FrameReader.type(FrameView.of(truncatedVarint)));
         truncatedVarint.release();
 
         ByteBuf sendWithoutBody = frameOf(new byte[] {0x08, 0x06});
-        assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(sendWithoutBody, new SendFields()));
+        assertThrows(
+                MalformedFrameException.class,
+                () -> FrameReader.readSend(FrameView.of(sendWithoutBody), new SendFields()));
         sendWithoutBody.release();
 
         ByteBuf badLength = frameOf(new byte[] {0x08, 0x06, 0x32, 0x7f, 0x08});
-        assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(badLength, new SendFields()));
-        assertThrows(MalformedFrameException.class, () -> FrameReader.parse(badLength));
+        assertThrows(
+                MalformedFrameException.class, () -> FrameReader.readSend(FrameView.of(badLength), new SendFields()));
+        assertThrows(MalformedFrameException.class, () -> FrameReader.parse(FrameView.of(badLength)));
         badLength.release();
     }
 
@@ -143,18 +152,113 @@ class FrameReaderTest {
             }
             ByteBuf frame = frameOf(bytes);
             try {
-                FrameReader.type(frame);
-                FrameReader.readSend(frame, fields);
+                FrameReader.type(FrameView.of(frame));
+                FrameReader.readSend(FrameView.of(frame), fields);
             } catch (MalformedFrameException expected) {
                 // the only failure allowed
             }
             try {
-                FrameReader.parse(frame);
+                FrameReader.parse(FrameView.of(frame));
             } catch (MalformedFrameException expected) {
                 // likewise
             }
             frame.release();
         }
+    }
+
+    @Test
+    void aLentFrameIsReadWhereverItLiesInItsBuffer() {
+        ByteBuf first = TestFrames.send(1, 10, 3, 50);
+        ByteBuf second = TestFrames.send(2, 20, 5, 70);
+        ByteBuf read = Unpooled.buffer().writeBytes(first).writeBytes(second);
+        FrameView lent = new FrameView().lend(read, first.writerIndex(), second.writerIndex());
+        SendFields fields = new SendFields();
+
+        assertEquals(BaseCommand.Type.SEND_VALUE, FrameReader.type(lent));
+        FrameReader.readSend(lent, fields);
+
+        assertEquals(2, fields.producerId);
+        assertEquals(20, fields.sequenceId);
+        assertEquals(5, fields.numMessages);
+        assertEquals(70, FrameReader.payloadSize(lent));
+        assertEquals(2, FrameReader.parse(lent).getSend().getProducerId());
+        assertEquals(0, read.readerIndex());
+        first.release();
+        second.release();
+        read.release();
+    }
+
+    @Test
+    void readingASendAndItsReceiptInPlaceAllocatesNothing() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        // Buffers of their own bytes: a leak-aware buffer would record each read.
+        ByteBuf send = TestFrames.send(300, 1L << 40, 25, 100);
+        ByteBuf receipt = TestFrames.receipt(300, 1L << 40);
+        FrameView lentSend = FrameView.of(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(send)));
+        FrameView lentReceipt = FrameView.of(Unpooled.wrappedBuffer(ByteBufUtil.getBytes(receipt)));
+        send.release();
+        receipt.release();
+        SendFields fields = new SendFields();
+        int calls = 20_000;
+        long read = 0;
+        for (int i = 0; i < calls; i++) {
+            read += readSendAndReceipt(lentSend, lentReceipt, fields);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < calls; i++) {
+            read += readSendAndReceipt(lentSend, lentReceipt, fields);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertEquals(0, allocated / calls, "bytes allocated per SEND and receipt read");
+        assertEquals(
+                2L * calls * (BaseCommand.Type.SEND_VALUE + 100 + 25 + 300), read, "type, payload, count, producer");
+    }
+
+    /** What the proxy reads of a SEND and its receipt, summed so that no read can be left out. */
+    private static long readSendAndReceipt(FrameView send, FrameView receipt, SendFields fields) {
+        long read = FrameReader.type(send) + FrameReader.payloadSize(send);
+        FrameReader.readSend(send, fields);
+        read += fields.numMessages;
+        FrameReader.readSendReceipt(receipt, fields);
+        return read + fields.producerId;
+    }
+
+    @Test
+    void messagesInEntryCountsTheBatchAndLooksNoFurtherThanTheFrame() {
+        byte[] metadata = {0x58, 0x07}; // num_messages_in_batch = 7
+        ByteBuf message = messageFrame(metadata);
+        assertEquals(7, FrameReader.messagesInEntry(FrameView.of(message)));
+
+        // The same frame cut before its metadata ends, with the rest of it right behind in the buffer.
+        FrameView cut = new FrameView().lend(message, 0, message.readableBytes() - 1);
+        assertThrows(MalformedFrameException.class, () -> FrameReader.messagesInEntry(cut));
+        message.release();
+
+        ByteBuf single = messageFrame(new byte[0]);
+        assertEquals(1, FrameReader.messagesInEntry(FrameView.of(single)), "a message without the field is one");
+        single.release();
+    }
+
+    /** A MESSAGE frame as a broker writes it: command, checksum, {@code metadata}, no payload. */
+    private static ByteBuf messageFrame(byte[] metadata) {
+        byte[] command = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.MESSAGE)
+                .setMessage(CommandMessage.newBuilder()
+                        .setConsumerId(3)
+                        .setMessageId(MessageIdData.newBuilder().setLedgerId(1).setEntryId(2)))
+                .build()
+                .toByteArray();
+        return Unpooled.buffer()
+                .writeInt(4 + command.length + 10 + metadata.length)
+                .writeInt(command.length)
+                .writeBytes(command)
+                .writeShort(0x0e01)
+                .writeInt(0)
+                .writeInt(metadata.length)
+                .writeBytes(metadata);
     }
 
     private static ByteBuf frameOf(byte[] command) {

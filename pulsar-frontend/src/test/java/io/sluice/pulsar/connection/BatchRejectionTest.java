@@ -18,6 +18,7 @@ import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
@@ -101,7 +102,7 @@ class BatchRejectionTest {
         List<BaseCommand> answers = new ArrayList<>();
         ByteBuf out;
         while ((out = client.readOutbound()) != null) {
-            answers.add(FrameReader.parse(out));
+            answers.add(FrameReader.parse(FrameView.of(out)));
             out.release();
         }
         BaseCommand error = answers.stream()

@@ -11,6 +11,7 @@ import io.sluice.pulsar.codec.proto.CommandMessage;
 import io.sluice.pulsar.codec.proto.CommandProducerSuccess;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.pulsar.codec.proto.CommandSuccess;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class FakeBroker {
             }
             ByteBuf reply;
             try {
-                reply = replyTo(FrameReader.parse(frame));
+                reply = replyTo(FrameReader.parse(FrameView.of(frame)));
             } catch (MalformedFrameException e) {
                 reply = null; // a real broker would close; the proxy forwarded it as it came
             } finally {

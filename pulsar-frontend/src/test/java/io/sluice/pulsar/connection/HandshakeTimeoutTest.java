@@ -13,6 +13,7 @@ import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.testing.EmbeddedSocketChannel;
@@ -113,7 +114,9 @@ class HandshakeTimeoutTest {
         loop.runTasks();
         upstream = EmbeddedSocketChannel.takeBootstrapped().get(0);
         ByteBuf forwarded = upstream.readOutbound();
-        assertEquals(BaseCommand.Type.CONNECT, FrameReader.parse(forwarded).getType());
+        assertEquals(
+                BaseCommand.Type.CONNECT,
+                FrameReader.parse(FrameView.of(forwarded)).getType());
         forwarded.release();
 
         advance(TIMEOUT_MILLIS);
@@ -131,7 +134,9 @@ class HandshakeTimeoutTest {
         new FakeBroker(alloc).answer(upstream);
         loop.runTasks();
         ByteBuf connected = client.readOutbound();
-        assertEquals(BaseCommand.Type.CONNECTED, FrameReader.parse(connected).getType());
+        assertEquals(
+                BaseCommand.Type.CONNECTED,
+                FrameReader.parse(FrameView.of(connected)).getType());
         connected.release();
 
         assertNull(client.pipeline().get(HandshakeDeadline.class), "the handler stays in the pipeline");

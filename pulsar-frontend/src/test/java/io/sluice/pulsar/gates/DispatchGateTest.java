@@ -3,15 +3,19 @@ package io.sluice.pulsar.gates;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sluice.limits.Limit;
+import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.relay.FrameView;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +53,7 @@ class DispatchGateTest {
     private List<Integer> grantedPermits() {
         List<Integer> permits = new ArrayList<>();
         for (ByteBuf frame : harness.upstream) {
-            permits.add(FrameReader.parse(frame).getFlow().getMessagePermits());
+            permits.add(FrameReader.parse(FrameView.of(frame)).getFlow().getMessagePermits());
             frame.release();
         }
         harness.upstream.clear();
@@ -81,6 +85,25 @@ class DispatchGateTest {
             granted += grantedPermits().stream().mapToInt(Integer::intValue).sum();
         }
         assertTrue(granted >= atOnce + 95 && granted <= atOnce + 110, "one more second at 100/s: " + granted);
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = OnExceed.class,
+            names = {"REJECT", "NOTIFY"})
+    void rejectAndNotifyWithholdPermitsAsDelayDoesAndAreRecordedAsTheDelayTheyAre(OnExceed action) {
+        harness.limit(
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), action));
+        consumer();
+        GateHarness.lend(flow(1000), gate::flow);
+        int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
+        assertTrue(atOnce >= 100 && atOnce <= 110, "the burst: " + atOnce);
+        assertEquals(List.of(), harness.takeClientCommands(), "nothing is said to the consumer");
+        assertEquals("delay", harness.throttled().get(0).action());
+
+        harness.advance(100);
+        int later = grantedPermits().stream().mapToInt(Integer::intValue).sum();
+        assertTrue(later >= 5 && later <= 20, "100 ms at 100/s: " + later);
     }
 
     @Test

@@ -42,7 +42,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     List<BaseCommand> takeClientCommands() {
         List<BaseCommand> commands = new ArrayList<>();
         for (ByteBuf frame : client) {
-            commands.add(FrameReader.parse(frame));
+            commands.add(FrameReader.parse(FrameView.of(frame)));
             frame.release();
         }
         client.clear();
@@ -53,7 +53,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     List<Long> takeForwardedSequenceIds() {
         List<Long> ids = new ArrayList<>();
         for (ByteBuf frame : upstream) {
-            BaseCommand command = FrameReader.parse(frame);
+            BaseCommand command = FrameReader.parse(FrameView.of(frame));
             ids.add(
                     command.hasSend()
                             ? command.getSend().getSequenceId()
@@ -78,7 +78,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     /** Lends {@code frame} to {@code gate} as the frame decoder would, then lets go of it as the decoder does. */
     static void lend(ByteBuf frame, Consumer<FrameView> gate) {
         try {
-            gate.accept(new FrameView().lend(frame, frame.readerIndex(), frame.readableBytes()));
+            gate.accept(FrameView.of(frame));
         } finally {
             frame.release();
         }

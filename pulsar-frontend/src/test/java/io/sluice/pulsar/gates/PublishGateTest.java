@@ -235,6 +235,28 @@ class PublishGateTest {
     }
 
     @Test
+    void aLimitTurnedToNotifyWhileSendsAreHeldKeepsThemHeldAndSaysNothing() {
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.DELAY));
+        gate.notices().clientSupportsNotices(true);
+        producer();
+        send(12, 10);
+        assertEquals(range(0, 10), harness.takeForwardedSequenceIds());
+        harness.limit(TOPIC_SCOPE, publish(10, OnExceed.NOTIFY));
+        send(1, 10);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds(), "queued behind what is held");
+
+        harness.advance(100);
+        List<Long> released = new ArrayList<>(harness.takeForwardedSequenceIds());
+        assertEquals("delay", onlyThrottle().action(), "still held by Sluice");
+        for (int step = 0; step < 3; step++) {
+            harness.advance(100);
+            released.addAll(harness.takeForwardedSequenceIds());
+        }
+        assertEquals(range(10, 13), released, "released in order at the rate");
+        assertEquals(List.of(), harness.takeClientCommands(), "a notice cannot take back sends already made");
+    }
+
+    @Test
     void aRemovedLimitReleasesWhatIsHeldWithinTheTimerBound() {
         harness.limit(TOPIC_SCOPE, publish(0.5, OnExceed.DELAY));
         producer();

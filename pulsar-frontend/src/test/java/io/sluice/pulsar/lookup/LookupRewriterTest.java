@@ -7,6 +7,7 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse.LookupType;
+import io.sluice.relay.FrameView;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,7 +25,8 @@ class LookupRewriterTest {
     void aConnectAnswerIsRewrittenToComeBackThroughTheServiceUrl() {
         ByteBuf frame = lookup(LookupType.Connect, false, PLAIN, null);
         ByteBuf out = LookupRewriter.rewrite(alloc, frame, false);
-        CommandLookupTopicResponse response = FrameReader.parse(out).getLookupTopicResponse();
+        CommandLookupTopicResponse response =
+                FrameReader.parse(FrameView.of(out)).getLookupTopicResponse();
         assertTrue(response.getProxyThroughServiceUrl());
         assertEquals(PLAIN, response.getBrokerServiceUrl());
         assertEquals(7, response.getRequestId());
@@ -68,7 +70,7 @@ class LookupRewriterTest {
     private CommandLookupTopicResponse rewritten(ByteBuf frame, boolean upstreamTls) {
         ByteBuf out = LookupRewriter.rewrite(alloc, frame, upstreamTls);
         try {
-            return FrameReader.parse(out).getLookupTopicResponse();
+            return FrameReader.parse(FrameView.of(out)).getLookupTopicResponse();
         } finally {
             out.release();
         }

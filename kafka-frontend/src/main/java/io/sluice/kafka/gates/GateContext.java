@@ -2,13 +2,13 @@ package io.sluice.kafka.gates;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.KafkaScopes;
 import io.sluice.status.ThrottleSubject;
 
 import java.util.concurrent.TimeUnit;
@@ -34,7 +34,7 @@ record GateContext(
     /** Longest a timer waits before it looks again (picks up limit changes within this). */
     static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private static final String PROTOCOL = "kafka";
+    private static final String PROTOCOL = KafkaScopes.PROTOCOL;
 
     /**
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there

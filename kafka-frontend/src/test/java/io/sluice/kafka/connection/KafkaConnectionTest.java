@@ -8,6 +8,7 @@ import io.sluice.admission.Signal;
 import io.sluice.admission.SignalSource;
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
@@ -15,7 +16,6 @@ import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.relay.Drain;
 import io.sluice.relay.connection.HandshakeDeadline;
@@ -57,7 +57,7 @@ class KafkaConnectionTest {
 
     private static final short METADATA_VERSION = 12;
     private static final short PRODUCE_VERSION = 11;
-    private static final ScopeRef SLOW = new ScopeRef(ScopeKind.KAFKA_TOPIC, "slow");
+    private static final ScopeRef SLOW = new ScopeRef(KafkaScopes.TOPIC, "slow");
 
     private ConnectionHarness harness = new ConnectionHarness();
 

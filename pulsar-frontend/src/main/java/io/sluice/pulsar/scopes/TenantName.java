@@ -1,4 +1,4 @@
-package io.sluice.limits.pulsar;
+package io.sluice.pulsar.scopes;
 
 import io.sluice.settings.InvalidSettingsException;
 

@@ -1,8 +1,5 @@
-package io.sluice.limits;
+package io.sluice.pulsar.scopes;
 
-import io.sluice.limits.pulsar.NamespaceName;
-import io.sluice.limits.pulsar.TenantName;
-import io.sluice.limits.pulsar.TopicName;
 import io.sluice.settings.InvalidSettingsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ScopeNamesTest {
+/** Pulsar's rules for topic, namespace and tenant names. */
+class PulsarNamesTest {
 
     @Test
     void parsesAPartition() {

@@ -1,4 +1,4 @@
-package io.sluice.limits.kafka;
+package io.sluice.kafka.scopes;
 
 import io.sluice.settings.InvalidSettingsException;
 
@@ -23,38 +23,37 @@ public final class KafkaNames {
 
     /** @throws InvalidSettingsException if {@code name} is not a valid Kafka topic name */
     public static String topic(String name) {
-        if (name == null
-                || name.length() > MAX_TOPIC_LENGTH
-                || !LEGAL.matcher(name).matches()
-                || name.equals(".")
-                || name.equals("..")) {
-            throw new InvalidSettingsException(
-                    "",
-                    "must be a Kafka topic name of 1 to 249 characters" + " [a-zA-Z0-9._-], not . or .., got "
-                            + InvalidSettingsException.quoted(name));
-        }
-        return name;
+        return checked(
+                ofTopicCharacters(name) && !name.equals(".") && !name.equals(".."),
+                "a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or ..",
+                name);
     }
 
     /** @throws InvalidSettingsException if {@code prefix} is not a non-empty run of topic-name characters */
     public static String prefix(String prefix) {
-        if (prefix == null
-                || prefix.length() > MAX_TOPIC_LENGTH
-                || !LEGAL.matcher(prefix).matches()) {
-            throw new InvalidSettingsException(
-                    "",
-                    "must be a topic name prefix of 1 to 249 characters" + " [a-zA-Z0-9._-], got "
-                            + InvalidSettingsException.quoted(prefix));
-        }
-        return prefix;
+        return checked(ofTopicCharacters(prefix), "a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-]", prefix);
     }
 
     /** @throws InvalidSettingsException if {@code clientId} is empty or longer than 255 characters */
     public static String clientId(String clientId) {
-        if (clientId == null || clientId.isEmpty() || clientId.length() > MAX_CLIENT_ID_LENGTH) {
+        return checked(
+                clientId != null && !clientId.isEmpty() && clientId.length() <= MAX_CLIENT_ID_LENGTH,
+                "a client id of 1 to 255 characters",
+                clientId);
+    }
+
+    /** Whether {@code text} is 1 to 249 characters of {@code [a-zA-Z0-9._-]}. */
+    private static boolean ofTopicCharacters(String text) {
+        return text != null
+                && text.length() <= MAX_TOPIC_LENGTH
+                && LEGAL.matcher(text).matches();
+    }
+
+    private static String checked(boolean valid, String mustBe, String name) {
+        if (!valid) {
             throw new InvalidSettingsException(
-                    "", "must be a client id of 1 to 255 characters, got " + InvalidSettingsException.quoted(clientId));
+                    "", "must be " + mustBe + ", got " + InvalidSettingsException.quoted(name));
         }
-        return clientId;
+        return name;
     }
 }

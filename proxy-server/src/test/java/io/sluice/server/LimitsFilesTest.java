@@ -152,10 +152,10 @@ class LimitsFilesTest {
     @Test
     void errorsNameTheFieldsOfBothFrontEnds() {
         assertEquals(
-                "tenant: unknown field; known fields are connection, kafka, namespaces, proxy, tenants, topics",
+                "tenant: unknown field; known fields are connection, kafka, namespaces, proxy, roles, tenants, topics",
                 rejection("{\"tenant\": {}}"));
         assertEquals(
-                "kafka.topic: unknown field; known fields are clients, prefixes, topics",
+                "kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
                 rejection("{\"kafka\": {\"topic\": {}}}"));
         assertEquals(
                 "kafka.prefixes[\"x y\"]: must be a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-], got"

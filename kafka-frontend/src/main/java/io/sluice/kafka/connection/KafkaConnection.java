@@ -33,7 +33,9 @@ import java.util.List;
  * version Sluice does not handle closes the connection); admission control for new connections and
  * Metadata requests, refused as a broker would; an ApiVersions request newer than Sluice handles
  * answered as a broker answers it; Produce and Fetch to the connection's quota gates
- * ({@link KafkaGates}), which forward them, cut or whole, or answer them; every other request
+ * ({@link KafkaGates}), which forward them, cut or whole, or answer them; SaslHandshake and
+ * SaslAuthenticate read on their way ({@link SaslAuthentication}), so that the gates charge the
+ * principal the broker accepts; every other request
  * forwarded as the very bytes that came. The first request to forward opens the upstream connection
  * to the port's route ({@link UpstreamRoute}), its addresses tried in turn; a failed TLS handshake
  * with the broker closes the connection.
@@ -57,12 +59,15 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
     private static final short FETCH = ApiKeys.FETCH.id;
     private static final short METADATA = ApiKeys.METADATA.id;
+    private static final short SASL_HANDSHAKE = ApiKeys.SASL_HANDSHAKE.id;
+    private static final short SASL_AUTHENTICATE = ApiKeys.SASL_AUTHENTICATE.id;
 
     private final ProxiedConnection relay;
     private final ProxyServices services;
     private final UpstreamRoute route;
     private final ResponseOrder responses;
     private final KafkaGates gates;
+    private final SaslAuthentication authentication;
     private final RequestHeader header = new RequestHeader();
 
     KafkaConnection(ProxiedConnection relay, KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
@@ -73,6 +78,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
                 relay, this, relay.eventLoop(), services, settings.topicIds(), String.valueOf(relay.remoteAddress()));
+        this.authentication = new SaslAuthentication(gates::authenticated);
     }
 
     @Override
@@ -100,6 +106,11 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             gates.fetch().request(frame, header);
         } else if (apiKey == METADATA) {
             metadata(frame);
+        } else if (apiKey == SASL_HANDSHAKE) {
+            authentication.handshake(frame, header);
+            forward(frame, header, null);
+        } else if (apiKey == SASL_AUTHENTICATE) {
+            forward(frame, header, authentication.authenticate(frame, header));
         } else {
             forward(frame, header, null);
         }

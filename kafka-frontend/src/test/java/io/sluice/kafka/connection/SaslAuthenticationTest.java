@@ -70,7 +70,7 @@ class SaslAuthenticationTest {
     }
 
     @Test
-    void anUnauthenticatedConnectionIsAnonymousAndTheDefaultGivesIdentitiesTheirOwnBuckets() {
+    void aConnectionThatHasNotAuthenticatedIsAnonymous() {
         harness.limit(
                 new ScopeRef(KafkaScopes.PRINCIPAL, KafkaScopes.ANONYMOUS),
                 new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));

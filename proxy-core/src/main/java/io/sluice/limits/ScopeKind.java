@@ -127,9 +127,8 @@ public final class ScopeKind {
     }
 
     /**
-     * Checks {@code name} with this kind's rule; a kind with one scope takes only {@link #soleName()}.
-     *
-     * A kind with a default also takes {@link #DEFAULT_NAME}.
+     * Checks {@code name} with this kind's rule; a kind with one scope takes only {@link #soleName()},
+     * and a kind with a default also {@link #DEFAULT_NAME}.
      *
      * @throws InvalidSettingsException (with an empty path) when the name breaks the rule
      */

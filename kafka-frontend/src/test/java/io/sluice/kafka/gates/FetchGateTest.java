@@ -82,7 +82,7 @@ class FetchGateTest {
         request.frame().release();
         ByteBuf response =
                 RecordFrames.fetchResponse(V, request.correlationId(), part(FAST, 0, RecordFrames.batches(0, 3, 4)));
-        ByteBuf out = request.exchange().complete(response);
+        ByteBuf out = harness.complete(request, response);
         assertSame(response, out);
         out.release();
         assertEquals(7, harness.activity.meter("kafka", FAST).dispatchMessages());

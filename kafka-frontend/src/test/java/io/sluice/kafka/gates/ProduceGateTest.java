@@ -137,11 +137,11 @@ class ProduceGateTest {
                 RecordFrames.produceRequest(V, ALL, 1, GateHarness.CLIENT_ID, part(SLOW, 0, 5), part(FAST, 0, 5));
         harness.request(frame);
         Forwarded request = harness.takeForwarded();
-        assertSame(frame, request.frame(), "the very buffer, not a copy");
-        ByteBuf response =
-                KafkaFrames.response(RecordFrames.produceResponse(RecordFrames.readProduce(frame, V), V), V, 1);
-        frame.release();
-        ByteBuf out = request.exchange().complete(response);
+        assertSame(frame, request.lentFrom(), "the very buffer, not a copy");
+        ByteBuf response = KafkaFrames.response(
+                RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V), V, 1);
+        request.frame().release();
+        ByteBuf out = harness.complete(request, response);
         assertSame(response, out);
         out.release();
         assertEquals(5, harness.activity.meter("kafka", SLOW).publishMessages());

@@ -13,9 +13,7 @@ import io.sluice.relay.connection.ConnectionSpec.Framing;
 import io.sluice.relay.connection.ConnectionSpec.Handshake;
 import io.sluice.relay.connection.UpstreamDialer;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.time.Duration;
 
 /** The line protocol's port: every connection on the relay's skeleton, its protocol a {@link LineConnection}. */
 final class LineFrontEnd implements FrontEnd {
@@ -24,13 +22,11 @@ final class LineFrontEnd implements FrontEnd {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
 
     private final LineConfig config;
-    private final FrontEndContext context;
     private final ClientPorts ports;
     private final ClientPipeline pipeline;
 
     LineFrontEnd(LineConfig config, FrontEndContext context) {
         this.config = config;
-        this.context = context;
         this.ports = context.ports(WATER_MARK);
         Framing lines = new Framing(new LineFrameRule(), MAX_LINE);
         ConnectionSpec spec = new ConnectionSpec(
@@ -64,15 +60,7 @@ final class LineFrontEnd implements FrontEnd {
 
     @Override
     public boolean checkUpstream() {
-        try (Socket socket = context.upstreamSockets().createSocket()) {
-            socket.connect(
-                    new InetSocketAddress(
-                            config.upstream().host(), config.upstream().port()),
-                    1_000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return config.upstream().acceptsConnections(Duration.ofSeconds(1));
     }
 
     @Override

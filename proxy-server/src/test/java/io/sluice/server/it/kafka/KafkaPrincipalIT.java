@@ -1,11 +1,9 @@
 package io.sluice.server.it.kafka;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -146,15 +143,7 @@ class KafkaPrincipalIT {
     }
 
     private static KafkaClients login(String mechanism, String module, String user, String password) {
-        return new KafkaClients(
-                sluice.bootstrap(),
-                Map.of(
-                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
-                        "SASL_PLAINTEXT",
-                        SaslConfigs.SASL_MECHANISM,
-                        mechanism,
-                        SaslConfigs.SASL_JAAS_CONFIG,
-                        module + " required username=\"" + user + "\" password=\"" + password + "\";"));
+        return KafkaClients.sasl(sluice.bootstrap(), mechanism, module, user, password);
     }
 
     private static int put(String path, String json) throws Exception {

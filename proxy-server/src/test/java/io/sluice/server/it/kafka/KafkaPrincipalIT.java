@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +37,11 @@ class KafkaPrincipalIT {
 
     private static final String PLAIN = "org.apache.kafka.common.security.plain.PlainLoginModule";
     private static final String SCRAM = "org.apache.kafka.common.security.scram.ScramLoginModule";
-    private static final Duration FLOOD = Duration.ofSeconds(5);
+    private static final Duration FLOOD = Duration.ofSeconds(6);
+    /** Small batches, so that a rate of a few hundred records a second comes in fine steps. */
+    private static final int SMALL_BATCH = 512;
+    /** The producer's default, so that what an unlimited producer gets is bounded by the broker and the machine. */
+    private static final int DEFAULT_BATCH = 16384;
 
     private static BrokersOnlySluiceReaches brokers;
     private static SluiceForKafka sluice;
@@ -65,23 +70,25 @@ class KafkaPrincipalIT {
                 200,
                 put("/api/v1/limits/kafka/principals/User%3Aalice", "{\"publish\": {\"messagesPerSecond\": 200}}"));
 
-        Flood[] floods = flood(aliceTopic1, aliceTopic2, bobTopic);
-        double alice = Flood.rate(floods[0], floods[1]);
-        double bob = Flood.rate(floods[2]);
+        Flood[] floods = flood(aliceTopic1, aliceTopic2, bobTopic, DEFAULT_BATCH);
+        double alice = Flood.rate(floods, floods[0], floods[1]);
+        double bob = Flood.rate(floods, floods[2]);
         System.out.printf(
                 "[kafka-principal] User:alice at 200/s over two client ids (PLAIN, SCRAM-SHA-512): %.1f records/s"
                         + " together (%.1f + %.1f); User:bob unlimited beside her: %.1f records/s%n",
-                alice, Flood.rate(floods[0]), Flood.rate(floods[1]), bob);
+                alice, Flood.rate(floods, floods[0]), Flood.rate(floods, floods[1]), bob);
         assertTrue(alice >= 180 && alice <= 220, "alice's two producers together: " + alice);
-        assertTrue(Flood.rate(floods[0]) > 30 && Flood.rate(floods[1]) > 30, "both of alice's producers get through");
-        assertTrue(bob > 3 * 200, "bob is not slowed by alice's limit: " + bob);
+        assertTrue(
+                Flood.rate(floods, floods[0]) > 30 && Flood.rate(floods, floods[1]) > 30,
+                "both of alice's producers get through");
+        assertTrue(bob > 2 * 200, "bob is not slowed by alice's limit: " + bob);
 
         assertEquals(204, delete("/api/v1/limits/kafka/principals/User%3Aalice"));
         assertEquals(200, put("/api/v1/limits/kafka/principals/%2A", "{\"publish\": {\"messagesPerSecond\": 300}}"));
         try {
-            floods = flood(aliceTopic1, aliceTopic2, bobTopic);
-            alice = Flood.rate(floods[0], floods[1]);
-            bob = Flood.rate(floods[2]);
+            floods = flood(aliceTopic1, aliceTopic2, bobTopic, SMALL_BATCH);
+            alice = Flood.rate(floods, floods[0], floods[1]);
+            bob = Flood.rate(floods, floods[2]);
             System.out.printf(
                     "[kafka-principal] \"*\" at 300/s: User:alice %.1f records/s, User:bob %.1f records/s%n",
                     alice, bob);
@@ -108,12 +115,23 @@ class KafkaPrincipalIT {
         assertFalse(sluice.get("/api/v1/throttled").body().contains("wrong"));
     }
 
-    /** Floods for {@link #FLOOD}: alice on two topics with two client ids (PLAIN, SCRAM-SHA-512), bob on a third. */
-    private static Flood[] flood(String aliceTopic1, String aliceTopic2, String bobTopic) throws Exception {
+    /**
+     * Floods for {@link #FLOOD}: alice on two topics with two client ids (PLAIN, SCRAM-SHA-512), bob
+     * on a third with batches of {@code bobBatch} bytes.
+     */
+    private static Flood[] flood(String aliceTopic1, String aliceTopic2, String bobTopic, int bobBatch)
+            throws Exception {
         Flood[] floods = {
-            new Flood(alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD), "alice-app-1", aliceTopic1),
             new Flood(
-                    alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD), "alice-app-2", aliceTopic2),
+                    alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                    "alice-app-1",
+                    aliceTopic1,
+                    SMALL_BATCH),
+            new Flood(
+                    alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                    "alice-app-2",
+                    aliceTopic2,
+                    SMALL_BATCH),
             new Flood(
                     login(
                             "SCRAM-SHA-256",
@@ -121,10 +139,13 @@ class KafkaPrincipalIT {
                             BrokersOnlySluiceReaches.SECOND_SASL_USER,
                             BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
                     "bob-app",
-                    bobTopic)
+                    bobTopic,
+                    bobBatch)
         };
+        CountDownLatch warm = new CountDownLatch(floods.length);
         List<Thread> threads = new ArrayList<>();
         for (Flood flood : floods) {
+            flood.warm = warm;
             Thread thread = new Thread(flood, "flood-" + flood.clientId);
             thread.start();
             threads.add(thread);
@@ -172,25 +193,36 @@ class KafkaPrincipalIT {
         private final KafkaClients clients;
         private final String clientId;
         private final String topic;
+        private final int batchBytes;
+        /** Counted down once this producer is warm; the floods start together once every one is. */
+        private CountDownLatch warm;
+
         private final List<Long> acked = Collections.synchronizedList(new ArrayList<>());
         private volatile long start;
         private volatile long end;
         private volatile Exception failure;
 
-        Flood(KafkaClients clients, String clientId, String topic) {
+        Flood(KafkaClients clients, String clientId, String topic, int batchBytes) {
             this.clients = clients;
             this.clientId = clientId;
             this.topic = topic;
+            this.batchBytes = batchBytes;
         }
 
         @Override
         public void run() {
             try (KafkaProducer<String, String> producer = clients.producer(
-                    ProducerConfig.CLIENT_ID_CONFIG, clientId,
-                    ProducerConfig.BATCH_SIZE_CONFIG, "512",
-                    ProducerConfig.BUFFER_MEMORY_CONFIG, "65536",
-                    ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000")) {
+                    ProducerConfig.CLIENT_ID_CONFIG,
+                    clientId,
+                    ProducerConfig.BATCH_SIZE_CONFIG,
+                    Integer.toString(batchBytes),
+                    ProducerConfig.BUFFER_MEMORY_CONFIG,
+                    "65536",
+                    ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                    "10000")) {
                 producer.send(new ProducerRecord<>(topic, "warm-up")).get(60, TimeUnit.SECONDS);
+                warm.countDown();
+                warm.await(60, TimeUnit.SECONDS);
                 start = System.nanoTime();
                 end = start + FLOOD.toNanos();
                 for (long i = 0; System.nanoTime() < end; i++) {
@@ -207,20 +239,29 @@ class KafkaPrincipalIT {
             }
         }
 
-        /** Records acknowledged per second from one second after the start (the bucket's burst) to the flood's end. */
-        static double rate(Flood... floods) {
-            long count = 0;
-            double seconds = 0;
+        /**
+         * Records of {@code counted} acknowledged per second in the window all of {@code floods} ran
+         * in, from two seconds after the last one started (its buckets' burst spent) to the first end.
+         */
+        static double rate(Flood[] floods, Flood... counted) {
+            long from = 0;
+            long to = Long.MAX_VALUE;
             for (Flood flood : floods) {
-                long from = flood.start + TimeUnit.SECONDS.toNanos(1);
-                synchronized (flood.acked) {
-                    count += flood.acked.stream()
-                            .filter(t -> t > from && t <= flood.end)
-                            .count();
-                }
-                seconds = Math.max(seconds, (flood.end - from) / 1e9);
+                from = Math.max(from, flood.start + TimeUnit.SECONDS.toNanos(2));
+                to = Math.min(to, flood.end);
             }
-            return count / seconds;
+            assertTrue(to - from >= TimeUnit.SECONDS.toNanos(3), "a window of three seconds at least");
+            long count = 0;
+            for (Flood flood : counted) {
+                synchronized (flood.acked) {
+                    for (long t : flood.acked) {
+                        if (t >= from && t < to) {
+                            count++;
+                        }
+                    }
+                }
+            }
+            return count / ((to - from) / 1e9);
         }
     }
 }

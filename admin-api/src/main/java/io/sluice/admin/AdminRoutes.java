@@ -4,9 +4,10 @@ import io.sluice.admin.admission.AdmissionResource;
 import io.sluice.admin.cluster.ClusterResource;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.limits.ConnectionLimitsResource;
-import io.sluice.admin.limits.LimitScope;
 import io.sluice.admin.limits.LimitsDocumentResource;
 import io.sluice.admin.limits.ScopeLimitResource;
+import io.sluice.admin.limits.ScopeRoute;
+import io.sluice.admin.limits.ScopesResource;
 import io.sluice.admin.metrics.MetricsResource;
 import io.sluice.admin.openapi.OpenApiResource;
 import io.sluice.admin.probe.ProbeResource;
@@ -29,9 +30,11 @@ import static io.netty.handler.codec.http.HttpMethod.GET;
 import static io.netty.handler.codec.http.HttpMethod.PUT;
 
 /**
- * The one route table of the admin server (docs/REFERENCE.md, "Admin REST API"). {@code openapi.json} describes
- * exactly these routes as they are with admission control; {@code OpenApiDocumentTest} fails when
- * the two disagree. Without admission control, {@code /api/v1/admission} is not a route (404).
+ * The one route table of the admin server (docs/REFERENCE.md, "Admin REST API"). Each scope kind of
+ * the limits store's catalogue has its route ({@link ScopeRoute}). The served OpenAPI document
+ * describes exactly these routes as they are with admission control; {@code OpenApiDocumentTest}
+ * fails when the two disagree. Without admission control, {@code /api/v1/admission} is not a route
+ * (404).
  */
 final class AdminRoutes {
 
@@ -59,19 +62,21 @@ final class AdminRoutes {
                 limits, ledger, activity, stats, tlsReloadFailures, admission, metricsMaxTopics, ready, cluster);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
-        OpenApiResource openApi = new OpenApiResource();
+        OpenApiResource openApi = new OpenApiResource(limits.catalogue());
+        ScopesResource scopes = new ScopesResource(limits.catalogue());
 
         RouteTable.Builder table = RouteTable.builder()
-                .add(GET, "/api/v1/limits", document::get)
-                .add(PUT, "/api/v1/limits", document::put);
-        for (LimitScope scope : LimitScope.values()) {
-            ScopeLimitResource resource = new ScopeLimitResource(limits, scope);
-            table.add(GET, scope.path(), resource::get)
-                    .add(PUT, scope.path(), resource::put)
-                    .add(DELETE, scope.path(), resource::delete);
+                .add(GET, ScopeRoute.LIMITS, document::get)
+                .add(PUT, ScopeRoute.LIMITS, document::put);
+        for (ScopeRoute route : ScopeRoute.of(limits.catalogue())) {
+            ScopeLimitResource resource = new ScopeLimitResource(limits, route);
+            table.add(GET, route.path(), resource::get)
+                    .add(PUT, route.path(), resource::put)
+                    .add(DELETE, route.path(), resource::delete);
         }
-        table.add(GET, "/api/v1/limits/connection", connection::get)
-                .add(PUT, "/api/v1/limits/connection", connection::put)
+        table.add(GET, ScopesResource.CONNECTION_PATH, connection::get)
+                .add(PUT, ScopesResource.CONNECTION_PATH, connection::put)
+                .add(GET, "/api/v1/scopes", scopes::get)
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)
                 .add(GET, "/api/v1/cluster", clusterStatus::get)

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.SharedLimits;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyStats;
@@ -35,6 +38,9 @@ import java.util.function.Supplier;
 final class AdminFixture implements AutoCloseable {
 
     static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The scopes of the two front ends, as the server registers them. */
+    static final ScopeCatalogue SCOPES = ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED);
 
     final Path limitsFile;
     final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
@@ -70,8 +76,8 @@ final class AdminFixture implements AutoCloseable {
             throws IOException {
         this.limitsFile = dir.resolve("sluice-limits.json");
         this.store = shared == null
-                ? LimitsStore.open(limitsFile, engine::update)
-                : LimitsStore.openShared(shared, limitsFile, engine::update);
+                ? LimitsStore.open(limitsFile, AdminFixture.SCOPES, engine::update)
+                : LimitsStore.openShared(shared, limitsFile, AdminFixture.SCOPES, engine::update);
         this.token = token;
         this.server = AdminServer.builder()
                 .bind("127.0.0.1", 0)

@@ -75,7 +75,7 @@ class AdminHttpsTest {
                 .bind("127.0.0.1", 0)
                 .adminToken(token)
                 .tls(tls)
-                .limits(LimitsStore.open(dir.resolve("limits.json"), engine::update))
+                .limits(LimitsStore.open(dir.resolve("limits.json"), AdminFixture.SCOPES, engine::update))
                 .throttleLedger(new ThrottleLedger(Clock.systemUTC()))
                 .topicActivity(new TopicActivity(Duration.ofMinutes(10)))
                 .proxyStats(stats)

@@ -84,7 +84,7 @@ class AdminRequestFuzzTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("admin-fuzz");
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
-        store = LimitsStore.open(dir.resolve("limits.json"), engine::update);
+        store = LimitsStore.open(dir.resolve("limits.json"), AdminFixture.SCOPES, engine::update);
         router = new Router(
                 AdminRoutes.table(
                         store,

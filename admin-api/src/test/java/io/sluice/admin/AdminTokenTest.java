@@ -1,5 +1,6 @@
 package io.sluice.admin;
 
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,7 +78,7 @@ class AdminTokenTest {
         assertEquals(401, response.statusCode());
         assertEquals("Authorization: wrong bearer token", error(response));
         assertArrayEquals(before, admin.fileBytes());
-        assertNull(admin.engine.limits().topics().get("persistent://public/default/orders"));
+        assertNull(admin.engine.limits().limitsOf(PulsarScopes.TOPIC).get("persistent://public/default/orders"));
     }
 
     @Test

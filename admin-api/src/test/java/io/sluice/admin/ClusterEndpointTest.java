@@ -6,10 +6,10 @@ import io.sluice.cluster.ClusterStatus;
 import io.sluice.cluster.MemberSeen;
 import io.sluice.cluster.SyncMode;
 import io.sluice.limits.Direction;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.limits.SharedLimits;
 import io.sluice.limits.VersionedLimits;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.BucketKey;
 import io.sluice.quota.Dimension;
 import io.sluice.testing.LeakCheck;
@@ -78,7 +78,7 @@ class ClusterEndpointTest {
     @Test
     void aMemberShowsItsModeTheSluicesSeenAndItsShares() throws IOException {
         BucketKey key = new BucketKey(
-                Direction.PUBLISH, new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), Dimension.MESSAGES);
+                Direction.PUBLISH, new ScopeRef(PulsarScopes.NAMESPACE, "public/default"), Dimension.MESSAGES);
         ClusterStatus status = new ClusterStatus(
                 "prod",
                 "host-a:1",

@@ -5,6 +5,7 @@ import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
 import io.sluice.limits.RateLimit;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.LeakCheck;
@@ -55,11 +56,14 @@ class ConcurrentChangesTest {
                 assertEquals(200, answer.get().statusCode(), answer.get().body());
             }
 
-            LimitsDocument inFile = LimitsJson.parseDocument(admin.fileBytes());
-            assertEquals(CHANGES, inFile.topics().size());
+            LimitsDocument inFile = LimitsJson.parseDocument(admin.fileBytes(), AdminFixture.SCOPES);
+            assertEquals(CHANGES, inFile.limitsOf(PulsarScopes.TOPIC).size());
             for (int i = 0; i < CHANGES; i++) {
                 Limit expected = new Limit(new RateLimit(i + 1.0, null, null), null, null);
-                assertEquals(expected, inFile.topics().get("persistent://public/default/t" + i), "topic t" + i);
+                assertEquals(
+                        expected,
+                        inFile.limitsOf(PulsarScopes.TOPIC).get("persistent://public/default/t" + i),
+                        "topic t" + i);
             }
             assertEquals(inFile, admin.engine.limits());
             assertEquals(inFile, reopen(admin.limitsFile));
@@ -67,7 +71,8 @@ class ConcurrentChangesTest {
     }
 
     private static LimitsDocument reopen(Path file) throws IOException {
-        return LimitsStore.open(file, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update)
+        return LimitsStore.open(
+                        file, AdminFixture.SCOPES, new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update)
                 .current();
     }
 

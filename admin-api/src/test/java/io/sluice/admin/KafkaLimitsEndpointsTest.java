@@ -1,10 +1,12 @@
 package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
@@ -86,8 +88,8 @@ class KafkaLimitsEndpointsTest {
     @Test
     void aKafkaTopicLimitIsNotAPulsarOne() {
         assertEquals(200, admin.put("/api/v1/limits/kafka/topics/orders", LIMIT).statusCode());
-        assertTrue(admin.engine.limits().topics().isEmpty());
-        assertEquals(EXPECTED, admin.engine.limits().kafka().topics().get("orders"));
+        assertTrue(admin.engine.limits().limitsOf(PulsarScopes.TOPIC).isEmpty());
+        assertEquals(EXPECTED, admin.engine.limits().limitsOf(KafkaScopes.TOPIC).get("orders"));
         assertEquals("no limit for kafka prefix orders", error(admin.get("/api/v1/limits/kafka/prefixes/orders")));
     }
 
@@ -127,8 +129,7 @@ class KafkaLimitsEndpointsTest {
                 10485760.0,
                 admin.engine
                         .limits()
-                        .kafka()
-                        .prefixes()
+                        .limitsOf(KafkaScopes.PREFIX)
                         .get("team-a.")
                         .publish()
                         .bytesPerSecond());
@@ -136,7 +137,7 @@ class KafkaLimitsEndpointsTest {
         HttpResponse<String> bad = admin.put("/api/v1/limits", "{\"kafka\": {\"clients\": {\"\": {}}}}");
         assertEquals(400, bad.statusCode());
         assertTrue(error(bad).startsWith("kafka.clients[\"\"]: must be a client id"), error(bad));
-        assertNull(admin.engine.limits().kafka().clients().get(""));
+        assertNull(admin.engine.limits().limitsOf(KafkaScopes.CLIENT).get(""));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.testing.LeakCheck;
@@ -66,10 +67,13 @@ class LimitsEndpointsTest {
 
         assertEquals(200, put.statusCode(), put.body());
         assertEquals(EXPECTED, LimitsJson.parseLimit(bytes(put)));
-        assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/orders"));
+        assertEquals(
+                EXPECTED, admin.engine.limits().limitsOf(PulsarScopes.TOPIC).get("persistent://public/default/orders"));
         assertEquals(
                 EXPECTED,
-                LimitsJson.parseDocument(admin.fileBytes()).topics().get("persistent://public/default/orders"));
+                LimitsJson.parseDocument(admin.fileBytes(), AdminFixture.SCOPES)
+                        .limitsOf(PulsarScopes.TOPIC)
+                        .get("persistent://public/default/orders"));
 
         HttpResponse<String> get = admin.get("/api/v1/limits/topics/persistent/public/default/orders");
         assertEquals(200, get.statusCode());
@@ -83,7 +87,9 @@ class LimitsEndpointsTest {
                 admin.put("/api/v1/limits/topics/non-persistent/public/default/ticks", LIMIT)
                         .statusCode());
 
-        assertEquals(EXPECTED, admin.engine.limits().topics().get("non-persistent://public/default/ticks"));
+        assertEquals(
+                EXPECTED,
+                admin.engine.limits().limitsOf(PulsarScopes.TOPIC).get("non-persistent://public/default/ticks"));
         assertEquals(
                 404,
                 admin.get("/api/v1/limits/topics/persistent/public/default/ticks")
@@ -97,7 +103,12 @@ class LimitsEndpointsTest {
                 admin.put("/api/v1/limits/topics/persistent/public/default/orders-partition-3", LIMIT)
                         .statusCode());
 
-        assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/orders-partition-3"));
+        assertEquals(
+                EXPECTED,
+                admin.engine
+                        .limits()
+                        .limitsOf(PulsarScopes.TOPIC)
+                        .get("persistent://public/default/orders-partition-3"));
     }
 
     @Test
@@ -107,7 +118,8 @@ class LimitsEndpointsTest {
                 admin.put("/api/v1/limits/topics/persistent/public/default/a%20b+c", LIMIT)
                         .statusCode());
 
-        assertEquals(EXPECTED, admin.engine.limits().topics().get("persistent://public/default/a b+c"));
+        assertEquals(
+                EXPECTED, admin.engine.limits().limitsOf(PulsarScopes.TOPIC).get("persistent://public/default/a b+c"));
     }
 
     @Test
@@ -118,8 +130,10 @@ class LimitsEndpointsTest {
 
         assertEquals(204, delete.statusCode());
         assertEquals("", delete.body());
-        assertTrue(admin.engine.limits().topics().isEmpty());
-        assertTrue(LimitsJson.parseDocument(admin.fileBytes()).topics().isEmpty());
+        assertTrue(admin.engine.limits().limitsOf(PulsarScopes.TOPIC).isEmpty());
+        assertTrue(LimitsJson.parseDocument(admin.fileBytes(), AdminFixture.SCOPES)
+                .limitsOf(PulsarScopes.TOPIC)
+                .isEmpty());
         HttpResponse<String> get = admin.get("/api/v1/limits/topics/persistent/public/default/orders");
         assertEquals(404, get.statusCode());
         assertEquals("no limit for topic persistent://public/default/orders", error(get));
@@ -149,11 +163,12 @@ class LimitsEndpointsTest {
         HttpResponse<String> put = admin.put("/api/v1/limits/namespaces/public/default", LIMIT);
 
         assertEquals(200, put.statusCode(), put.body());
-        assertEquals(EXPECTED, admin.engine.limits().namespaces().get("public/default"));
+        assertEquals(
+                EXPECTED, admin.engine.limits().limitsOf(PulsarScopes.NAMESPACE).get("public/default"));
         assertEquals(EXPECTED, LimitsJson.parseLimit(bytes(admin.get("/api/v1/limits/namespaces/public/default"))));
         assertEquals(
                 204, admin.delete("/api/v1/limits/namespaces/public/default").statusCode());
-        assertTrue(admin.engine.limits().namespaces().isEmpty());
+        assertTrue(admin.engine.limits().limitsOf(PulsarScopes.NAMESPACE).isEmpty());
     }
 
     @Test
@@ -162,10 +177,11 @@ class LimitsEndpointsTest {
 
         assertEquals(200, admin.put("/api/v1/limits/tenants/public", LIMIT).statusCode());
 
-        assertEquals(EXPECTED, admin.engine.limits().tenants().get("public"));
+        assertEquals(
+                EXPECTED, admin.engine.limits().limitsOf(PulsarScopes.TENANT).get("public"));
         assertEquals(EXPECTED, LimitsJson.parseLimit(bytes(admin.get("/api/v1/limits/tenants/public"))));
         assertEquals(204, admin.delete("/api/v1/limits/tenants/public").statusCode());
-        assertTrue(admin.engine.limits().tenants().isEmpty());
+        assertTrue(admin.engine.limits().limitsOf(PulsarScopes.TENANT).isEmpty());
     }
 
     @Test
@@ -220,10 +236,11 @@ class LimitsEndpointsTest {
         HttpResponse<String> put = admin.put("/api/v1/limits", document);
 
         assertEquals(200, put.statusCode(), put.body());
-        LimitsDocument expected = LimitsJson.parseDocument(document.getBytes(StandardCharsets.UTF_8));
+        LimitsDocument expected =
+                LimitsJson.parseDocument(document.getBytes(StandardCharsets.UTF_8), AdminFixture.SCOPES);
         assertEquals(expected, parseDocument(put));
         assertEquals(expected, admin.engine.limits());
-        assertTrue(admin.engine.limits().tenants().isEmpty());
+        assertTrue(admin.engine.limits().limitsOf(PulsarScopes.TENANT).isEmpty());
         assertEquals(expected, parseDocument(admin.get("/api/v1/limits")));
     }
 
@@ -236,7 +253,7 @@ class LimitsEndpointsTest {
         admin.put("/api/v1/limits/connection", "{\"maxHeldBytes\": 1024}");
 
         QuotaEngine fresh = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
-        LimitsStore reopened = LimitsStore.open(admin.limitsFile, fresh::update);
+        LimitsStore reopened = LimitsStore.open(admin.limitsFile, AdminFixture.SCOPES, fresh::update);
 
         assertEquals(admin.store.current(), reopened.current());
         assertEquals(admin.engine.limits(), fresh.limits());
@@ -249,7 +266,7 @@ class LimitsEndpointsTest {
     }
 
     private static LimitsDocument parseDocument(HttpResponse<String> response) {
-        return LimitsJson.parseDocument(bytes(response));
+        return LimitsJson.parseDocument(bytes(response), AdminFixture.SCOPES);
     }
 
     private static byte[] bytes(HttpResponse<String> response) {

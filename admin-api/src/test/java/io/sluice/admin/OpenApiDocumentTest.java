@@ -2,9 +2,26 @@ package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.admin.http.Route;
-import io.sluice.admin.openapi.OpenApiResource;
+import io.sluice.admin.http.RouteTable;
+import io.sluice.admin.openapi.OpenApiDocument;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
+import io.sluice.cluster.ClusterStatus;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.LimitsStore;
+import io.sluice.limits.NameParameter;
+import io.sluice.limits.NameRule;
+import io.sluice.limits.NameTemplate;
+import io.sluice.limits.ProtocolScopes;
+import io.sluice.limits.ScopeCatalogue;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.status.ThrottleLedger;
+import io.sluice.status.TopicActivity;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +42,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The OpenAPI document and the route table describe the same API. */
 @ExtendWith(LeakCheck.class)
@@ -39,27 +60,89 @@ class OpenApiDocumentTest {
         // With admission control, which adds the only optional routes.
         AdmissionController admission = new AdmissionController(AdmissionSettings.DEFAULTS, Map.of());
         try (AdminFixture admin = AdminFixture.withAdmission(dir, null, admission)) {
-            Set<String> routes = new TreeSet<>();
-            for (Route route : admin.server.routes().routes()) {
-                routes.add(route.method().name() + " " + route.pattern().template());
-            }
-            Set<String> documented = new TreeSet<>();
-            JsonNode document = AdminFixture.JSON.readTree(OpenApiResource.load());
-            for (Map.Entry<String, JsonNode> path : document.get("paths").properties()) {
-                path.getValue().fieldNames().forEachRemaining(operation -> {
-                    if (OPERATIONS.contains(operation)) {
-                        documented.add(operation.toUpperCase(Locale.ROOT) + " " + path.getKey());
-                    }
-                });
-            }
-
-            assertEquals(routes, documented);
+            assertEquals(
+                    routes(admin.server.routes()),
+                    documented(AdminFixture.JSON.readTree(OpenApiDocument.of(AdminFixture.SCOPES))));
         }
     }
 
     @Test
+    void aThirdFrontEndsScopesAreRoutedAndDocumentedAlike() throws IOException {
+        ScopeCatalogue catalogue = ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED, LINE);
+        LimitsStore store = LimitsStore.open(
+                dir.resolve("third.json"),
+                catalogue,
+                new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM)::update);
+        AdmissionController admission = new AdmissionController(AdmissionSettings.DEFAULTS, Map.of());
+        RouteTable table = AdminRoutes.table(
+                store,
+                new ThrottleLedger(Clock.systemUTC()),
+                new TopicActivity(Duration.ofMinutes(1)),
+                List.of(),
+                () -> 0,
+                admission,
+                () -> true,
+                10,
+                ClusterStatus::standalone);
+        JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
+
+        assertEquals(routes(table), documented(document));
+        JsonNode get = document.at("/paths/~1api~1v1~1limits~1line~1topics~1{channel}/get");
+        assertEquals("getLineTopicLimit", get.path("operationId").asText());
+        assertEquals("The limit of one line topic", get.path("summary").asText());
+        assertEquals(
+                "#/components/parameters/lineChannel",
+                get.at("/parameters/0/$ref").asText());
+        assertEquals(
+                "#/components/schemas/LineLimits",
+                document.at("/components/schemas/LimitsDocument/properties/line/$ref")
+                        .asText());
+        assertTrue(
+                document.at("/components/schemas/LineLimits/properties/topics").isObject());
+        assertEquals(
+                List.of("pulsar", "kafka", "line"),
+                AdminFixture.JSON.convertValue(
+                        document.at("/components/schemas/ThrottledClient/properties/protocol/enum"), List.class));
+        assertParametersDeclared(document);
+        assertReferencesResolve(document);
+    }
+
+    private static final ScopeKind LINE_TOPIC = ScopeKind.builder("line", "topic")
+            .field("line", "topics")
+            .cliName("line-topic")
+            .named(NameTemplate.of("{channel}", NameParameter.of("channel")), NameRule.ANY, "news")
+            .rank(10)
+            .description("one line topic")
+            .build();
+    private static final ProtocolScopes LINE =
+            new ProtocolScopes("line", List.of(LINE_TOPIC), topic -> List.of(new ScopeRef(LINE_TOPIC, topic)));
+
+    private static Set<String> routes(RouteTable table) {
+        Set<String> routes = new TreeSet<>();
+        for (Route route : table.routes()) {
+            routes.add(route.method().name() + " " + route.pattern().template());
+        }
+        return routes;
+    }
+
+    private static Set<String> documented(JsonNode document) {
+        Set<String> documented = new TreeSet<>();
+        for (Map.Entry<String, JsonNode> path : document.get("paths").properties()) {
+            path.getValue().fieldNames().forEachRemaining(operation -> {
+                if (OPERATIONS.contains(operation)) {
+                    documented.add(operation.toUpperCase(Locale.ROOT) + " " + path.getKey());
+                }
+            });
+        }
+        return documented;
+    }
+
+    @Test
     void everyPathParameterIsDeclared() throws IOException {
-        JsonNode document = AdminFixture.JSON.readTree(OpenApiResource.load());
+        assertParametersDeclared(AdminFixture.JSON.readTree(OpenApiDocument.of(AdminFixture.SCOPES)));
+    }
+
+    private static void assertParametersDeclared(JsonNode document) {
         for (Map.Entry<String, JsonNode> path : document.get("paths").properties()) {
             Set<String> inTemplate = new TreeSet<>();
             Matcher parameter = PARAMETER.matcher(path.getKey());
@@ -82,8 +165,12 @@ class OpenApiDocumentTest {
 
     @Test
     void everyReferenceResolves() throws IOException {
-        JsonNode document = AdminFixture.JSON.readTree(OpenApiResource.load());
+        JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(AdminFixture.SCOPES));
         assertEquals("3.0.3", document.get("openapi").asText());
+        assertReferencesResolve(document);
+    }
+
+    private static void assertReferencesResolve(JsonNode document) {
         document.findValues("$ref")
                 .forEach(ref ->
                         assertFalse(document.at(ref.asText().substring(1)).isMissingNode(), ref.asText()));
@@ -98,7 +185,8 @@ class OpenApiDocumentTest {
             assertEquals(
                     "application/json",
                     response.headers().firstValue("Content-Type").orElseThrow());
-            assertEquals(AdminFixture.JSON.readTree(OpenApiResource.load()), AdminFixture.json(response));
+            assertEquals(
+                    AdminFixture.JSON.readTree(OpenApiDocument.of(AdminFixture.SCOPES)), AdminFixture.json(response));
         }
     }
 }

@@ -29,13 +29,14 @@ final class DeleteLimitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (scope.scope().isConnection()) {
+        AdminClient client = target.client(invocation);
+        LimitScope kind = scope.scope(ServerScopes.of(client));
+        if (kind.isConnection()) {
             throw CliFailure.usage("connection limits always have a value; restore the defaults with"
                     + " 'sluice limits set connection --replace'");
         }
-        String path = scope.path();
-        target.client(invocation).delete(path);
-        invocation.out().println("Removed the limit of " + scope.describe() + ".");
+        client.delete(kind.path(scope.name));
+        invocation.out().println("Removed the limit of " + kind.describe(scope.name) + ".");
         return AdminCli.OK;
     }
 }

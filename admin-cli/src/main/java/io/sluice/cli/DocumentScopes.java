@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * A limits document ({@code GET /api/v1/limits}) as a list of scopes and their limits, named as
  * the CLI names them, so that {@code limits list} and {@code limits import} can show them one by
- * one. A field this CLI does not know is kept as one scope of its own, so nothing in a document
- * is ever left out of a comparison.
+ * one. Where each scope sits comes from the server's list of its scopes. A field the list does
+ * not name is kept as one scope of its own, so nothing in a document is ever left out of a
+ * comparison.
  */
 final class DocumentScopes {
 
@@ -27,33 +28,31 @@ final class DocumentScopes {
     private DocumentScopes() {}
 
     /** The document's scopes, in the document's order; keyed by label. */
-    static Map<String, Entry> of(JsonNode document) {
+    static Map<String, Entry> of(ServerScopes scopes, JsonNode document) {
         Map<String, Entry> entries = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> field : document.properties()) {
-            add(entries, null, field.getKey(), field.getValue());
-        }
+        add(scopes, entries, "", document);
         return entries;
     }
 
-    private static void add(Map<String, Entry> entries, String section, String field, JsonNode value) {
-        LimitScope scope = scopeOf(section, field);
-        String fullField = section == null ? field : section + "." + field;
-        if (scope == null && section == null && value.isObject() && sectionHoldsScopes(field)) {
-            for (Map.Entry<String, JsonNode> inner : value.properties()) {
-                add(entries, field, inner.getKey(), inner.getValue());
+    /** The fields of {@code section} (at {@code prefix}: empty for the top level) as entries. */
+    private static void add(ServerScopes scopes, Map<String, Entry> entries, String prefix, JsonNode section) {
+        for (Map.Entry<String, JsonNode> field : section.properties()) {
+            String path = prefix.isEmpty() ? field.getKey() : prefix + "." + field.getKey();
+            JsonNode value = field.getValue();
+            LimitScope scope = scopes.atField(path);
+            if (scope == null && value.isObject() && scopes.isSection(path)) {
+                add(scopes, entries, path, value);
+            } else if (scope == null) {
+                put(entries, new Entry(path, "", value));
+            } else if (!scope.named()) {
+                put(entries, new Entry(scope.name(), "", value));
+            } else if (value.isObject()) {
+                for (Map.Entry<String, JsonNode> named : value.properties()) {
+                    put(entries, new Entry(scope.name(), named.getKey(), named.getValue()));
+                }
+            } else {
+                put(entries, new Entry(path, "", value));
             }
-            return;
-        }
-        if (scope == null) {
-            put(entries, new Entry(fullField, "", value));
-        } else if (!scope.named()) {
-            put(entries, new Entry(scope.cliName(), "", value));
-        } else if (value.isObject()) {
-            for (Map.Entry<String, JsonNode> named : value.properties()) {
-                put(entries, new Entry(scope.cliName(), named.getKey(), named.getValue()));
-            }
-        } else {
-            put(entries, new Entry(fullField, "", value));
         }
     }
 
@@ -61,27 +60,8 @@ final class DocumentScopes {
         entries.put(entry.label(), entry);
     }
 
-    private static LimitScope scopeOf(String section, String field) {
-        for (LimitScope scope : LimitScope.values()) {
-            if (scope.field().equals(field)
-                    && (section == null ? scope.section() == null : section.equals(scope.section()))) {
-                return scope;
-            }
-        }
-        return null;
-    }
-
-    private static boolean sectionHoldsScopes(String field) {
-        for (LimitScope scope : LimitScope.values()) {
-            if (field.equals(scope.section())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The entries as a list, for tables. */
-    static List<Entry> list(JsonNode document) {
-        return new ArrayList<>(of(document).values());
+    static List<Entry> list(ServerScopes scopes, JsonNode document) {
+        return new ArrayList<>(of(scopes, document).values());
     }
 }

@@ -28,8 +28,9 @@ final class GetLimitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String path = scope.path();
-        invocation.out().println(Json.pretty(target.client(invocation).get(path)));
+        AdminClient client = target.client(invocation);
+        String path = scope.scope(ServerScopes.of(client)).path(scope.name);
+        invocation.out().println(Json.pretty(client.get(path)));
         return AdminCli.OK;
     }
 }

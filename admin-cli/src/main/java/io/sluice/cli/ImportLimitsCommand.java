@@ -46,9 +46,10 @@ final class ImportLimitsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         byte[] document = read();
-        JsonNode proposed = LimitsNormalForm.of(document, file.equals("-") ? "standard input" : file);
         AdminClient client = target.client(invocation);
-        LimitsDiff diff = LimitsDiff.between(client.get("/api/v1/limits"), proposed);
+        ServerScopes scopes = ServerScopes.of(client);
+        JsonNode proposed = LimitsNormalForm.of(document, file.equals("-") ? "standard input" : file, scopes);
+        LimitsDiff diff = LimitsDiff.between(scopes, client.get("/api/v1/limits"), proposed);
         diff.print(invocation.out());
         if (dryRun) {
             invocation.out().println("Dry run: nothing changed.");

@@ -1,120 +1,72 @@
 package io.sluice.cli;
 
+import io.sluice.limits.NameTemplate;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import java.util.Map;
 
 /**
- * The scopes a limit can be set on, as the CLI names them ({@code topic}, {@code kafka-prefix}...),
- * and where each one's limit lives in the admin API and in the limits document.
+ * A scope a limit can be set on, as the server lists it ({@code GET /api/v1/scopes}): what the CLI
+ * calls it ({@code topic}, {@code kafka-prefix}...), where its limit lives in the admin API and in
+ * the limits document, and how its name splits into the path's parts.
+ *
+ * @param name the CLI's name of the scope
+ * @param protocol the protocol whose traffic it covers, or {@code null} (the proxy, the connection limits)
+ * @param label as throttles and metrics name it
+ * @param field where its limits sit in the limits document, as a JSON path: {@code kafka.prefixes}
+ * @param path its endpoint: {@code /api/v1/limits/kafka/prefixes/{prefix}}
+ * @param nameTemplate how the path's parameters join into a name, or {@code null} for a scope with no name
+ * @param example a valid name, or {@code null}
+ * @param description what one scope covers
+ * @param connection whether it holds the connection limits rather than a limit (no delete)
  */
-enum LimitScope {
-
-    /** A Pulsar topic, {@code persistent://tenant/namespace/topic}. */
-    TOPIC("topic", "topics", null) {
-        @Override
-        String path(String name) {
-            int scheme = name.indexOf("://");
-            String[] parts =
-                    scheme < 0 ? new String[0] : name.substring(scheme + 3).split("/", 3);
-            if (parts.length != 3) {
-                throw CliFailure.usage(
-                        "a topic is named in full, e.g. persistent://public/default/orders; got '" + name + "'");
-            }
-            return "/api/v1/limits/topics/" + segment(name.substring(0, scheme)) + "/" + segment(parts[0]) + "/"
-                    + segment(parts[1]) + "/" + segment(parts[2]);
-        }
-    },
-    /** A Pulsar namespace, {@code tenant/namespace}. */
-    NAMESPACE("namespace", "namespaces", null) {
-        @Override
-        String path(String name) {
-            String[] parts = name.split("/", -1);
-            if (parts.length != 2) {
-                throw CliFailure.usage(
-                        "a namespace is named tenant/namespace, e.g. public/default; got '" + name + "'");
-            }
-            return "/api/v1/limits/namespaces/" + segment(parts[0]) + "/" + segment(parts[1]);
-        }
-    },
-    /** A Pulsar tenant. */
-    TENANT("tenant", "tenants", null),
-    /** Everything through this Sluice; no name. */
-    PROXY("proxy", "proxy", null),
-    /** What each client connection may have outstanding; no name, and always a value (no delete). */
-    CONNECTION("connection", "connection", null),
-    /** A Kafka topic. */
-    KAFKA_TOPIC("kafka-topic", "topics", "kafka"),
-    /** Kafka topics whose names start with a prefix (the longest matching prefix applies). */
-    KAFKA_PREFIX("kafka-prefix", "prefixes", "kafka"),
-    /** A Kafka client id. */
-    KAFKA_CLIENT("kafka-client", "clients", "kafka");
-
-    private final String cliName;
-    private final String field;
-    private final String section;
-
-    LimitScope(String cliName, String field, String section) {
-        this.cliName = cliName;
-        this.field = field;
-        this.section = section;
-    }
-
-    /** The scope called {@code text} on the command line. @throws CliFailure (usage) listing the scopes */
-    static LimitScope parse(String text) {
-        for (LimitScope scope : values()) {
-            if (scope.cliName.equals(text.toLowerCase(Locale.ROOT))) {
-                return scope;
-            }
-        }
-        throw CliFailure.usage("unknown scope '" + text + "'; scopes are " + names());
-    }
-
-    /** Every scope's command-line name, comma separated. */
-    static String names() {
-        return Arrays.stream(values()).map(LimitScope::cliName).collect(Collectors.joining(", "));
-    }
-
-    /** How the command line and the CLI's output name this scope. */
-    String cliName() {
-        return cliName;
-    }
+record LimitScope(
+        String name,
+        String protocol,
+        String label,
+        String field,
+        String path,
+        NameTemplate nameTemplate,
+        String example,
+        String description,
+        boolean connection) {
 
     /** Whether a limit of this scope belongs to one named thing (a topic...) rather than the whole proxy. */
     boolean named() {
-        return this != PROXY && this != CONNECTION;
+        return nameTemplate != null;
     }
 
     /** Whether this scope holds connection limits rather than rates. */
     boolean isConnection() {
-        return this == CONNECTION;
-    }
-
-    /** The field of the limits document holding this scope (a map of names, or the limit itself). */
-    String field() {
-        return field;
-    }
-
-    /** The section of the limits document this scope's field is in, or {@code null} for the top level. */
-    String section() {
-        return section;
+        return connection;
     }
 
     /**
-     * The admin API path of the limit of {@code name} ({@code null} for an unnamed scope).
+     * The admin API path of the limit of {@code scopeName} ({@code null} for an unnamed scope): the
+     * name split into the path's parts, each percent-encoded.
      *
      * @throws CliFailure (usage) when the name cannot be one of this scope
      */
-    String path(String name) {
-        String prefix = section == null ? "/api/v1/limits/" : "/api/v1/limits/" + section + "/";
-        return named() ? prefix + field + "/" + segment(name) : prefix + field;
+    String path(String scopeName) {
+        if (!named()) {
+            return path;
+        }
+        Map<String, String> parts = nameTemplate.split(scopeName);
+        if (parts == null) {
+            throw CliFailure.usage("a " + name + " is named in full, " + nameTemplate.form() + ", e.g. " + example
+                    + "; got '" + scopeName + "'");
+        }
+        String filled = path;
+        for (Map.Entry<String, String> part : parts.entrySet()) {
+            filled = filled.replace("{" + part.getKey() + "}", segment(part.getValue()));
+        }
+        return filled;
     }
 
     /** The scope and name as messages say them: {@code topic persistent://public/default/orders}, {@code proxy}. */
-    String describe(String name) {
-        return named() ? cliName + " " + name : cliName;
+    String describe(String scopeName) {
+        return named() ? name + " " + scopeName : name;
     }
 
     /**

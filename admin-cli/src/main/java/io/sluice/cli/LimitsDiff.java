@@ -44,10 +44,10 @@ final class LimitsDiff {
         this.unchanged = unchanged;
     }
 
-    /** The changes that replacing {@code current} with {@code proposed} makes. */
-    static LimitsDiff between(JsonNode current, JsonNode proposed) {
-        Map<String, DocumentScopes.Entry> before = DocumentScopes.of(current);
-        Map<String, DocumentScopes.Entry> after = DocumentScopes.of(proposed);
+    /** The changes that replacing {@code current} with {@code proposed} makes, scope by scope of {@code scopes}. */
+    static LimitsDiff between(ServerScopes scopes, JsonNode current, JsonNode proposed) {
+        Map<String, DocumentScopes.Entry> before = DocumentScopes.of(scopes, current);
+        Map<String, DocumentScopes.Entry> after = DocumentScopes.of(scopes, proposed);
         Set<String> labels = new LinkedHashSet<>(before.keySet());
         labels.addAll(after.keySet());
         List<Change> changes = new ArrayList<>();

@@ -26,9 +26,11 @@ final class ListLimitsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JsonNode document = target.client(invocation).get("/api/v1/limits");
+        AdminClient client = target.client(invocation);
+        ServerScopes scopes = ServerScopes.of(client);
+        JsonNode document = client.get("/api/v1/limits");
         TextTable table = new TextTable("SCOPE", "NAME", "ON EXCEED", "LIMIT");
-        for (DocumentScopes.Entry entry : DocumentScopes.list(document)) {
+        for (DocumentScopes.Entry entry : DocumentScopes.list(scopes, document)) {
             table.row(
                     entry.scope(), entry.name(), LimitText.onExceed(entry.limit()), LimitText.describe(entry.limit()));
         }

@@ -8,7 +8,8 @@ final class ScopeArgument {
     @Parameters(
             index = "0",
             paramLabel = "SCOPE",
-            description = "topic, namespace, tenant, proxy, connection, kafka-topic, kafka-prefix or kafka-client.")
+            description = "One of the scopes the server lists (GET /api/v1/scopes), such as topic, namespace, tenant,"
+                    + " proxy, connection, kafka-topic, kafka-prefix or kafka-client.")
     String scope;
 
     @Parameters(
@@ -19,37 +20,20 @@ final class ScopeArgument {
                     + " topic, prefix or client id. None for proxy and connection.")
     String name;
 
-    /** The scope, checked against its name. @throws CliFailure (usage) when the name is missing or not wanted */
-    LimitScope scope() {
-        LimitScope parsed = LimitScope.parse(scope);
+    /**
+     * The scope among the server's, checked against its name.
+     *
+     * @throws CliFailure (usage) when the scope is unknown, or the name is missing or not wanted
+     */
+    LimitScope scope(ServerScopes scopes) {
+        LimitScope parsed = scopes.parse(scope);
         if (parsed.named() && (name == null || name.isEmpty())) {
-            throw CliFailure.usage(parsed.cliName() + " needs a NAME, e.g. 'sluice limits get " + parsed.cliName() + " "
-                    + example(parsed) + "'");
+            throw CliFailure.usage(parsed.name() + " needs a NAME, e.g. 'sluice limits get " + parsed.name() + " "
+                    + parsed.example() + "'");
         }
         if (!parsed.named() && name != null) {
-            throw CliFailure.usage(parsed.cliName() + " takes no NAME, got '" + name + "'");
+            throw CliFailure.usage(parsed.name() + " takes no NAME, got '" + name + "'");
         }
         return parsed;
-    }
-
-    /** The admin API path of this scope's limit. */
-    String path() {
-        return scope().path(name);
-    }
-
-    /** e.g. {@code topic persistent://public/default/orders}. */
-    String describe() {
-        return scope().describe(name);
-    }
-
-    private static String example(LimitScope scope) {
-        return switch (scope) {
-            case TOPIC -> "persistent://public/default/orders";
-            case NAMESPACE -> "public/default";
-            case TENANT -> "public";
-            case KAFKA_PREFIX -> "orders.";
-            case KAFKA_CLIENT -> "billing-service";
-            default -> "orders";
-        };
     }
 }

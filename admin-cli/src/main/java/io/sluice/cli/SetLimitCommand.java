@@ -96,17 +96,17 @@ final class SetLimitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LimitScope kind = scope.scope();
-        String path = scope.path();
-        checkOptionsFit(kind);
         AdminClient client = target.client(invocation);
+        LimitScope kind = scope.scope(ServerScopes.of(client));
+        String path = kind.path(scope.name);
+        checkOptionsFit(kind);
         JsonNode current = replace ? null : client.getIfPresent(path);
         ObjectNode limit = current instanceof ObjectNode object ? object.deepCopy() : Json.MAPPER.createObjectNode();
         if (kind.isConnection()) {
             setWhole(limit, "maxPendingSends", "--max-pending-sends", maxPendingSends);
             setWhole(limit, "maxHeldBytes", "--max-held-bytes", maxHeldBytes);
         } else {
-            applyRates(limit);
+            applyRates(limit, kind);
         }
         JsonNode stored = client.put(path, Json.compact(limit).getBytes(StandardCharsets.UTF_8));
         invocation.out().println(Json.pretty(stored));
@@ -140,7 +140,7 @@ final class SetLimitCommand implements Callable<Integer> {
         }
     }
 
-    private void applyRates(ObjectNode limit) {
+    private void applyRates(ObjectNode limit, LimitScope kind) {
         direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
         direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
         if (burst != null) {
@@ -168,7 +168,7 @@ final class SetLimitCommand implements Callable<Integer> {
         }
         if (!limit.has("publish") && !limit.has("dispatch")) {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
-                    + scope.describe() + "'");
+                    + kind.describe(scope.name) + "'");
         }
     }
 

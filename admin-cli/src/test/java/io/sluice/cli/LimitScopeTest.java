@@ -7,32 +7,46 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class LimitScopeTest {
 
+    private static LimitScope scope(String name) {
+        return Scopes.SERVED.parse(name);
+    }
+
     @Test
     void eachScopeHasItsAdminApiPath() {
         assertEquals(
                 "/api/v1/limits/topics/persistent/public/default/orders",
-                LimitScope.TOPIC.path("persistent://public/default/orders"));
+                scope("topic").path("persistent://public/default/orders"));
         assertEquals(
-                "/api/v1/limits/topics/non-persistent/t/n/a%20b", LimitScope.TOPIC.path("non-persistent://t/n/a b"));
-        assertEquals("/api/v1/limits/namespaces/public/default", LimitScope.NAMESPACE.path("public/default"));
-        assertEquals("/api/v1/limits/tenants/public", LimitScope.TENANT.path("public"));
-        assertEquals("/api/v1/limits/proxy", LimitScope.PROXY.path(null));
-        assertEquals("/api/v1/limits/connection", LimitScope.CONNECTION.path(null));
-        assertEquals("/api/v1/limits/kafka/topics/orders.v1", LimitScope.KAFKA_TOPIC.path("orders.v1"));
-        assertEquals("/api/v1/limits/kafka/prefixes/orders.", LimitScope.KAFKA_PREFIX.path("orders."));
+                "/api/v1/limits/topics/non-persistent/t/n/a%20b", scope("topic").path("non-persistent://t/n/a b"));
+        assertEquals(
+                "/api/v1/limits/namespaces/public/default", scope("namespace").path("public/default"));
+        assertEquals("/api/v1/limits/tenants/public", scope("tenant").path("public"));
+        assertEquals("/api/v1/limits/proxy", scope("proxy").path(null));
+        assertEquals("/api/v1/limits/connection", scope("connection").path(null));
+        assertEquals(
+                "/api/v1/limits/kafka/topics/orders.v1", scope("kafka-topic").path("orders.v1"));
+        assertEquals(
+                "/api/v1/limits/kafka/prefixes/orders.", scope("kafka-prefix").path("orders."));
         assertEquals(
                 "/api/v1/limits/kafka/clients/billing%2Feu%20caf%C3%A9",
-                LimitScope.KAFKA_CLIENT.path("billing/eu café"));
-        assertEquals("/api/v1/limits/kafka/clients/%2E%2E", LimitScope.KAFKA_CLIENT.path(".."));
+                scope("kafka-client").path("billing/eu café"));
+        assertEquals(
+                "/api/v1/limits/kafka/clients/%2E%2E", scope("kafka-client").path(".."));
     }
 
     @Test
     void namesOfTheWrongShapeAreUsageErrors() {
-        assertThrows(CliFailure.class, () -> LimitScope.TOPIC.path("orders"));
-        assertThrows(CliFailure.class, () -> LimitScope.TOPIC.path("persistent://public/orders"));
-        assertThrows(CliFailure.class, () -> LimitScope.NAMESPACE.path("public"));
-        assertThrows(CliFailure.class, () -> LimitScope.NAMESPACE.path("public/"));
-        assertThrows(CliFailure.class, () -> LimitScope.parse("subscription"));
-        assertEquals(LimitScope.KAFKA_PREFIX, LimitScope.parse("Kafka-Prefix"));
+        assertThrows(CliFailure.class, () -> scope("topic").path("orders"));
+        assertThrows(CliFailure.class, () -> scope("topic").path("persistent://public/orders"));
+        assertThrows(CliFailure.class, () -> scope("namespace").path("public"));
+        assertThrows(CliFailure.class, () -> scope("namespace").path("public/"));
+        assertThrows(CliFailure.class, () -> scope("namespace").path("public/default/x"));
+        assertThrows(CliFailure.class, () -> Scopes.SERVED.parse("subscription"));
+        assertEquals(scope("kafka-prefix"), Scopes.SERVED.parse("Kafka-Prefix"));
+        assertEquals(
+                "a topic is named in full, domain://tenant/namespace/topic, e.g. persistent://public/default/orders;"
+                        + " got 'orders'",
+                assertThrows(CliFailure.class, () -> scope("topic").path("orders"))
+                        .getMessage());
     }
 }

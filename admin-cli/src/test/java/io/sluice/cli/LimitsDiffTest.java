@@ -29,7 +29,7 @@ class LimitsDiffTest {
                         + " {'publish': {'messagesPerSecond': 1000.0, 'burstSeconds': 1.0}, 'dispatch': {'bytesPerSecond': 10.0},"
                         + " 'onExceed': 'reject'}}, 'proxy': {'onExceed': 'notify'},"
                         + " 'connection': {'maxPendingSends': 100000, 'maxHeldBytes': 67108864}}");
-        LimitsDiff diff = LimitsDiff.between(current, proposed);
+        LimitsDiff diff = LimitsDiff.between(Scopes.SERVED, current, proposed);
         StringWriter text = new StringWriter();
         diff.print(new PrintWriter(text, true));
         assertEquals(
@@ -50,7 +50,7 @@ class LimitsDiffTest {
         JsonNode proposed =
                 json("{'kafka': {'prefixes': {'orders.': {'onExceed': 'reject'}}, 'clients': {'billing': {}}},"
                         + " 'future': {'x': 2}}");
-        LimitsDiff diff = LimitsDiff.between(current, proposed);
+        LimitsDiff diff = LimitsDiff.between(Scopes.SERVED, current, proposed);
         assertEquals(
                 List.of("kafka-prefix orders.", "future", "kafka-client billing"),
                 diff.changes().stream().map(LimitsDiff.Change::label).toList());
@@ -60,7 +60,7 @@ class LimitsDiffTest {
     @Test
     void equalDocumentsHaveNoChanges() throws IOException {
         JsonNode document = json("{'namespaces': {'public/default': {'onExceed': 'delay'}}}");
-        LimitsDiff diff = LimitsDiff.between(document, document.deepCopy());
+        LimitsDiff diff = LimitsDiff.between(Scopes.SERVED, document, document.deepCopy());
         assertTrue(diff.isEmpty());
         assertEquals("0 added, 0 changed, 0 removed, 1 unchanged", diff.summary());
     }

@@ -11,12 +11,11 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
-import io.sluice.scopes.PulsarScopes;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -89,10 +88,9 @@ public class ClusterDecisionBenchmark {
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
+                            .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
                             .withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
-                            .withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                                    new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
                                     new Limit(fast, null, OnExceed.REJECT)),
                     NanoClock.SYSTEM);
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

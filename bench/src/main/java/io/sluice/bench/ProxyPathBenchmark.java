@@ -9,6 +9,7 @@ import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
@@ -20,6 +21,7 @@ import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
@@ -86,7 +88,10 @@ public class ProxyPathBenchmark {
                 ? "{\"topics\": {\"" + TOPIC + "\": {\"publish\": {\"messagesPerSecond\": 1e12}}}}"
                 : "{}";
         ProxyServices services = new ProxyServices(
-                new QuotaEngine(LimitsJson.parseDocument(limits.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM),
+                new QuotaEngine(
+                        LimitsJson.parseDocument(
+                                limits.getBytes(StandardCharsets.UTF_8), ScopeCatalogue.of(PulsarScopes.DECLARED)),
+                        NanoClock.SYSTEM),
                 new TopicActivity(Duration.ofMinutes(1)),
                 new ThrottleLedger(Clock.systemUTC()),
                 new ProxyStats("pulsar"),

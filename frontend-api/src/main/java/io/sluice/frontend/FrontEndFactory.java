@@ -1,6 +1,6 @@
 package io.sluice.frontend;
 
-import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ProtocolScopes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +23,9 @@ import java.util.Set;
  *
  * <ol>
  *   <li>its connection on the relay's skeleton and its channel initializer;
- *   <li>its scope kinds, in the engine's catalogue, and {@link #scopeKinds()};
+ *   <li>its scope kinds, each declared once as a {@link io.sluice.limits.ScopeKind} and gathered in
+ *       the {@link ProtocolScopes} that {@link #scopes()} returns: the limits document, the admin
+ *       routes, the OpenAPI document, the CLI's scopes and the limits metrics follow from them;
  *   <li>a record implementing {@link FrontEndConfig} ({@code protocol()} {@code "line"}, its listen
  *       address and upstream), whose {@code open} makes its {@link FrontEnd};
  *   <li>this factory: {@code --line-upstream} (its {@link #enablingOption()}) and
@@ -64,10 +66,11 @@ public interface FrontEndFactory {
     FrontEndConfig configure(OptionValues values);
 
     /**
-     * The scope kinds limits of its traffic are set at (its topics, namespaces, clients...), in
-     * the order its chains charge them; the proxy-wide scope is everyone's and not among them.
+     * The scope kinds limits of its traffic are set at (its topics, namespaces, clients...), as it
+     * declares them; the server gathers every installed front end's in its scope catalogue. The
+     * proxy-wide scope is everyone's and not among them.
      */
-    List<ScopeKind> scopeKinds();
+    ProtocolScopes scopes();
 
     /**
      * Every factory on the class path, in the {@code --help} order of their enabling options.

@@ -1,54 +1,41 @@
 package io.sluice.limits;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import io.sluice.limits.pulsar.NamespaceName;
-import io.sluice.limits.pulsar.TenantName;
-import io.sluice.limits.pulsar.TopicName;
 import io.sluice.settings.InvalidSettingsException;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Every limit the proxy enforces: the body of {@code GET /api/v1/limits} and the content of the
- * limits file (docs/REFERENCE.md, "Limits"). Pulsar's scopes sit at the top level, where they were
- * before Sluice spoke Kafka, so that older files load unchanged; Kafka's are in {@link #kafka}.
- * Immutable; {@link #withLimit} returns a changed copy.
- *
- * @param topics Pulsar limits by fully qualified topic name (a partition may have its own)
- * @param namespaces Pulsar limits by {@code tenant/namespace}
- * @param tenants Pulsar limits by tenant
- * @param proxy the proxy-wide limit, or {@code null} for none
- * @param connection what each client connection may have outstanding
- * @param kafka Kafka limits by topic, prefix and client id
+ * limits file (docs/REFERENCE.md, "Limits"): the limits of each scope kind by name, and the
+ * connection limits. Which kinds there are and where they sit in the JSON form is the
+ * {@link ScopeCatalogue}'s business ({@link LimitsJson}); the document itself holds any kind and
+ * checks each name with its kind's rule. Immutable; {@link #withLimit} returns a changed copy.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-public record LimitsDocument(
-        Map<String, Limit> topics,
-        Map<String, Limit> namespaces,
-        Map<String, Limit> tenants,
-        Limit proxy,
-        ConnectionLimits connection,
-        KafkaLimits kafka) {
+public final class LimitsDocument {
 
-    private static final LimitsDocument EMPTY = new LimitsDocument(null, null, null, null, null, null);
+    private static final LimitsDocument EMPTY = new LimitsDocument(Map.of(), ConnectionLimits.DEFAULT);
 
-    /**
-     * Absent maps become empty, an absent {@code connection} takes the defaults and an absent
-     * {@code kafka} section has no limits.
-     *
-     * @throws InvalidSettingsException for a bad scope name or a missing limit, naming the entry
-     */
-    public LimitsDocument {
-        topics = NamedLimits.checkedCopy("topics", topics, TopicName::parse);
-        namespaces = NamedLimits.checkedCopy("namespaces", namespaces, NamespaceName::parse);
-        tenants = NamedLimits.checkedCopy("tenants", tenants, TenantName::parse);
-        if (connection == null) {
-            connection = ConnectionLimits.DEFAULT;
-        }
-        if (kafka == null) {
-            kafka = KafkaLimits.NONE;
-        }
+    /** Only kinds that have limits, each map sorted (so output is stable) and unmodifiable. */
+    private final Map<ScopeKind, SortedMap<String, Limit>> limits;
+
+    private final ConnectionLimits connection;
+
+    /** @param limits checked already, as {@link NamedLimits#checkedCopy} leaves them; empty maps are left out */
+    LimitsDocument(Map<ScopeKind, SortedMap<String, Limit>> limits, ConnectionLimits connection) {
+        Map<ScopeKind, SortedMap<String, Limit>> copy = new HashMap<>();
+        limits.forEach((kind, named) -> {
+            if (!named.isEmpty()) {
+                copy.put(kind, named);
+            }
+        });
+        this.limits = Collections.unmodifiableMap(copy);
+        this.connection = connection == null ? ConnectionLimits.DEFAULT : connection;
     }
 
     /** No limits and default connection limits. */
@@ -58,59 +45,68 @@ public record LimitsDocument(
 
     /** The limit set for {@code scope}, or {@code null} when it has none. */
     public Limit limitOf(ScopeRef scope) {
-        return switch (scope.kind()) {
-            case PULSAR_TOPIC -> topics.get(scope.name());
-            case PULSAR_NAMESPACE -> namespaces.get(scope.name());
-            case PULSAR_TENANT -> tenants.get(scope.name());
-            case KAFKA_TOPIC -> kafka.topics().get(scope.name());
-            case KAFKA_PREFIX -> kafka.prefixes().get(scope.name());
-            case KAFKA_CLIENT -> kafka.clients().get(scope.name());
-            case PROXY -> proxy;
-        };
+        SortedMap<String, Limit> named = limits.get(scope.kind());
+        return named == null ? null : named.get(scope.name());
+    }
+
+    /** The limits of every scope of {@code kind} by name, sorted and unmodifiable; empty when it has none. */
+    public SortedMap<String, Limit> limitsOf(ScopeKind kind) {
+        SortedMap<String, Limit> named = limits.get(kind);
+        return named == null ? Collections.emptySortedMap() : named;
+    }
+
+    /** The kinds that have at least one limit. */
+    public Set<ScopeKind> limitedKinds() {
+        return limits.keySet();
+    }
+
+    /** The proxy-wide limit, or {@code null} for none. */
+    public Limit proxy() {
+        return limitOf(ScopeRef.PROXY);
+    }
+
+    /** What each client connection may have outstanding. */
+    public ConnectionLimits connection() {
+        return connection;
     }
 
     /**
      * This document with {@code scope}'s limit set, or removed when {@code limit} is {@code null}.
      *
-     * @throws InvalidSettingsException when the scope's name breaks its rule
+     * @throws InvalidSettingsException when the scope's name breaks its kind's rule, naming the
+     *     entry, e.g. {@code kafka.prefixes["a*"]}
      */
     public LimitsDocument withLimit(ScopeRef scope, Limit limit) {
-        String name = scope.name();
-        return switch (scope.kind()) {
-            case PULSAR_TOPIC ->
-                new LimitsDocument(
-                        NamedLimits.with(topics, name, limit), namespaces, tenants, proxy, connection, kafka);
-            case PULSAR_NAMESPACE ->
-                new LimitsDocument(
-                        topics, NamedLimits.with(namespaces, name, limit), tenants, proxy, connection, kafka);
-            case PULSAR_TENANT ->
-                new LimitsDocument(
-                        topics, namespaces, NamedLimits.with(tenants, name, limit), proxy, connection, kafka);
-            case KAFKA_TOPIC ->
-                withKafka(() -> new KafkaLimits(
-                        NamedLimits.with(kafka.topics(), name, limit), kafka.prefixes(), kafka.clients()));
-            case KAFKA_PREFIX ->
-                withKafka(() -> new KafkaLimits(
-                        kafka.topics(), NamedLimits.with(kafka.prefixes(), name, limit), kafka.clients()));
-            case KAFKA_CLIENT ->
-                withKafka(() -> new KafkaLimits(
-                        kafka.topics(), kafka.prefixes(), NamedLimits.with(kafka.clients(), name, limit)));
-            case PROXY -> new LimitsDocument(topics, namespaces, tenants, limit, connection, kafka);
-        };
+        ScopeKind kind = scope.kind();
+        Map<ScopeKind, SortedMap<String, Limit>> changed = new HashMap<>(limits);
+        changed.put(
+                kind,
+                NamedLimits.checkedCopy(
+                        kind.fieldPath(), NamedLimits.with(limitsOf(kind), scope.name(), limit), kind::checkName));
+        return new LimitsDocument(changed, connection);
     }
 
     /** This document with other connection limits ({@code null} for the defaults). */
     public LimitsDocument withConnection(ConnectionLimits limits) {
-        return new LimitsDocument(topics, namespaces, tenants, proxy, limits, kafka);
+        return new LimitsDocument(this.limits, limits);
     }
 
-    private LimitsDocument withKafka(Supplier<KafkaLimits> section) {
-        KafkaLimits checked;
-        try {
-            checked = section.get();
-        } catch (InvalidSettingsException e) {
-            throw e.under("kafka");
-        }
-        return new LimitsDocument(topics, namespaces, tenants, proxy, connection, checked);
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof LimitsDocument document
+                && document.limits.equals(limits)
+                && document.connection.equals(connection);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(limits, connection);
+    }
+
+    @Override
+    public String toString() {
+        Map<String, SortedMap<String, Limit>> byKind = new TreeMap<>();
+        limits.forEach((kind, named) -> byKind.put(kind.id(), named));
+        return "LimitsDocument[limits=" + byKind + ", connection=" + connection + "]";
     }
 }

@@ -20,9 +20,11 @@ import java.util.Optional;
 final class LimitsFile {
 
     private final Path path;
+    private final ScopeCatalogue catalogue;
 
-    LimitsFile(Path path) {
+    LimitsFile(Path path, ScopeCatalogue catalogue) {
         this.path = path.toAbsolutePath();
+        this.catalogue = catalogue;
     }
 
     Path path() {
@@ -44,16 +46,16 @@ final class LimitsFile {
     }
 
     /** Parses a document, naming where it came from in the error. */
-    static LimitsDocument parse(byte[] bytes, String where) {
+    LimitsDocument parse(byte[] bytes, String where) {
         try {
-            return LimitsJson.parseDocument(bytes);
+            return LimitsJson.parseDocument(bytes, catalogue);
         } catch (InvalidSettingsException e) {
             throw new InvalidSettingsException(e.path(), e.problem() + " (" + where + ")", e);
         }
     }
 
     void write(LimitsDocument document) throws IOException {
-        byte[] json = LimitsJson.write(document);
+        byte[] json = LimitsJson.write(document, catalogue);
         Path dir = path.getParent();
         Files.createDirectories(dir);
         Path temp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");

@@ -13,11 +13,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.sluice.settings.InvalidSettingsException;
 
 import java.io.IOException;
@@ -29,7 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * The JSON form of limits (docs/REFERENCE.md, "Limits"): strict parsing with errors that name the field,
- * and stable pretty output. Thread-safe.
+ * and stable pretty output. A whole document is read and written through a {@link ScopeCatalogue},
+ * which says which fields it has. Thread-safe.
  *
  * <p>Parsing is strict so that a typing mistake in an operator's document is reported rather
  * than silently meaning "unlimited": unknown fields, duplicate keys, strings for numbers,
@@ -46,28 +49,55 @@ public final class LimitsJson {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .defaultPrettyPrinter(new DefaultPrettyPrinter(
                     Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER)))
+            .addModule(new SimpleModule("limits-document")
+                    .addDeserializer(LimitsDocument.class, new DocumentJson.Reader())
+                    .addSerializer(LimitsDocument.class, new DocumentJson.Writer()))
             .build();
 
     private LimitsJson() {}
 
-    /** Reads a whole limits document. @throws InvalidSettingsException naming what is wrong */
-    public static LimitsDocument parseDocument(byte[] json) {
-        return read(json, LimitsDocument.class);
+    /**
+     * Reads a whole limits document with the fields {@code catalogue} lays out.
+     *
+     * @throws InvalidSettingsException naming what is wrong
+     */
+    public static LimitsDocument parseDocument(byte[] json, ScopeCatalogue catalogue) {
+        return read(
+                json,
+                MAPPER.readerFor(LimitsDocument.class).withAttribute(ScopeCatalogue.class, catalogue),
+                LimitsDocument.class);
     }
 
     /** Reads one scope's limit. @throws InvalidSettingsException naming what is wrong */
     public static Limit parseLimit(byte[] json) {
-        return read(json, Limit.class);
+        return read(json, MAPPER.readerFor(Limit.class), Limit.class);
     }
 
     /** Reads the connection limits. @throws InvalidSettingsException naming what is wrong */
     public static ConnectionLimits parseConnection(byte[] json) {
-        return read(json, ConnectionLimits.class);
+        return read(json, MAPPER.readerFor(ConnectionLimits.class), ConnectionLimits.class);
     }
 
-    /** Pretty UTF-8 JSON, fields in a stable order, unlimited (null) fields left out. */
-    public static byte[] write(LimitsDocument document) {
-        return writeValue(document);
+    /**
+     * Pretty UTF-8 JSON, fields in {@code catalogue}'s stable order, names sorted, unlimited (null)
+     * fields left out.
+     *
+     * @throws IllegalArgumentException when the document has limits of a kind the catalogue lacks
+     */
+    public static byte[] write(LimitsDocument document, ScopeCatalogue catalogue) {
+        for (ScopeKind kind : document.limitedKinds()) {
+            if (!catalogue.contains(kind)) {
+                throw new IllegalArgumentException("the limits document has limits of " + kind
+                        + ", which is not in the scope catalogue " + catalogue.kinds());
+            }
+        }
+        try {
+            return MAPPER.writer()
+                    .withAttribute(ScopeCatalogue.class, catalogue)
+                    .writeValueAsBytes(document);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Pretty UTF-8 JSON of one limit. */
@@ -89,12 +119,12 @@ public final class LimitsJson {
         }
     }
 
-    private static <T> T read(byte[] json, Class<T> type) {
+    private static <T> T read(byte[] json, ObjectReader reader, Class<T> type) {
         // Our own parser, so that it is still open (and knows the offending token) while an error is translated.
         try (JsonParser parser = MAPPER.createParser(json)) {
             T value;
             try {
-                value = MAPPER.readValue(parser, type);
+                value = reader.readValue(parser);
                 if (parser.nextToken() != null) {
                     throw new InvalidSettingsException(
                             "",

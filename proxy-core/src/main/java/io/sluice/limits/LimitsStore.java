@@ -36,14 +36,16 @@ public final class LimitsStore {
     /** Compare-and-set attempts of one change when other Sluices keep changing limits meanwhile. */
     private static final int MAX_ATTEMPTS = 5;
 
+    private final ScopeCatalogue catalogue;
     private final LimitsFile file;
     private final SharedLimits shared;
     private final Consumer<LimitsDocument> inForce;
     private volatile LimitsDocument current;
     private volatile long version;
 
-    private LimitsStore(Path file, SharedLimits shared, Consumer<LimitsDocument> inForce) {
-        this.file = new LimitsFile(file);
+    private LimitsStore(Path file, ScopeCatalogue catalogue, SharedLimits shared, Consumer<LimitsDocument> inForce) {
+        this.catalogue = Objects.requireNonNull(catalogue, "catalogue");
+        this.file = new LimitsFile(file, catalogue);
         this.shared = shared;
         this.inForce = Objects.requireNonNull(inForce, "inForce");
     }
@@ -51,15 +53,17 @@ public final class LimitsStore {
     /**
      * Loads {@code file} and puts it in force, or creates it with no limits when it does not exist.
      *
+     * @param catalogue the scope kinds the document may hold and where they sit in its JSON form
      * @param inForce puts a document in force, e.g. {@code engine::update}; called with the loaded
      *     document now and with every later change once it is persisted
      *
      * @throws InvalidSettingsException when the file is not a valid limits document
      * @throws IOException            when it cannot be read or created
      */
-    public static LimitsStore open(Path file, Consumer<LimitsDocument> inForce) throws IOException {
+    public static LimitsStore open(Path file, ScopeCatalogue catalogue, Consumer<LimitsDocument> inForce)
+            throws IOException {
         Objects.requireNonNull(file, "file");
-        LimitsStore store = new LimitsStore(file, null, inForce);
+        LimitsStore store = new LimitsStore(file, catalogue, null, inForce);
         Optional<LimitsDocument> loaded = store.file.read();
         if (loaded.isEmpty()) {
             store.file.write(LimitsDocument.empty());
@@ -75,13 +79,15 @@ public final class LimitsStore {
      * in {@code cache} in force (or no limits) until the cluster sync reaches it.
      *
      * @param cache where the last document from the store is copied
+     * @param catalogue the scope kinds the document may hold and where they sit in its JSON form
      * @throws InvalidSettingsException when the document used is not valid
      * @throws IOException when the cache cannot be read
      */
-    public static LimitsStore openShared(SharedLimits shared, Path cache, Consumer<LimitsDocument> inForce)
+    public static LimitsStore openShared(
+            SharedLimits shared, Path cache, ScopeCatalogue catalogue, Consumer<LimitsDocument> inForce)
             throws IOException {
         Objects.requireNonNull(shared, "shared");
-        LimitsStore store = new LimitsStore(Objects.requireNonNull(cache, "cache"), shared, inForce);
+        LimitsStore store = new LimitsStore(Objects.requireNonNull(cache, "cache"), catalogue, shared, inForce);
         try {
             Optional<VersionedLimits> stored = shared.read();
             if (stored.isPresent()) {
@@ -102,6 +108,11 @@ public final class LimitsStore {
     /** The limits in force. */
     public LimitsDocument current() {
         return current;
+    }
+
+    /** The scope kinds the document may hold, and its JSON form. */
+    public ScopeCatalogue catalogue() {
+        return catalogue;
     }
 
     /** The limits file: the document itself, or with a shared store the copy of its last document. */
@@ -142,7 +153,7 @@ public final class LimitsStore {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             LimitsDocument next = Objects.requireNonNull(change.apply(current), "change result");
             long base = version;
-            String json = new String(LimitsJson.write(next), StandardCharsets.UTF_8);
+            String json = new String(LimitsJson.write(next, catalogue), StandardCharsets.UTF_8);
             boolean written;
             try {
                 written = shared.compareAndSet(base, base + 1, json);
@@ -213,7 +224,7 @@ public final class LimitsStore {
 
     /** Gives a store that holds no document {@code document} as {@code as}, or takes the one another Sluice gave it first. */
     private void seed(LimitsDocument document, long as) throws IOException {
-        if (shared.compareAndSet(0, as, new String(LimitsJson.write(document), StandardCharsets.UTF_8))) {
+        if (shared.compareAndSet(0, as, new String(LimitsJson.write(document, catalogue), StandardCharsets.UTF_8))) {
             putInForce(document, as);
             copyToCache(document);
             return;
@@ -231,7 +242,7 @@ public final class LimitsStore {
         }
         LimitsDocument document;
         try {
-            document = LimitsFile.parse(
+            document = file.parse(
                     stored.json().getBytes(StandardCharsets.UTF_8),
                     "in the cluster store, version " + stored.version());
         } catch (InvalidSettingsException e) {

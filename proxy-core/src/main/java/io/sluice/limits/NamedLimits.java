@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /** The checks and copies shared by every map of limits keyed by scope name. */
 final class NamedLimits {
@@ -18,10 +17,10 @@ final class NamedLimits {
      * An unmodifiable sorted copy (empty for {@code null}), so output is stable.
      *
      * @param field the map's JSON path, for messages, e.g. {@code kafka.prefixes}
-     * @param nameRule throws {@link InvalidSettingsException} for a name that breaks the scope's rule
+     * @param nameRule the rule of the scope's kind
      * @throws InvalidSettingsException for a bad name or a null limit, naming the entry
      */
-    static SortedMap<String, Limit> checkedCopy(String field, Map<String, Limit> map, Consumer<String> nameRule) {
+    static SortedMap<String, Limit> checkedCopy(String field, Map<String, Limit> map, NameRule nameRule) {
         SortedMap<String, Limit> copy = new TreeMap<>();
         if (map == null) {
             return Collections.unmodifiableSortedMap(copy);
@@ -29,7 +28,7 @@ final class NamedLimits {
         for (Map.Entry<String, Limit> entry : map.entrySet()) {
             String at = field + "[" + InvalidSettingsException.quoted(entry.getKey()) + "]";
             try {
-                nameRule.accept(entry.getKey());
+                nameRule.check(entry.getKey());
             } catch (InvalidSettingsException e) {
                 throw e.under(at);
             }

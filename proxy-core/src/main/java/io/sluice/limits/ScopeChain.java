@@ -15,8 +15,10 @@ import java.util.List;
 public interface ScopeChain {
 
     /**
-     * The scopes this resource falls under, most specific first, without the proxy scope. A scope
-     * with no limit in {@code limits} may be left out or listed; the engine skips it either way.
+     * The scopes this resource falls under, without the proxy scope. The engine charges them in
+     * their kinds' rank ({@link ScopeKind#rank()}), most specific first, so a chain that joins
+     * scopes from several places need not sort them; scopes of one rank keep the order listed. A
+     * scope with no limit in {@code limits} may be left out or listed; the engine skips it either way.
      */
     List<ScopeRef> scopes(LimitsDocument limits);
 }

@@ -1,35 +1,69 @@
 package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
+
+import java.util.List;
+import java.util.Objects;
+
 /**
- * A level limits are set at. Each front end names its own (a Pulsar namespace, a Kafka topic
- * prefix); the proxy-wide scope is shared by all. The engine treats kinds as data: it reads a
- * kind's {@link #label()} for messages and metrics and never branches on which kind it is.
+ * A level limits are set at, declared once as data by the front end whose traffic it covers (a
+ * Pulsar namespace, a Kafka topic prefix); the proxy-wide scope, {@link #PROXY}, is the engine's
+ * own and shared by all. A kind says everything the rest of Sluice derives from it: where its
+ * limits sit in the limits document ({@link #field()}), how its scopes are named and which names
+ * are valid ({@link #nameTemplate()}, {@link #checkName}), what the CLI calls it ({@link #cliName()}),
+ * its label in messages and metrics ({@link #label()}) and its place in its protocol's chain
+ * ({@link #rank()}). A {@link ScopeCatalogue} gathers every front end's kinds; the admin routes,
+ * the OpenAPI document, the CLI's scopes and the limits metrics follow from it.
+ *
+ * <p>The engine never branches on which kind it has. Kinds are immutable; two kinds are equal when
+ * their {@link #id()} is, and a catalogue holds one kind per id.
  */
-public enum ScopeKind {
-    /** A Pulsar topic or partition, {@code persistent://tenant/namespace/topic}. */
-    PULSAR_TOPIC("pulsar", "topic"),
-    /** A Pulsar namespace, {@code tenant/namespace}. */
-    PULSAR_NAMESPACE("pulsar", "namespace"),
-    /** A Pulsar tenant. */
-    PULSAR_TENANT("pulsar", "tenant"),
-    /** A Kafka topic. */
-    KAFKA_TOPIC("kafka", "topic"),
-    /** Every Kafka topic whose name starts with the prefix, as a tenant would own them. */
-    KAFKA_PREFIX("kafka", "prefix"),
-    /** Everything one Kafka client id produces or fetches. */
-    KAFKA_CLIENT("kafka", "client"),
-    /** Everything through this proxy, whatever the protocol. */
-    PROXY(null, "proxy");
+public final class ScopeKind {
 
     /** The name of the single proxy-wide scope. */
     public static final String PROXY_NAME = "proxy";
 
+    /** The rank of the proxy scope: last in every chain. */
+    public static final int LAST = Integer.MAX_VALUE;
+
+    /** Everything through this proxy, whatever the protocol. */
+    public static final ScopeKind PROXY = builder(null, "proxy")
+            .field("proxy")
+            .cliName("proxy")
+            .rank(LAST)
+            .description("the whole proxy (all topics together)")
+            .build();
+
     private final String protocol;
     private final String label;
+    private final List<String> field;
+    private final String cliName;
+    private final NameTemplate nameTemplate;
+    private final NameRule nameRule;
+    private final String example;
+    private final int rank;
+    private final String description;
 
-    ScopeKind(String protocol, String label) {
-        this.protocol = protocol;
-        this.label = label;
+    private ScopeKind(Builder builder) {
+        this.protocol = builder.protocol;
+        this.label = builder.label;
+        this.field = builder.field;
+        this.cliName = builder.cliName;
+        this.nameTemplate = builder.nameTemplate;
+        this.nameRule = builder.nameRule;
+        this.example = builder.example;
+        this.rank = builder.rank;
+        this.description = builder.description;
+    }
+
+    /**
+     * Starts the declaration of a kind.
+     *
+     * @param protocol the protocol whose traffic it covers, e.g. {@code kafka}; {@code null} only for {@link #PROXY}
+     * @param label lower-case, for messages and the {@code scope} metrics label: {@code topic}, {@code prefix}
+     */
+    public static Builder builder(String protocol, String label) {
+        return new Builder(protocol, label);
     }
 
     /** The protocol whose traffic this scope covers, {@code pulsar} or {@code kafka}; {@code null} for the proxy. */
@@ -40,5 +74,170 @@ public enum ScopeKind {
     /** Lower-case label for messages and the {@code scope} metrics label: {@code topic}, {@code prefix}, ... */
     public String label() {
         return label;
+    }
+
+    /**
+     * The stable key of this kind, the same in every Sluice and release, part of each bucket's id in
+     * the cluster store: {@code protocol_label} ({@code pulsar_topic}, {@code kafka_prefix}), or the
+     * label alone for the proxy ({@code proxy}).
+     */
+    public String id() {
+        return protocol == null ? label : protocol + "_" + label;
+    }
+
+    /** Where this kind's limits sit in the limits document: {@code [topics]}, {@code [kafka, prefixes]}. */
+    public List<String> field() {
+        return field;
+    }
+
+    /** {@link #field()} as a JSON path: {@code topics}, {@code kafka.prefixes}. */
+    public String fieldPath() {
+        return String.join(".", field);
+    }
+
+    /** How the CLI names this kind: {@code topic}, {@code kafka-prefix}, {@code proxy}. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /**
+     * Whether this kind has many scopes, each with a name (a topic), kept in the document as an
+     * object of limits by name; a kind with one scope (the proxy) keeps its limit itself.
+     */
+    public boolean named() {
+        return nameTemplate != null;
+    }
+
+    /** How a name is written from its parts ({@code {tenant}/{namespace}}); {@code null} for a kind with one scope. */
+    public NameTemplate nameTemplate() {
+        return nameTemplate;
+    }
+
+    /** The name of the one scope of a kind that is not {@link #named()}: its label ({@link #PROXY_NAME} for the proxy). */
+    public String soleName() {
+        return label;
+    }
+
+    /**
+     * Checks {@code name} with this kind's rule; a kind with one scope takes only {@link #soleName()}.
+     *
+     * @throws InvalidSettingsException (with an empty path) when the name breaks the rule
+     */
+    public void checkName(String name) {
+        if (named()) {
+            nameRule.check(name);
+        } else if (!soleName().equals(name)) {
+            throw new InvalidSettingsException(
+                    "",
+                    "must be " + InvalidSettingsException.quoted(soleName()) + ", got "
+                            + InvalidSettingsException.quoted(name));
+        }
+    }
+
+    /** A valid name, for examples in help and documentation; {@code null} for a kind with one scope. */
+    public String example() {
+        return example;
+    }
+
+    /**
+     * This kind's place in its protocol's chain: a resource's scopes are charged in rank order,
+     * lowest (most specific) first, and the proxy ({@link #LAST}) last. Kinds of one rank keep the
+     * order their chain lists them in (a Pulsar partition before its partitioned topic).
+     */
+    public int rank() {
+        return rank;
+    }
+
+    /**
+     * What one scope of this kind covers, as the phrase after "the limit of":
+     * {@code one namespace (all its topics together)}.
+     */
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ScopeKind kind && kind.id().equals(id());
+    }
+
+    @Override
+    public int hashCode() {
+        return id().hashCode();
+    }
+
+    /** The {@link #id()}. */
+    @Override
+    public String toString() {
+        return id();
+    }
+
+    /** The parts of a kind's declaration; every part but the name is required. */
+    public static final class Builder {
+
+        private final String protocol;
+        private final String label;
+        private List<String> field;
+        private String cliName;
+        private NameTemplate nameTemplate;
+        private NameRule nameRule;
+        private String example;
+        private Integer rank;
+        private String description;
+
+        private Builder(String protocol, String label) {
+            this.protocol = protocol;
+            this.label = Objects.requireNonNull(label, "label");
+        }
+
+        /** The path of this kind's limits in the document: {@code field("kafka", "prefixes")}. */
+        public Builder field(String... path) {
+            if (path.length == 0) {
+                throw new IllegalArgumentException("a field path has at least one name");
+            }
+            this.field = List.of(path);
+            return this;
+        }
+
+        /** The CLI's name of this kind: {@code kafka-prefix}. */
+        public Builder cliName(String name) {
+            this.cliName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * Makes this a kind of many named scopes.
+         *
+         * @param template how a name is written from the parts a REST path gives it
+         * @param rule throws {@link InvalidSettingsException} for a name that is not valid
+         * @param example a valid name
+         */
+        public Builder named(NameTemplate template, NameRule rule, String example) {
+            this.nameTemplate = Objects.requireNonNull(template, "template");
+            this.nameRule = Objects.requireNonNull(rule, "rule");
+            this.example = Objects.requireNonNull(example, "example");
+            return this;
+        }
+
+        /** The place in the protocol's chain; see {@link ScopeKind#rank()}. */
+        public Builder rank(int rank) {
+            this.rank = rank;
+            return this;
+        }
+
+        /** See {@link ScopeKind#description()}. */
+        public Builder description(String description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /** @throws IllegalStateException when a required part is missing */
+        public ScopeKind build() {
+            if (field == null || cliName == null || rank == null || description == null) {
+                throw new IllegalStateException(
+                        "scope kind " + label + " needs a field, a CLI name, a rank and a description");
+            }
+            return new ScopeKind(this);
+        }
     }
 }

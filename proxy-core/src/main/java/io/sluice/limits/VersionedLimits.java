@@ -7,7 +7,7 @@ import java.util.Objects;
  * with every change.
  *
  * @param version 1 or more
- * @param json the document, as {@link LimitsJson#write(LimitsDocument)} writes it
+ * @param json the document, as {@link LimitsJson#write(LimitsDocument, ScopeCatalogue)} writes it
  */
 public record VersionedLimits(long version, String json) {
 

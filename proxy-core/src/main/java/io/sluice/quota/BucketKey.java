@@ -24,13 +24,13 @@ public record BucketKey(Direction direction, ScopeRef scope, Dimension dimension
     }
 
     /**
-     * A stable text form, the same in every Sluice and release: {@code publish messages namespace
-     * public/default}, {@code dispatch bytes proxy proxy}. The name comes last, so a name with
-     * spaces in it cannot be mistaken for another key.
+     * A stable text form, the same in every Sluice and release, by which the cluster store keys its
+     * reports: {@code publish messages pulsar_namespace public/default}, {@code dispatch bytes proxy
+     * proxy} (the scope's {@link io.sluice.limits.ScopeKind#id()}, then its name). The name comes
+     * last, so a name with spaces in it cannot be mistaken for another key.
      */
     public String id() {
-        return lower(direction) + " " + lower(dimension) + " "
-                + scope.kind().name().toLowerCase(Locale.ROOT) + " " + scope.name();
+        return lower(direction) + " " + lower(dimension) + " " + scope.kind().id() + " " + scope.name();
     }
 
     private static String lower(Enum<?> value) {

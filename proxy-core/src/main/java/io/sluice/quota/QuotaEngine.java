@@ -12,6 +12,7 @@ import io.sluice.limits.ScopeRef;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,7 +21,8 @@ import java.util.function.DoubleSupplier;
 /**
  * The quota engine: holds the current {@link LimitsDocument} and the token buckets of every
  * limited scope, and resolves the {@link QuotaPath} a resource's messages must fit, for any
- * {@link ScopeChain} a front end describes it by.
+ * {@link ScopeChain} a front end describes it by: its scopes in their kinds' rank
+ * ({@link io.sluice.limits.ScopeKind#rank()}), then the proxy's.
  *
  * <p>Limits are an immutable snapshot swapped atomically by {@link #update}; each swap bumps a
  * version so paths know they are stale. Buckets live in a cache keyed by direction, scope and
@@ -36,6 +38,9 @@ public final class QuotaEngine {
 
     /** How long an unused bucket is kept: long enough that a pause in traffic does not refill it early. */
     public static final Duration DEFAULT_IDLE_EXPIRY = Duration.ofMinutes(10);
+
+    private static final Comparator<ScopeRef> BY_RANK =
+            Comparator.comparingInt(scope -> scope.kind().rank());
 
     private final NanoClock clock;
     private final AtomicReference<Snapshot> snapshot;
@@ -135,7 +140,7 @@ public final class QuotaEngine {
         Snapshot current = snapshot.get();
         LimitsDocument limits = current.limits();
         List<Rate> rates = new ArrayList<>(8);
-        for (ScopeRef scope : chain.scopes(limits)) {
+        for (ScopeRef scope : inRankOrder(chain.scopes(limits))) {
             addScope(rates, direction, scope, limits.limitOf(scope));
         }
         addScope(rates, direction, ScopeRef.PROXY, limits.proxy());
@@ -159,6 +164,13 @@ public final class QuotaEngine {
             actions[i] = rate.onExceed();
         }
         return new QuotaPath(this, current.version(), now, pathBuckets, keys, limitRates, actions);
+    }
+
+    /** The chain's scopes by their kinds' rank, most specific first; scopes of one rank keep their order. */
+    private static List<ScopeRef> inRankOrder(List<ScopeRef> scopes) {
+        List<ScopeRef> ordered = new ArrayList<>(scopes);
+        ordered.sort(BY_RANK);
+        return ordered;
     }
 
     private static void addScope(List<Rate> rates, Direction direction, ScopeRef scope, Limit limit) {

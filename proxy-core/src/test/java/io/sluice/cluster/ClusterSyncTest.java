@@ -3,13 +3,12 @@ package io.sluice.cluster;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.limits.TestScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.quota.QuotaPath;
-import io.sluice.scopes.PulsarScopes;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -32,7 +31,7 @@ class ClusterSyncTest {
     private static final long SECOND = 1_000 * MILLI;
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final double LIMIT = 1000;
-    private static final String TOPIC = "persistent://public/default/orders";
+    private static final String TOPIC = "public/default/orders";
     /** Sends a producer keeps waiting at most; it skips what would go beyond, so a changed load applies at once. */
     private static final double CLIENT_QUEUE = 100;
 
@@ -45,7 +44,7 @@ class ClusterSyncTest {
     private static LimitsDocument namespaceLimit(double messagesPerSecond) {
         return LimitsDocument.empty()
                 .withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
+                        new ScopeRef(TestScopes.NAMESPACE, "public/default"),
                         new Limit(new RateLimit(messagesPerSecond, null, null), null, null));
     }
 
@@ -71,7 +70,7 @@ class ClusterSyncTest {
                 return;
             }
             if (path == null || !path.isCurrent(now.get())) {
-                path = engine.publishPath(PulsarScopes.topic(TOPIC));
+                path = engine.publishPath(TestScopes.topic(TOPIC));
             }
             while (waiting >= 1 && path.tryAcquire(now.get(), 1, 100, decision)) {
                 waiting--;

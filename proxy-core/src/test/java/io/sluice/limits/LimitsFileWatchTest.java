@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LimitsFileWatchTest {
 
-    private static final ScopeRef NAMESPACE = new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n");
+    private static final ScopeRef NAMESPACE = new ScopeRef(TestScopes.NAMESPACE, "t/n");
 
     @TempDir
     Path dir;
@@ -23,22 +23,29 @@ class LimitsFileWatchTest {
     private final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
 
     private static byte[] namespaceLimit(double messagesPerSecond) {
-        return LimitsJson.write(LimitsDocument.empty()
-                .withLimit(
-                        NAMESPACE,
-                        LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
-                                .getBytes(StandardCharsets.UTF_8))));
+        return LimitsJson.write(
+                LimitsDocument.empty()
+                        .withLimit(
+                                NAMESPACE,
+                                LimitsJson.parseLimit(
+                                        ("{\"publish\":{\"messagesPerSecond\":" + messagesPerSecond + "}}")
+                                                .getBytes(StandardCharsets.UTF_8))),
+                TestScopes.CATALOGUE);
     }
 
     private double namespaceRate() {
-        return engine.limits().namespaces().get("t/n").publish().messagesPerSecond();
+        return engine.limits()
+                .limitsOf(TestScopes.NAMESPACE)
+                .get("t/n")
+                .publish()
+                .messagesPerSecond();
     }
 
     @Test
     void anEditedFileIsPutInForceAndABrokenOneIsNot() throws Exception {
         Path file = dir.resolve("limits.json");
         Files.write(file, namespaceLimit(100));
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         LimitsFileWatch watch = new LimitsFileWatch(store);
         assertFalse(watch.check(), "nothing changed");
 
@@ -63,7 +70,7 @@ class LimitsFileWatchTest {
         Files.createSymbolicLink(dir.resolve("..data"), first.getFileName());
         Path file = dir.resolve("limits.json");
         Files.createSymbolicLink(file, Path.of("..data", "limits.json"));
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         LimitsFileWatch watch = new LimitsFileWatch(store);
         assertEquals(100, namespaceRate());
 

@@ -63,8 +63,11 @@ class LimitsJsonFuzzTest {
                 input = mutate(input, random);
             }
             try {
-                LimitsDocument document = LimitsJson.parseDocument(input);
-                assertEquals(document, LimitsJson.parseDocument(LimitsJson.write(document)));
+                LimitsDocument document = LimitsJson.parseDocument(input, TestScopes.CATALOGUE);
+                assertEquals(
+                        document,
+                        LimitsJson.parseDocument(
+                                LimitsJson.write(document, TestScopes.CATALOGUE), TestScopes.CATALOGUE));
                 parsed++;
             } catch (InvalidSettingsException expected) {
                 assertTrue(

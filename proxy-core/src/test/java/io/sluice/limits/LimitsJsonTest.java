@@ -8,26 +8,28 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LimitsJsonTest {
 
+    /** The example of docs/REFERENCE.md with the test kinds' names, and a section. */
     static final String REFERENCE_EXAMPLE = """
             {
-              "topics":     { "persistent://public/default/orders": {
+              "topics":     { "public/default/orders": {
                   "publish":  { "messagesPerSecond": 1000, "bytesPerSecond": 1048576, "burstSeconds": 1.0 },
                   "dispatch": { "messagesPerSecond": 500,  "bytesPerSecond": null,    "burstSeconds": 1.0 },
                   "onExceed": "delay" } },
               "namespaces": { "public/default": { "publish": { "messagesPerSecond": 5000 }, "onExceed": "reject" } },
               "tenants":    { "public": { "dispatch": { "bytesPerSecond": 1e9, "burstSeconds": 0.5 }, "onExceed": "notify" } },
               "proxy":      { "publish": { "bytesPerSecond": 104857600 } },
-              "connection": { "maxPendingSends": 100000, "maxHeldBytes": 67108864 }
+              "connection": { "maxPendingSends": 100000, "maxHeldBytes": 67108864 },
+              "test":       { "clients": { "billing": { "publish": { "messagesPerSecond": 5 } } } }
             }
             """;
 
@@ -35,34 +37,53 @@ class LimitsJsonTest {
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
+    static LimitsDocument parse(String json) {
+        return LimitsJson.parseDocument(bytes(json), TestScopes.CATALOGUE);
+    }
+
+    static byte[] write(LimitsDocument document) {
+        return LimitsJson.write(document, TestScopes.CATALOGUE);
+    }
+
     static String rejection(String json) {
-        return assertThrows(InvalidSettingsException.class, () -> LimitsJson.parseDocument(bytes(json)))
-                .getMessage();
+        return assertThrows(InvalidSettingsException.class, () -> parse(json)).getMessage();
     }
 
     @Test
     void readsTheSpecExample() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes(REFERENCE_EXAMPLE));
+        LimitsDocument doc = parse(REFERENCE_EXAMPLE);
 
-        Limit orders = doc.topics().get("persistent://public/default/orders");
+        Limit orders = doc.limitsOf(TestScopes.TOPIC).get("public/default/orders");
         assertEquals(new RateLimit(1000.0, 1048576.0, 1.0), orders.publish());
         assertEquals(new RateLimit(500.0, null, 1.0), orders.dispatch());
         assertEquals(OnExceed.DELAY, orders.onExceed());
-        assertEquals(OnExceed.REJECT, doc.namespaces().get("public/default").onExceed());
-        assertEquals(new RateLimit(null, 1e9, 0.5), doc.tenants().get("public").dispatch());
-        assertEquals(OnExceed.NOTIFY, doc.tenants().get("public").onExceed());
+        assertEquals(
+                OnExceed.REJECT,
+                doc.limitsOf(TestScopes.NAMESPACE).get("public/default").onExceed());
+        assertEquals(
+                new RateLimit(null, 1e9, 0.5),
+                doc.limitsOf(TestScopes.TENANT).get("public").dispatch());
+        assertEquals(
+                OnExceed.NOTIFY, doc.limitsOf(TestScopes.TENANT).get("public").onExceed());
         assertEquals(104857600.0, doc.proxy().publish().bytesPerSecond());
         assertNull(doc.proxy().dispatch());
         assertEquals(ConnectionLimits.DEFAULT, doc.connection());
+        assertEquals(
+                5.0,
+                doc.limitOf(TestScopes.ref(TestScopes.CLIENT, "billing"))
+                        .publish()
+                        .messagesPerSecond());
+        assertEquals(doc.proxy(), doc.limitOf(ScopeRef.PROXY));
     }
 
     @Test
     void absentFieldsTakeDefaults() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes("{}"));
+        LimitsDocument doc = parse("{}");
         assertEquals(LimitsDocument.empty(), doc);
-        assertTrue(doc.topics().isEmpty()
-                && doc.namespaces().isEmpty()
-                && doc.tenants().isEmpty());
+        assertTrue(doc.limitsOf(TestScopes.TOPIC).isEmpty()
+                && doc.limitsOf(TestScopes.NAMESPACE).isEmpty()
+                && doc.limitsOf(TestScopes.TENANT).isEmpty());
+        assertEquals(LimitsDocument.empty(), parse("{\"test\": {}}"));
         assertNull(doc.proxy());
         assertEquals(new ConnectionLimits(100_000, 67_108_864), doc.connection());
 
@@ -76,8 +97,8 @@ class LimitsJsonTest {
 
     @Test
     void nullMeansUnlimitedOrDefault() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes("""
-                {"topics": null, "namespaces": null, "tenants": null, "proxy": null, "connection": null}"""));
+        LimitsDocument doc = parse("""
+                {"topics": null, "namespaces": null, "tenants": null, "proxy": null, "connection": null, "test": null}""");
         assertEquals(LimitsDocument.empty(), doc);
         Limit limit = LimitsJson.parseLimit(bytes("""
                 {"publish": {"messagesPerSecond": null, "bytesPerSecond": null, "burstSeconds": null}, "dispatch": null, "onExceed": null}"""));
@@ -87,12 +108,12 @@ class LimitsJsonTest {
 
     @Test
     void roundTripsThroughJson() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes(REFERENCE_EXAMPLE));
-        byte[] written = LimitsJson.write(doc);
-        assertEquals(doc, LimitsJson.parseDocument(written));
-        assertArrayEquals(written, LimitsJson.write(LimitsJson.parseDocument(written)), "output is stable");
+        LimitsDocument doc = parse(REFERENCE_EXAMPLE);
+        byte[] written = write(doc);
+        assertEquals(doc, LimitsJson.parseDocument(written, TestScopes.CATALOGUE));
+        assertArrayEquals(written, write(LimitsJson.parseDocument(written, TestScopes.CATALOGUE)), "output is stable");
 
-        Limit limit = doc.namespaces().get("public/default");
+        Limit limit = doc.limitsOf(TestScopes.NAMESPACE).get("public/default");
         assertEquals(limit, LimitsJson.parseLimit(LimitsJson.write(limit)));
         ConnectionLimits connection = new ConnectionLimits(7, 8);
         assertEquals(connection, LimitsJson.parseConnection(LimitsJson.write(connection)));
@@ -102,19 +123,16 @@ class LimitsJsonTest {
     void writesPrettySortedJsonWithoutUnlimitedFields() {
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/b"),
-                        new Limit(new RateLimit(10.0, null, null), null, null))
-                .withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/a"),
-                        new Limit(null, null, OnExceed.REJECT));
-        String json = new String(LimitsJson.write(doc), StandardCharsets.UTF_8);
+                        new ScopeRef(TestScopes.TOPIC, "t/n/b"), new Limit(new RateLimit(10.0, null, null), null, null))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/a"), new Limit(null, null, OnExceed.REJECT));
+        String json = new String(write(doc), StandardCharsets.UTF_8);
         assertEquals("""
                 {
                   "topics": {
-                    "persistent://t/n/a": {
+                    "t/n/a": {
                       "onExceed": "reject"
                     },
-                    "persistent://t/n/b": {
+                    "t/n/b": {
                       "publish": {
                         "messagesPerSecond": 10.0,
                         "burstSeconds": 1.0
@@ -128,9 +146,7 @@ class LimitsJsonTest {
                     "maxPendingSends": 100000,
                     "maxHeldBytes": 67108864
                   },
-                  "kafka": {
-                    "topics": { },
-                    "prefixes": { },
+                  "test": {
                     "clients": { }
                   }
                 }""", json);
@@ -138,56 +154,67 @@ class LimitsJsonTest {
 
     @Test
     void mapsAreSortedAndUnmodifiable() {
-        LimitsDocument doc = new LimitsDocument(
-                Map.of(
-                        "persistent://t/n/z",
-                        new Limit(null, null, null),
-                        "persistent://t/n/a",
-                        new Limit(null, null, null)),
-                null,
-                null,
-                null,
-                null,
-                null);
+        LimitsDocument doc = parse("{\"topics\": {\"t/n/z\": {}, \"t/n/a\": {}}}");
         assertEquals(
-                List.of("persistent://t/n/a", "persistent://t/n/z"),
-                List.copyOf(doc.topics().keySet()));
-        assertThrows(UnsupportedOperationException.class, () -> doc.topics().clear());
-        assertThrows(UnsupportedOperationException.class, () -> doc.namespaces().put("a/b", null));
-        assertThrows(UnsupportedOperationException.class, () -> doc.tenants().remove("a"));
+                List.of("t/n/a", "t/n/z"),
+                List.copyOf(doc.limitsOf(TestScopes.TOPIC).keySet()));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> doc.limitsOf(TestScopes.TOPIC).clear());
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> doc.limitsOf(TestScopes.NAMESPACE).put("a/b", null));
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> doc.limitsOf(TestScopes.TENANT).remove("a"));
     }
 
     @Test
     void withersChangeACopy() {
         Limit limit = new Limit(new RateLimit(1.0, null, null), null, null);
         LimitsDocument doc = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), limit)
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), limit)
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "t"), limit)
+                .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), limit)
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), limit)
+                .withLimit(new ScopeRef(TestScopes.TENANT, "t"), limit)
+                .withLimit(new ScopeRef(TestScopes.CLIENT, "c"), limit)
                 .withLimit(ScopeRef.PROXY, limit)
                 .withConnection(new ConnectionLimits(1, 2));
-        assertEquals(limit, doc.topics().get("persistent://t/n/x"));
-        assertEquals(limit, doc.namespaces().get("t/n"));
-        assertEquals(limit, doc.tenants().get("t"));
+        assertEquals(limit, doc.limitsOf(TestScopes.TOPIC).get("t/n/x"));
+        assertEquals(limit, doc.limitsOf(TestScopes.NAMESPACE).get("t/n"));
+        assertEquals(limit, doc.limitsOf(TestScopes.TENANT).get("t"));
+        assertEquals(limit, doc.limitOf(new ScopeRef(TestScopes.CLIENT, "c")));
         assertEquals(limit, doc.proxy());
         assertEquals(new ConnectionLimits(1, 2), doc.connection());
 
-        LimitsDocument cleared = doc.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), null)
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), null)
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "t"), null)
+        LimitsDocument cleared = doc.withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), null)
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), null)
+                .withLimit(new ScopeRef(TestScopes.TENANT, "t"), null)
+                .withLimit(new ScopeRef(TestScopes.CLIENT, "c"), null)
                 .withLimit(ScopeRef.PROXY, null)
                 .withConnection(null);
         assertEquals(LimitsDocument.empty(), cleared);
+        assertEquals(LimitsDocument.empty().hashCode(), cleared.hashCode());
         assertEquals(limit, doc.proxy(), "the original is unchanged");
 
         assertEquals(
-                "topics[\"bad\"]: must be a topic name persistent://tenant/namespace/topic"
-                        + " or non-persistent://tenant/namespace/topic, got \"bad\"",
+                "topics[\"bad\"]: must be a topic tenant/namespace/topic, got \"bad\"",
                 assertThrows(
                                 InvalidSettingsException.class,
-                                () -> doc.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "bad"), limit))
+                                () -> doc.withLimit(new ScopeRef(TestScopes.TOPIC, "bad"), limit))
                         .getMessage());
-        assertThrows(NullPointerException.class, () -> new ScopeRef(ScopeKind.PULSAR_NAMESPACE, null));
+        assertEquals(
+                "test.clients[\"\"]",
+                assertThrows(
+                                InvalidSettingsException.class,
+                                () -> doc.withLimit(new ScopeRef(TestScopes.CLIENT, ""), limit))
+                        .path());
+        assertEquals(
+                "proxy[\"other\"]: must be \"proxy\", got \"other\"",
+                assertThrows(
+                                InvalidSettingsException.class,
+                                () -> doc.withLimit(new ScopeRef(ScopeKind.PROXY, "other"), limit))
+                        .getMessage());
+        assertThrows(NullPointerException.class, () -> new ScopeRef(TestScopes.NAMESPACE, null));
     }
 
     @ParameterizedTest
@@ -207,8 +234,10 @@ class LimitsJsonTest {
                 "{}        | must be a number, got an object",
             })
     void rejectsBadRatesNamingThePath(String value, String problem) {
-        String json = "{\"topics\": {\"persistent://a/b/c\": {\"publish\": {\"messagesPerSecond\": " + value + "}}}}";
-        assertEquals("topics[\"persistent://a/b/c\"].publish.messagesPerSecond: " + problem, rejection(json));
+        String json = "{\"topics\": {\"a/b/c\": {\"publish\": {\"messagesPerSecond\": " + value + "}}}}";
+        assertEquals("topics[\"a/b/c\"].publish.messagesPerSecond: " + problem, rejection(json));
+        String inSection = "{\"test\": {\"clients\": {\"c\": {\"dispatch\": {\"bytesPerSecond\": " + value + "}}}}}";
+        assertEquals("test.clients[\"c\"].dispatch.bytesPerSecond: " + problem, rejection(inSection));
     }
 
     @Test
@@ -279,8 +308,13 @@ class LimitsJsonTest {
                 "{\"proxy\": {\"publish\": 5}}               | proxy.publish: must be a JSON object, got an integer",
                 "{\"proxy\": []}                             | proxy: must be a JSON object, got an array",
                 "{\"topics\": []}                            | topics: must be a JSON object, got an array",
-                "{\"topics\": {\"persistent://a/b/c\": null}} | topics[\"persistent://a/b/c\"]: must be a limit object, got null",
-                "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, kafka, namespaces, proxy, tenants, topics",
+                "{\"topics\": {\"a/b/c\": null}}          | topics[\"a/b/c\"]: must be a limit object, got null",
+                "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, namespaces, proxy, tenants, test, topics",
+                "{\"test\": {\"client\": {}}}               | test.client: unknown field; known fields are clients",
+                "{\"test\": []}                              | test: must be a JSON object, got an array",
+                "{\"test\": {\"clients\": 5}}               | test.clients: must be a JSON object, got an integer",
+                "{\"test\": {\"clients\": {\"\": {}}}}      | test.clients[\"\"]: must be a client name, got \"\"",
+                "{\"test\": {\"clients\": {}, \"clients\": {}}} | test: malformed JSON at line 1, column ",
                 "[]                                          | must be a JSON object, got an array",
                 "null                                        | must be a JSON object, got null",
                 "''                                          | must be a JSON object, got nothing",
@@ -296,43 +330,41 @@ class LimitsJsonTest {
         assertTrue(got.startsWith(message), got);
     }
 
-    @ParameterizedTest
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "topics     | persistent://a/b                | must be a topic name",
-                "topics     | persistent://a/b/c/d            | must be a topic name",
-                "topics     | persistent://a//c               | must be a topic name",
-                "topics     | persistent:///b/c               | must be a topic name",
-                "topics     | persistent://a/b/               | must be a topic name",
-                "topics     | persistant://a/b/c              | must be a topic name",
-                "topics     | a/b/c                           | must be a topic name",
-                "topics     | orders                          | must be a topic name",
-                "topics     | persistent://a b/c/d            | must be a topic name",
-                "namespaces | public                          | must be a namespace name tenant/namespace",
-                "namespaces | public/default/x                | must be a namespace name tenant/namespace",
-                "namespaces | /default                        | must be a namespace name tenant/namespace",
-                "namespaces | public/                         | must be a namespace name tenant/namespace",
-                "tenants    | a/b                             | must be a tenant name",
-                "tenants    | ''                              | must be a tenant name",
-                "tenants    | 'white space'                   | must be a tenant name",
-            })
-    void rejectsBadScopeNames(String field, String name, String problem) {
-        String json = "{\"" + field + "\": {\"" + name + "\": {}}}";
-        String got = rejection(json);
-        assertTrue(got.startsWith(field + "[\"" + name + "\"]: " + problem), got);
-        assertTrue(got.endsWith(", got \"" + name + "\""), got);
+    @Test
+    void ofSeveralProblemsTheOneARecordsReaderFindsFirstIsReported() {
+        assertEquals(
+                "test.clients[\"\"]: must be a client name, got \"\"",
+                rejection("{\"test\": {\"clients\": {\"\": {}}, \"x\": 1}, \"unknown\": 1}"),
+                "a section's names when it ends, before its unknown fields and the next field");
+        assertTrue(
+                rejection("{\"unknown\": 1, \"topics\": {\"bad\": {}}}").startsWith("topics[\"bad\"]"),
+                "the top level's names once every field is read, before its unknown fields");
+        assertTrue(rejection("{\"topics\": {\"bad\": {}}, \"namespaces\": {\"bad\": {}}}")
+                .startsWith("topics[\"bad\"]"));
+        assertEquals(
+                "proxy.publish: must be a JSON object, got an integer",
+                rejection("{\"unknown\": 1, \"proxy\": {\"publish\": 5}}"),
+                "an unknown field is read through and reported at the end");
+        assertTrue(
+                rejection("{\"unknown\": {\"a\": 1, \"a\": 2}}").startsWith("malformed JSON at line 1, column 25"),
+                "but read as JSON");
+        assertTrue(rejection("{\"unknown\": 1, \"other\": 2}").startsWith("unknown: unknown field"));
     }
 
     @Test
-    void acceptsEveryValidNameForm() {
-        LimitsDocument doc = LimitsJson.parseDocument(bytes("""
-                {"topics": {"persistent://a/b/c": {}, "non-persistent://a/b/c": {}, "persistent://a/b/c-partition-7": {},
-                            "persistent://my-tenant/ns.v2/topic:with=odd_chars.and spaces": {}},
-                 "namespaces": {"a/b": {}, "my-tenant/ns.v2": {}},
-                 "tenants": {"a": {}, "my_tenant-1": {}}}"""));
-        assertEquals(4, doc.topics().size());
-        assertEquals(2, doc.namespaces().size());
-        assertEquals(2, doc.tenants().size());
+    void aDocumentWithAKindTheCatalogueLacksIsNotWritten() {
+        ScopeCatalogue withoutClients = ScopeCatalogue.of(new ProtocolScopes(
+                "test", List.of(TestScopes.TOPIC, TestScopes.NAMESPACE, TestScopes.TENANT), TestScopes::topicScopes));
+        LimitsDocument doc =
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.CLIENT, "c"), new Limit(null, null, null));
+        assertThrows(IllegalArgumentException.class, () -> LimitsJson.write(doc, withoutClients));
+        assertFalse(new String(LimitsJson.write(LimitsDocument.empty(), withoutClients), StandardCharsets.UTF_8)
+                .contains("\"test\""));
+        assertEquals(
+                "test: unknown field; known fields are connection, namespaces, proxy, tenants, topics",
+                assertThrows(
+                                InvalidSettingsException.class,
+                                () -> LimitsJson.parseDocument(bytes("{\"test\": {}}"), withoutClients))
+                        .getMessage());
     }
 }

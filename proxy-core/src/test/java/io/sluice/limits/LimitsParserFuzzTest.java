@@ -16,8 +16,10 @@ class LimitsParserFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void parse(byte[] json) {
         try {
-            LimitsDocument document = LimitsJson.parseDocument(json);
-            assertEquals(document, LimitsJson.parseDocument(LimitsJson.write(document)));
+            LimitsDocument document = LimitsJson.parseDocument(json, TestScopes.CATALOGUE);
+            assertEquals(
+                    document,
+                    LimitsJson.parseDocument(LimitsJson.write(document, TestScopes.CATALOGUE), TestScopes.CATALOGUE));
         } catch (InvalidSettingsException expected) {
             // Rejected with a message naming the field.
         }

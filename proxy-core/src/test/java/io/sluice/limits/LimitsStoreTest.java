@@ -33,32 +33,32 @@ class LimitsStoreTest {
     @Test
     void anAbsentFileIsCreatedEmpty() throws Exception {
         Path file = dir.resolve("sub/limits.json");
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         assertTrue(Files.exists(file));
         assertEquals(LimitsDocument.empty(), store.current());
-        assertEquals(LimitsDocument.empty(), LimitsJson.parseDocument(Files.readAllBytes(file)));
+        assertEquals(LimitsDocument.empty(), LimitsJson.parseDocument(Files.readAllBytes(file), TestScopes.CATALOGUE));
     }
 
     @Test
     void aChangeIsPersistedAndInForceAndSurvivesReopening() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         long version = engine.version();
-        store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, "persistent://t/n/x"), publish(500)));
+        store.update(d -> d.withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), publish(500)));
         assertTrue(engine.version() > version, "published to the engine");
-        assertEquals(publish(500), engine.limits().topics().get("persistent://t/n/x"));
+        assertEquals(publish(500), engine.limits().limitsOf(TestScopes.TOPIC).get("t/n/x"));
 
         QuotaEngine restarted = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
-        LimitsStore.open(file, restarted::update);
-        assertEquals(publish(500), restarted.limits().topics().get("persistent://t/n/x"));
+        LimitsStore.open(file, TestScopes.CATALOGUE, restarted::update);
+        assertEquals(publish(500), restarted.limits().limitsOf(TestScopes.TOPIC).get("t/n/x"));
     }
 
     @Test
     void anInvalidFileAtStartIsAnErrorNamingTheFieldNeverEmptyLimits() throws Exception {
         Path file = dir.resolve("limits.json");
-        Files.writeString(file, "{\"topics\":{\"persistent://t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
-        InvalidSettingsException e =
-                assertThrows(InvalidSettingsException.class, () -> LimitsStore.open(file, engine::update));
+        Files.writeString(file, "{\"topics\":{\"t/n/x\":{\"publish\":{\"messagesPerSecond\":-5}}}}");
+        InvalidSettingsException e = assertThrows(
+                InvalidSettingsException.class, () -> LimitsStore.open(file, TestScopes.CATALOGUE, engine::update));
         assertTrue(e.getMessage().contains("messagesPerSecond"), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
@@ -66,20 +66,20 @@ class LimitsStoreTest {
     @Test
     void concurrentChangesAreSerialisedAndNoneIsLost() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            String topic = "persistent://t/n/topic-" + i;
+            String topic = "t/n/topic-" + i;
             futures.add(pool.submit(() ->
-                    store.update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), publish(100)))));
+                    store.update(d -> d.withLimit(new ScopeRef(TestScopes.TOPIC, topic), publish(100)))));
         }
         for (Future<?> f : futures) {
             f.get();
         }
         pool.shutdown();
-        LimitsDocument onDisk = LimitsJson.parseDocument(Files.readAllBytes(file));
-        assertEquals(40, onDisk.topics().size());
+        LimitsDocument onDisk = LimitsJson.parseDocument(Files.readAllBytes(file), TestScopes.CATALOGUE);
+        assertEquals(40, onDisk.limitsOf(TestScopes.TOPIC).size());
         assertEquals(onDisk, store.current());
         try (var files = Files.list(dir)) {
             assertEquals(1, files.count(), "no temp files left behind");
@@ -89,16 +89,19 @@ class LimitsStoreTest {
     @Test
     void reloadPicksUpAnEditedFileAndRejectsABrokenOneWithoutChangingAnything() throws Exception {
         Path file = dir.resolve("limits.json");
-        LimitsStore store = LimitsStore.open(file, engine::update);
+        LimitsStore store = LimitsStore.open(file, TestScopes.CATALOGUE, engine::update);
         Files.write(
                 file,
-                LimitsJson.write(LimitsDocument.empty()
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n"), publish(600))));
+                LimitsJson.write(
+                        LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), publish(600)),
+                        TestScopes.CATALOGUE));
         store.reload();
-        assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
+        assertEquals(
+                publish(600), engine.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"));
 
         Files.writeString(file, "{not json");
         assertThrows(InvalidSettingsException.class, store::reload);
-        assertEquals(publish(600), engine.limits().namespaces().get("t/n"));
+        assertEquals(
+                publish(600), engine.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"));
     }
 }

@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Limits kept in a store that several Sluices share ({@code --limits-source store}). */
 class SharedLimitsStoreTest {
 
-    private static final ScopeRef NAMESPACE = new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "t/n");
-    private static final ScopeRef TENANT = new ScopeRef(ScopeKind.PULSAR_TENANT, "t");
+    private static final ScopeRef NAMESPACE = new ScopeRef(TestScopes.NAMESPACE, "t/n");
+    private static final ScopeRef TENANT = new ScopeRef(TestScopes.TENANT, "t");
 
     @TempDir
     Path dir;
@@ -33,24 +33,31 @@ class SharedLimitsStoreTest {
     @Test
     void aStoreWithoutLimitsTakesThoseOfTheFileAndAChangeReachesEverySluice() throws Exception {
         Path file = dir.resolve("one.json");
-        Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(TENANT, publish(100))));
-        LimitsStore first = LimitsStore.openShared(shared, file, one::update);
+        Files.write(
+                file, LimitsJson.write(LimitsDocument.empty().withLimit(TENANT, publish(100)), TestScopes.CATALOGUE));
+        LimitsStore first = LimitsStore.openShared(shared, file, TestScopes.CATALOGUE, one::update);
         assertEquals(1, first.version());
-        assertEquals(publish(100), one.limits().tenants().get("t"), "the file's limits went into the store");
-
-        LimitsStore second = LimitsStore.openShared(shared, dir.resolve("two.json"), two::update);
-        assertEquals(publish(100), two.limits().tenants().get("t"), "an empty disk gets the shared limits");
         assertEquals(
                 publish(100),
-                LimitsJson.parseDocument(Files.readAllBytes(dir.resolve("two.json")))
-                        .tenants()
+                one.limits().limitsOf(TestScopes.TENANT).get("t"),
+                "the file's limits went into the store");
+
+        LimitsStore second = LimitsStore.openShared(shared, dir.resolve("two.json"), TestScopes.CATALOGUE, two::update);
+        assertEquals(
+                publish(100),
+                two.limits().limitsOf(TestScopes.TENANT).get("t"),
+                "an empty disk gets the shared limits");
+        assertEquals(
+                publish(100),
+                LimitsJson.parseDocument(Files.readAllBytes(dir.resolve("two.json")), TestScopes.CATALOGUE)
+                        .limitsOf(TestScopes.TENANT)
                         .get("t"),
                 "and keeps a copy");
 
         second.update(d -> d.withLimit(NAMESPACE, publish(500)));
         assertEquals(2, shared.version());
         first.refresh(shared.version());
-        assertEquals(publish(500), one.limits().namespaces().get("t/n"));
+        assertEquals(publish(500), one.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"));
         assertEquals(2, first.version());
         long engineVersion = one.version();
         first.refresh(2);
@@ -59,19 +66,22 @@ class SharedLimitsStoreTest {
 
     @Test
     void aChangeBasedOnAnOldVersionIsAppliedAgainOnTheNewOneAndNothingIsLost() throws Exception {
-        LimitsStore first = LimitsStore.openShared(shared, dir.resolve("one.json"), one::update);
-        LimitsStore second = LimitsStore.openShared(shared, dir.resolve("two.json"), two::update);
+        LimitsStore first = LimitsStore.openShared(shared, dir.resolve("one.json"), TestScopes.CATALOGUE, one::update);
+        LimitsStore second = LimitsStore.openShared(shared, dir.resolve("two.json"), TestScopes.CATALOGUE, two::update);
         second.update(d -> d.withLimit(NAMESPACE, publish(500)));
 
         first.update(d -> d.withLimit(TENANT, publish(900)));
         assertEquals(3, first.version());
-        assertEquals(publish(500), one.limits().namespaces().get("t/n"), "the other Sluice's change is kept");
-        assertEquals(publish(900), one.limits().tenants().get("t"));
+        assertEquals(
+                publish(500),
+                one.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"),
+                "the other Sluice's change is kept");
+        assertEquals(publish(900), one.limits().limitsOf(TestScopes.TENANT).get("t"));
     }
 
     @Test
     void anUnreachableStoreKeepsTheLimitsInForceAndRefusesChanges() throws Exception {
-        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), one::update);
+        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), TestScopes.CATALOGUE, one::update);
         store.update(d -> d.withLimit(NAMESPACE, publish(500)));
         shared.down = true;
         LimitsDocument before = store.current();
@@ -80,35 +90,38 @@ class SharedLimitsStoreTest {
         assertEquals(before, one.limits());
 
         QuotaEngine restarted = new QuotaEngine(LimitsDocument.empty(), System::nanoTime);
-        LimitsStore.openShared(shared, dir.resolve("one.json"), restarted::update);
+        LimitsStore.openShared(shared, dir.resolve("one.json"), TestScopes.CATALOGUE, restarted::update);
         assertEquals(
                 publish(500),
-                restarted.limits().namespaces().get("t/n"),
+                restarted.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"),
                 "a start while the store is down uses the copy");
     }
 
     @Test
     void aStoreThatLostItsDocumentGetsTheOneInForceBack() throws Exception {
-        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), one::update);
+        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), TestScopes.CATALOGUE, one::update);
         store.update(d -> d.withLimit(NAMESPACE, publish(500)));
         shared.forget();
         store.refresh(0);
         assertEquals(3, shared.version());
         assertEquals(
                 publish(500),
-                LimitsJson.parseDocument(shared.read().orElseThrow().json().getBytes(StandardCharsets.UTF_8))
-                        .namespaces()
+                LimitsJson.parseDocument(
+                                shared.read().orElseThrow().json().getBytes(StandardCharsets.UTF_8),
+                                TestScopes.CATALOGUE)
+                        .limitsOf(TestScopes.NAMESPACE)
                         .get("t/n"));
     }
 
     @Test
     void aSluiceThatStartedWhileTheStoreWasDownGivesAnEmptyStoreItsLimits() throws Exception {
         Path file = dir.resolve("one.json");
-        Files.write(file, LimitsJson.write(LimitsDocument.empty().withLimit(TENANT, publish(100))));
+        Files.write(
+                file, LimitsJson.write(LimitsDocument.empty().withLimit(TENANT, publish(100)), TestScopes.CATALOGUE));
         shared.down = true;
-        LimitsStore store = LimitsStore.openShared(shared, file, one::update);
+        LimitsStore store = LimitsStore.openShared(shared, file, TestScopes.CATALOGUE, one::update);
         assertEquals(0, store.version());
-        assertEquals(publish(100), one.limits().tenants().get("t"), "the copy on disk meanwhile");
+        assertEquals(publish(100), one.limits().limitsOf(TestScopes.TENANT).get("t"), "the copy on disk meanwhile");
         shared.down = false;
         store.refresh(0);
         assertEquals(1, shared.version());
@@ -117,11 +130,11 @@ class SharedLimitsStoreTest {
 
     @Test
     void anInvalidDocumentInTheStoreIsNotPutInForce() throws Exception {
-        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), one::update);
+        LimitsStore store = LimitsStore.openShared(shared, dir.resolve("one.json"), TestScopes.CATALOGUE, one::update);
         store.update(d -> d.withLimit(NAMESPACE, publish(500)));
         assertTrue(shared.compareAndSet(2, 3, "{\"tenants\":{\"t\":{\"publish\":{\"messagesPerSecond\":-1}}}}"));
         store.refresh(3);
-        assertEquals(publish(500), one.limits().namespaces().get("t/n"));
-        assertFalse(one.limits().tenants().containsKey("t"));
+        assertEquals(publish(500), one.limits().limitsOf(TestScopes.NAMESPACE).get("t/n"));
+        assertFalse(one.limits().limitsOf(TestScopes.TENANT).containsKey("t"));
     }
 }

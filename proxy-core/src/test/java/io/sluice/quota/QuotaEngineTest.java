@@ -8,13 +8,13 @@ import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
-import io.sluice.scopes.KafkaScopes;
-import io.sluice.scopes.PulsarScopes;
+import io.sluice.limits.TestScopes;
 import io.sluice.settings.InvalidSettingsException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,8 +28,8 @@ class QuotaEngineTest {
 
     private static final long SECOND = 1_000_000_000L;
     private static final long MILLI = 1_000_000L;
-    private static final String ORDERS = "persistent://public/default/orders";
-    private static final String PAYMENTS = "persistent://public/default/payments";
+    private static final String ORDERS = "public/default/orders";
+    private static final String PAYMENTS = "public/default/payments";
 
     private final FakeClock clock = new FakeClock();
     private final QuotaDecision decision = new QuotaDecision();
@@ -50,7 +50,7 @@ class QuotaEngineTest {
     @Test
     void noLimitsMeansAnEmptyPathThatAlwaysAdmits() {
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), clock);
-        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
         assertTrue(path.isUnlimited());
         for (int i = 0; i < 1000; i++) {
             assertTrue(path.tryAcquire(clock.nanoTime(), 1000, 1 << 20, decision));
@@ -61,36 +61,35 @@ class QuotaEngineTest {
 
     @Test
     void onlyTheLimitedDirectionGetsBuckets() {
-        LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument limits =
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        assertFalse(engine.publishPath(PulsarScopes.topic(ORDERS)).isUnlimited());
-        assertTrue(engine.dispatchPath(PulsarScopes.topic(ORDERS)).isUnlimited());
-        assertTrue(engine.publishPath(PulsarScopes.topic(PAYMENTS)).isUnlimited());
+        assertFalse(engine.publishPath(TestScopes.topic(ORDERS)).isUnlimited());
+        assertTrue(engine.dispatchPath(TestScopes.topic(ORDERS)).isUnlimited());
+        assertTrue(engine.publishPath(TestScopes.topic(PAYMENTS)).isUnlimited());
     }
 
     @Test
     void twoTopicsShareTheirNamespaceLimit() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(100.0, null, null))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(150.0, null, null));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(100.0, null, null))
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(150.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
 
-        assertEquals(100, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 10));
-        assertEquals(ScopeKind.PULSAR_TOPIC, decision.scope().kind());
-        assertEquals(50, drain(engine.publishPath(PulsarScopes.topic(PAYMENTS)), 10), "the namespace has 50 left");
-        assertEquals(ScopeKind.PULSAR_NAMESPACE, decision.scope().kind());
+        assertEquals(100, drain(engine.publishPath(TestScopes.topic(ORDERS)), 10));
+        assertEquals(TestScopes.TOPIC, decision.scope().kind());
+        assertEquals(50, drain(engine.publishPath(TestScopes.topic(PAYMENTS)), 10), "the namespace has 50 left");
+        assertEquals(TestScopes.NAMESPACE, decision.scope().kind());
         assertEquals("public/default", decision.scope().name());
     }
 
     @Test
     void aTopicLimitIsSharedAcrossConnections() {
         QuotaEngine engine = new QuotaEngine(
-                LimitsDocument.empty()
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null)),
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null)),
                 clock);
-        QuotaPath first = engine.publishPath(PulsarScopes.topic(ORDERS));
-        QuotaPath second = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath first = engine.publishPath(TestScopes.topic(ORDERS));
+        QuotaPath second = engine.publishPath(TestScopes.topic(ORDERS));
         assertEquals(6, drain(first, 1) - 4);
         assertEquals(0, drain(second, 1));
         assertEquals(1, engine.liveBucketCount());
@@ -99,22 +98,20 @@ class QuotaEngineTest {
     @Test
     void tenantAndProxyScopesNestToo() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "public"), publish(30.0, null, null))
+                .withLimit(new ScopeRef(TestScopes.TENANT, "public"), publish(30.0, null, null))
                 .withLimit(ScopeRef.PROXY, publish(null, 1000.0, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        assertEquals(30, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
-        assertEquals(ScopeKind.PULSAR_TENANT, decision.scope().kind());
+        assertEquals(30, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1));
+        assertEquals(TestScopes.TENANT, decision.scope().kind());
         assertEquals("public", decision.scope().name());
         assertEquals(
-                10,
-                drain(engine.publishPath(PulsarScopes.topic("persistent://other/ns/x")), 100),
-                "1000 bytes of proxy limit left");
+                10, drain(engine.publishPath(TestScopes.topic("other/ns/x")), 100), "1000 bytes of proxy limit left");
         assertEquals(ScopeKind.PROXY, decision.scope().kind());
         assertEquals(ScopeKind.PROXY_NAME, decision.scope().name());
         assertEquals(Dimension.BYTES, decision.dimension());
         assertEquals(
                 0,
-                drain(engine.publishPath(PulsarScopes.topic("not a topic name")), 1),
+                drain(engine.publishPath(TestScopes.topic("not a topic name")), 1),
                 "a bad name still meets the proxy limit");
     }
 
@@ -123,16 +120,16 @@ class QuotaEngineTest {
         String partition0 = ORDERS + "-partition-0";
         String partition1 = ORDERS + "-partition-1";
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(100.0, null, OnExceed.DELAY))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, partition1), publish(30.0, null, OnExceed.REJECT));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(100.0, null, OnExceed.DELAY))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, partition1), publish(30.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
 
-        assertEquals(30, drain(engine.publishPath(PulsarScopes.topic(partition1)), 1));
+        assertEquals(30, drain(engine.publishPath(TestScopes.topic(partition1)), 1));
         assertEquals(partition1, decision.scope().name());
         assertEquals(OnExceed.REJECT, decision.onExceed());
         assertEquals(
                 70,
-                drain(engine.publishPath(PulsarScopes.topic(partition0)), 1),
+                drain(engine.publishPath(TestScopes.topic(partition0)), 1),
                 "the base name's limit covers both partitions");
         assertEquals(ORDERS, decision.scope().name());
         assertEquals(OnExceed.DELAY, decision.onExceed());
@@ -141,18 +138,16 @@ class QuotaEngineTest {
     @Test
     void theMostSpecificExceededScopeDecidesAndTheWaitCoversAll() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.NOTIFY))
-                .withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
-                        publish(5.0, null, OnExceed.REJECT));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, OnExceed.NOTIFY))
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(5.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
         long now = clock.nanoTime();
         assertTrue(path.tryAcquire(now, 20, 0, decision), "a batch is admitted while every balance is positive");
         assertFalse(path.tryAcquire(now, 1, 0, decision));
 
         // Both are exceeded: the topic is 10 in debt (1 s to repay), the namespace 15 (3 s).
-        assertEquals(ScopeKind.PULSAR_TOPIC, decision.scope().kind());
+        assertEquals(TestScopes.TOPIC, decision.scope().kind());
         assertEquals(ORDERS, decision.scope().name());
         assertEquals(OnExceed.NOTIFY, decision.onExceed());
         assertEquals(Dimension.MESSAGES, decision.dimension());
@@ -164,8 +159,7 @@ class QuotaEngineTest {
 
         clock.advance(2 * SECOND);
         assertFalse(path.tryAcquire(clock.nanoTime(), 1, 0, decision));
-        assertEquals(
-                ScopeKind.PULSAR_NAMESPACE, decision.scope().kind(), "the topic has recovered, the namespace has not");
+        assertEquals(TestScopes.NAMESPACE, decision.scope().kind(), "the topic has recovered, the namespace has not");
         assertEquals(OnExceed.REJECT, decision.onExceed());
         assertEquals(SECOND + 1, decision.waitNanos());
         clock.advance(SECOND + 1);
@@ -175,25 +169,25 @@ class QuotaEngineTest {
     @Test
     void aRefusalChargesNoScope() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(100.0, null, null))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(10.0, null, null));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(100.0, null, null))
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
+        assertEquals(10, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1));
         for (int i = 0; i < 1000; i++) {
-            assertFalse(engine.publishPath(PulsarScopes.topic(ORDERS)).tryAcquire(clock.nanoTime(), 1, 0, decision));
+            assertFalse(engine.publishPath(TestScopes.topic(ORDERS)).tryAcquire(clock.nanoTime(), 1, 0, decision));
         }
         // Had the refused attempts been charged to the topic, it would now be far in debt.
-        engine.update(limits.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), null));
-        assertEquals(90, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
+        engine.update(limits.withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), null));
+        assertEquals(90, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1));
     }
 
     @Test
     void bytesAndMessagesAreCountedSeparately() {
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty()
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(1000.0, 10_000.0, null)),
+                        .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(1000.0, 10_000.0, null)),
                 clock);
-        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1000));
+        assertEquals(10, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1000));
         assertEquals(Dimension.BYTES, decision.dimension());
         assertEquals(10_000.0, decision.rate());
     }
@@ -202,9 +196,8 @@ class QuotaEngineTest {
     void dispatchUsesDispatchLimitsAndChargeTakesWhatWentThrough() {
         Limit limit = new Limit(null, new RateLimit(null, 1000.0, null), null);
         QuotaEngine engine = new QuotaEngine(
-                LimitsDocument.empty().withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), limit),
-                clock);
-        QuotaPath path = engine.dispatchPath(PulsarScopes.topic(ORDERS));
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), limit), clock);
+        QuotaPath path = engine.dispatchPath(TestScopes.topic(ORDERS));
         assertTrue(
                 path.tryAcquire(clock.nanoTime(), 100, 0, decision),
                 "permits pass while the bytes balance is positive");
@@ -212,25 +205,25 @@ class QuotaEngineTest {
         assertFalse(path.tryAcquire(clock.nanoTime(), 100, 0, decision));
         assertEquals(Direction.DISPATCH, decision.direction());
         assertEquals(2 * SECOND + 1, decision.waitNanos());
-        assertTrue(engine.publishPath(PulsarScopes.topic(ORDERS)).isUnlimited());
+        assertTrue(engine.publishPath(TestScopes.topic(ORDERS)).isUnlimited());
     }
 
     @Test
     void formatsTheRejectMessage() {
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty()
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(500.0, null, OnExceed.REJECT)),
+                        .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(500.0, null, OnExceed.REJECT)),
                 clock);
-        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
         path.tryAcquire(clock.nanoTime(), 506, 0, decision);
         assertFalse(path.tryAcquire(clock.nanoTime(), 1, 0, decision));
         assertEquals(
-                "throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 13 ms",
+                "throttled: topic public/default/orders exceeds 500.0 msg/s; retry after 13 ms",
                 decision.rejectMessage());
 
         engine.update(LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(null, 1.5e7, null)));
-        QuotaPath bytes = engine.publishPath(PulsarScopes.topic(ORDERS));
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(null, 1.5e7, null)));
+        QuotaPath bytes = engine.publishPath(TestScopes.topic(ORDERS));
         bytes.tryAcquire(clock.nanoTime(), 1, 15_000_000, decision);
         assertFalse(bytes.tryAcquire(clock.nanoTime(), 1, 1, decision));
         assertEquals(
@@ -240,22 +233,22 @@ class QuotaEngineTest {
 
     @Test
     void anUpdateTakesEffectAtOnceAndBumpsTheVersion() {
-        LimitsDocument slow = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument slow =
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(slow, clock);
         assertEquals(0, engine.version());
         assertSame(slow, engine.limits());
-        QuotaPath before = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath before = engine.publishPath(TestScopes.topic(ORDERS));
         assertTrue(before.isCurrent(clock.nanoTime()));
         assertEquals(10, drain(before, 1));
 
         LimitsDocument fast =
-                slow.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(50.0, null, OnExceed.REJECT));
+                slow.withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(50.0, null, OnExceed.REJECT));
         engine.update(fast);
         assertEquals(1, engine.version());
         assertSame(fast, engine.limits());
         assertFalse(before.isCurrent(clock.nanoTime()), "paths see the change");
-        QuotaPath after = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath after = engine.publishPath(TestScopes.topic(ORDERS));
         assertTrue(after.isCurrent(clock.nanoTime()));
         assertEquals(0, drain(after, 1), "a changed limit keeps the bucket: what it owes stays owed");
         assertEquals(OnExceed.REJECT, decision.onExceed());
@@ -265,34 +258,31 @@ class QuotaEngineTest {
         clock.advance(Duration.ofSeconds(2));
         assertEquals(50, drain(after, 1), "and holds the new capacity");
 
-        engine.update(engine.limits().withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), null));
+        engine.update(engine.limits().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), null));
         assertEquals(2, engine.version());
-        assertTrue(engine.publishPath(PulsarScopes.topic(ORDERS)).isUnlimited());
+        assertTrue(engine.publishPath(TestScopes.topic(ORDERS)).isUnlimited());
     }
 
     @Test
     void anUnchangedLimitKeepsItsBucketAcrossUpdates() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.DELAY));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, OnExceed.DELAY));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
-        engine.update(
-                limits.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, OnExceed.REJECT))
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TENANT, "other"), publish(1.0, null, null)));
+        assertEquals(10, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1));
+        engine.update(limits.withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, OnExceed.REJECT))
+                .withLimit(new ScopeRef(TestScopes.TENANT, "other"), publish(1.0, null, null)));
         assertEquals(
-                0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1), "same rates, same bucket: no free refill");
+                0, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1), "same rates, same bucket: no free refill");
         assertEquals(OnExceed.REJECT, decision.onExceed(), "the new action applies at once");
     }
 
     @Test
     void aShareScalesTheRateWithoutResettingTheBucketAndTheRejectMessageNamesTheWholeLimit() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
-                        publish(100.0, null, OnExceed.REJECT));
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(100.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         engine.initialShare(() -> 0.5);
-        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
         assertEquals(50, drain(path, 1), "a new bucket starts with the initial share of its limit");
         assertEquals(
                 "throttled: namespace public/default exceeds 100.0 msg/s; retry after 1 ms", decision.rejectMessage());
@@ -300,9 +290,7 @@ class QuotaEngineTest {
         ScopeBucket bucket = engine.limitedBuckets().get(0);
         assertEquals(
                 new BucketKey(
-                        Direction.PUBLISH,
-                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
-                        Dimension.MESSAGES),
+                        Direction.PUBLISH, new ScopeRef(TestScopes.NAMESPACE, "public/default"), Dimension.MESSAGES),
                 bucket.key());
         assertEquals(100.0, bucket.limitRate());
         assertEquals(0.5, bucket.share());
@@ -319,10 +307,10 @@ class QuotaEngineTest {
 
     @Test
     void onlyBucketsOfLimitsInForceAreListed() {
-        ScopeRef orders = new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS);
+        ScopeRef orders = new ScopeRef(TestScopes.TOPIC, ORDERS);
         LimitsDocument limits = LimitsDocument.empty().withLimit(orders, publish(10.0, 2000.0, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
-        engine.publishPath(PulsarScopes.topic(ORDERS));
+        engine.publishPath(TestScopes.topic(ORDERS));
         assertEquals(2, engine.limitedBuckets().size());
         engine.update(limits.withLimit(orders, publish(20.0, null, null)));
         assertEquals(1, engine.limitedBuckets().size(), "the byte limit is gone, its bucket not yet");
@@ -332,24 +320,26 @@ class QuotaEngineTest {
 
     @Test
     void aRejectedDocumentChangesNothing() {
-        LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, null, null));
+        LimitsDocument limits =
+                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock);
         byte[] bad = """
-                {"topics": {"persistent://public/default/orders": {"publish": {"messagesPerSecond": 1000}},
-                            "persistent://public/default/payments": {"publish": {"messagesPerSecond": -1}}}}""".getBytes(StandardCharsets.UTF_8);
+                {"topics": {"public/default/orders": {"publish": {"messagesPerSecond": 1000}},
+                            "public/default/payments": {"publish": {"messagesPerSecond": -1}}}}""".getBytes(StandardCharsets.UTF_8);
         byte[] copy = bad.clone();
-        assertThrows(InvalidSettingsException.class, () -> engine.update(LimitsJson.parseDocument(bad)));
+        assertThrows(
+                InvalidSettingsException.class,
+                () -> engine.update(LimitsJson.parseDocument(bad, TestScopes.CATALOGUE)));
         assertSame(limits, engine.limits());
         assertEquals(0, engine.version());
         assertEquals(new String(copy, StandardCharsets.UTF_8), new String(bad, StandardCharsets.UTF_8));
-        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
+        assertEquals(10, drain(engine.publishPath(TestScopes.topic(ORDERS)), 1));
     }
 
     @Test
     void aPathGoesStaleAfterASecond() {
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), clock);
-        QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+        QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
         assertTrue(path.isCurrent(clock.nanoTime() + SECOND - 1));
         assertFalse(path.isCurrent(clock.nanoTime() + SECOND));
     }
@@ -357,11 +347,11 @@ class QuotaEngineTest {
     @Test
     void idleBucketsExpireAndBucketsInUseDoNot() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(10.0, 1000.0, null))
-                .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, PAYMENTS), publish(10.0, null, null));
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, 1000.0, null))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, PAYMENTS), publish(10.0, null, null));
         QuotaEngine engine = new QuotaEngine(limits, clock, Duration.ofMinutes(10));
-        QuotaPath orders = engine.publishPath(PulsarScopes.topic(ORDERS));
-        engine.publishPath(PulsarScopes.topic(PAYMENTS));
+        QuotaPath orders = engine.publishPath(TestScopes.topic(ORDERS));
+        engine.publishPath(TestScopes.topic(PAYMENTS));
         assertEquals(3, engine.liveBucketCount());
         assertEquals(10, drain(orders, 1));
 
@@ -369,7 +359,7 @@ class QuotaEngineTest {
         for (int minute = 0; minute < 11; minute++) {
             clock.advance(Duration.ofMinutes(1));
             if (!orders.isCurrent(clock.nanoTime())) {
-                orders = engine.publishPath(PulsarScopes.topic(ORDERS));
+                orders = engine.publishPath(TestScopes.topic(ORDERS));
             }
         }
         assertEquals(2, engine.liveBucketCount(), "PAYMENTS' bucket expired");
@@ -385,16 +375,14 @@ class QuotaEngineTest {
         int batch = 7;
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty()
-                        .withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, ORDERS), publish(rate, null, null))
-                        .withLimit(
-                                new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"),
-                                publish(rate * 2, null, null)),
+                        .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(rate, null, null))
+                        .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(rate * 2, null, null)),
                 clock);
         long start = clock.nanoTime();
         AtomicLong admitted = new AtomicLong();
         CountDownLatch go = new CountDownLatch(1);
         Runnable producer = () -> {
-            QuotaPath path = engine.publishPath(PulsarScopes.topic(ORDERS));
+            QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));
             QuotaDecision own = new QuotaDecision();
             try {
                 go.await();
@@ -425,26 +413,19 @@ class QuotaEngineTest {
     }
 
     @Test
-    void aKafkaProduceMustFitItsTopicPrefixClientAndTheProxy() {
+    void aChainIsChargedInTheRankOfItsKindsWhateverItsOrder() {
         LimitsDocument limits = LimitsDocument.empty()
-                .withLimit(new ScopeRef(ScopeKind.KAFKA_PREFIX, "team-a."), publish(50.0, null, OnExceed.REJECT))
-                .withLimit(new ScopeRef(ScopeKind.KAFKA_CLIENT, "billing"), publish(80.0, null, null))
-                .withLimit(ScopeRef.PROXY, publish(100.0, null, null));
+                .withLimit(new ScopeRef(TestScopes.TENANT, "public"), publish(50.0, null, OnExceed.DELAY))
+                .withLimit(new ScopeRef(TestScopes.CLIENT, "billing"), publish(50.0, null, OnExceed.NOTIFY))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(50.0, null, OnExceed.REJECT));
         QuotaEngine engine = new QuotaEngine(limits, clock);
+        List<ScopeRef> backwards = List.of(
+                new ScopeRef(TestScopes.CLIENT, "billing"),
+                new ScopeRef(TestScopes.TENANT, "public"),
+                new ScopeRef(TestScopes.TOPIC, ORDERS));
 
-        assertEquals(50, drain(engine.publishPath(KafkaScopes.topic("team-a.orders", "billing")), 1));
-        assertEquals(new ScopeRef(ScopeKind.KAFKA_PREFIX, "team-a."), decision.scope());
-        assertEquals("throttled: prefix team-a. exceeds 50.0 msg/s; retry after 1 ms", decision.rejectMessage());
-        assertEquals(
-                30,
-                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "billing")), 1),
-                "the client has 30 left");
-        assertEquals(ScopeKind.KAFKA_CLIENT, decision.scope().kind());
-        assertEquals(
-                20,
-                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "other")), 1),
-                "the proxy scope is shared with Kafka and Pulsar traffic alike");
-        assertEquals(0, drain(engine.publishPath(PulsarScopes.topic(ORDERS)), 1));
-        assertEquals(ScopeRef.PROXY, decision.scope());
+        assertEquals(50, drain(engine.publishPath(any -> backwards), 1));
+        assertEquals(new ScopeRef(TestScopes.TOPIC, ORDERS), decision.scope(), "the most specific scope decides");
+        assertEquals(OnExceed.REJECT, decision.onExceed());
     }
 }

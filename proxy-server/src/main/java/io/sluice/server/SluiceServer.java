@@ -28,9 +28,11 @@ import io.sluice.cluster.ClusterStatus;
 import io.sluice.frontend.FrontEnd;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.FrontEndContext;
+import io.sluice.frontend.FrontEndFactory;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -115,6 +117,13 @@ public final class SluiceServer implements AutoCloseable {
         });
     }
 
+    /** The scope kinds of every installed front end, whether it runs or not, so the limits document has one form. */
+    static ScopeCatalogue scopeCatalogue() {
+        return ScopeCatalogue.of(FrontEndFactory.installed().stream()
+                .map(FrontEndFactory::scopes)
+                .toList());
+    }
+
     /**
      * Loads the limits and the TLS and token files, binds the proxy port and returns once Sluice
      * accepts connections.
@@ -129,8 +138,9 @@ public final class SluiceServer implements AutoCloseable {
         LimitsStore limits;
         try {
             limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
-                    ? LimitsStore.openShared(cluster.sharedLimits(), config.limitsFile(), quotas::update)
-                    : LimitsStore.open(config.limitsFile(), quotas::update);
+                    ? LimitsStore.openShared(
+                            cluster.sharedLimits(), config.limitsFile(), scopeCatalogue(), quotas::update)
+                    : LimitsStore.open(config.limitsFile(), scopeCatalogue(), quotas::update);
         } catch (IOException | RuntimeException e) {
             if (cluster != null) {
                 cluster.close();

@@ -30,7 +30,6 @@ class ArchitectureTest {
 
     private static final String[] ENGINE = {
         "io.sluice.limits..",
-        "io.sluice.scopes..",
         "io.sluice.quota..",
         "io.sluice.admission..",
         "io.sluice.status..",
@@ -38,14 +37,8 @@ class ArchitectureTest {
         "io.sluice.cluster.."
     };
 
-    /** Every protocol's code: its front end and its scope model in the engine. */
-    private static final String[] PROTOCOLS = {
-        "io.sluice.pulsar..",
-        "io.sluice.kafka..",
-        "io.sluice.scopes..",
-        "io.sluice.limits.pulsar..",
-        "io.sluice.limits.kafka.."
-    };
+    /** Every protocol's code, its scope kinds included: its front end's module. */
+    private static final String[] PROTOCOLS = {"io.sluice.pulsar..", "io.sluice.kafka.."};
 
     @ArchTest
     static final ArchRule theEngineKnowsNoNettyAndNoFrontEnd = noClasses()
@@ -65,14 +58,19 @@ class ArchitectureTest {
             .because("the engine is shared by every front end and unit-tested without sockets");
 
     @ArchTest
-    static final ArchRule theQuotaEngineKnowsNoProtocolsScopeModel = noClasses()
+    static final ArchRule theCliKnowsNoFrontEndAndNoServer = noClasses()
             .that()
-            .resideInAnyPackage(
-                    "io.sluice.quota..", "io.sluice.admission..", "io.sluice.status..", "io.sluice.cluster..")
+            .resideInAPackage("io.sluice.cli..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("io.sluice.scopes..", "io.sluice.limits.pulsar..", "io.sluice.limits.kafka..")
-            .because("a front end describes a resource by its scope chain; the engine resolves any chain");
+            .resideInAnyPackage(
+                    "io.sluice.pulsar..",
+                    "io.sluice.kafka..",
+                    "io.sluice.frontend..",
+                    "io.sluice.admin..",
+                    "io.sluice.relay..",
+                    "io.sluice.server..")
+            .because("the CLI is a client of the REST API and learns the scopes from GET /api/v1/scopes");
 
     @ArchTest
     static final ArchRule theRelayKnowsNoProtocol = noClasses()

@@ -2,7 +2,10 @@ package io.sluice.server;
 
 import io.sluice.frontend.FrontEndFactory;
 import io.sluice.frontend.FrontEndOption;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.limits.ProtocolScopes;
 import io.sluice.limits.ScopeKind;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.ProxyStats;
 import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
@@ -15,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,11 +62,26 @@ class FrontEndRegistrationTest {
     @Test
     void everyScopeKindButTheProxyBelongsToExactlyOneFrontEnd() {
         List<ScopeKind> registered = new ArrayList<>();
-        FrontEndFactory.installed().forEach(frontEnd -> registered.addAll(frontEnd.scopeKinds()));
-        List<ScopeKind> expected = new ArrayList<>(Arrays.asList(ScopeKind.values()));
-        expected.remove(ScopeKind.PROXY);
-        assertEquals(new HashSet<>(expected), new HashSet<>(registered));
-        assertEquals(expected.size(), registered.size(), "no kind registered twice: " + registered);
+        Set<String> protocols = new HashSet<>();
+        for (FrontEndFactory frontEnd : FrontEndFactory.installed()) {
+            ProtocolScopes scopes = frontEnd.scopes();
+            assertTrue(protocols.add(scopes.protocol()), scopes.protocol() + " is declared twice");
+            registered.addAll(scopes.kinds());
+        }
+        assertEquals(
+                List.of(
+                        PulsarScopes.TOPIC,
+                        PulsarScopes.NAMESPACE,
+                        PulsarScopes.TENANT,
+                        KafkaScopes.TOPIC,
+                        KafkaScopes.PREFIX,
+                        KafkaScopes.CLIENT),
+                registered);
+        List<ScopeKind> catalogued =
+                new ArrayList<>(SluiceServer.scopeCatalogue().kinds());
+        assertTrue(catalogued.remove(ScopeKind.PROXY));
+        assertEquals(new HashSet<>(registered), new HashSet<>(catalogued), "the server's catalogue holds them all");
+        assertEquals(registered.size(), catalogued.size(), "no kind registered twice: " + registered);
     }
 
     @Test

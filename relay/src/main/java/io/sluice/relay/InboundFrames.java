@@ -12,23 +12,7 @@ import java.util.function.Function;
  */
 public final class InboundFrames {
 
-    /** Reads fields of a frame into a reused holder, allocating nothing. */
-    @FunctionalInterface
-    public interface Reader<A> {
-        void read(ByteBuf frame, A into);
-    }
-
     private InboundFrames() {}
-
-    /** Reads {@code frame} into {@code into}; releases {@code frame} and rethrows if that fails. */
-    public static <A> void readOrRelease(ByteBuf frame, A into, Reader<A> reader) {
-        try {
-            reader.read(frame, into);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
-    }
 
     /** Reads a value from {@code frame}; releases {@code frame} and rethrows if that fails. */
     public static <T> T readOrRelease(ByteBuf frame, Function<ByteBuf, T> reader) {

@@ -20,12 +20,12 @@ public final class LimitsDocumentResource {
 
     /** Every limit in force. */
     public ApiResponse get(ApiRequest request) {
-        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(store.current()));
+        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(store.current(), store.catalogue()));
     }
 
     /** Replaces every limit at once: the whole document is checked before anything changes. */
     public ApiResponse put(ApiRequest request) throws IOException {
-        LimitsDocument stored = store.replace(LimitsJson.parseDocument(request.body()));
-        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(stored));
+        LimitsDocument stored = store.replace(LimitsJson.parseDocument(request.body(), store.catalogue()));
+        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(stored, store.catalogue()));
     }
 }

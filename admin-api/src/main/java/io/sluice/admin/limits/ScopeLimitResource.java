@@ -16,45 +16,45 @@ import java.io.IOException;
 public final class ScopeLimitResource {
 
     private final LimitsStore store;
-    private final LimitScope scope;
+    private final ScopeRoute route;
 
-    public ScopeLimitResource(LimitsStore store, LimitScope scope) {
+    public ScopeLimitResource(LimitsStore store, ScopeRoute route) {
         this.store = store;
-        this.scope = scope;
+        this.route = route;
     }
 
     /** The limit in force; 404 when the scope has none. */
     public ApiResponse get(ApiRequest request) {
-        ScopeRef name = scope.scope(request);
-        Limit limit = scope.read(store.current(), name);
+        ScopeRef scope = route.scope(request);
+        Limit limit = store.current().limitOf(scope);
         if (limit == null) {
-            throw noLimit(name);
+            throw noLimit(scope);
         }
         return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(limit));
     }
 
     /** Sets the scope's limit; answers the limit as stored (defaults filled in) once it is persisted. */
     public ApiResponse put(ApiRequest request) throws IOException {
-        ScopeRef name = scope.scope(request);
+        ScopeRef scope = route.scope(request);
         Limit limit = LimitsJson.parseLimit(request.body());
-        LimitsDocument stored = store.update(limits -> scope.write(limits, name, limit));
-        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(scope.read(stored, name)));
+        LimitsDocument stored = store.update(limits -> limits.withLimit(scope, limit));
+        return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(stored.limitOf(scope)));
     }
 
     /** Removes the scope's limit; 404 when it has none. */
     public ApiResponse delete(ApiRequest request) throws IOException {
-        ScopeRef name = scope.scope(request);
+        ScopeRef scope = route.scope(request);
         // Checked inside the update, so a concurrent delete cannot make both answer 204.
         store.update(limits -> {
-            if (scope.read(limits, name) == null) {
-                throw noLimit(name);
+            if (limits.limitOf(scope) == null) {
+                throw noLimit(scope);
             }
-            return scope.write(limits, name, null);
+            return limits.withLimit(scope, null);
         });
         return ApiResponse.noContent();
     }
 
-    private ApiException noLimit(ScopeRef name) {
-        return ApiException.notFound("no limit for " + scope.describe(name.name()));
+    private ApiException noLimit(ScopeRef scope) {
+        return ApiException.notFound("no limit for " + route.describe(scope.name()));
     }
 }

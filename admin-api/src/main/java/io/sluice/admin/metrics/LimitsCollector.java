@@ -14,7 +14,6 @@ import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -22,7 +21,8 @@ import java.util.function.Function;
  * {@code sluice_limit_messages_per_second} and {@code sluice_limit_bytes_per_second}, one series
  * per scope and direction that has the rate. Labels: {@code protocol} (empty for the proxy
  * scope, which every protocol shares), {@code scope}, {@code name} and {@code direction}
- * ({@code publish} or {@code dispatch}). Read from the store's document at scrape time.
+ * ({@code publish} or {@code dispatch}). Read from the store's document at scrape time, kind by
+ * kind of its catalogue.
  */
 public final class LimitsCollector implements MultiCollector {
 
@@ -41,21 +41,10 @@ public final class LimitsCollector implements MultiCollector {
                 .name("sluice_limit_bytes_per_second")
                 .help("Each byte rate limit in force, by protocol, scope, name and direction");
         LimitsDocument document = limits.current();
-        add(messages, bytes, ScopeKind.PULSAR_TOPIC, document.topics());
-        add(messages, bytes, ScopeKind.PULSAR_NAMESPACE, document.namespaces());
-        add(messages, bytes, ScopeKind.PULSAR_TENANT, document.tenants());
-        add(messages, bytes, ScopeKind.KAFKA_TOPIC, document.kafka().topics());
-        add(messages, bytes, ScopeKind.KAFKA_PREFIX, document.kafka().prefixes());
-        add(messages, bytes, ScopeKind.KAFKA_CLIENT, document.kafka().clients());
-        if (document.proxy() != null) {
-            add(messages, bytes, ScopeRef.PROXY, document.proxy());
+        for (ScopeKind kind : limits.catalogue().kinds()) {
+            document.limitsOf(kind).forEach((name, limit) -> add(messages, bytes, new ScopeRef(kind, name), limit));
         }
         return MetricSnapshots.of(messages.build(), bytes.build());
-    }
-
-    private static void add(
-            GaugeSnapshot.Builder messages, GaugeSnapshot.Builder bytes, ScopeKind kind, Map<String, Limit> scoped) {
-        scoped.forEach((name, limit) -> add(messages, bytes, new ScopeRef(kind, name), limit));
     }
 
     private static void add(GaugeSnapshot.Builder messages, GaugeSnapshot.Builder bytes, ScopeRef scope, Limit limit) {

@@ -8,17 +8,14 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapsho
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.limits.LimitsStore;
-import io.sluice.limits.ScopeKind;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.ThrottleLedger.EventKey;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
@@ -29,13 +26,6 @@ import java.util.function.ToLongFunction;
  * first scrape on.
  */
 public final class TopicMetricsCollector implements MultiCollector {
-
-    /** Every protocol a front end can speak; each has its {@value TopicLabels#OTHER} series from the start. */
-    private static final List<String> PROTOCOLS = Arrays.stream(ScopeKind.values())
-            .map(ScopeKind::protocol)
-            .filter(Objects::nonNull)
-            .distinct()
-            .toList();
 
     private final LimitsStore limits;
     private final TopicActivity activity;
@@ -56,9 +46,10 @@ public final class TopicMetricsCollector implements MultiCollector {
     @Override
     public MetricSnapshots collect() {
         List<TopicMeter> meters = activity.meters();
-        TopicLabels labels = TopicLabels.select(limits.current(), meters, maxTopics);
+        TopicLabels labels = TopicLabels.select(limits.catalogue(), limits.current(), meters, maxTopics);
         Map<Series, Totals> totals = new TreeMap<>();
-        for (String protocol : PROTOCOLS) {
+        // Every protocol of the catalogue has its series from the first scrape on.
+        for (String protocol : limits.catalogue().protocols()) {
             totals.put(new Series(protocol, TopicLabels.OTHER), new Totals());
         }
         for (TopicMeter meter : meters) {

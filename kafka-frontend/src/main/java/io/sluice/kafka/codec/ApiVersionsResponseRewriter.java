@@ -2,6 +2,7 @@ package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
@@ -28,12 +29,12 @@ public final class ApiVersionsResponseRewriter {
     private ApiVersionsResponseRewriter() {}
 
     /**
-     * Rewrites the ApiVersions response {@code frame} to a request of version {@code requestVersion}:
-     * null when no range changed (forward {@code frame} as it is), else a new frame the caller owns.
-     * {@code frame} stays the caller's either way.
+     * Rewrites the ApiVersions response {@code frame} (body at {@code bodyIndex}) to a request of
+     * version {@code requestVersion}: null when no range changed (forward {@code frame} as it is),
+     * else a new frame with the same header, which the caller owns. {@code frame} stays its owner's
+     * either way.
      */
-    public static ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, short requestVersion, WireCursor cursor) {
-        int bodyIndex = ResponseHeader.bodyIndex(frame, ApiKeys.API_VERSIONS.id, requestVersion, cursor);
+    public static ByteBuf rewrite(ByteBufAllocator alloc, FrameView frame, int bodyIndex, short requestVersion) {
         // A broker that does not know the request's version answers in v0 (UNSUPPORTED_VERSION and
         // its own range); clients read it the same way, trying the request's version first.
         short version = requestVersion;

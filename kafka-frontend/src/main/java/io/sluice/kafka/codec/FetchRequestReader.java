@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 
 /**
  * Reads fields of a Fetch request body in place. The body starts with {@code replica_id} up to
@@ -17,11 +17,11 @@ public final class FetchRequestReader {
      * The {@code max_wait_ms} of the Fetch request {@code frame} whose header {@code header} just
      * read: how long the broker may hold it for data, which the client allows for in its timeout.
      */
-    public static int maxWaitMillis(ByteBuf frame, RequestHeader header, WireCursor cursor) {
+    public static int maxWaitMillis(FrameView frame, RequestHeader header, WireCursor cursor) {
         if (header.apiKey() != HandledApi.FETCH.key().id) {
             throw new IllegalArgumentException("not a Fetch request: API key " + header.apiKey());
         }
-        cursor.reset(frame, header.bodyIndex(), frame.writerIndex(), "bad_fetch");
+        cursor.reset(frame, header.bodyIndex(), "bad_fetch");
         if (header.apiVersion() < NO_REPLICA_ID) {
             cursor.int32();
         }

@@ -18,21 +18,21 @@ public final class FetchResponseTrim {
     private FetchResponseTrim() {}
 
     /**
-     * A new response where partition {@code p} of {@code parts} (read from the response
-     * {@code parts.frame()}) keeps the first {@code keptLengths[p]} bytes of its records, or all of
-     * them for {@link #UNCHANGED}. The caller owns the new frame; the original stays the caller's.
+     * A new response where partition {@code p} of {@code parts} (read from the response just read)
+     * keeps the first {@code keptLengths[p]} bytes of its records, or all of them for
+     * {@link #UNCHANGED}. The caller owns the new frame; the original stays its owner's, and the new
+     * one holds references to its bytes.
      */
     public static ByteBuf trim(ByteBufAllocator alloc, PartitionRecords parts, int[] keptLengths) {
-        ByteBuf frame = parts.frame();
         int trimmed = 0;
         for (int p = 0; p < parts.partitionCount(); p++) {
             if (isTrimmed(parts, keptLengths[p], p)) {
                 trimmed++;
             }
         }
-        FrameSplice splice = new FrameSplice(alloc, frame, trimmed);
+        FrameSplice splice = new FrameSplice(alloc, parts.buffer(), trimmed);
         try {
-            int from = frame.readerIndex() + 4;
+            int from = parts.frameIndex() + 4;
             for (int p = 0; p < parts.partitionCount(); p++) {
                 if (!isTrimmed(parts, keptLengths[p], p)) {
                     continue;
@@ -43,7 +43,7 @@ public final class FetchResponseTrim {
                         .copy(start, start + keptLengths[p]);
                 from = start + parts.recordsLength(p);
             }
-            splice.copy(from, frame.writerIndex());
+            splice.copy(from, parts.frameEnd());
             return splice.finish();
         } catch (RuntimeException e) {
             splice.abandon();

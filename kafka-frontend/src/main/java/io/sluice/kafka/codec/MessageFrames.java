@@ -2,6 +2,7 @@ package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -20,13 +21,14 @@ public final class MessageFrames {
     private MessageFrames() {}
 
     /**
-     * Reads the body of {@code frame}, from {@code bodyIndex} to its end, into {@code message} as
-     * version {@code version}. Byte arrays in the message (records) may share the frame's memory:
-     * use the message only while the frame is held. Anything unreadable raises a
+     * Reads the body of {@code frame}, from {@code bodyIndex} (an index into its buffer) to its end,
+     * into {@code message} as version {@code version}. Byte arrays in the message (records) may share
+     * the frame's memory: use the message only while the frame is there (a lent frame: during the call). Anything unreadable raises a
      * {@link MalformedFrameException} with {@code reason}.
      */
-    public static <M extends ApiMessage> M read(M message, ByteBuf frame, int bodyIndex, short version, String reason) {
-        ByteBuffer body = frame.nioBuffer(bodyIndex, frame.writerIndex() - bodyIndex);
+    public static <M extends ApiMessage> M read(
+            M message, FrameView frame, int bodyIndex, short version, String reason) {
+        ByteBuffer body = frame.buffer().nioBuffer(bodyIndex, frame.index() + frame.length() - bodyIndex);
         try {
             message.read(new ByteBufferAccessor(body), version);
         } catch (RuntimeException e) {
@@ -46,8 +48,8 @@ public final class MessageFrames {
      * a {@link MalformedFrameException} with {@code reason}.
      */
     public static ByteBuf withBody(
-            ByteBufAllocator alloc, ByteBuf frame, int bodyIndex, ApiMessage message, short version, String reason) {
-        int headerStart = frame.readerIndex() + 4;
+            ByteBufAllocator alloc, FrameView frame, int bodyIndex, ApiMessage message, short version, String reason) {
+        int headerStart = frame.index() + 4;
         int headerSize = bodyIndex - headerStart;
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ByteBuf out = null;
@@ -55,7 +57,7 @@ public final class MessageFrames {
             int bodySize = message.size(cache, version);
             out = alloc.buffer(4 + headerSize + bodySize);
             out.writeInt(headerSize + bodySize);
-            out.writeBytes(frame, headerStart, headerSize);
+            out.writeBytes(frame.buffer(), headerStart, headerSize);
             writeBody(out, message, version, cache, bodySize);
             return out;
         } catch (RuntimeException e) {

@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.protocol.types.BoundField;
 import org.apache.kafka.common.protocol.types.CompactArrayOf;
 import org.apache.kafka.common.protocol.types.Field;
@@ -44,7 +44,7 @@ public final class NodeEndpointsProbe {
      * a {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      */
     public static boolean carriesNodeEndpoints(
-            HandledApi api, short version, ByteBuf frame, int bodyIndex, WireCursor cursor) {
+            HandledApi api, short version, FrameView frame, int bodyIndex, WireCursor cursor) {
         Layout[] layouts = LAYOUTS.get(api);
         if (layouts == null || !api.supports(version)) {
             throw new IllegalArgumentException(
@@ -54,7 +54,7 @@ public final class NodeEndpointsProbe {
         if (layout == null) {
             return false;
         }
-        cursor.reset(frame, bodyIndex, frame.writerIndex(), "bad_response_body");
+        cursor.reset(frame, bodyIndex, "bad_response_body");
         return layout.carriesNodeEndpoints(cursor);
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 
 import java.util.Arrays;
 
@@ -11,8 +12,9 @@ import java.util.Arrays;
  * walk the body in place along the version's schema ({@link RecordsLayout}); reading copies
  * nothing and, once the arrays have grown to the largest frame seen, allocates nothing.
  *
- * <p>Indexes are into the frame read last, which the caller keeps. One instance is reused for
- * every frame of a connection, on its event loop.
+ * <p>Indexes are into the buffer of the frame read last, which must stay as it is while they are
+ * used (a lent frame: during the call). One instance is reused for every frame of a connection, on
+ * its event loop.
  */
 public final class PartitionRecords {
 
@@ -35,7 +37,9 @@ public final class PartitionRecords {
     private static final int RECORDS_LENGTH = 6;
     private static final int PARTITION_INTS = 7;
 
-    private ByteBuf frame;
+    private ByteBuf buffer;
+    private int frameIndex;
+    private int frameEnd;
     private RecordsLayout layout;
 
     int topicsCountIndex;
@@ -54,7 +58,7 @@ public final class PartitionRecords {
      * {@code bodyIndex}. A body that does not fit the schema raises a
      * {@link io.sluice.relay.MalformedFrameException} ({@code bad_produce}).
      */
-    public PartitionRecords readProduceRequest(ByteBuf frame, int bodyIndex, short version, WireCursor cursor) {
+    public PartitionRecords readProduceRequest(FrameView frame, int bodyIndex, short version, WireCursor cursor) {
         return read(RecordsLayout.produceRequest(version), frame, bodyIndex, cursor);
     }
 
@@ -63,12 +67,14 @@ public final class PartitionRecords {
      * {@code bodyIndex}. A body that does not fit the schema raises a
      * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      */
-    public PartitionRecords readFetchResponse(ByteBuf frame, int bodyIndex, short version, WireCursor cursor) {
+    public PartitionRecords readFetchResponse(FrameView frame, int bodyIndex, short version, WireCursor cursor) {
         return read(RecordsLayout.fetchResponse(version), frame, bodyIndex, cursor);
     }
 
-    private PartitionRecords read(RecordsLayout layout, ByteBuf frame, int bodyIndex, WireCursor cursor) {
-        this.frame = frame;
+    private PartitionRecords read(RecordsLayout layout, FrameView frame, int bodyIndex, WireCursor cursor) {
+        this.buffer = frame.buffer();
+        this.frameIndex = frame.index();
+        this.frameEnd = frame.index() + frame.length();
         this.layout = layout;
         topicCount = 0;
         partitionCount = 0;
@@ -76,9 +82,19 @@ public final class PartitionRecords {
         return this;
     }
 
-    /** The frame read last. */
-    public ByteBuf frame() {
-        return frame;
+    /** The buffer of the frame read last, which every index here is into. */
+    public ByteBuf buffer() {
+        return buffer;
+    }
+
+    /** Where the frame read last starts (its size prefix). */
+    int frameIndex() {
+        return frameIndex;
+    }
+
+    /** One past the frame read last's last byte. */
+    int frameEnd() {
+        return frameEnd;
     }
 
     public int topicCount() {
@@ -104,7 +120,7 @@ public final class PartitionRecords {
         return layout.compactRecords();
     }
 
-    /** Where topic {@code t}'s name starts in the frame; its UTF-8 bytes are {@link #topicNameLength} long. */
+    /** Where topic {@code t}'s name starts in {@link #buffer()}; its UTF-8 bytes are {@link #topicNameLength} long. */
     public int topicNameIndex(int t) {
         return topics[t * TOPIC_INTS + NAME_INDEX];
     }
@@ -142,7 +158,7 @@ public final class PartitionRecords {
         return partitions[p * PARTITION_INTS + INDEX];
     }
 
-    /** Where partition {@code p}'s records start in the frame. */
+    /** Where partition {@code p}'s records start in {@link #buffer()}. */
     public int recordsStart(int p) {
         return partitions[p * PARTITION_INTS + RECORDS_START];
     }

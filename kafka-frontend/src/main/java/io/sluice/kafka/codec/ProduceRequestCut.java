@@ -16,15 +16,15 @@ public final class ProduceRequestCut {
     private ProduceRequestCut() {}
 
     /**
-     * A new request with the partitions of {@code parts} (read from the request {@code parts.frame()})
-     * whose numbers are set in {@code keep}; at least one must be. The caller owns the new frame;
-     * the original stays the caller's.
+     * A new request with the partitions of {@code parts} (read from the request just read) whose
+     * numbers are set in {@code keep}; at least one must be. The caller owns the new frame; the
+     * original stays its owner's (a lent frame: its decoder's), and the new one holds references
+     * to its bytes.
      */
     public static ByteBuf keep(ByteBufAllocator alloc, PartitionRecords parts, BitSet keep) {
         if (keep.isEmpty()) {
             throw new IllegalArgumentException("a cut keeps at least one partition");
         }
-        ByteBuf frame = parts.frame();
         boolean compact = parts.compact();
         int keptTopics = 0;
         for (int t = 0; t < parts.topicCount(); t++) {
@@ -32,9 +32,9 @@ public final class ProduceRequestCut {
                 keptTopics++;
             }
         }
-        FrameSplice splice = new FrameSplice(alloc, frame, 1 + keptTopics);
+        FrameSplice splice = new FrameSplice(alloc, parts.buffer(), 1 + keptTopics);
         try {
-            splice.copy(frame.readerIndex() + 4, parts.topicsCountIndex).count(keptTopics, compact);
+            splice.copy(parts.frameIndex() + 4, parts.topicsCountIndex).count(keptTopics, compact);
             for (int t = 0; t < parts.topicCount(); t++) {
                 if (!keeps(parts, keep, t)) {
                     continue;
@@ -47,7 +47,7 @@ public final class ProduceRequestCut {
                 }
                 splice.copy(parts.partitionsEnd(t), parts.topicEnd(t));
             }
-            splice.copy(parts.topicsEnd, frame.writerIndex());
+            splice.copy(parts.topicsEnd, parts.frameEnd());
             return splice.finish();
         } catch (RuntimeException e) {
             splice.abandon();

@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 
 /**
  * Reads fields of a Produce request body in place. From v3 the body starts with
@@ -14,11 +14,11 @@ public final class ProduceRequestReader {
      * The {@code acks} of the Produce request {@code frame} whose header {@code header} just read.
      * {@code acks=0} asks the broker for no response at all.
      */
-    public static short acks(ByteBuf frame, RequestHeader header, WireCursor cursor) {
+    public static short acks(FrameView frame, RequestHeader header, WireCursor cursor) {
         if (header.apiKey() != HandledApi.PRODUCE.key().id) {
             throw new IllegalArgumentException("not a Produce request: API key " + header.apiKey());
         }
-        cursor.reset(frame, header.bodyIndex(), frame.writerIndex(), "bad_produce");
+        cursor.reset(frame, header.bodyIndex(), "bad_produce");
         if (header.apiVersion() >= 9) {
             cursor.skipSized(cursor.compactLength());
         } else {

@@ -2,6 +2,7 @@ package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
@@ -83,11 +84,11 @@ public final class ProduceVerdicts {
 
     /**
      * The broker's response {@code frame} (body at {@code bodyIndex}) to the cut request, with
-     * Sluice's answers put in their places. The caller owns the new frame; {@code frame} stays the
-     * caller's. A response that cannot be read raises a
+     * Sluice's answers put in their places, its header as it came. The caller owns the new frame;
+     * {@code frame} stays its owner's. A response that cannot be read raises a
      * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      */
-    public ByteBuf merge(ByteBufAllocator alloc, ByteBuf frame, int bodyIndex) {
+    public ByteBuf merge(ByteBufAllocator alloc, FrameView frame, int bodyIndex) {
         ProduceResponseData broker =
                 MessageFrames.read(new ProduceResponseData(), frame, bodyIndex, version, "bad_response_body");
         return MessageFrames.withBody(alloc, frame, bodyIndex, merged(broker), version, "bad_response_body");

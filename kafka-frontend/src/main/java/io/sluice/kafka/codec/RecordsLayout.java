@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.protocol.types.ArrayOf;
 import org.apache.kafka.common.protocol.types.BoundField;
 import org.apache.kafka.common.protocol.types.CompactArrayOf;
@@ -85,8 +85,8 @@ final class RecordsLayout {
     }
 
     /** Walks the body of {@code frame} from {@code bodyIndex} into {@code into}. */
-    void walk(ByteBuf frame, int bodyIndex, WireCursor cursor, PartitionRecords into) {
-        cursor.reset(frame, bodyIndex, frame.writerIndex(), reason);
+    void walk(FrameView frame, int bodyIndex, WireCursor cursor, PartitionRecords into) {
+        cursor.reset(frame, bodyIndex, reason);
         body.skipFields(cursor, 0, topicsField);
         into.topicsCountIndex = cursor.index();
         int topics = count(cursor);

@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.apache.kafka.common.protocol.ApiKeys;
 
@@ -31,16 +31,16 @@ public final class RequestHeader {
     private int bodyIndex;
     private boolean newerApiVersions;
 
-    /** Reads the header of {@code frame} (size prefix included); the frame's indexes do not move. */
-    public RequestHeader read(ByteBuf frame) {
-        int start = frame.readerIndex();
-        if (frame.readableBytes() < FIXED_PART) {
+    /** Reads the header of {@code frame} (size prefix included); its buffer's indexes do not move. */
+    public RequestHeader read(FrameView frame) {
+        int start = frame.index();
+        if (frame.length() < FIXED_PART) {
             throw new MalformedFrameException(
-                    "bad_header", "request of " + frame.readableBytes() + " bytes is shorter than a request header");
+                    "bad_header", "request of " + frame.length() + " bytes is shorter than a request header");
         }
-        apiKey = frame.getShort(start + 4);
-        apiVersion = frame.getShort(start + 6);
-        correlationId = frame.getInt(start + 8);
+        apiKey = frame.buffer().getShort(start + 4);
+        apiVersion = frame.buffer().getShort(start + 6);
+        correlationId = frame.buffer().getInt(start + 8);
         ApiKeys key = knownKey(apiKey);
         if (key == null) {
             throw new MalformedFrameException("unknown_api_key", "API key " + apiKey + " is not one Sluice knows");
@@ -51,7 +51,7 @@ public final class RequestHeader {
             throw new MalformedFrameException(
                     "unsupported_api_version", key.name + " v" + apiVersion + " is not a version Sluice handles");
         }
-        cursor.reset(frame, start + 12, frame.writerIndex(), "bad_header");
+        cursor.reset(frame, start + 12, "bad_header");
         clientIdLength = cursor.int16();
         clientIdIndex = cursor.index();
         cursor.skipSized(clientIdLength);
@@ -74,7 +74,7 @@ public final class RequestHeader {
         return correlationId;
     }
 
-    /** Where the request body starts, as an index into the frame read last. */
+    /** Where the request body starts, as an index into the buffer of the frame read last. */
     public int bodyIndex() {
         return bodyIndex;
     }
@@ -85,8 +85,10 @@ public final class RequestHeader {
     }
 
     /** The client id of the frame read last ({@code frame} must be that frame), or null; allocates. */
-    public String clientId(ByteBuf frame) {
-        return clientIdLength < 0 ? null : frame.toString(clientIdIndex, clientIdLength, StandardCharsets.UTF_8);
+    public String clientId(FrameView frame) {
+        return clientIdLength < 0
+                ? null
+                : frame.buffer().toString(clientIdIndex, clientIdLength, StandardCharsets.UTF_8);
     }
 
     /**
@@ -94,7 +96,7 @@ public final class RequestHeader {
      * in place: a connection names the same client id in every request, and this spares turning it
      * into a string each time.
      */
-    public boolean clientIdEquals(ByteBuf frame, byte[] utf8) {
+    public boolean clientIdEquals(FrameView frame, byte[] utf8) {
         if (utf8 == null || clientIdLength < 0) {
             return utf8 == null && clientIdLength < 0;
         }
@@ -102,7 +104,7 @@ public final class RequestHeader {
             return false;
         }
         for (int i = 0; i < clientIdLength; i++) {
-            if (frame.getByte(clientIdIndex + i) != utf8[i]) {
+            if (frame.buffer().getByte(clientIdIndex + i) != utf8[i]) {
                 return false;
             }
         }

@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import org.apache.kafka.common.protocol.ApiKeys;
 
@@ -13,25 +13,25 @@ public final class ResponseHeader {
     private ResponseHeader() {}
 
     /** The correlation id of a response {@code frame} (size prefix included), read in place. */
-    public static int correlationId(ByteBuf frame) {
-        if (frame.readableBytes() < 8) {
+    public static int correlationId(FrameView frame) {
+        if (frame.length() < 8) {
             throw new MalformedFrameException(
-                    "bad_response_header", "response of " + frame.readableBytes() + " bytes has no correlation id");
+                    "bad_response_header", "response of " + frame.length() + " bytes has no correlation id");
         }
-        return frame.getInt(frame.readerIndex() + 4);
+        return frame.buffer().getInt(frame.index() + 4);
     }
 
     /**
      * Where the body of a response {@code frame} to {@code apiKey} v{@code apiVersion} starts, as an
-     * index into the frame, using {@code cursor} to skip the header's tagged fields.
+     * index into its buffer, using {@code cursor} to skip the header's tagged fields.
      */
-    public static int bodyIndex(ByteBuf frame, short apiKey, short apiVersion, WireCursor cursor) {
+    public static int bodyIndex(FrameView frame, short apiKey, short apiVersion, WireCursor cursor) {
         correlationId(frame);
-        int afterCorrelationId = frame.readerIndex() + 8;
+        int afterCorrelationId = frame.index() + 8;
         if (ApiKeys.forId(apiKey).responseHeaderVersion(apiVersion) < 1) {
             return afterCorrelationId;
         }
-        cursor.reset(frame, afterCorrelationId, frame.writerIndex(), "bad_response_header");
+        cursor.reset(frame, afterCorrelationId, "bad_response_header");
         cursor.skipTaggedFields();
         return cursor.index();
     }

@@ -1,6 +1,6 @@
 package io.sluice.kafka.codec;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.protocol.types.BoundField;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.Type;
@@ -38,23 +38,23 @@ public final class ThrottleTimeField {
     /**
      * Sets the throttle time of response {@code frame} (to {@code api} v{@code version}, body at
      * {@code bodyIndex}) to {@code millis} if that is longer than the broker's own, writing into the
-     * frame. A body that does not fit the schema raises a
+     * frame's bytes (a lent frame's too: they are the response's alone until it goes to the client). A body that does not fit the schema raises a
      * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
      *
      * @return the throttle time the frame says now
      */
     public static int raise(
-            HandledApi api, short version, ByteBuf frame, int bodyIndex, int millis, WireCursor cursor) {
+            HandledApi api, short version, FrameView frame, int bodyIndex, int millis, WireCursor cursor) {
         int[] indexes = FIELD_INDEXES.get(api);
         if (indexes == null || !api.supports(version)) {
             throw new IllegalArgumentException(api + " v" + version + " is not a response with a throttle time");
         }
-        cursor.reset(frame, bodyIndex, frame.writerIndex(), "bad_response_body");
+        cursor.reset(frame, bodyIndex, "bad_response_body");
         BODIES.get(api)[version].skipFields(cursor, 0, indexes[version]);
         int at = cursor.index();
         int broker = cursor.int32();
         if (millis > broker) {
-            frame.setInt(at, millis);
+            frame.buffer().setInt(at, millis);
             return millis;
         }
         return broker;

@@ -1,10 +1,11 @@
 package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 
 /**
- * Reads Kafka's primitive types in place, between two indexes of a buffer, without moving the
+ * Reads Kafka's primitive types in place, from an index of a frame to its end, without moving the
  * buffer's own indexes or allocating. Reading past the end raises a {@link MalformedFrameException}
  * with the reason the cursor was set up with. One instance is reused for every frame of a
  * connection, on its event loop.
@@ -16,11 +17,14 @@ public final class WireCursor {
     private int end;
     private String reason = "bad_frame";
 
-    /** Points the cursor at {@code buf[index, end)}; errors will carry {@code reason}. */
-    public WireCursor reset(ByteBuf buf, int index, int end, String reason) {
-        this.buf = buf;
+    /**
+     * Points the cursor at {@code frame} from {@code index} (an index into its buffer) to the frame's
+     * end; errors will carry {@code reason}.
+     */
+    public WireCursor reset(FrameView frame, int index, String reason) {
+        this.buf = frame.buffer();
         this.index = index;
-        this.end = end;
+        this.end = frame.index() + frame.length();
         this.reason = reason;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.sluice.kafka.connection;
 
 import io.netty.channel.socket.SocketChannel;
-import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.ResponseRewriter;
 import io.sluice.kafka.routing.TopicIds;
@@ -19,7 +18,9 @@ import java.util.Objects;
  * @param connectTimeoutMillis how long to wait for the upstream TCP connection
  * @param upstreamChannelType  the socket channel class matching the event loops' transport
  * @param handshakeTimeout     how long a client connection may take from accept to the broker's
- *                             first response before it is closed (see {@link HandshakeTimeout})
+ *                             first response before it is closed (see
+ *                             {@link io.sluice.relay.connection.HandshakeDeadline}), the TLS
+ *                             handshake with the client included
  * @param maxRequestSize       the largest request frame a client may send: the brokers'
  *                             {@code socket.request.max.bytes}
  * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
@@ -34,6 +35,9 @@ public record KafkaSettings(
         int maxRequestSize,
         ReloadingSslContext clientTls,
         ReloadingSslContext upstreamTls) {
+
+    /** A broker's default {@code socket.request.max.bytes} (100 MiB), the largest request it reads. */
+    public static final int DEFAULT_MAX_REQUEST_SIZE = 100 * 1024 * 1024;
 
     /** The broker and the Java client allow a connection this long before its first answer, as for Pulsar. */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
@@ -65,7 +69,7 @@ public record KafkaSettings(
                 connectTimeoutMillis,
                 upstreamChannelType,
                 DEFAULT_HANDSHAKE_TIMEOUT,
-                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
+                DEFAULT_MAX_REQUEST_SIZE,
                 null,
                 null);
     }

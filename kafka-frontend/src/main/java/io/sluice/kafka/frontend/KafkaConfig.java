@@ -7,6 +7,7 @@ import io.sluice.frontend.HostPort;
 import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.relay.ProxyStats;
 
 import java.util.List;
@@ -31,8 +32,8 @@ public record KafkaConfig(
         boolean upstreamTls)
         implements FrontEndConfig {
 
-    /** The {@code protocol} label of the Kafka front end's metrics and meters. */
-    public static final String PROTOCOL = "kafka";
+    /** The {@code protocol} label of the Kafka front end's metrics and meters: its scopes' protocol. */
+    public static final String PROTOCOL = KafkaScopes.PROTOCOL;
 
     public KafkaConfig {
         upstream = List.copyOf(upstream);

@@ -4,7 +4,6 @@ import io.netty.channel.ChannelFuture;
 import io.sluice.frontend.ClientPorts;
 import io.sluice.frontend.FrontEnd;
 import io.sluice.frontend.FrontEndContext;
-import io.sluice.kafka.codec.KafkaFrameDecoder;
 import io.sluice.kafka.connection.KafkaChannelInitializer;
 import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.connection.UpstreamRoute;
@@ -62,7 +61,7 @@ final class KafkaFrontEnd implements FrontEnd {
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS,
                 context.socketChannelType(),
                 context.handshakeTimeout(),
-                KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE,
+                KafkaSettings.DEFAULT_MAX_REQUEST_SIZE,
                 context.portTls(),
                 context.upstreamTls());
     }

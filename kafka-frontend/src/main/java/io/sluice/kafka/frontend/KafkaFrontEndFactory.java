@@ -7,7 +7,8 @@ import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
-import io.sluice.limits.ScopeKind;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.limits.ProtocolScopes;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -126,9 +127,8 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
         }
     }
 
-    /** Placeholder until scope kinds are registered per front end: the engine's Kafka kinds, in chain order. */
     @Override
-    public List<ScopeKind> scopeKinds() {
-        return List.of(ScopeKind.KAFKA_TOPIC, ScopeKind.KAFKA_PREFIX, ScopeKind.KAFKA_CLIENT);
+    public ProtocolScopes scopes() {
+        return KafkaScopes.DECLARED;
     }
 }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIds;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
 
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ final class ConnectionTopics {
     }
 
     /** Notes the client id of the request whose header {@code header} just read from {@code frame}. */
-    void clientId(ByteBuf frame, RequestHeader header) {
+    void clientId(FrameView frame, RequestHeader header) {
         if (generation > 0 && header.clientIdEquals(frame, clientIdBytes)) {
             return;
         }
@@ -90,7 +91,7 @@ final class ConnectionTopics {
     Entry find(PartitionRecords parts, int t, long nowNanos) {
         Entry entry = parts.topicsById()
                 ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t))
-                : byName(parts.frame(), parts.topicNameIndex(t), parts.topicNameLength(t));
+                : byName(parts.buffer(), parts.topicNameIndex(t), parts.topicNameLength(t));
         if (entry != null) {
             entry.lastUsedNanos = nowNanos;
         }

@@ -1,6 +1,6 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.ResponseFrame;
 
 /**
  * A request a gate forwarded and whose response it must see: to put its own answers in, to raise
@@ -10,10 +10,12 @@ import io.netty.buffer.ByteBuf;
 public interface Exchange {
 
     /**
-     * The broker's response {@code frame} (size prefix included); takes ownership. Returns the
-     * frame the client gets, which the caller owns: {@code frame} itself or a new one.
+     * The broker's response, matched to the request and not yet rewritten for the client: the gate
+     * reads it, changes its bytes in place or puts a new frame in its place
+     * ({@link ResponseFrame#replace}). A response it cannot read raises a
+     * {@link io.sluice.relay.MalformedFrameException}.
      */
-    ByteBuf complete(ByteBuf frame);
+    void complete(ResponseFrame response);
 
     /** The connection closed before the response came. */
     void abandon();

@@ -7,12 +7,13 @@ import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RecordBatches;
 import io.sluice.kafka.codec.RequestHeader;
-import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.codec.ResponseFrame;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
 import io.sluice.limits.Direction;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.Throttling;
 
@@ -42,7 +43,6 @@ import java.util.function.Consumer;
  */
 public final class FetchGate {
 
-    private static final short FETCH = HandledApi.FETCH.key().id;
     private static final int POOLED_EXCHANGES = 4;
     private static final long NANOS_PER_MILLI = 1_000_000;
 
@@ -52,6 +52,7 @@ public final class FetchGate {
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final RequestHeader heldHeader = new RequestHeader();
+    private final FrameView heldView = new FrameView();
     private final GateTimer heldTimer;
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
@@ -66,7 +67,9 @@ public final class FetchGate {
     private long quietUntilNanos;
 
     private String quietScope = "topic";
+    /** The Fetch request that waits, a slice of the client's bytes of its own; null when none waits. */
     private ByteBuf held;
+
     private long heldAtNanos;
     private long heldUntilNanos;
     private boolean closed;
@@ -76,26 +79,20 @@ public final class FetchGate {
         this.heldTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::releaseHeldIfDue);
     }
 
-    /** A Fetch request, whose header {@code header} just read from it; takes ownership of {@code frame}. */
-    public void request(ByteBuf frame, RequestHeader header) {
-        int maxWaitMillis;
-        try {
-            maxWaitMillis = FetchRequestReader.maxWaitMillis(frame, header, cursor);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
+    /** The lent Fetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
+    public void request(FrameView frame, RequestHeader header) {
+        int maxWaitMillis = FetchRequestReader.maxWaitMillis(frame, header, cursor);
         long now = context.arrived(frame, header);
         long quiet = quietUntilNanos - now;
         if (quiet > 0 && maxWaitMillis > 0) {
-            held = frame;
+            held = frame.retainedSlice();
             heldAtNanos = now;
             heldUntilNanos = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
             context.pauses().pause(RequestPauses.FETCH_HELD);
             heldTimer.schedule(heldUntilNanos - now);
             return;
         }
-        context.out().forward(frame, header, exchange(header.apiVersion()));
+        context.requests().forward(frame, header, exchange());
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
@@ -126,48 +123,34 @@ public final class FetchGate {
         }
         ByteBuf frame = held;
         held = null;
-        heldHeader.read(frame);
+        heldHeader.read(heldView.lend(frame, frame.readerIndex(), frame.readableBytes()));
         context.services().throttles().delayed(quietScope, now - heldAtNanos);
-        context.out().forward(frame, heldHeader, exchange(heldHeader.apiVersion()));
+        context.requests().forward(frame, heldHeader, exchange());
         context.out().flush();
         context.pauses().resume(RequestPauses.FETCH_HELD);
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
-    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
-        short version = exchange.version();
-        ByteBuf response = frame;
-        try {
-            parts.readFetchResponse(frame, ResponseHeader.bodyIndex(frame, FETCH, version, cursor), version, cursor);
-            if (kept.length < parts.partitionCount()) {
-                kept = new int[Math.max(parts.partitionCount(), kept.length * 2)];
-            }
-            long now = context.clock().nanoTime();
-            chargeAll(version, now);
-            if (trimmed) {
-                response = FetchResponseTrim.trim(context.out().alloc(), parts, kept);
-                frame.release();
-            }
-            if (notifyNanos > 0) {
-                int millis = GateContext.ceilMillis(notifyNanos);
-                ThrottleTimeField.raise(
-                        HandledApi.FETCH,
-                        version,
-                        response,
-                        ResponseHeader.bodyIndex(response, FETCH, version, cursor),
-                        millis,
-                        cursor);
-                context.pauses().mute(millis);
-            }
-            if (forwardedAny) {
-                quietUntilNanos = now;
-            } else if (trimmed) {
-                quietUntilNanos = now + quietNanos;
-            }
-            return response;
-        } catch (RuntimeException e) {
-            response.release();
-            throw e;
+    private void completed(GateExchange exchange, ResponseFrame response) {
+        short version = response.apiVersion();
+        parts.readFetchResponse(response.frame(), response.bodyIndex(), version, cursor);
+        if (kept.length < parts.partitionCount()) {
+            kept = new int[Math.max(parts.partitionCount(), kept.length * 2)];
+        }
+        long now = context.clock().nanoTime();
+        chargeAll(version, now);
+        if (trimmed) {
+            response.replace(FetchResponseTrim.trim(context.out().alloc(), parts, kept));
+        }
+        if (notifyNanos > 0) {
+            int millis = GateContext.ceilMillis(notifyNanos);
+            ThrottleTimeField.raise(HandledApi.FETCH, version, response.frame(), response.bodyIndex(), millis, cursor);
+            context.pauses().mute(millis);
+        }
+        if (forwardedAny) {
+            quietUntilNanos = now;
+        } else if (trimmed) {
+            quietUntilNanos = now + quietNanos;
         }
     }
 
@@ -177,7 +160,7 @@ public final class FetchGate {
         forwardedAny = false;
         quietNanos = Long.MAX_VALUE;
         notifyNanos = 0;
-        ByteBuf frame = parts.frame();
+        ByteBuf frame = parts.buffer();
         for (int t = 0; t < parts.topicCount(); t++) {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
@@ -261,7 +244,7 @@ public final class FetchGate {
         return entry.fetch;
     }
 
-    private GateExchange exchange(short version) {
-        return exchanges.take(version, null, 0);
+    private GateExchange exchange() {
+        return exchanges.take(null, 0);
     }
 }

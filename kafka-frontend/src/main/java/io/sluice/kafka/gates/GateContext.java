@@ -1,26 +1,29 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.KafkaScopes;
 import io.sluice.status.ThrottleSubject;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * What the produce and fetch gates of one connection share: where frames go, the event loop and
- * clock, the engine's services, the connection's topics and the reasons to pause its requests.
+ * What the produce and fetch gates of one connection share: where frames go ({@code out}) and
+ * requests that await a response or get an answer of Sluice's ({@code requests}), the event loop
+ * and clock, the engine's services, the connection's topics and the reasons to pause its requests.
  *
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
 record GateContext(
-        KafkaOutbound out,
+        Outbound out,
+        KafkaOutbound requests,
         EventExecutor loop,
         NanoClock clock,
         ProxyServices services,
@@ -31,7 +34,7 @@ record GateContext(
     /** Longest a timer waits before it looks again (picks up limit changes within this). */
     static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private static final String PROTOCOL = "kafka";
+    private static final String PROTOCOL = KafkaScopes.PROTOCOL;
 
     /**
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there
@@ -63,7 +66,7 @@ record GateContext(
      * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
      * id, lets the topics forget what nobody used for long, and returns the time.
      */
-    long arrived(ByteBuf frame, RequestHeader header) {
+    long arrived(FrameView frame, RequestHeader header) {
         long now = clock.nanoTime();
         topics.clientId(frame, header);
         topics.sweep(now);

@@ -1,13 +1,13 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.ProduceVerdicts;
+import io.sluice.kafka.codec.ResponseFrame;
 
 import java.util.ArrayDeque;
 
 /**
- * A request a gate forwarded (whole or cut), awaiting the broker's response: its version, what the
- * response must be given (Sluice's answers for the partitions not forwarded, a throttle time).
+ * A request a gate forwarded (whole or cut), awaiting the broker's response: what the response
+ * must be given (Sluice's answers for the partitions not forwarded, a throttle time).
  * Each gate keeps a {@link Pool} of them, so an ordinary request allocates
  * nothing.
  */
@@ -18,7 +18,7 @@ final class GateExchange implements Exchange {
     interface Owner {
 
         /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
-        ByteBuf completed(GateExchange exchange, ByteBuf frame);
+        void completed(GateExchange exchange, ResponseFrame response);
     }
 
     /** A gate's exchanges not in use. */
@@ -34,13 +34,12 @@ final class GateExchange implements Exchange {
             this.capacity = capacity;
         }
 
-        /** An exchange for a request of {@code version}. */
-        GateExchange take(short version, ProduceVerdicts verdicts, int notifyMillis) {
+        /** An exchange for a request forwarded with {@code verdicts} and {@code notifyMillis} to give its response. */
+        GateExchange take(ProduceVerdicts verdicts, int notifyMillis) {
             GateExchange exchange = free.poll();
             if (exchange == null) {
                 exchange = new GateExchange(this);
             }
-            exchange.version = version;
             exchange.verdicts = verdicts;
             exchange.notifyMillis = notifyMillis;
             return exchange;
@@ -55,16 +54,11 @@ final class GateExchange implements Exchange {
     }
 
     private final Pool pool;
-    private short version;
     private ProduceVerdicts verdicts;
     private int notifyMillis;
 
     private GateExchange(Pool pool) {
         this.pool = pool;
-    }
-
-    short version() {
-        return version;
     }
 
     /** Sluice's answers to merge in; null when the request went whole. */
@@ -78,9 +72,9 @@ final class GateExchange implements Exchange {
     }
 
     @Override
-    public ByteBuf complete(ByteBuf frame) {
+    public void complete(ResponseFrame response) {
         try {
-            return pool.owner.completed(this, frame);
+            pool.owner.completed(this, response);
         } finally {
             pool.recycle(this);
         }

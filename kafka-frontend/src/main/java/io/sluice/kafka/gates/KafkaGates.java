@@ -3,13 +3,14 @@ package io.sluice.kafka.gates;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.quota.NanoClock;
+import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 
 /**
  * The quota gates of one Kafka connection: the {@link ProduceGate} and the {@link FetchGate},
  * sharing the connection's topics, client id and reasons to pause its requests. Every method of
- * each runs on the connection's event loop; a gate sees only {@link KafkaOutbound}, never the
- * connection or its pipeline.
+ * each runs on the connection's event loop; a gate sees only {@link Outbound} and
+ * {@link KafkaOutbound}, never the connection or its pipeline.
  */
 public final class KafkaGates {
 
@@ -19,16 +20,29 @@ public final class KafkaGates {
 
     /**
      * @param out           where frames go
+     * @param requests      where requests awaiting a response and Sluice's answers go, in order
      * @param loop          the connection's event loop, for timers
      * @param topicIds      topic names by id, for requests and responses that name topics by id
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
     public KafkaGates(
-            KafkaOutbound out, EventExecutor loop, ProxyServices services, TopicIds topicIds, String clientAddress) {
+            Outbound out,
+            KafkaOutbound requests,
+            EventExecutor loop,
+            ProxyServices services,
+            TopicIds topicIds,
+            String clientAddress) {
         NanoClock clock = services.quotas().clock();
-        this.pauses = new RequestPauses(out, loop, clock, GateContext.MAX_TIMER_NANOS);
+        this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
         GateContext context = new GateContext(
-                out, loop, clock, services, new ConnectionTopics(topicIds, clock.nanoTime()), pauses, clientAddress);
+                out,
+                requests,
+                loop,
+                clock,
+                services,
+                new ConnectionTopics(topicIds, clock.nanoTime()),
+                pauses,
+                clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
     }

@@ -8,13 +8,14 @@ import io.sluice.kafka.codec.ProduceRequestReader;
 import io.sluice.kafka.codec.ProduceVerdicts;
 import io.sluice.kafka.codec.RecordBatches;
 import io.sluice.kafka.codec.RequestHeader;
-import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.codec.ResponseFrame;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
 import io.sluice.limits.Direction;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
 import io.sluice.relay.Throttling;
@@ -33,8 +34,9 @@ import java.util.function.Consumer;
  * in order, and a request held whole would delay every topic behind it.
  *
  * <p>Partitions within quota go to the broker at once: the very request when all of it is within
- * quota, else a cut of it ({@link ProduceRequestCut}, slices of the original). Over quota, the
- * action of the most specific exceeded scope applies to that partition alone:
+ * quota (the bytes its decoder lent, with no copy or slice), else a cut of it
+ * ({@link ProduceRequestCut}, slices of the original). Over quota, the action of the most specific
+ * exceeded scope applies to that partition alone:
  * <ul>
  *   <li>{@code delay}: the partition is answered at once with REQUEST_TIMED_OUT, which the client
  *       takes as retriable for that batch alone, sending it again after {@code retry.backoff.ms};
@@ -64,7 +66,6 @@ import java.util.function.Consumer;
  */
 public final class ProduceGate {
 
-    private static final short PRODUCE = HandledApi.PRODUCE.key().id;
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
     private static final int POOLED_EXCHANGES = 16;
 
@@ -111,17 +112,11 @@ public final class ProduceGate {
                 });
     }
 
-    /** A Produce request, whose header {@code header} just read from it; takes ownership of {@code frame}. */
-    public void request(ByteBuf frame, RequestHeader header) {
+    /** The lent Produce request {@code frame}, whose header {@code header} just read; it stays its lender's. */
+    public void request(FrameView frame, RequestHeader header) {
         short version = header.apiVersion();
-        short acks;
-        try {
-            acks = ProduceRequestReader.acks(frame, header, cursor);
-            parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
+        short acks = ProduceRequestReader.acks(frame, header, cursor);
+        parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
         long now = context.arrived(frame, header);
         grow(parts.topicCount(), parts.partitionCount());
         if (acks == 0) {
@@ -133,7 +128,7 @@ public final class ProduceGate {
         for (int t = 0; t < parts.topicCount(); t++) {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
-                count(frame, p);
+                count(p);
                 outcomes[p] = decide(topic, p, version, now);
                 if (outcomes[p] == ADMIT) {
                     keep.set(p);
@@ -141,23 +136,15 @@ public final class ProduceGate {
             }
         }
         if (keep.cardinality() == parts.partitionCount()) {
-            context.out().forward(frame, header, exchange(version, null));
+            context.requests().forward(frame, header, exchange(null));
             return;
         }
-        ProduceVerdicts verdicts;
-        ByteBuf cut = null;
-        try {
-            verdicts = verdicts(version);
-            if (!keep.isEmpty()) {
-                cut = ProduceRequestCut.keep(context.out().alloc(), parts, keep);
-            }
-        } finally {
-            frame.release();
-        }
-        if (cut == null) {
-            context.out().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
+        ProduceVerdicts verdicts = verdicts(version);
+        if (keep.isEmpty()) {
+            context.requests().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
         } else {
-            context.out().forward(cut, header, exchange(version, verdicts));
+            context.requests()
+                    .forward(ProduceRequestCut.keep(context.out().alloc(), parts, keep), header, exchange(verdicts));
         }
     }
 
@@ -183,8 +170,8 @@ public final class ProduceGate {
     }
 
     /** Counts partition {@code p}'s batches, noting what it costs. */
-    private void count(ByteBuf frame, int p) {
-        batches.count(frame, parts.recordsStart(p), parts.recordsLength(p));
+    private void count(int p) {
+        batches.count(parts.buffer(), parts.recordsStart(p), parts.recordsLength(p));
         records[p] = (int) Math.min(Integer.MAX_VALUE, batches.records());
         bytes[p] = batches.bytes();
     }
@@ -241,14 +228,14 @@ public final class ProduceGate {
         }
     }
 
-    /** An {@code acks=0} request: what is within quota goes now, the rest is held per topic. */
-    private void unanswered(ByteBuf frame, long now) {
+    /** An {@code acks=0} request, lent: what is within quota goes now, the rest is held per topic. */
+    private void unanswered(FrameView frame, long now) {
         keep.clear();
         boolean holds = false;
         for (int t = 0; t < parts.topicCount(); t++) {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
-                count(frame, p);
+                count(p);
                 outcomes[p] = topic == null ? ADMIT : admitOrHold(topic, p, now);
                 if (outcomes[p] == ADMIT) {
                     keep.set(p);
@@ -261,23 +248,19 @@ public final class ProduceGate {
             context.out().toUpstream(frame);
             return;
         }
-        try {
-            for (int p = 0; p < parts.partitionCount(); p++) {
-                if (outcomes[p] == HOLD) {
-                    single.clear();
-                    single.set(p);
-                    hold(
-                            requestTopics[parts.topicOf(p)],
-                            ProduceRequestCut.keep(context.out().alloc(), parts, single),
-                            p,
-                            now);
-                }
+        for (int p = 0; p < parts.partitionCount(); p++) {
+            if (outcomes[p] == HOLD) {
+                single.clear();
+                single.set(p);
+                hold(
+                        requestTopics[parts.topicOf(p)],
+                        ProduceRequestCut.keep(context.out().alloc(), parts, single),
+                        p,
+                        now);
             }
-            if (!keep.isEmpty()) {
-                context.out().toUpstream(ProduceRequestCut.keep(context.out().alloc(), parts, keep));
-            }
-        } finally {
-            frame.release();
+        }
+        if (!keep.isEmpty()) {
+            context.out().toUpstream(ProduceRequestCut.keep(context.out().alloc(), parts, keep));
         }
         budget.check();
     }
@@ -369,7 +352,7 @@ public final class ProduceGate {
     /** What became of each partition of the request just decided, for the response. */
     private ProduceVerdicts verdicts(short version) {
         ProduceVerdicts verdicts = new ProduceVerdicts(version);
-        ByteBuf frame = parts.frame();
+        ByteBuf frame = parts.buffer();
         for (int t = 0; t < parts.topicCount(); t++) {
             if (parts.topicsById()) {
                 verdicts.topic(null, new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t)));
@@ -391,36 +374,24 @@ public final class ProduceGate {
         return verdicts;
     }
 
-    private GateExchange exchange(short version, ProduceVerdicts verdicts) {
-        return exchanges.take(version, verdicts, notifyMillis);
+    private GateExchange exchange(ProduceVerdicts verdicts) {
+        return exchanges.take(verdicts, notifyMillis);
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
-    private ByteBuf completed(GateExchange exchange, ByteBuf frame) {
-        ByteBuf response = frame;
-        try {
-            if (exchange.verdicts() != null) {
-                response = exchange.verdicts()
-                        .merge(
-                                context.out().alloc(),
-                                frame,
-                                ResponseHeader.bodyIndex(frame, PRODUCE, exchange.version(), cursor));
-                frame.release();
-            }
-            if (exchange.notifyMillis() > 0) {
-                ThrottleTimeField.raise(
-                        HandledApi.PRODUCE,
-                        exchange.version(),
-                        response,
-                        ResponseHeader.bodyIndex(response, PRODUCE, exchange.version(), cursor),
-                        exchange.notifyMillis(),
-                        cursor);
-                context.pauses().mute(exchange.notifyMillis());
-            }
-            return response;
-        } catch (RuntimeException e) {
-            response.release();
-            throw e;
+    private void completed(GateExchange exchange, ResponseFrame response) {
+        if (exchange.verdicts() != null) {
+            response.replace(exchange.verdicts().merge(context.out().alloc(), response.frame(), response.bodyIndex()));
+        }
+        if (exchange.notifyMillis() > 0) {
+            ThrottleTimeField.raise(
+                    HandledApi.PRODUCE,
+                    response.apiVersion(),
+                    response.frame(),
+                    response.bodyIndex(),
+                    exchange.notifyMillis(),
+                    cursor);
+            context.pauses().mute(exchange.notifyMillis());
         }
     }
 

@@ -19,14 +19,14 @@ final class RequestPauses {
     /** A Fetch request waits in Sluice; what follows it must wait too, to keep the order. */
     static final int FETCH_HELD = 1 << 2;
 
-    private final KafkaOutbound out;
+    private final KafkaOutbound requests;
     private final NanoClock clock;
     private final GateTimer muteTimer;
     private int reasons;
     private long mutedUntilNanos;
 
-    RequestPauses(KafkaOutbound out, EventExecutor loop, NanoClock clock, long maxWaitNanos) {
-        this.out = out;
+    RequestPauses(KafkaOutbound requests, EventExecutor loop, NanoClock clock, long maxWaitNanos) {
+        this.requests = requests;
         this.clock = clock;
         this.muteTimer = new GateTimer(loop, maxWaitNanos, this::unmuteIfOver);
     }
@@ -35,7 +35,7 @@ final class RequestPauses {
         int before = reasons;
         reasons |= reason;
         if (before == 0) {
-            out.pauseRequests();
+            requests.pauseRequests();
         }
     }
 
@@ -45,7 +45,7 @@ final class RequestPauses {
         }
         reasons &= ~reason;
         if (reasons == 0) {
-            out.resumeRequests();
+            requests.resumeRequests();
         }
     }
 

@@ -4,21 +4,27 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
 import io.sluice.kafka.codec.HandledApi;
+import io.sluice.kafka.codec.MessageFrames;
 import io.sluice.kafka.codec.NodeEndpointsProbe;
-import io.sluice.kafka.codec.ResponseHeader;
+import io.sluice.kafka.codec.ResponseFrame;
 import io.sluice.kafka.codec.WireCursor;
+import org.apache.kafka.common.protocol.ApiMessage;
 
 /**
  * What Sluice changes in the broker's responses on one connection before the client sees them.
  * In both modes ApiVersions is narrowed to what Sluice handles and Metadata teaches the topic ids;
  * in {@link RoutingMode#REWRITE} mode every broker address (Metadata, FindCoordinator,
  * DescribeCluster, and the node endpoints of Produce, Fetch, ShareFetch and ShareAcknowledge) is
- * replaced by Sluice's. A frame that needs no change is forwarded as the very bytes that came in; a
- * changed one is re-encoded in the response's version, its header kept as it was.
+ * replaced by Sluice's. Where each API names brokers is data ({@link AddressedResponse}); the
+ * rewriting is one: read the body, put Sluice in place of each broker, write the body back in the
+ * response's version, its header kept as it was. A frame that needs no change goes on as the very
+ * bytes that came in.
  *
  * <p>Confined to the connection's event loop.
  */
 public final class ResponseRewriter {
+
+    private static final String REASON = "bad_response_body";
 
     private final AdvertisedNodes nodes;
     private final TopicIds topicIds;
@@ -48,66 +54,40 @@ public final class ResponseRewriter {
     }
 
     /**
-     * The frame to send the client for response {@code frame} (size prefix included) to a request
-     * for {@code apiKey} v{@code apiVersion}. Takes ownership of {@code frame}: returns it as it is,
-     * or releases it and returns a new frame. The caller owns the result. A response that cannot be
-     * read raises a {@link io.sluice.relay.MalformedFrameException} ({@code frame} released).
+     * Makes {@code response} what the client gets: leaves it as it is, or puts a new frame in its
+     * place ({@link ResponseFrame#replace}), which {@code response} then owns. A response that cannot
+     * be read raises a {@link io.sluice.relay.MalformedFrameException}.
      */
-    public ByteBuf rewrite(ByteBufAllocator alloc, ByteBuf frame, short apiKey, short apiVersion) {
-        ByteBuf rewritten;
-        try {
-            rewritten = rewritten(alloc, frame, apiKey, apiVersion);
-        } catch (RuntimeException e) {
-            frame.release();
-            throw e;
-        }
-        if (rewritten == null) {
-            return frame;
-        }
-        frame.release();
-        return rewritten;
-    }
-
-    /** A new frame, or null to forward {@code frame} as it is. */
-    private ByteBuf rewritten(ByteBufAllocator alloc, ByteBuf frame, short apiKey, short apiVersion) {
-        HandledApi api = HandledApi.of(apiKey);
-        if (api == null) {
-            return null;
-        }
+    public void rewrite(ByteBufAllocator alloc, ResponseFrame response) {
+        HandledApi api = HandledApi.of(response.apiKey());
         if (api == HandledApi.API_VERSIONS) {
-            return ApiVersionsResponseRewriter.rewrite(alloc, frame, apiVersion, cursor);
+            ByteBuf narrowed = ApiVersionsResponseRewriter.rewrite(
+                    alloc, response.frame(), response.bodyIndex(), response.apiVersion());
+            if (narrowed != null) {
+                response.replace(narrowed);
+            }
+            return;
         }
-        if (api != HandledApi.METADATA && nodes == null) {
-            return null;
+        AddressedResponse<?> addressed = api == null ? null : AddressedResponse.of(api);
+        if (addressed != null && (nodes != null || addressed.learn() != null)) {
+            rewrite(alloc, response, api, addressed);
         }
-        int bodyIndex = ResponseHeader.bodyIndex(frame, apiKey, apiVersion, cursor);
-        return switch (api) {
-            case METADATA -> MetadataResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes, topicIds);
-            case FIND_COORDINATOR ->
-                FindCoordinatorResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
-            case DESCRIBE_CLUSTER ->
-                DescribeClusterResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes);
-            case PRODUCE ->
-                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                        ? ProduceResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
-                        : null;
-            case FETCH ->
-                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                        ? FetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
-                        : null;
-            case SHARE_FETCH ->
-                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                        ? ShareFetchResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
-                        : null;
-            case SHARE_ACKNOWLEDGE ->
-                carriesNodeEndpoints(api, apiVersion, frame, bodyIndex)
-                        ? ShareAcknowledgeResponseRewriter.rewrite(alloc, frame, bodyIndex, apiVersion, nodes)
-                        : null;
-            default -> null;
-        };
     }
 
-    private boolean carriesNodeEndpoints(HandledApi api, short apiVersion, ByteBuf frame, int bodyIndex) {
-        return NodeEndpointsProbe.carriesNodeEndpoints(api, apiVersion, frame, bodyIndex, cursor);
+    private <M extends ApiMessage> void rewrite(
+            ByteBufAllocator alloc, ResponseFrame response, HandledApi api, AddressedResponse<M> addressed) {
+        short version = response.apiVersion();
+        int bodyIndex = response.bodyIndex();
+        if (addressed.onlyWithNodeEndpoints()
+                && !NodeEndpointsProbe.carriesNodeEndpoints(api, version, response.frame(), bodyIndex, cursor)) {
+            return;
+        }
+        M data = MessageFrames.read(addressed.message().get(), response.frame(), bodyIndex, version, REASON);
+        if (addressed.learn() != null) {
+            addressed.learn().accept(data, topicIds);
+        }
+        if (nodes != null && addressed.addresses().rewrite(data, version, nodes)) {
+            response.replace(MessageFrames.withBody(alloc, response.frame(), bodyIndex, data, version, REASON));
+        }
     }
 }

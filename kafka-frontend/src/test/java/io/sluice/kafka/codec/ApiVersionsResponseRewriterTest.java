@@ -29,12 +29,19 @@ class ApiVersionsResponseRewriterTest {
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
     private final WireCursor cursor = new WireCursor();
 
+    /** The rewriter on the response {@code frame}, lent, to a request of {@code requestVersion}. */
+    private ByteBuf rewrite(ByteBuf frame, short requestVersion) {
+        int bodyIndex =
+                ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.API_VERSIONS.id, requestVersion, cursor);
+        return ApiVersionsResponseRewriter.rewrite(alloc, KafkaFrames.view(frame), bodyIndex, requestVersion);
+    }
+
     @Test
     void advertisesOnlyVersionsSluiceHandlesInEveryRequestVersion() {
         for (short version = 0; version <= HandledApi.API_VERSIONS.maxVersion(); version++) {
             ApiVersionsResponseData broker = newerBroker();
             ByteBuf frame = KafkaFrames.response(broker, version, 77);
-            ByteBuf rewritten = ApiVersionsResponseRewriter.rewrite(alloc, frame, version, cursor);
+            ByteBuf rewritten = rewrite(frame, version);
             try {
                 ApiVersionsResponse seen =
                         (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, version, 77);
@@ -72,7 +79,7 @@ class ApiVersionsResponseRewriterTest {
         keys.add(range(ApiKeys.OFFSET_COMMIT, 2, 9));
         ByteBuf frame = KafkaFrames.response(new ApiVersionsResponseData().setApiKeys(keys), (short) 3, 1);
         try {
-            assertNull(ApiVersionsResponseRewriter.rewrite(alloc, frame, (short) 3, cursor));
+            assertNull(rewrite(frame, (short) 3));
         } finally {
             frame.release();
         }
@@ -86,7 +93,7 @@ class ApiVersionsResponseRewriterTest {
                 .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
                 .setApiKeys(keys);
         ByteBuf frame = KafkaFrames.response(broker, (short) 0, 3);
-        ByteBuf rewritten = ApiVersionsResponseRewriter.rewrite(alloc, frame, (short) 4, cursor);
+        ByteBuf rewritten = rewrite(frame, (short) 4);
         try {
             ApiVersionsResponse seen =
                     (ApiVersionsResponse) KafkaFrames.asClientReads(rewritten, ApiKeys.API_VERSIONS, (short) 4, 3);
@@ -122,9 +129,7 @@ class ApiVersionsResponseRewriterTest {
         ByteBuf frame = KafkaFrames.response(newerBroker(), (short) 3, 5);
         ByteBuf cut = frame.retainedSlice(0, 30);
         try {
-            MalformedFrameException e = assertThrows(
-                    MalformedFrameException.class,
-                    () -> ApiVersionsResponseRewriter.rewrite(alloc, cut, (short) 3, cursor));
+            MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> rewrite(cut, (short) 3));
             assertEquals("bad_response_body", e.reason());
         } finally {
             cut.release();
@@ -137,7 +142,7 @@ class ApiVersionsResponseRewriterTest {
     void returnsTheOriginalBytesUntouched() {
         ByteBuf frame = KafkaFrames.response(newerBroker(), (short) 3, 5);
         byte[] before = ByteBufUtil.getBytes(frame);
-        ByteBuf rewritten = ApiVersionsResponseRewriter.rewrite(alloc, frame, (short) 3, cursor);
+        ByteBuf rewritten = rewrite(frame, (short) 3);
         assertEquals(ByteBufUtil.hexDump(before), ByteBufUtil.hexDump(frame));
         rewritten.release();
         frame.release();

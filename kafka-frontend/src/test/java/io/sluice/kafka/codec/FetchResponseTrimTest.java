@@ -2,6 +2,7 @@ package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.testing.LeakCheck;
@@ -40,13 +41,16 @@ class FetchResponseTrimTest {
                 new Part("orders", ORDERS, 1, orders1),
                 new Part("audit", AUDIT, 0, audit));
         parts.readFetchResponse(
-                frame, ResponseHeader.bodyIndex(frame, HandledApi.FETCH.key().id, version, cursor), version, cursor);
+                KafkaFrames.view(frame),
+                ResponseHeader.bodyIndex(KafkaFrames.view(frame), HandledApi.FETCH.key().id, version, cursor),
+                version,
+                cursor);
         int firstBatch =
                 RecordBatches.batchSize(frame, parts.recordsStart(0), parts.recordsStart(0) + parts.recordsLength(0));
         int[] kept = {firstBatch, 0, FetchResponseTrim.UNCHANGED};
         ByteBuf trimmed = FetchResponseTrim.trim(alloc, parts, kept);
         try {
-            assertEquals(9, ResponseHeader.correlationId(trimmed));
+            assertEquals(9, ResponseHeader.correlationId(KafkaFrames.view(trimmed)));
             FetchResponseData data = RecordFrames.readFetch(trimmed, version);
             List<FetchResponseData.PartitionData> ordersParts =
                     data.responses().get(0).partitions();

@@ -31,11 +31,13 @@ class NodeEndpointsProbeTest {
                 for (boolean with : new boolean[] {false, true}) {
                     ByteBuf frame = KafkaFrames.response(BrokerResponses.of(api.key(), version, with), version, 3);
                     try {
-                        int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, version, cursor);
+                        int bodyIndex =
+                                ResponseHeader.bodyIndex(KafkaFrames.view(frame), api.key().id, version, cursor);
                         boolean expected = with && hasNodeEndpoints(api, version);
                         assertEquals(
                                 expected,
-                                NodeEndpointsProbe.carriesNodeEndpoints(api, version, frame, bodyIndex, cursor),
+                                NodeEndpointsProbe.carriesNodeEndpoints(
+                                        api, version, KafkaFrames.view(frame), bodyIndex, cursor),
                                 api + " v" + version + (with ? " with" : " without") + " endpoints");
                         found += expected ? 1 : 0;
                     } finally {
@@ -54,14 +56,15 @@ class NodeEndpointsProbeTest {
             ByteBuf frame =
                     KafkaFrames.response(BrokerResponses.of(api.key(), api.maxVersion(), false), api.maxVersion(), 3);
             try {
-                int bodyIndex = ResponseHeader.bodyIndex(frame, api.key().id, api.maxVersion(), cursor);
+                int bodyIndex =
+                        ResponseHeader.bodyIndex(KafkaFrames.view(frame), api.key().id, api.maxVersion(), cursor);
                 for (int end = bodyIndex; end < frame.writerIndex(); end += 3) {
                     ByteBuf cut = frame.retainedSlice(0, end);
                     try {
                         MalformedFrameException e = assertThrows(
                                 MalformedFrameException.class,
                                 () -> NodeEndpointsProbe.carriesNodeEndpoints(
-                                        api, api.maxVersion(), cut, bodyIndex, cursor),
+                                        api, api.maxVersion(), KafkaFrames.view(cut), bodyIndex, cursor),
                                 api + " cut at " + end);
                         assertEquals("bad_response_body", e.reason());
                     } finally {
@@ -94,9 +97,10 @@ class NodeEndpointsProbeTest {
         frame.setInt(0, frame.readableBytes() - 4);
         try {
             assertEquals(0, plain.getByte(plain.writerIndex() - 1), "the plain response ends with no tagged fields");
-            int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
-            assertTrue(
-                    NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+            int bodyIndex =
+                    ResponseHeader.bodyIndex(KafkaFrames.view(frame), HandledApi.PRODUCE.key().id, (short) 12, cursor);
+            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(
+                    HandledApi.PRODUCE, (short) 12, KafkaFrames.view(frame), bodyIndex, cursor));
         } finally {
             plain.release();
             endpoints.release();
@@ -120,9 +124,10 @@ class NodeEndpointsProbeTest {
                     (short) 12,
                     new org.apache.kafka.common.message.ProduceResponseData());
             assertEquals(1, kafka.nodeEndpoints().size(), "kafka-clients still sees the endpoint");
-            int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.PRODUCE.key().id, (short) 12, cursor);
-            assertTrue(
-                    NodeEndpointsProbe.carriesNodeEndpoints(HandledApi.PRODUCE, (short) 12, frame, bodyIndex, cursor));
+            int bodyIndex =
+                    ResponseHeader.bodyIndex(KafkaFrames.view(frame), HandledApi.PRODUCE.key().id, (short) 12, cursor);
+            assertTrue(NodeEndpointsProbe.carriesNodeEndpoints(
+                    HandledApi.PRODUCE, (short) 12, KafkaFrames.view(frame), bodyIndex, cursor));
         } finally {
             frame.release();
         }

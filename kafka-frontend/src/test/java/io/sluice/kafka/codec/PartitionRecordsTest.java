@@ -1,6 +1,7 @@
 package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.relay.MalformedFrameException;
@@ -45,8 +46,8 @@ class PartitionRecordsTest {
     void findsEachPartitionOfAProduceRequest(short version) {
         ByteBuf frame = RecordFrames.produceRequest(version, (short) -1, 5, "app", parts());
         try {
-            header.read(frame);
-            parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
+            header.read(KafkaFrames.view(frame));
+            parts.readProduceRequest(KafkaFrames.view(frame), header.bodyIndex(), version, cursor);
             assertLayout(frame, version >= 13);
         } finally {
             frame.release();
@@ -58,8 +59,9 @@ class PartitionRecordsTest {
     void findsEachPartitionOfAFetchResponse(short version) {
         ByteBuf frame = RecordFrames.fetchResponse(version, 5, parts());
         try {
-            int bodyIndex = ResponseHeader.bodyIndex(frame, HandledApi.FETCH.key().id, version, cursor);
-            parts.readFetchResponse(frame, bodyIndex, version, cursor);
+            int bodyIndex =
+                    ResponseHeader.bodyIndex(KafkaFrames.view(frame), HandledApi.FETCH.key().id, version, cursor);
+            parts.readFetchResponse(KafkaFrames.view(frame), bodyIndex, version, cursor);
             assertLayout(frame, version >= 13);
         } finally {
             frame.release();
@@ -101,11 +103,11 @@ class PartitionRecordsTest {
     void aRequestCutShortIsMalformed(short version) {
         ByteBuf frame = RecordFrames.produceRequest(version, (short) -1, 5, "app", parts());
         try {
-            header.read(frame);
+            header.read(KafkaFrames.view(frame));
             ByteBuf shorter = frame.slice(frame.readerIndex(), frame.readableBytes() - 40);
             MalformedFrameException e = assertThrows(
                     MalformedFrameException.class,
-                    () -> parts.readProduceRequest(shorter, header.bodyIndex(), version, cursor));
+                    () -> parts.readProduceRequest(KafkaFrames.view(shorter), header.bodyIndex(), version, cursor));
             assertEquals("bad_produce", e.reason());
         } finally {
             frame.release();
@@ -117,8 +119,8 @@ class PartitionRecordsTest {
     void nullRecordsAreFoundAsNull(short version) {
         ByteBuf frame = RecordFrames.produceRequest(version, (short) 1, 5, "app", new Part("orders", ORDERS, 0, null));
         try {
-            header.read(frame);
-            parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
+            header.read(KafkaFrames.view(frame));
+            parts.readProduceRequest(KafkaFrames.view(frame), header.bodyIndex(), version, cursor);
             assertEquals(1, parts.partitionCount());
             assertEquals(-1, parts.recordsLength(0));
             assertFalse(parts.topicCount() != 1);

@@ -2,6 +2,7 @@ package io.sluice.kafka.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.testing.LeakCheck;
@@ -43,8 +44,8 @@ class ProduceRequestCutTest {
                 new Part("orders", ORDERS, 0, A),
                 new Part("orders", ORDERS, 3, B),
                 new Part("audit", AUDIT, 1, C));
-        header.read(frame);
-        parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
+        header.read(KafkaFrames.view(frame));
+        parts.readProduceRequest(KafkaFrames.view(frame), header.bodyIndex(), version, cursor);
         return frame;
     }
 
@@ -61,9 +62,9 @@ class ProduceRequestCutTest {
         ByteBuf frame = request(version);
         ByteBuf cut = ProduceRequestCut.keep(alloc, parts, of(keep));
         try {
-            RequestHeader cutHeader = new RequestHeader().read(cut);
+            RequestHeader cutHeader = new RequestHeader().read(KafkaFrames.view(cut));
             assertEquals(77, cutHeader.correlationId());
-            assertEquals("app", cutHeader.clientId(cut));
+            assertEquals("app", cutHeader.clientId(KafkaFrames.view(cut)));
             return RecordFrames.readProduce(cut, version);
         } finally {
             cut.release();
@@ -94,7 +95,8 @@ class ProduceRequestCutTest {
         try {
             int last = parts.recordsStart(0) + parts.recordsLength(0) - 1;
             PartitionRecords cutParts = new PartitionRecords();
-            cutParts.readProduceRequest(cut, header.read(cut).bodyIndex(), version, cursor);
+            cutParts.readProduceRequest(
+                    KafkaFrames.view(cut), header.read(KafkaFrames.view(cut)).bodyIndex(), version, cursor);
             int cutLast = cutParts.recordsStart(0) + cutParts.recordsLength(0) - 1;
             frame.setByte(last, frame.getByte(last) ^ 0x55);
             assertEquals(frame.getByte(last), cut.getByte(cutLast), "the cut sees a change to the original's records");

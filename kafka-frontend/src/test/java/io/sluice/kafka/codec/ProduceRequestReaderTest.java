@@ -35,7 +35,8 @@ class ProduceRequestReaderTest {
                     try {
                         assertEquals(
                                 acks,
-                                ProduceRequestReader.acks(frame, header.read(frame), cursor),
+                                ProduceRequestReader.acks(
+                                        KafkaFrames.view(frame), header.read(KafkaFrames.view(frame)), cursor),
                                 "v" + version + " transactional id " + transactionalId);
                     } finally {
                         frame.release();
@@ -50,10 +51,13 @@ class ProduceRequestReaderTest {
         ByteBuf frame = KafkaFrames.request(
                 new ProduceRequestData().setTransactionalId("tx").setAcks((short) 1), (short) 11, 9, "p");
         try {
-            ByteBuf cut = frame.retainedSlice(0, header.read(frame).bodyIndex() + 3);
+            ByteBuf cut =
+                    frame.retainedSlice(0, header.read(KafkaFrames.view(frame)).bodyIndex() + 3);
             try {
                 MalformedFrameException e = assertThrows(
-                        MalformedFrameException.class, () -> ProduceRequestReader.acks(cut, header.read(cut), cursor));
+                        MalformedFrameException.class,
+                        () -> ProduceRequestReader.acks(
+                                KafkaFrames.view(cut), header.read(KafkaFrames.view(cut)), cursor));
                 assertEquals("bad_produce", e.reason());
             } finally {
                 cut.release();
@@ -68,7 +72,9 @@ class ProduceRequestReaderTest {
         ByteBuf frame = KafkaFrames.request(new MetadataRequestData(), (short) 12, 9, "p");
         try {
             assertThrows(
-                    IllegalArgumentException.class, () -> ProduceRequestReader.acks(frame, header.read(frame), cursor));
+                    IllegalArgumentException.class,
+                    () -> ProduceRequestReader.acks(
+                            KafkaFrames.view(frame), header.read(KafkaFrames.view(frame)), cursor));
         } finally {
             frame.release();
         }

@@ -62,7 +62,10 @@ class ProduceVerdictsTest {
         broker.responses().add(topic(version, "audit", AUDIT, 1));
         ByteBuf frame = KafkaFrames.response(broker, version, 31);
         ByteBuf merged = verdicts(version)
-                .merge(alloc, frame, ResponseHeader.bodyIndex(frame, ApiKeys.PRODUCE.id, version, cursor));
+                .merge(
+                        alloc,
+                        KafkaFrames.view(frame),
+                        ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.PRODUCE.id, version, cursor));
         try {
             ProduceResponseData data = KafkaFrames.body(merged, ApiKeys.PRODUCE, version, new ProduceResponseData());
             assertEquals(7, data.throttleTimeMs());
@@ -89,7 +92,7 @@ class ProduceVerdictsTest {
             } else {
                 assertNull(rejected.errorMessage(), "no version before 8 has a message");
             }
-            assertEquals(31, ResponseHeader.correlationId(merged));
+            assertEquals(31, ResponseHeader.correlationId(KafkaFrames.view(merged)));
         } finally {
             merged.release();
             frame.release();

@@ -3,8 +3,13 @@ package io.sluice.kafka.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.kafka.connection.KafkaSettings;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.kafka.testing.KeepFrames;
 import io.sluice.kafka.testing.RecordingBroker;
 import io.sluice.kafka.testing.RecordingBroker.Connection;
+import io.sluice.relay.connection.FrameDecoder;
+import io.sluice.relay.connection.FrameRule;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -41,8 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What a real kafka-clients producer, consumer and admin client send, read by Sluice's codec: every
- * request frame comes out of {@link KafkaFrameDecoder} whole, its header reads as Kafka reads it,
- * and Produce requests say the acks the producer was configured with. The clients talk to a
+ * request frame comes out of the relay's {@link FrameDecoder} with Kafka's rule and the brokers'
+ * default largest request whole, its header reads as Kafka reads it, and Produce requests say the
+ * acks the producer was configured with. The clients talk to a
  * {@link RecordingBroker} that records their bytes.
  *
  * <p>It also writes the fuzz seed corpus: with {@code -Dsluice.corpus.dir=src/test/resources}
@@ -76,7 +82,7 @@ class RealClientRequestsTest {
             for (int i = 0; i < frames.size(); i++) {
                 ByteBuf frame = frames.get(i);
                 try {
-                    header.read(frame);
+                    header.read(KafkaFrames.view(frame));
                     ByteBuffer kafkaView = ByteBuffer.wrap(connection.requests().get(i), 4, frame.readableBytes() - 4)
                             .slice();
                     org.apache.kafka.common.requests.RequestHeader kafka =
@@ -84,11 +90,11 @@ class RealClientRequestsTest {
                     assertEquals(kafka.apiKey().id, header.apiKey());
                     assertEquals(kafka.apiVersion(), header.apiVersion());
                     assertEquals(kafka.correlationId(), header.correlationId());
-                    assertEquals(kafka.clientId(), header.clientId(frame));
+                    assertEquals(kafka.clientId(), header.clientId(KafkaFrames.view(frame)));
                     assertEquals(4 + kafkaView.position(), header.bodyIndex());
                     apis.add(kafka.apiKey().name);
                     if (kafka.apiKey() == ApiKeys.PRODUCE) {
-                        acks.add(ProduceRequestReader.acks(frame, header, cursor));
+                        acks.add(ProduceRequestReader.acks(KafkaFrames.view(frame), header, cursor));
                     }
                 } finally {
                     frame.release();
@@ -111,8 +117,8 @@ class RealClientRequestsTest {
 
     /** The frames a client-side decoder makes of the connection's bytes, arriving in odd-sized reads. */
     private static List<ByteBuf> decode(List<byte[]> requests) {
-        EmbeddedChannel channel =
-                new EmbeddedChannel(new KafkaFrameDecoder(KafkaFrameDecoder.DEFAULT_MAX_REQUEST_SIZE));
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new FrameDecoder(FrameRule.INT32_SIZE, KafkaSettings.DEFAULT_MAX_REQUEST_SIZE), new KeepFrames());
         ByteBuf stream = Unpooled.buffer();
         requests.forEach(stream::writeBytes);
         while (stream.isReadable()) {

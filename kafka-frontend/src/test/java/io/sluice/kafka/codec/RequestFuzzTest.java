@@ -7,7 +7,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
+import io.sluice.relay.connection.FrameDecoder;
+import io.sluice.relay.connection.FrameRule;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.FuzzCorpus;
 import io.sluice.testing.LeakCheck;
@@ -24,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Arbitrary client bytes through the client side of the codec: {@link KafkaFrameDecoder}, then for
- * each frame {@link RequestHeader}, {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
+ * Arbitrary client bytes through the client side of the codec: the relay's {@link FrameDecoder}
+ * with Kafka's {@link FrameRule#INT32_SIZE}, then for each frame {@link RequestHeader},
+ * {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
  * The only exception that may escape is {@link MalformedFrameException}; where Kafka's own parsers
  * read the same frame, Sluice must read the same header fields and acks; readers leave the frame's
  * indexes alone; every buffer is released.
@@ -42,7 +46,8 @@ class RequestFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void clientBytes(byte[] input) {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        EmbeddedChannel channel = new EmbeddedChannel(new KafkaFrameDecoder(64 * 1024), new ReadEveryRequest());
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new FrameDecoder(FrameRule.INT32_SIZE, 64 * 1024), new ReadEveryRequest());
         channel.config().setAllocator(alloc);
         int split = input.length == 0 ? 0 : (input[0] & 0xff) % (input.length + 1);
         try {
@@ -78,17 +83,20 @@ class RequestFuzzTest {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf frame = (ByteBuf) msg;
+            FrameView lent = (FrameView) msg;
+            ByteBuf buffer = lent.buffer();
+            int reader = buffer.readerIndex();
+            int writer = buffer.writerIndex();
+            // The frame's own bytes, to compare with what Kafka reads; the readers read the lent frame.
+            ByteBuf frame = lent.retainedSlice();
             try {
-                int reader = frame.readerIndex();
-                int writer = frame.writerIndex();
-                header.read(frame);
-                compareWithKafka(frame);
+                header.read(lent);
+                compareWithKafka(lent, frame);
                 boolean answered = true;
                 if (header.apiKey() == ApiKeys.PRODUCE.id) {
-                    short acks = ProduceRequestReader.acks(frame, header, cursor);
+                    short acks = ProduceRequestReader.acks(lent, header, cursor);
                     answered = acks != 0;
-                    ProduceRequestData kafka = kafkaBody(frame);
+                    ProduceRequestData kafka = kafkaBody(lent, frame);
                     if (kafka != null) {
                         assertEquals(kafka.acks(), acks, "acks differ from Kafka's");
                     }
@@ -96,14 +104,14 @@ class RequestFuzzTest {
                 if (answered && !header.isNewerApiVersions()) {
                     inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), 0, null);
                 }
-                assertEquals(reader, frame.readerIndex(), "reader index moved");
-                assertEquals(writer, frame.writerIndex(), "writer index moved");
+                assertEquals(reader, buffer.readerIndex(), "reader index moved");
+                assertEquals(writer, buffer.writerIndex(), "writer index moved");
             } finally {
                 frame.release();
             }
         }
 
-        private void compareWithKafka(ByteBuf frame) {
+        private void compareWithKafka(FrameView lent, ByteBuf frame) {
             ByteBuffer bytes = ByteBuffer.wrap(KafkaFrames.frameBytes(frame));
             bytes.position(4);
             org.apache.kafka.common.requests.RequestHeader kafka;
@@ -116,15 +124,15 @@ class RequestFuzzTest {
             assertEquals(kafka.apiVersion(), header.apiVersion());
             assertEquals(kafka.correlationId(), header.correlationId());
             // Kafka reads a null client id as an empty one.
-            assertEquals(kafka.clientId(), header.hasClientId() ? header.clientId(frame) : "");
-            assertEquals(bytes.position(), header.bodyIndex(), "body starts elsewhere than for Kafka");
-            assertTrue(header.bodyIndex() <= frame.writerIndex());
+            assertEquals(kafka.clientId(), header.hasClientId() ? header.clientId(lent) : "");
+            assertEquals(bytes.position(), header.bodyIndex() - lent.index(), "body starts elsewhere than for Kafka");
+            assertTrue(header.bodyIndex() <= lent.index() + lent.length());
         }
 
         /** The Produce body as Kafka reads it, or null when Kafka cannot. */
-        private ProduceRequestData kafkaBody(ByteBuf frame) {
+        private ProduceRequestData kafkaBody(FrameView lent, ByteBuf frame) {
             ByteBuffer body = ByteBuffer.wrap(KafkaFrames.frameBytes(frame));
-            body.position(header.bodyIndex() - frame.readerIndex());
+            body.position(header.bodyIndex() - lent.index());
             try {
                 return new ProduceRequestData(new ByteBufferAccessor(body), header.apiVersion());
             } catch (RuntimeException unreadable) {

@@ -43,12 +43,12 @@ class RequestHeaderTest {
                         KafkaFrames.request(key.messageType.newRequest(), version, 1000 + version, "producer-1");
                 int readerIndex = frame.readerIndex();
                 try {
-                    header.read(frame);
+                    header.read(KafkaFrames.view(frame));
                     String what = key + " v" + version;
                     assertEquals(key.id, header.apiKey(), what);
                     assertEquals(version, header.apiVersion(), what);
                     assertEquals(1000 + version, header.correlationId(), what);
-                    assertEquals("producer-1", header.clientId(frame), what);
+                    assertEquals("producer-1", header.clientId(KafkaFrames.view(frame)), what);
                     assertEquals(kafkaBodyIndex(frame), header.bodyIndex(), what);
                     assertEquals(readerIndex, frame.readerIndex(), what);
                     assertFalse(header.isNewerApiVersions(), what);
@@ -68,12 +68,12 @@ class RequestHeaderTest {
         ByteBuf tagged = KafkaFrames.request(new MetadataRequestData(), (short) 12, 5, "client-é", tags);
         ByteBuf anonymous = KafkaFrames.request(new MetadataRequestData(), (short) 12, 6, null);
         try {
-            header.read(tagged);
-            assertEquals("client-é", header.clientId(tagged));
+            header.read(KafkaFrames.view(tagged));
+            assertEquals("client-é", header.clientId(KafkaFrames.view(tagged)));
             assertEquals(kafkaBodyIndex(tagged), header.bodyIndex());
-            header.read(anonymous);
+            header.read(KafkaFrames.view(anonymous));
             assertFalse(header.hasClientId());
-            assertNull(header.clientId(anonymous));
+            assertNull(header.clientId(KafkaFrames.view(anonymous)));
             assertEquals(kafkaBodyIndex(anonymous), header.bodyIndex());
         } finally {
             tagged.release();
@@ -104,7 +104,7 @@ class RequestHeaderTest {
     void passesVersionsOfOtherApisNewerThanKafkaClientsKnows() {
         ByteBuf frame = frameOf(ApiKeys.JOIN_GROUP.id, (short) (ApiKeys.JOIN_GROUP.latestVersion(true) + 5));
         try {
-            header.read(frame);
+            header.read(KafkaFrames.view(frame));
             assertEquals(ApiKeys.JOIN_GROUP.id, header.apiKey());
         } finally {
             frame.release();
@@ -118,8 +118,8 @@ class RequestHeaderTest {
         ByteBuf current =
                 KafkaFrames.request(new ApiVersionsRequestData(), HandledApi.API_VERSIONS.maxVersion(), 2, "c");
         try {
-            assertTrue(header.read(newer).isNewerApiVersions());
-            assertFalse(header.read(current).isNewerApiVersions());
+            assertTrue(header.read(KafkaFrames.view(newer)).isNewerApiVersions());
+            assertFalse(header.read(KafkaFrames.view(current)).isNewerApiVersions());
         } finally {
             newer.release();
             current.release();
@@ -132,11 +132,11 @@ class RequestHeaderTest {
                 new MetadataRequestData(), (short) 12, 5, "a-client-id", List.of(new RawTaggedField(1, new byte[10])));
         try {
             int fullLength = full.readableBytes();
-            int bodyIndex = header.read(full).bodyIndex();
+            int bodyIndex = header.read(KafkaFrames.view(full)).bodyIndex();
             for (int length = 0; length < bodyIndex; length++) {
                 ByteBuf cut = full.retainedSlice(0, length);
-                MalformedFrameException e =
-                        assertThrows(MalformedFrameException.class, () -> header.read(cut), "cut at " + length);
+                MalformedFrameException e = assertThrows(
+                        MalformedFrameException.class, () -> header.read(KafkaFrames.view(cut)), "cut at " + length);
                 assertEquals("bad_header", e.reason());
                 cut.release();
             }
@@ -173,7 +173,8 @@ class RequestHeaderTest {
 
     private void assertReason(String reason, ByteBuf frame) {
         try {
-            MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> header.read(frame));
+            MalformedFrameException e =
+                    assertThrows(MalformedFrameException.class, () -> header.read(KafkaFrames.view(frame)));
             assertEquals(reason, e.reason(), e.getMessage());
         } finally {
             frame.release();

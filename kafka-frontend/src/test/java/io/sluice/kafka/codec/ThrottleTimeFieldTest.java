@@ -24,8 +24,11 @@ class ThrottleTimeFieldTest {
     void raisesAProduceResponsesThrottleTimeBehindItsPartitions(short version) {
         ByteBuf frame = KafkaFrames.response(BrokerResponses.produce(version, true), version, 1);
         try {
-            int bodyIndex = ResponseHeader.bodyIndex(frame, ApiKeys.PRODUCE.id, version, cursor);
-            assertEquals(250, ThrottleTimeField.raise(HandledApi.PRODUCE, version, frame, bodyIndex, 250, cursor));
+            int bodyIndex = ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.PRODUCE.id, version, cursor);
+            assertEquals(
+                    250,
+                    ThrottleTimeField.raise(
+                            HandledApi.PRODUCE, version, KafkaFrames.view(frame), bodyIndex, 250, cursor));
             ProduceResponseData read = KafkaFrames.body(frame, ApiKeys.PRODUCE, version, new ProduceResponseData());
             assertEquals(250, read.throttleTimeMs());
             ProduceResponseData expected =
@@ -42,8 +45,11 @@ class ThrottleTimeFieldTest {
         ByteBuf frame =
                 KafkaFrames.response(BrokerResponses.fetch(version, false).setThrottleTimeMs(900), version, 1);
         try {
-            int bodyIndex = ResponseHeader.bodyIndex(frame, ApiKeys.FETCH.id, version, cursor);
-            assertEquals(900, ThrottleTimeField.raise(HandledApi.FETCH, version, frame, bodyIndex, 250, cursor));
+            int bodyIndex = ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.FETCH.id, version, cursor);
+            assertEquals(
+                    900,
+                    ThrottleTimeField.raise(
+                            HandledApi.FETCH, version, KafkaFrames.view(frame), bodyIndex, 250, cursor));
             assertEquals(
                     900,
                     KafkaFrames.body(frame, ApiKeys.FETCH, version, new FetchResponseData())

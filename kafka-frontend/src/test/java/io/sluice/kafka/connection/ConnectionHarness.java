@@ -22,6 +22,8 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.connection.RefusingSocketChannel;
+import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.EmbeddedSocketChannel;
@@ -39,13 +41,20 @@ import java.util.concurrent.TimeUnit;
 /**
  * One client connection through the Kafka pipeline ({@link KafkaChannelInitializer}) in memory: a
  * client socket and the upstream socket the connection opens, both on a {@link ManualEventLoop}
- * whose clock the test moves. The test plays client and broker with frames built by kafka-clients.
+ * whose clock the test moves; an upstream at {@link RefusingSocketChannel#REFUSED_PORT} refuses the
+ * connect. The test plays client and broker with frames built by kafka-clients.
  */
 final class ConnectionHarness implements AutoCloseable {
 
     static final String SLUICE_HOST = "sluice.example";
     static final int NODE_PORT_BASE = 19_000;
     static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
+    /** The largest request a harness connection takes unless told otherwise. */
+    static final int MAX_REQUEST_SIZE = 64 * 1024;
+    /** The one bootstrap server of a harness connection unless told otherwise. */
+    static final BrokerEndpoint BOOTSTRAP_SERVER = new BrokerEndpoint("127.0.0.1", 9092);
+
+    private static final UpstreamRoute BOOTSTRAP = UpstreamRoute.bootstrap(List.of(BOOTSTRAP_SERVER));
 
     /** Admission control enforced, its breakers opened by one sample of heap use over half. */
     static final AdmissionSettings ENFORCED_HEAP_HALF = AdmissionJson.parseSettings(("{\"mode\":\"enforced\","
@@ -66,10 +75,25 @@ final class ConnectionHarness implements AutoCloseable {
 
     /** A connection on the bootstrap port, rewriting broker addresses, admission control as given. */
     ConnectionHarness(AdmissionController admission) {
-        this(admission, UpstreamRoute.bootstrap(List.of(new BrokerEndpoint("127.0.0.1", 9092))));
+        this(admission, BOOTSTRAP);
     }
 
     ConnectionHarness(AdmissionController admission, UpstreamRoute route) {
+        this(admission, route, MAX_REQUEST_SIZE, null);
+    }
+
+    /** A connection on the bootstrap port taking requests up to {@code maxRequestSize}, admission control off. */
+    ConnectionHarness(int maxRequestSize) {
+        this(admittingEverything(), BOOTSTRAP, maxRequestSize, null);
+    }
+
+    /** A connection going where {@code route} says, speaking {@code upstreamTls} to it, admission control off. */
+    ConnectionHarness(UpstreamRoute route, ReloadingSslContext upstreamTls) {
+        this(admittingEverything(), route, MAX_REQUEST_SIZE, upstreamTls);
+    }
+
+    private ConnectionHarness(
+            AdmissionController admission, UpstreamRoute route, int maxRequestSize, ReloadingSslContext upstreamTls) {
         services = new ProxyServices(
                 new QuotaEngine(LimitsDocument.empty(), loop::clockNanos),
                 new TopicActivity(Duration.ofMinutes(1)),
@@ -82,11 +106,11 @@ final class ConnectionHarness implements AutoCloseable {
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
                 new TopicIds(100),
                 1_000,
-                EmbeddedSocketChannel.class,
+                RefusingSocketChannel.class,
                 HANDSHAKE_TIMEOUT,
-                64 * 1024,
+                maxRequestSize,
                 null,
-                null);
+                upstreamTls);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));

@@ -2,11 +2,13 @@ package io.sluice.kafka.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.ssl.SslProvider;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.Signal;
 import io.sluice.admission.SignalSource;
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
@@ -14,9 +16,12 @@ import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.relay.Drain;
+import io.sluice.relay.connection.HandshakeDeadline;
+import io.sluice.relay.connection.RefusingSocketChannel;
+import io.sluice.relay.tls.ReloadingSslContext;
+import io.sluice.relay.tls.UpstreamTlsFiles;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -31,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +57,7 @@ class KafkaConnectionTest {
 
     private static final short METADATA_VERSION = 12;
     private static final short PRODUCE_VERSION = 11;
-    private static final ScopeRef SLOW = new ScopeRef(ScopeKind.KAFKA_TOPIC, "slow");
+    private static final ScopeRef SLOW = new ScopeRef(KafkaScopes.TOPIC, "slow");
 
     private ConnectionHarness harness = new ConnectionHarness();
 
@@ -221,7 +227,7 @@ class KafkaConnectionTest {
         assertTrue(harness.client.isOpen());
         harness.advance(Duration.ofMillis(1));
         assertFalse(harness.client.isOpen());
-        assertEquals(Map.of(HandshakeTimeout.REASON, 1L), harness.stats.protocolErrors());
+        assertEquals(Map.of(HandshakeDeadline.REASON, 1L), harness.stats.protocolErrors());
 
         harness.close();
         harness = new ConnectionHarness();
@@ -244,7 +250,9 @@ class KafkaConnectionTest {
 
         harness.close();
         harness = new ConnectionHarness();
-        harness.clientSends(ByteBuffer.allocate(4).putInt(64 * 1024 + 1).array());
+        harness.clientSends(ByteBuffer.allocate(4)
+                .putInt(ConnectionHarness.MAX_REQUEST_SIZE + 1)
+                .array());
         assertFalse(harness.client.isOpen());
 
         harness.close();
@@ -253,6 +261,19 @@ class KafkaConnectionTest {
         oldProduce.setShort(6, 2);
         harness.clientSends(oldProduce);
         assertFalse(harness.client.isOpen());
+        assertFalse(harness.hasUpstream(), "nothing forwarded");
+    }
+
+    @Test
+    void withTheBrokersDefaultLimitARequestOfTwoGibibytesIsTooLargeAsSoonAsItsSizeIsIn() {
+        harness.close();
+        harness = new ConnectionHarness(KafkaSettings.DEFAULT_MAX_REQUEST_SIZE);
+
+        harness.clientSends(
+                ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(7).array());
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(Map.of("frame_too_large", 1L), harness.stats.protocolErrors());
         assertFalse(harness.hasUpstream(), "nothing forwarded");
     }
 
@@ -293,6 +314,64 @@ class KafkaConnectionTest {
         shared.close();
     }
 
+    @Test
+    void anUnreachableBootstrapServerIsPassedOverForTheNext() {
+        harness.close();
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(List.of(
+                        new BrokerEndpoint("127.0.0.1", RefusingSocketChannel.REFUSED_PORT),
+                        ConnectionHarness.BOOTSTRAP_SERVER)),
+                null);
+        ByteBuf request = metadataRequest(1);
+        byte[] expected = bytes(request);
+
+        harness.clientSends(request);
+
+        assertEquals(2, harness.upstreamsOpened());
+        assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertArrayEquals(expected, harness.brokerReceived(), "the request went to the next server");
+        assertTrue(harness.client.isOpen());
+    }
+
+    @Test
+    void aConnectionWhoseEveryBootstrapServerIsUnreachableCloses() {
+        harness.close();
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(List.of(new BrokerEndpoint("127.0.0.1", RefusingSocketChannel.REFUSED_PORT))),
+                null);
+
+        harness.clientSends(metadataRequest(1));
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(1, harness.upstreamsOpened());
+        assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertEquals(0, harness.clientReceived().length, "nothing made up for the client");
+    }
+
+    @Test
+    void aFailedTlsHandshakeWithTheBrokerClosesTheConnectionWithoutTryingTheNextServer() {
+        harness.close();
+        ReloadingSslContext upstreamTls =
+                ReloadingSslContext.load("the test brokers", new UpstreamTlsFiles(null), SslProvider.JDK, () -> {});
+        harness = new ConnectionHarness(
+                UpstreamRoute.bootstrap(
+                        List.of(ConnectionHarness.BOOTSTRAP_SERVER, new BrokerEndpoint("127.0.0.1", 9093))),
+                upstreamTls);
+        harness.clientSends(metadataRequest(1));
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello");
+        assertTrue(harness.client.isOpen(), "waiting for the handshake");
+
+        harness.upstream()
+                .writeInbound(harness.alloc
+                        .heapBuffer()
+                        .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        harness.settle();
+
+        assertFalse(harness.client.isOpen());
+        assertEquals(1, harness.upstreamsOpened(), "no other server tried");
+        assertEquals(1, harness.stats.upstreamConnectFailures());
+    }
+
     private static int frames(byte[] stream) {
         ByteBuffer buffer = ByteBuffer.wrap(stream);
         int count = 0;
@@ -303,21 +382,34 @@ class KafkaConnectionTest {
         return count;
     }
 
-    @Test
-    void aTopicOverItsQuotaIsCutFromTheRequestAndAnsweredInTheBrokersResponse() {
+    /**
+     * Limits topic slow to 10 records a second ({@code reject}), spends that on a first request, then
+     * sends one for slow and fast: returns that request as the broker got it (slow cut off).
+     */
+    private ProduceRequestData slowCutFromTheSecondRequest(short version) {
         harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
-        harness.clientSends(RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)));
+        harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
         harness.brokerSends(KafkaFrames.response(
-                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION),
-                PRODUCE_VERSION,
-                1));
+                RecordFrames.produceResponse(RecordFrames.readProduce(first, version), version), version, 1));
         harness.clientReceived();
 
-        harness.clientSends(RecordFrames.produceRequest(
-                PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
+        harness.clientSends(
+                RecordFrames.produceRequest(version, (short) -1, 2, "client", part("slow", 5), part("fast", 5)));
+        return RecordFrames.readProduce(wrap(harness.brokerReceived()), version);
+    }
 
-        ProduceRequestData forwarded = RecordFrames.readProduce(wrap(harness.brokerReceived()), PRODUCE_VERSION);
+    /** The client's answer, as {@code topic:ERROR} of each topic's first partition. */
+    private static List<String> outcomes(ProduceResponseData answer) {
+        return answer.responses().stream()
+                .map(t -> t.name() + ":"
+                        + Errors.forCode(t.partitionResponses().get(0).errorCode()))
+                .toList();
+    }
+
+    @Test
+    void aTopicOverItsQuotaIsCutFromTheRequestAndAnsweredInTheBrokersResponse() {
+        ProduceRequestData forwarded = slowCutFromTheSecondRequest(PRODUCE_VERSION);
         assertEquals(
                 List.of("fast"),
                 forwarded.topicData().stream()
@@ -326,12 +418,28 @@ class KafkaConnectionTest {
         harness.brokerSends(
                 KafkaFrames.response(RecordFrames.produceResponse(forwarded, PRODUCE_VERSION), PRODUCE_VERSION, 2));
         ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), PRODUCE_VERSION);
-        assertEquals(
-                List.of("slow:POLICY_VIOLATION", "fast:NONE"),
-                answer.responses().stream()
-                        .map(t -> t.name() + ":"
-                                + Errors.forCode(t.partitionResponses().get(0).errorCode()))
-                        .toList());
+        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), outcomes(answer));
+    }
+
+    @Test
+    void aResponseSluiceMergedItsAnswersIntoIsRewrittenForTheClientAsWell() {
+        short version = 12;
+        ProduceRequestData forwarded = slowCutFromTheSecondRequest(version);
+        ProduceResponseData broker = RecordFrames.produceResponse(forwarded, version);
+        // The leader of fast-0 moved: the broker names the new one (KIP-951).
+        broker.nodeEndpoints()
+                .add(new ProduceResponseData.NodeEndpoint()
+                        .setNodeId(2)
+                        .setHost(BrokerResponses.host(2))
+                        .setPort(BrokerResponses.port(2)));
+        harness.brokerSends(KafkaFrames.response(broker, version, 2));
+
+        ProduceResponseData answer = RecordFrames.readProduceResponse(wrap(harness.clientReceived()), version);
+        assertEquals(List.of("slow:POLICY_VIOLATION", "fast:NONE"), outcomes(answer), "Sluice's answer merged in");
+        ProduceResponseData.NodeEndpoint leader =
+                answer.nodeEndpoints().iterator().next();
+        assertEquals(ConnectionHarness.SLUICE_HOST, leader.host(), "and the merged response rewritten after");
+        assertEquals(ConnectionHarness.NODE_PORT_BASE + 2, leader.port());
     }
 
     @Test

@@ -2,12 +2,12 @@ package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
@@ -38,7 +38,7 @@ class FetchGateTest {
     private static final short V = 12;
     private static final String SLOW = "slow";
     private static final String FAST = "fast";
-    private static final ScopeRef SLOW_TOPIC = new ScopeRef(ScopeKind.KAFKA_TOPIC, SLOW);
+    private static final ScopeRef SLOW_TOPIC = new ScopeRef(KafkaScopes.TOPIC, SLOW);
     private static final int MAX_WAIT = 500;
 
     private final GateHarness harness = new GateHarness();
@@ -82,7 +82,7 @@ class FetchGateTest {
         request.frame().release();
         ByteBuf response =
                 RecordFrames.fetchResponse(V, request.correlationId(), part(FAST, 0, RecordFrames.batches(0, 3, 4)));
-        ByteBuf out = request.exchange().complete(response);
+        ByteBuf out = harness.complete(request, response);
         assertSame(response, out);
         out.release();
         assertEquals(7, harness.activity.meter("kafka", FAST).dispatchMessages());

@@ -13,7 +13,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeRef;
-import io.sluice.relay.InboundFrames;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.LeakCheck;
@@ -73,15 +73,14 @@ class GateFuzzTest {
                 }
             }
             RequestHeader header = new RequestHeader();
+            FrameView lent = KafkaFrames.view(frame);
             try {
                 for (int round = 0; round < 2; round++) {
-                    ByteBuf copy = frame.retainedDuplicate();
-                    InboundFrames.readOrRelease(copy, header, (f, h) -> h.read(f));
+                    header.read(lent);
                     if (header.apiKey() != ApiKeys.PRODUCE.id) {
-                        copy.release();
                         return;
                     }
-                    gates.produce().request(copy, header);
+                    gates.produce().request(lent, header);
                 }
                 if (kafka != null) {
                     harness.advance(5_000);
@@ -110,9 +109,8 @@ class GateFuzzTest {
             harness.limit(
                     ScopeRef.PROXY,
                     new Limit(null, new RateLimit(3.0, 200.0, null), ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
-            ByteBuf request =
-                    KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz");
-            gates.fetch().request(request, new RequestHeader().read(request));
+            harness.request(
+                    KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz"));
             Forwarded forwarded = harness.takeForwarded();
             forwarded.frame().release();
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 3).writeBytes(input, 3, input.length - 3);
@@ -125,7 +123,7 @@ class GateFuzzTest {
             }
             ByteBuf out;
             try {
-                out = forwarded.exchange().complete(frame);
+                out = harness.complete(forwarded, frame);
             } catch (MalformedFrameException expected) {
                 harness.close();
                 assertEquals(0, harness.unreleasedBytes(), "buffers left unreleased");

@@ -7,6 +7,7 @@ import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
+import io.sluice.relay.FrameView;
 import io.sluice.testing.GateWorld;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -24,8 +25,13 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     static final String CLIENT_ADDRESS = "10.0.0.1:5000";
     static final String CLIENT_ID = "app";
 
-    /** A request the gates forwarded, with what its header said and the exchange its response goes through. */
-    record Forwarded(ByteBuf frame, short apiKey, short version, int correlationId, Exchange exchange) {}
+    /**
+     * A request the gates forwarded, with what its header said and the exchange its response goes
+     * through; {@code lentFrom} is the buffer of a frame forwarded as it was lent (the harness keeps a
+     * slice of it), null for a frame of the gate's own.
+     */
+    record Forwarded(
+            ByteBuf frame, ByteBuf lentFrom, short apiKey, short version, int correlationId, Exchange exchange) {}
 
     /** An answer of Sluice's own, for the request with {@code correlationId}. */
     record Answer(ByteBuf frame, int correlationId) {}
@@ -33,7 +39,7 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
     final List<Answer> answers = new ArrayList<>();
-    final KafkaGates gates = new KafkaGates(this, loop, services, topicIds, CLIENT_ADDRESS);
+    final KafkaGates gates = new KafkaGates(this, this, loop, services, topicIds, CLIENT_ADDRESS);
     boolean paused;
 
     private final List<ByteBuf> toRelease = new ArrayList<>();
@@ -48,13 +54,21 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
         return produce ? new Limit(rate, null, onExceed) : new Limit(null, rate, onExceed);
     }
 
-    /** Hands {@code frame} to the gate its API goes to, as the connection does; the gate takes it. */
+    /**
+     * Lends {@code frame} to the gate its API goes to, as the connection does with what its decoder
+     * lends, then releases it: takes ownership.
+     */
     void request(ByteBuf frame) {
-        RequestHeader header = new RequestHeader().read(frame);
-        if (header.apiKey() == ApiKeys.PRODUCE.id) {
-            gates.produce().request(frame, header);
-        } else {
-            gates.fetch().request(frame, header);
+        FrameView lent = KafkaFrames.view(frame);
+        try {
+            RequestHeader header = new RequestHeader().read(lent);
+            if (header.apiKey() == ApiKeys.PRODUCE.id) {
+                gates.produce().request(lent, header);
+            } else {
+                gates.fetch().request(lent, header);
+            }
+        } finally {
+            frame.release();
         }
     }
 
@@ -69,15 +83,36 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
      */
     ByteBuf respond(Forwarded request, ApiMessage response) {
         request.frame().release();
-        ByteBuf out =
-                request.exchange().complete(KafkaFrames.response(response, request.version(), request.correlationId()));
+        ByteBuf out = complete(request, KafkaFrames.response(response, request.version(), request.correlationId()));
         toRelease.add(out);
         return out;
     }
 
+    /**
+     * The broker's {@code response} frame to {@code request} through its exchange, as the connection
+     * passes it: returns what the client gets, {@code response} itself or the frame the gate put in
+     * its place ({@code response} then released). Takes ownership of {@code response}; the caller
+     * owns the result.
+     */
+    ByteBuf complete(Forwarded request, ByteBuf response) {
+        return KafkaFrames.treated(response, request.apiKey(), request.version(), request.exchange()::complete);
+    }
+
+    @Override
+    public void forward(FrameView frame, RequestHeader header, Exchange exchange) {
+        forwarded.add(new Forwarded(
+                frame.retainedSlice(),
+                frame.buffer(),
+                header.apiKey(),
+                header.apiVersion(),
+                header.correlationId(),
+                exchange));
+    }
+
     @Override
     public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
-        forwarded.add(new Forwarded(frame, header.apiKey(), header.apiVersion(), header.correlationId(), exchange));
+        forwarded.add(
+                new Forwarded(frame, null, header.apiKey(), header.apiVersion(), header.correlationId(), exchange));
     }
 
     @Override

@@ -3,13 +3,13 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
 import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.status.DelayHistogram;
 import io.sluice.status.ThrottledClient;
@@ -45,7 +45,7 @@ class ProduceGateTest {
     private static final short ALL = -1;
     private static final String SLOW = "slow";
     private static final String FAST = "fast";
-    private static final ScopeRef SLOW_TOPIC = new ScopeRef(ScopeKind.KAFKA_TOPIC, SLOW);
+    private static final ScopeRef SLOW_TOPIC = new ScopeRef(KafkaScopes.TOPIC, SLOW);
     private static final long PRODUCER = 4000;
     private static final short EPOCH = 0;
 
@@ -137,11 +137,11 @@ class ProduceGateTest {
                 RecordFrames.produceRequest(V, ALL, 1, GateHarness.CLIENT_ID, part(SLOW, 0, 5), part(FAST, 0, 5));
         harness.request(frame);
         Forwarded request = harness.takeForwarded();
-        assertSame(frame, request.frame(), "the very buffer, not a copy");
-        ByteBuf response =
-                KafkaFrames.response(RecordFrames.produceResponse(RecordFrames.readProduce(frame, V), V), V, 1);
-        frame.release();
-        ByteBuf out = request.exchange().complete(response);
+        assertSame(frame, request.lentFrom(), "the very buffer, not a copy");
+        ByteBuf response = KafkaFrames.response(
+                RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V), V, 1);
+        request.frame().release();
+        ByteBuf out = harness.complete(request, response);
         assertSame(response, out);
         out.release();
         assertEquals(5, harness.activity.meter("kafka", SLOW).publishMessages());
@@ -368,7 +368,7 @@ class ProduceGateTest {
 
     @Test
     void aClientIdLimitCoversEveryTopicItProducesTo() {
-        harness.limit(new ScopeRef(ScopeKind.KAFKA_CLIENT, "app"), records(10, OnExceed.DELAY));
+        harness.limit(new ScopeRef(KafkaScopes.CLIENT, "app"), records(10, OnExceed.DELAY));
         produce(part(SLOW, 0, 6), part(FAST, 0, 6));
         assertEquals(
                 List.of("slow-0:NONE", "fast-0:NONE"), respond(harness.takeForwarded()), "admitted while positive");
@@ -381,8 +381,8 @@ class ProduceGateTest {
 
     @Test
     void theLongestPrefixWithALimitApplies() {
-        harness.limit(new ScopeRef(ScopeKind.KAFKA_PREFIX, "team-"), records(1_000, OnExceed.DELAY));
-        harness.limit(new ScopeRef(ScopeKind.KAFKA_PREFIX, "team-a."), records(5, OnExceed.DELAY));
+        harness.limit(new ScopeRef(KafkaScopes.PREFIX, "team-"), records(1_000, OnExceed.DELAY));
+        harness.limit(new ScopeRef(KafkaScopes.PREFIX, "team-a."), records(5, OnExceed.DELAY));
         produce(part("team-a.orders", 0, 5), part("team-b.orders", 0, 5));
         respond(harness.takeForwarded());
         produce(part("team-a.audit", 0, 1), part("team-b.audit", 0, 1));

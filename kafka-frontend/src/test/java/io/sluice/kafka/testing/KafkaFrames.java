@@ -2,6 +2,8 @@ package io.sluice.kafka.testing;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.kafka.codec.ResponseFrame;
+import io.sluice.relay.FrameView;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -14,6 +16,7 @@ import org.apache.kafka.common.requests.RequestUtils;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Frames as Kafka's own code writes and reads them: headers and bodies serialized by kafka-clients'
@@ -71,6 +74,33 @@ public final class KafkaFrames {
         org.apache.kafka.common.requests.ResponseHeader.parse(bytes, key.responseHeaderVersion(version));
         message.read(new ByteBufferAccessor(bytes), version);
         return message;
+    }
+
+    /** {@code frame}'s readable bytes lent as a decoder lends a frame; {@code frame} stays the caller's. */
+    public static FrameView view(ByteBuf frame) {
+        return new FrameView().lend(frame, frame.readerIndex(), frame.readableBytes());
+    }
+
+    /**
+     * What the client gets for the broker's response {@code frame} to {@code apiKey}
+     * v{@code version} after {@code treatment}, handed on as the connection hands it: {@code frame}
+     * itself, or the frame put in its place with {@code frame} released. Takes ownership of
+     * {@code frame}, and releases everything when the treatment fails.
+     */
+    public static ByteBuf treated(ByteBuf frame, short apiKey, short version, Consumer<ResponseFrame> treatment) {
+        ResponseFrame response = new ResponseFrame().lend(view(frame), apiKey, version);
+        try {
+            treatment.accept(response);
+        } catch (RuntimeException e) {
+            response.release();
+            frame.release();
+            throw e;
+        }
+        if (!response.isReplaced()) {
+            return frame;
+        }
+        frame.release();
+        return response.takeReplacement();
     }
 
     /** The readable bytes of {@code frame}, which keeps its indexes. */

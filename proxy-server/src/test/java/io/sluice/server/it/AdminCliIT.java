@@ -11,6 +11,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.OnExceed;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
@@ -122,19 +123,19 @@ class AdminCliIT {
                         .path("messagesPerSecond")
                         .asDouble(),
                 "prints the stored limit");
-        Limit stored = limits().topics().get(topic);
+        Limit stored = limits().limitsOf(PulsarScopes.TOPIC).get(topic);
         assertEquals(500.0, stored.publish().messagesPerSecond());
         assertEquals(OnExceed.REJECT, stored.onExceed());
 
         ok("limits", "set", "topic", topic, "--publish-bytes", "10MiB", "--burst", "2");
-        stored = limits().topics().get(topic);
+        stored = limits().limitsOf(PulsarScopes.TOPIC).get(topic);
         assertEquals(500.0, stored.publish().messagesPerSecond(), "a field not named keeps its value");
         assertEquals(10.0 * 1024 * 1024, stored.publish().bytesPerSecond());
         assertEquals(2.0, stored.publish().burstSeconds());
         assertEquals(OnExceed.REJECT, stored.onExceed());
 
         ok("limits", "set", "topic", topic, "--publish-rate", "unlimited", "--dispatch-rate", "1.5k");
-        stored = limits().topics().get(topic);
+        stored = limits().limitsOf(PulsarScopes.TOPIC).get(topic);
         assertNull(stored.publish().messagesPerSecond(), "'unlimited' removes the field");
         assertEquals(1500.0, stored.dispatch().messagesPerSecond());
 
@@ -142,7 +143,7 @@ class AdminCliIT {
         assertEquals(JSON.readTree(LimitsJson.write(stored)), got, "get prints the limit in force");
 
         assertTrue(ok("limits", "delete", "topic", topic).out().contains("Removed the limit of topic " + topic));
-        assertFalse(limits().topics().containsKey(topic));
+        assertFalse(limits().limitsOf(PulsarScopes.TOPIC).containsKey(topic));
         Run again = cli("limits", "delete", "topic", topic);
         assertEquals(AdminCli.REFUSED, again.exit());
         assertEquals(
@@ -169,11 +170,28 @@ class AdminCliIT {
         try {
             assertEquals(
                     1_500_000.0,
-                    limits().namespaces().get("public/default").publish().bytesPerSecond());
+                    limits().limitsOf(PulsarScopes.NAMESPACE)
+                            .get("public/default")
+                            .publish()
+                            .bytesPerSecond());
             assertEquals(
-                    0.5, limits().namespaces().get("public/default").publish().burstSeconds());
-            assertEquals(5000.0, limits().tenants().get(tenant).dispatch().messagesPerSecond());
-            assertEquals(65536.0, limits().tenants().get(tenant).dispatch().bytesPerSecond());
+                    0.5,
+                    limits().limitsOf(PulsarScopes.NAMESPACE)
+                            .get("public/default")
+                            .publish()
+                            .burstSeconds());
+            assertEquals(
+                    5000.0,
+                    limits().limitsOf(PulsarScopes.TENANT)
+                            .get(tenant)
+                            .dispatch()
+                            .messagesPerSecond());
+            assertEquals(
+                    65536.0,
+                    limits().limitsOf(PulsarScopes.TENANT)
+                            .get(tenant)
+                            .dispatch()
+                            .bytesPerSecond());
             assertEquals(1_500_000.0, limits().proxy().publish().messagesPerSecond());
 
             String list = ok("limits", "list").out();
@@ -193,7 +211,9 @@ class AdminCliIT {
             ok("limits", "delete", "tenant", tenant);
             ok("limits", "delete", "proxy");
         }
-        assertTrue(limits().namespaces().isEmpty() && limits().tenants().isEmpty() && limits().proxy() == null);
+        assertTrue(limits().limitsOf(PulsarScopes.NAMESPACE).isEmpty()
+                && limits().limitsOf(PulsarScopes.TENANT).isEmpty()
+                && limits().proxy() == null);
     }
 
     @Test
@@ -341,7 +361,10 @@ class AdminCliIT {
                 .contains("Wrote the limits document to " + backup));
         LimitsDocument exported = limits();
         assertEquals(
-                exported, LimitsJson.parseDocument(Files.readAllBytes(backup)), "the file is the document in force");
+                exported,
+                LimitsJson.parseDocument(
+                        Files.readAllBytes(backup), sluice.server.limits().catalogue()),
+                "the file is the document in force");
         assertEquals(
                 JSON.readTree(Files.readAllBytes(backup)),
                 JSON.readTree(ok("limits", "export").out()),

@@ -1,7 +1,7 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
@@ -97,7 +97,7 @@ class DispatchQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        new ScopeRef(PulsarScopes.TOPIC, topic),
                         PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":200,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1000);
@@ -114,7 +114,7 @@ class DispatchQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                        new ScopeRef(PulsarScopes.TOPIC, topic),
                         PublishQuotaIT.limit("{\"dispatch\":{\"bytesPerSecond\":204800,\"burstSeconds\":0.05}}")));
         try (Consumer<byte[]> consumer = consumer(topic)) {
             List<Long> times = receive(consumer, 1100);
@@ -135,7 +135,7 @@ class DispatchQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, slow),
+                        new ScopeRef(PulsarScopes.TOPIC, slow),
                         PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")));
         try (Consumer<byte[]> throttled = client.newConsumer()
                         .topic(slow)
@@ -155,7 +155,7 @@ class DispatchQuotaIT {
             sluice.server
                     .limits()
                     .update(d -> d.withLimit(
-                            new ScopeRef(ScopeKind.PULSAR_TOPIC, slow),
+                            new ScopeRef(PulsarScopes.TOPIC, slow),
                             PublishQuotaIT.limit("{\"dispatch\":{\"messagesPerSecond\":400,\"burstSeconds\":0.1}}")));
             long raised = System.nanoTime();
             receive(throttled, 400);

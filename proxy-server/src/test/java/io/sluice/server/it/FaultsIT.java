@@ -371,7 +371,9 @@ class FaultsIT {
     private static void limit(String topic, String limit) throws Exception {
         sluice.server
                 .limits()
-                .replace(LimitsJson.parseDocument(limitsDocument(topic, limit).getBytes(StandardCharsets.UTF_8)));
+                .replace(LimitsJson.parseDocument(
+                        limitsDocument(topic, limit).getBytes(StandardCharsets.UTF_8),
+                        sluice.server.limits().catalogue()));
     }
 
     private static void clearLimits() throws Exception {

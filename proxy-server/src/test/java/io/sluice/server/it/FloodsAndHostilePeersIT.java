@@ -191,7 +191,8 @@ class FloodsAndHostilePeersIT {
                 .replace(LimitsJson.parseDocument(
                         ("""
                 {"topics": {"%s": {"publish": {"messagesPerSecond": 50}}},
-                 "connection": {"maxPendingSends": 100000, "maxHeldBytes": %d}}""").formatted(topic, MAX_HELD_BYTES).getBytes(StandardCharsets.UTF_8)));
+                 "connection": {"maxPendingSends": 100000, "maxHeldBytes": %d}}""").formatted(topic, MAX_HELD_BYTES).getBytes(StandardCharsets.UTF_8),
+                        sluice.server.limits().catalogue()));
         AtomicLong written = new AtomicLong();
         long peakHeld = 0;
         try (RawPulsarClient flooder = new RawPulsarClient(sluice.server.proxyPort())) {

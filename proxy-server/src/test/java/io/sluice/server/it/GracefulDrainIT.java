@@ -1,9 +1,11 @@
 package io.sluice.server.it;
 
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
-import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.sluice.SluiceProcess;
@@ -47,11 +49,13 @@ class GracefulDrainIT {
         Path limits = dir.resolve("limits.json");
         Files.write(
                 limits,
-                LimitsJson.write(LimitsDocument.empty()
-                        .withLimit(
-                                new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
-                                PublishQuotaIT.limit(
-                                        "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}"))));
+                LimitsJson.write(
+                        LimitsDocument.empty()
+                                .withLimit(
+                                        new ScopeRef(PulsarScopes.TOPIC, topic),
+                                        PublishQuotaIT.limit(
+                                                "{\"publish\":{\"messagesPerSecond\":50,\"burstSeconds\":0.1}}")),
+                        ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED)));
         int port = FreePorts.loopback();
         Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
         Set<Integer> acknowledgedByOldSluice;

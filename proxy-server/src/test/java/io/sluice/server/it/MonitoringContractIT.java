@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.sluice.limits.LimitsJson;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.server.it.PromQl.Matcher;
 import io.sluice.server.it.PromQl.Reads;
 import io.sluice.server.it.PromQl.Selector;
@@ -84,12 +84,12 @@ class MonitoringContractIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                                new ScopeRef(ScopeKind.PULSAR_TOPIC, delayed),
+                                new ScopeRef(PulsarScopes.TOPIC, delayed),
                                 LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":20,\"bytesPerSecond\":1e9},"
                                                 + "\"dispatch\":{\"messagesPerSecond\":1e6,\"bytesPerSecond\":1e9}}")
                                         .getBytes(StandardCharsets.UTF_8)))
                         .withLimit(
-                                new ScopeRef(ScopeKind.PULSAR_TOPIC, rejected),
+                                new ScopeRef(PulsarScopes.TOPIC, rejected),
                                 LimitsJson.parseLimit("{\"publish\":{\"messagesPerSecond\":2},\"onExceed\":\"reject\"}"
                                         .getBytes(StandardCharsets.UTF_8))));
         try (PulsarClient client = PulsarClient.builder()

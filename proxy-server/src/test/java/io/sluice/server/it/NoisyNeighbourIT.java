@@ -1,7 +1,7 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
 import org.apache.pulsar.client.api.Producer;
@@ -48,7 +48,7 @@ class NoisyNeighbourIT {
                     topicA -> sluice.server
                             .limits()
                             .update(d -> d.withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topicA),
+                                    new ScopeRef(PulsarScopes.TOPIC, topicA),
                                     PublishQuotaIT.limit("{\"publish\":{\"messagesPerSecond\":100}}"))));
             Outcome brokerOwn = run(broker.serviceUrl(), true, topicA -> {
                 try (PulsarAdmin admin =

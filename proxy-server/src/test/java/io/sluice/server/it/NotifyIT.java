@@ -1,9 +1,9 @@
 package io.sluice.server.it;
 
 import io.sluice.limits.ConnectionLimits;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.server.it.notify.ConformanceClient;
 import io.sluice.server.it.notify.ConformanceClient.NoticeHandling;
 import io.sluice.server.it.notify.ThrottleNotice;
@@ -190,8 +190,8 @@ class NotifyIT {
         try (RunningSluice own = RunningSluice.frontProxy(broker);
                 ConformanceClient client = client(own, true, NoticeHandling.COMPLY)) {
             own.server.limits().update(d -> switch (scope) {
-                case "topic" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), rate);
-                case "namespace" -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace), rate);
+                case "topic" -> d.withLimit(new ScopeRef(PulsarScopes.TOPIC, topic), rate);
+                case "namespace" -> d.withLimit(new ScopeRef(PulsarScopes.NAMESPACE, namespace), rate);
                 default -> d.withLimit(ScopeRef.PROXY, rate);
             });
             long producerId = client.createProducer(topic);
@@ -220,7 +220,7 @@ class NotifyIT {
     @Test
     void aCompliantClientIsNeverHeldAndGetsTheLimitWithinTwoPercent() throws Exception {
         String topic = topic("notify-comply");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.COMPLY)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -259,7 +259,7 @@ class NotifyIT {
     @Test
     void aClientThatNeverAnswersIsHeldAsWithDelayAndStillGetsTheLimit() throws Exception {
         String topic = topic("notify-silent");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.IGNORE)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -284,7 +284,7 @@ class NotifyIT {
     @Test
     void aClientThatAnswersButKeepsSendingIsHeldAndStillGetsTheLimit() throws Exception {
         String topic = topic("notify-liar");
-        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
+        sluice.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.TOPIC, topic), limit(NOTIFY_200)));
         try (ConformanceClient client = client(sluice, true, NoticeHandling.ANSWER_WITHOUT_PAUSING)) {
             long producerId = client.createProducer(topic);
             Watch watch = new Watch(sluice, topic);
@@ -310,9 +310,7 @@ class NotifyIT {
         try (RunningSluice own = RunningSluice.frontProxy(broker);
                 PulsarClient stock =
                         PulsarClient.builder().serviceUrl(own.serviceUrl).build()) {
-            own.server
-                    .limits()
-                    .update(d -> d.withLimit(new ScopeRef(ScopeKind.PULSAR_TOPIC, topic), limit(NOTIFY_200)));
+            own.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.TOPIC, topic), limit(NOTIFY_200)));
             Producer<byte[]> producer = stock.newProducer()
                     .topic(topic)
                     .enableBatching(false)
@@ -345,7 +343,7 @@ class NotifyIT {
             own.server
                     .limits()
                     .update(d -> d.withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                    new ScopeRef(PulsarScopes.TOPIC, topic),
                                     limit("{\"publish\":{\"messagesPerSecond\":100},\"onExceed\":\"notify\"}"))
                             .withConnection(new ConnectionLimits(5, ConnectionLimits.DEFAULT.maxHeldBytes())));
             long producerId = client.createProducer(topic);
@@ -400,7 +398,7 @@ class NotifyIT {
             own.server
                     .limits()
                     .update(d -> d.withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, limited),
+                                    new ScopeRef(PulsarScopes.TOPIC, limited),
                                     limit("{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":0.1}}"))
                             .withConnection(
                                     new ConnectionLimits(ConnectionLimits.DEFAULT.maxPendingSends(), maxHeldBytes)));

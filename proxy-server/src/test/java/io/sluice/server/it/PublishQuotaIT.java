@@ -2,8 +2,8 @@ package io.sluice.server.it;
 
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.admin.PulsarAdmin;
@@ -102,8 +102,7 @@ class PublishQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
-                        limit("{\"publish\":{\"messagesPerSecond\":500}}")));
+                        new ScopeRef(PulsarScopes.TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":500}}")));
         try (Producer<byte[]> producer = producer(topic);
                 Flood flood = new Flood(producer, 100, 1000)) {
             double rate = steadyRate(topic, flood);
@@ -118,8 +117,7 @@ class PublishQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
-                        limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
+                        new ScopeRef(PulsarScopes.TOPIC, topic), limit("{\"publish\":{\"bytesPerSecond\":204800}}")));
         try (Producer<byte[]> producer = producer(topic);
                 Flood flood = new Flood(producer, 1024, 1000)) {
             double messagesPerSecond = steadyRate(topic, flood);
@@ -144,7 +142,7 @@ class PublishQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_NAMESPACE, namespace),
+                        new ScopeRef(PulsarScopes.NAMESPACE, namespace),
                         limit("{\"publish\":{\"messagesPerSecond\":600}}")));
         try (Producer<byte[]> pa = producer(a);
                 Producer<byte[]> pb = producer(b);
@@ -175,7 +173,7 @@ class PublishQuotaIT {
                     .limits()
                     .update(
                             d -> d.withLimit(
-                                    new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                    new ScopeRef(PulsarScopes.TOPIC, topic),
                                     limit(
                                             "{\"publish\":{\"messagesPerSecond\":20,\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
             Producer<byte[]> producer =
@@ -218,7 +216,7 @@ class PublishQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                                new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                                new ScopeRef(PulsarScopes.TOPIC, topic),
                                 limit("{\"publish\":{\"messagesPerSecond\":50}}"))
                         .withConnection(new io.sluice.limits.ConnectionLimits(100_000, maxHeld)));
         int payload = 10 * 1024;
@@ -260,15 +258,14 @@ class PublishQuotaIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
-                        limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
+                        new ScopeRef(PulsarScopes.TOPIC, topic), limit("{\"publish\":{\"messagesPerSecond\":1000}}")));
         try (Producer<byte[]> producer = producer(topic);
                 Flood flood = new Flood(producer, 100, 1000)) {
             Thread.sleep(2_000);
             sluice.server
                     .limits()
                     .update(d -> d.withLimit(
-                            new ScopeRef(ScopeKind.PULSAR_TOPIC, topic),
+                            new ScopeRef(PulsarScopes.TOPIC, topic),
                             limit("{\"publish\":{\"messagesPerSecond\":100,\"burstSeconds\":0.1}}")));
             long changed = System.nanoTime();
             Thread.sleep(4_000);

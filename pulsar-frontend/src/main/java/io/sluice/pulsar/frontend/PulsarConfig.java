@@ -7,6 +7,7 @@ import io.sluice.frontend.HostPort;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.scopes.PulsarScopes;
 
 import java.util.Objects;
 
@@ -27,8 +28,8 @@ public record PulsarConfig(
         LookupMode lookupMode)
         implements FrontEndConfig {
 
-    /** The {@code protocol} label of the Pulsar front end's metrics and meters. */
-    public static final String PROTOCOL = "pulsar";
+    /** The {@code protocol} label of the Pulsar front end's metrics and meters: its scopes' protocol. */
+    public static final String PROTOCOL = PulsarScopes.PROTOCOL;
 
     public PulsarConfig {
         Objects.requireNonNull(upstream, "upstream");

@@ -5,10 +5,11 @@ import io.sluice.frontend.FrontEndFactory;
 import io.sluice.frontend.FrontEndOption;
 import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
-import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ProtocolScopes;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.scopes.PulsarScopes;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -98,9 +99,8 @@ public final class PulsarFrontEndFactory implements FrontEndFactory {
         });
     }
 
-    /** Placeholder until scope kinds are registered per front end: the engine's Pulsar kinds, narrowest first. */
     @Override
-    public List<ScopeKind> scopeKinds() {
-        return List.of(ScopeKind.PULSAR_TOPIC, ScopeKind.PULSAR_NAMESPACE, ScopeKind.PULSAR_TENANT);
+    public ProtocolScopes scopes() {
+        return PulsarScopes.DECLARED;
     }
 }

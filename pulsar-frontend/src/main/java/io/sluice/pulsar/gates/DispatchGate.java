@@ -6,6 +6,7 @@ import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandFlow;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
@@ -14,7 +15,6 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.PulsarScopes;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 

@@ -9,6 +9,7 @@ import io.sluice.pulsar.codec.SendFields;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
@@ -20,7 +21,6 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
-import io.sluice.scopes.PulsarScopes;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 

@@ -2,6 +2,7 @@ package io.sluice.pulsar.gates;
 
 import io.sluice.limits.ScopeKind;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.pulsar.scopes.PulsarScopes;
 
 /**
  * The {@code throttling_reason} a ThrottleProducer notice gives for an exceeded quota scope. The
@@ -15,12 +16,15 @@ final class ThrottleNoticeReasons {
 
     /** @throws IllegalArgumentException for a scope no Pulsar limit can be set at */
     static ThrottlingReason of(ScopeKind scope) {
-        return switch (scope) {
-            case PULSAR_TOPIC -> ThrottlingReason.TopicProduceQuotaExceeded;
-            case PULSAR_NAMESPACE, PULSAR_TENANT -> ThrottlingReason.ResourceGroupProduceQuotaExceeded;
-            case PROXY -> ThrottlingReason.BrokerProduceQuotaExceeded;
-            case KAFKA_TOPIC, KAFKA_PREFIX, KAFKA_CLIENT ->
-                throw new IllegalArgumentException("not a Pulsar scope: " + scope);
-        };
+        if (scope.equals(PulsarScopes.TOPIC)) {
+            return ThrottlingReason.TopicProduceQuotaExceeded;
+        }
+        if (scope.equals(PulsarScopes.NAMESPACE) || scope.equals(PulsarScopes.TENANT)) {
+            return ThrottlingReason.ResourceGroupProduceQuotaExceeded;
+        }
+        if (scope.equals(ScopeKind.PROXY)) {
+            return ThrottlingReason.BrokerProduceQuotaExceeded;
+        }
+        throw new IllegalArgumentException("not a Pulsar scope: " + scope);
     }
 }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.TestFrames;
@@ -14,6 +15,7 @@ import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.FrameView;
@@ -46,9 +48,11 @@ class BatchRejectionTest {
     void aRejectedBatchIsAnsweredWithItsHighestSequenceId() throws Exception {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
         ProxyServices services = TestServices.withQuotas(new QuotaEngine(
-                LimitsJson.parseDocument(("{\"topics\": {\"" + TOPIC
-                                + "\": {\"publish\": {\"messagesPerSecond\": 1, \"burstSeconds\": 1}, \"onExceed\": \"reject\"}}}")
-                        .getBytes(StandardCharsets.UTF_8)),
+                LimitsJson.parseDocument(
+                        ("{\"topics\": {\"" + TOPIC
+                                        + "\": {\"publish\": {\"messagesPerSecond\": 1, \"burstSeconds\": 1}, \"onExceed\": \"reject\"}}}")
+                                .getBytes(StandardCharsets.UTF_8),
+                        ScopeCatalogue.of(PulsarScopes.DECLARED)),
                 NanoClock.SYSTEM));
         EmbeddedSocketChannel client = new EmbeddedSocketChannel();
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself

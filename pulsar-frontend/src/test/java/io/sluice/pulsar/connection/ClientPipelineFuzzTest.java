@@ -5,10 +5,12 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeCatalogue;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.ProxyServices;
@@ -72,8 +74,10 @@ class ClientPipelineFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void clientBytes(byte[] input) throws Exception {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        ProxyServices services = TestServices.withQuotas(
-                new QuotaEngine(LimitsJson.parseDocument(LIMITS.getBytes(StandardCharsets.UTF_8)), NanoClock.SYSTEM));
+        ProxyServices services = TestServices.withQuotas(new QuotaEngine(
+                LimitsJson.parseDocument(
+                        LIMITS.getBytes(StandardCharsets.UTF_8), ScopeCatalogue.of(PulsarScopes.DECLARED)),
+                NanoClock.SYSTEM));
         EmbeddedSocketChannel client = new EmbeddedSocketChannel();
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new PulsarChannelInitializer(SETTINGS, services));

@@ -5,10 +5,10 @@ import io.netty.buffer.Unpooled;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.FrameView;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
@@ -71,8 +71,7 @@ class DispatchGateTest {
 
     @Test
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
-        harness.limit(
-                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -94,7 +93,7 @@ class DispatchGateTest {
             names = {"REJECT", "NOTIFY"})
     void rejectAndNotifyWithholdPermitsAsDelayDoesAndAreRecordedAsTheDelayTheyAre(OnExceed action) {
         harness.limit(
-                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), action));
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), action));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -109,8 +108,7 @@ class DispatchGateTest {
 
     @Test
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
-        harness.limit(
-                new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();

@@ -6,7 +6,6 @@ import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
-import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.TestFrames;
@@ -14,6 +13,7 @@ import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PublishGateTest {
 
     private static final String TOPIC = "persistent://public/default/t";
-    private static final ScopeRef TOPIC_SCOPE = new ScopeRef(ScopeKind.PULSAR_TOPIC, TOPIC);
+    private static final ScopeRef TOPIC_SCOPE = new ScopeRef(PulsarScopes.TOPIC, TOPIC);
     private static final long PRODUCER = 7;
     private static final int RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
 
@@ -355,7 +355,7 @@ class PublishGateTest {
 
     @Test
     void aNamespaceLimitIsNotifiedAsAGroupQuota() {
-        harness.limit(new ScopeRef(ScopeKind.PULSAR_NAMESPACE, "public/default"), publish(5, OnExceed.NOTIFY));
+        harness.limit(new ScopeRef(PulsarScopes.NAMESPACE, "public/default"), publish(5, OnExceed.NOTIFY));
         gate.notices().clientSupportsNotices(true);
         producer();
         send(6, 10);

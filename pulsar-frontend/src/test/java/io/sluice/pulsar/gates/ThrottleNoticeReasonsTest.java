@@ -2,6 +2,7 @@ package io.sluice.pulsar.gates;
 
 import io.sluice.limits.ScopeKind;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,16 +11,14 @@ class ThrottleNoticeReasonsTest {
 
     @Test
     void aTopicLimitIsATopicQuota() {
-        assertEquals(ThrottlingReason.TopicProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TOPIC));
+        assertEquals(ThrottlingReason.TopicProduceQuotaExceeded, ThrottleNoticeReasons.of(PulsarScopes.TOPIC));
     }
 
     @Test
     void namespaceAndTenantLimitsAreGroupQuotasLikeResourceGroups() {
         assertEquals(
-                ThrottlingReason.ResourceGroupProduceQuotaExceeded,
-                ThrottleNoticeReasons.of(ScopeKind.PULSAR_NAMESPACE));
-        assertEquals(
-                ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(ScopeKind.PULSAR_TENANT));
+                ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(PulsarScopes.NAMESPACE));
+        assertEquals(ThrottlingReason.ResourceGroupProduceQuotaExceeded, ThrottleNoticeReasons.of(PulsarScopes.TENANT));
     }
 
     @Test

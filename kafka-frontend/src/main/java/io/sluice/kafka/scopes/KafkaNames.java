@@ -1,0 +1,59 @@
+package io.sluice.kafka.scopes;
+
+import io.sluice.settings.InvalidSettingsException;
+
+import java.util.regex.Pattern;
+
+/**
+ * Kafka's rules for the names a limit may be set for. A topic name is 1 to 249 characters of
+ * {@code [a-zA-Z0-9._-]} and neither {@code .} nor {@code ..}, as the broker checks it; a prefix
+ * is a non-empty string of the same characters; a client id is any non-empty string of up to 255
+ * characters.
+ */
+public final class KafkaNames {
+
+    /** The broker's own limit on topic names. */
+    public static final int MAX_TOPIC_LENGTH = 249;
+
+    public static final int MAX_CLIENT_ID_LENGTH = 255;
+
+    private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
+
+    private KafkaNames() {}
+
+    /** @throws InvalidSettingsException if {@code name} is not a valid Kafka topic name */
+    public static String topic(String name) {
+        return checked(
+                ofTopicCharacters(name) && !name.equals(".") && !name.equals(".."),
+                "a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or ..",
+                name);
+    }
+
+    /** @throws InvalidSettingsException if {@code prefix} is not a non-empty run of topic-name characters */
+    public static String prefix(String prefix) {
+        return checked(ofTopicCharacters(prefix), "a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-]", prefix);
+    }
+
+    /** @throws InvalidSettingsException if {@code clientId} is empty or longer than 255 characters */
+    public static String clientId(String clientId) {
+        return checked(
+                clientId != null && !clientId.isEmpty() && clientId.length() <= MAX_CLIENT_ID_LENGTH,
+                "a client id of 1 to 255 characters",
+                clientId);
+    }
+
+    /** Whether {@code text} is 1 to 249 characters of {@code [a-zA-Z0-9._-]}. */
+    private static boolean ofTopicCharacters(String text) {
+        return text != null
+                && text.length() <= MAX_TOPIC_LENGTH
+                && LEGAL.matcher(text).matches();
+    }
+
+    private static String checked(boolean valid, String mustBe, String name) {
+        if (!valid) {
+            throw new InvalidSettingsException(
+                    "", "must be " + mustBe + ", got " + InvalidSettingsException.quoted(name));
+        }
+        return name;
+    }
+}

@@ -1,0 +1,119 @@
+package io.sluice.kafka.scopes;
+
+import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.NameParameter;
+import io.sluice.limits.NameTemplate;
+import io.sluice.limits.ProtocolScopes;
+import io.sluice.limits.ScopeChain;
+import io.sluice.limits.ScopeKind;
+import io.sluice.limits.ScopeRef;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kafka's scopes, declared once: records of a topic produced (or fetched) by a client must fit the
+ * topic's limit, the limit of the longest prefix of the topic's name that has one, and the client
+ * id's. The kinds sit in the {@code kafka} section of the limits document; the admin routes, the
+ * OpenAPI document, the CLI's scopes and the limits metrics follow from these declarations
+ * ({@link #DECLARED}).
+ */
+public final class KafkaScopes {
+
+    /** The protocol of Kafka's meters, throttles and metrics. */
+    public static final String PROTOCOL = "kafka";
+
+    private static final String TOPIC_NAME_PATTERN = "^[a-zA-Z0-9._-]{1,249}$";
+
+    /** A topic, all its partitions together. */
+    public static final ScopeKind TOPIC = ScopeKind.builder(PROTOCOL, "topic")
+            .field("kafka", "topics")
+            .cliName("kafka-topic")
+            .named(
+                    NameTemplate.of(
+                            "{topic}",
+                            NameParameter.of("topic")
+                                    .described("A Kafka topic name: 1 to 249 characters of [a-zA-Z0-9._-], not . or ..")
+                                    .matching(TOPIC_NAME_PATTERN)),
+                    KafkaNames::topic,
+                    "orders")
+            .rank(10)
+            .description("one Kafka topic (all its partitions together)")
+            .build();
+
+    /** Every topic whose name starts with the prefix, as a tenant would own them; a topic falls under its longest. */
+    public static final ScopeKind PREFIX = ScopeKind.builder(PROTOCOL, "prefix")
+            .field("kafka", "prefixes")
+            .cliName("kafka-prefix")
+            .named(
+                    NameTemplate.of(
+                            "{prefix}",
+                            NameParameter.of("prefix")
+                                    .described("A Kafka topic name prefix: 1 to 249 characters of [a-zA-Z0-9._-]")
+                                    .matching(TOPIC_NAME_PATTERN)),
+                    KafkaNames::prefix,
+                    "orders.")
+            .rank(20)
+            .description("every Kafka topic whose name starts with a prefix, together")
+            .build();
+
+    /** Everything one client id produces or fetches. */
+    public static final ScopeKind CLIENT = ScopeKind.builder(PROTOCOL, "client")
+            .field("kafka", "clients")
+            .cliName("kafka-client")
+            .named(
+                    NameTemplate.of(
+                            "{clientId}",
+                            NameParameter.of("clientId")
+                                    .described("A Kafka client id, percent-encoded: any 1 to 255 characters")
+                                    .atMost(KafkaNames.MAX_CLIENT_ID_LENGTH)),
+                    KafkaNames::clientId,
+                    "billing-service")
+            .rank(30)
+            .description("everything one Kafka client id produces or fetches, together")
+            .build();
+
+    /** Kafka's kinds, as the server registers them in its scope catalogue. */
+    public static final ProtocolScopes DECLARED =
+            new ProtocolScopes(PROTOCOL, List.of(TOPIC, PREFIX, CLIENT), topic -> List.of(new ScopeRef(TOPIC, topic)));
+
+    private KafkaScopes() {}
+
+    /**
+     * The chain of {@code topic} as used by {@code clientId}.
+     *
+     * @param clientId the request header's client id; {@code null} or empty (Kafka allows both) has no client scope
+     */
+    public static ScopeChain topic(String topic, String clientId) {
+        ScopeRef topicScope = new ScopeRef(TOPIC, topic);
+        ScopeRef clientScope = clientId == null || clientId.isEmpty() ? null : new ScopeRef(CLIENT, clientId);
+        return limits -> {
+            List<ScopeRef> scopes = new ArrayList<>(3);
+            scopes.add(topicScope);
+            String prefix = longestPrefix(limits, topic);
+            if (prefix != null) {
+                scopes.add(new ScopeRef(PREFIX, prefix));
+            }
+            if (clientScope != null) {
+                scopes.add(clientScope);
+            }
+            return scopes;
+        };
+    }
+
+    /** The longest prefix of {@code topic} that has a limit, or {@code null}. */
+    static String longestPrefix(LimitsDocument limits, String topic) {
+        Map<String, ?> prefixes = limits.limitsOf(PREFIX);
+        if (prefixes.isEmpty()) {
+            return null;
+        }
+        for (int length = topic.length(); length > 0; length--) {
+            String candidate = topic.substring(0, length);
+            if (prefixes.containsKey(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+}

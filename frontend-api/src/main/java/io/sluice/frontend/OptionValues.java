@@ -48,28 +48,6 @@ public interface OptionValues {
         }
     }
 
-    /**
-     * A number of bytes above zero: a whole number, or one followed by {@code KiB}, {@code MiB} or
-     * {@code GiB} (powers of 1024), e.g. {@code 256MiB}.
-     */
-    static long bytes(String text) {
-        String value = text.trim();
-        long unit = value.endsWith("GiB") ? 1L << 30 : value.endsWith("MiB") ? 1L << 20 : value.endsWith("KiB") ? 1L << 10 : 1;
-        if (unit > 1) {
-            value = value.substring(0, value.length() - 3).trim();
-        }
-        try {
-            long number = Long.parseLong(value);
-            if (number <= 0 || number > Long.MAX_VALUE / unit) {
-                throw new IllegalArgumentException("must be a positive number of bytes, got " + text);
-            }
-            return number * unit;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "must be a number of bytes such as 268435456 or 256MiB, got '" + text + "'");
-        }
-    }
-
     /** One of two words, in any case: {@code passthrough} or {@code rewrite}, as both front ends spell their modes. */
     static <M> M either(String text, String first, M firstValue, String second, M secondValue) {
         String word = text.toLowerCase(Locale.ROOT);

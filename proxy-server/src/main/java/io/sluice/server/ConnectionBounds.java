@@ -1,34 +1,19 @@
 package io.sluice.server;
 
-import io.netty.util.internal.PlatformDependent;
-
 /**
- * What client connections may take of the process (docs/REFERENCE.md, "Bounds").
+ * What client connections may take of the process (docs/REFERENCE.md, "Command line").
  *
- * @param maxConnections   {@code --max-connections}: client connections each front end keeps open
- *                         at once; past them a new one is closed as soon as it is accepted
- * @param maxBufferedBytes {@code --max-buffered-bytes}: bytes all client connections together may
- *                         hold in frames not yet whole, past which the connections holding the
- *                         largest are not read
+ * @param maxConnections {@code --max-connections}: client connections each front end keeps open
+ *                       at once; past them a new one is closed as soon as it is accepted, and counted
  */
-public record ConnectionBounds(int maxConnections, long maxBufferedBytes) {
+public record ConnectionBounds(int maxConnections) {
 
-    /** 10,000 connections per front end and a quarter of the direct memory. */
-    public static ConnectionBounds defaults() {
-        return new ConnectionBounds(10_000, defaultMaxBufferedBytes());
-    }
+    /** 10,000 connections per front end. */
+    public static final ConnectionBounds DEFAULTS = new ConnectionBounds(10_000);
 
     public ConnectionBounds {
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
         }
-        if (maxBufferedBytes <= 0) {
-            throw new IllegalArgumentException("maxBufferedBytes must be positive, got " + maxBufferedBytes);
-        }
-    }
-
-    /** A quarter of the direct memory Netty may use: what the frames in the making may take of it. */
-    static long defaultMaxBufferedBytes() {
-        return PlatformDependent.maxDirectMemory() / 4;
     }
 }

@@ -234,15 +234,6 @@ final class SluiceCommand {
     String maxConnections;
 
     @Option(
-            names = "--max-buffered-bytes",
-            order = 250,
-            paramLabel = "BYTES",
-            description = "Bytes all client connections together may hold in frames not yet whole (e.g. 256MiB);"
-                    + " past them the connections with the largest are not read (default: a quarter of the"
-                    + " direct memory).")
-    String maxBufferedBytes;
-
-    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -288,11 +279,8 @@ final class SluiceCommand {
                 adminInsecure,
                 parse("--admin-read-token-file", () -> path(adminReadTokenFile)),
                 parse("--admin-max-connections", () -> OptionValues.positiveInt(adminMaxConnections)));
-        ConnectionBounds bounds = new ConnectionBounds(
-                parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)),
-                maxBufferedBytes == null || maxBufferedBytes.isBlank()
-                        ? ConnectionBounds.defaultMaxBufferedBytes()
-                        : parse("--max-buffered-bytes", () -> OptionValues.bytes(maxBufferedBytes)));
+        ConnectionBounds bounds =
+                new ConnectionBounds(parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),

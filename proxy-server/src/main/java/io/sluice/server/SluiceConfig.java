@@ -87,7 +87,7 @@ public record SluiceConfig(
 
     /**
      * As the canonical constructor, with {@link AdminAccess#DEFAULTS} and
-     * {@link ConnectionBounds#defaults()}: for Sluices embedded in tests and the demo.
+     * {@link ConnectionBounds#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -116,7 +116,7 @@ public record SluiceConfig(
                 tls,
                 adminTokenFile,
                 AdminAccess.DEFAULTS,
-                ConnectionBounds.defaults());
+                ConnectionBounds.DEFAULTS);
     }
 
     /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */

@@ -23,11 +23,16 @@ public final class ClientText {
         }
         StringBuilder text = new StringBuilder(Math.min(value.length(), MAX_CHARACTERS) + 32);
         int i = 0;
-        for (; i < value.length() && text.length() < MAX_CHARACTERS; i++) {
+        for (; i < value.length(); i++) {
+            int before = text.length();
             append(text, value.charAt(i));
+            if (text.length() > MAX_CHARACTERS) {
+                // Never half an escape.
+                text.setLength(before);
+                break;
+            }
         }
         if (i < value.length()) {
-            text.setLength(Math.min(text.length(), MAX_CHARACTERS));
             text.append("...(cut, ").append(value.length()).append(" characters in all)");
         }
         return text.toString();

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 public abstract class DeadlineHandler extends ChannelDuplexHandler {
 
-    private Duration timeout;
+    private final Duration timeout;
     private ScheduledFuture<?> timer;
 
     protected DeadlineHandler(Duration timeout) {
@@ -25,11 +25,6 @@ public abstract class DeadlineHandler extends ChannelDuplexHandler {
     /** How long the channel has, each time the deadline starts. */
     protected final Duration timeout() {
         return timeout;
-    }
-
-    /** How long the channel has from the next {@link #start} on; a deadline running keeps its end. */
-    protected final void timeout(Duration timeout) {
-        this.timeout = timeout;
     }
 
     @Override

@@ -36,7 +36,10 @@ public final class RequestTurns extends DeadlineHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RequestTurns.class);
 
-    /** Runs {@link #readIfDue} from a task of its own, so that answers given at once do not nest reads. */
+    /**
+     * Runs {@link #readIfDue} from a task of its own: a read asked for while a message is being
+     * handed on would nest in {@code FlowControlHandler}'s delivery, which then forgets it.
+     */
     private final Runnable readLater;
 
     private ChannelHandlerContext ctx;
@@ -46,18 +49,18 @@ public final class RequestTurns extends DeadlineHandler {
     private boolean owed;
     /** A read was asked for and no message came of it yet. */
     private boolean reading;
+    /** {@link #readLater} is queued and has not run yet. */
+    private boolean readQueued;
     /** The answer going out is informational (100 Continue), not the answer owed. */
     private boolean informational;
 
-    /** @param timeout how long the client has for each request, until {@link #timeoutFromNextRequest} says otherwise */
+    /** @param timeout how long the client has for each request */
     public RequestTurns(Duration timeout) {
         super(timeout);
-        this.readLater = () -> readIfDue(ctx);
-    }
-
-    /** From the next request on the client has {@code timeout} for each; the current deadline keeps its end. */
-    public void timeoutFromNextRequest(Duration timeout) {
-        timeout(timeout);
+        this.readLater = () -> {
+            readQueued = false;
+            readIfDue(this.ctx);
+        };
     }
 
     @Override
@@ -89,7 +92,18 @@ public final class RequestTurns extends DeadlineHandler {
             }
         }
         ctx.fireChannelRead(msg);
-        readIfDue(ctx);
+        readSoon(ctx);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (reading) {
+            // A read ends with its read cycle, message or not (a TLS handshake's records, part of a
+            // request's head): ask again for the message still due.
+            reading = false;
+            readSoon(ctx);
+        }
+        ctx.fireChannelReadComplete();
     }
 
     @Override
@@ -113,9 +127,16 @@ public final class RequestTurns extends DeadlineHandler {
         ctx.write(msg, written);
         written.addListener((ChannelFuture done) -> {
             if (done.isSuccess()) {
-                ctx.executor().execute(readLater);
+                readSoon(ctx);
             }
         });
+    }
+
+    private void readSoon(ChannelHandlerContext ctx) {
+        if (!readQueued) {
+            readQueued = true;
+            ctx.executor().execute(readLater);
+        }
     }
 
     private void readIfDue(ChannelHandlerContext ctx) {

@@ -309,6 +309,15 @@ public final class ProxiedConnection implements Outbound {
         }
     }
 
+    /**
+     * From now on the client's frames may declare up to {@code maxFrameSize}, whether or not the
+     * upstream is up: a protocol that keeps a client to small frames until it has authenticated
+     * lets it send large ones once it has.
+     */
+    public void limitClientFrames(int maxFrameSize) {
+        clientFrames.maxFrameSize(maxFrameSize);
+    }
+
     /** The protocol's handshake is done: the handshake deadline no longer applies. */
     public void handshakeCompleted() {
         deadline.complete();

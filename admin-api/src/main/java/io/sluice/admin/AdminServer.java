@@ -95,6 +95,7 @@ public final class AdminServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
     private static final int HANDLER_THREADS = 2;
+    private static final int SEND_BUFFER_BYTES = 64 * 1024;
     private static final long STOP_TIMEOUT_MILLIS = 2000;
 
     private final String host;
@@ -161,6 +162,9 @@ public final class AdminServer implements AutoCloseable {
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.AUTO_READ, false)
+                // A client that does not read its answers stops being answered after a few, not
+                // after the megabytes a kernel's grown send buffer would take.
+                .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
                 .childHandler(new AdminChannelInitializer(
                         connections,
                         MAX_BODY_BYTES,

@@ -153,7 +153,9 @@ class TlsOptionsTest {
                 config.admission(),
                 config.cluster(),
                 tls,
-                tokenFile);
+                tokenFile,
+                config.adminAccess(),
+                config.bounds());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
+import io.sluice.admin.http.ApiException;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admin.http.RouteHandler;
@@ -104,9 +105,20 @@ public final class AuditTrail {
         }
     }
 
+    /** What {@code current} answers for the path: null for nothing there (404). */
     private static JsonNode read(RouteHandler current, ApiRequest request) throws IOException {
-        ApiResponse response = current.handle(new ApiRequest(
-                HttpMethod.GET, request.path(), request.params(), request.headers(), new byte[0], request.requester()));
+        ApiResponse response;
+        try {
+            response = current.handle(new ApiRequest(
+                    HttpMethod.GET,
+                    request.path(),
+                    request.params(),
+                    request.headers(),
+                    new byte[0],
+                    request.requester()));
+        } catch (ApiException nothingThere) {
+            return NullNode.getInstance();
+        }
         return response.status().equals(HttpResponseStatus.OK)
                 ? JSON.readTree(response.body())
                 : NullNode.getInstance();

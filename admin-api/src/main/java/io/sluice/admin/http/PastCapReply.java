@@ -35,7 +35,7 @@ public final class PastCapReply extends ChannelInboundHandlerAdapter {
     private final RouteTable routes;
     private final int maxConnections;
     private final Duration timeout;
-    private ByteBuf line;
+    private final StringBuilder line = new StringBuilder(64);
     private boolean answered;
     private ScheduledFuture<?> deadline;
 
@@ -51,7 +51,6 @@ public final class PastCapReply extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        line = ctx.alloc().buffer(128, MAX_LINE);
         deadline = ctx.executor().schedule(() -> ctx.close(), timeout.toNanos(), TimeUnit.NANOSECONDS);
         ctx.read();
         ctx.fireChannelActive();
@@ -76,11 +75,11 @@ public final class PastCapReply extends ChannelInboundHandlerAdapter {
                 return;
             }
             int end = bytes.indexOf(bytes.readerIndex(), bytes.writerIndex(), (byte) '\n');
-            int take = Math.min(end < 0 ? bytes.readableBytes() : end - bytes.readerIndex(), line.maxWritableBytes());
-            line.writeBytes(bytes, bytes.readerIndex(), take);
-            if (end >= 0 || !line.isWritable()) {
+            int take = Math.min(end < 0 ? bytes.readableBytes() : end - bytes.readerIndex(), MAX_LINE - line.length());
+            line.append(bytes.toString(bytes.readerIndex(), take, StandardCharsets.ISO_8859_1));
+            if (end >= 0 || line.length() >= MAX_LINE) {
                 answered = true;
-                answer(ctx, line.toString(StandardCharsets.ISO_8859_1));
+                answer(ctx, line.toString());
             }
         } finally {
             ReferenceCountUtil.release(msg);
@@ -133,10 +132,6 @@ public final class PastCapReply extends ChannelInboundHandlerAdapter {
         if (deadline != null) {
             deadline.cancel(false);
             deadline = null;
-        }
-        if (line != null) {
-            line.release();
-            line = null;
         }
     }
 }

@@ -1,9 +1,13 @@
 #
 # Sluice container image (works with the classic builder and with BuildKit).
 #   docker build -t sluice:0.1.0 .
-#   docker run --rm -p 6650:6650 -p 8080:8080 -e SLUICE_UPSTREAM=pulsar://broker:6650 sluice:0.1.0
-#   docker run --rm -p 9092-9095:9092-9095 -p 8080:8080 -e SLUICE_KAFKA_UPSTREAM=kafka-1:9092,kafka-2:9092 \
+#   docker run --rm -p 6650:6650 -p 8080:8080 -v /etc/sluice:/etc/sluice:ro \
+#     -e SLUICE_ADMIN_TOKEN_FILE=/etc/sluice/admin-token -e SLUICE_UPSTREAM=pulsar://broker:6650 sluice:0.1.0
+#   docker run --rm -p 9092-9095:9092-9095 -p 8080:8080 -v /etc/sluice:/etc/sluice:ro \
+#     -e SLUICE_ADMIN_TOKEN_FILE=/etc/sluice/admin-token -e SLUICE_KAFKA_UPSTREAM=kafka-1:9092,kafka-2:9092 \
 #     -e SLUICE_KAFKA_ADVERTISED_HOST=docker-host.example sluice:0.1.0   # Kafka: node N on port 9093+N
+# The admin API listens on every interface, so Sluice starts only with an admin token file or with
+# SLUICE_ADMIN_INSECURE=true (anyone who reaches port 8080 may then change every limit).
 # Every option is an environment variable SLUICE_<OPTION> (see README, Options); arguments after
 # the image name are passed to Sluice as flags and win over the environment. Secrets never go on
 # the command line or into the image: mount them as files and name the files, e.g.
@@ -31,7 +35,9 @@ RUN groupadd --gid 10001 sluice \
  && chown 10001:10001 /var/lib/sluice
 
 # Listen on every interface inside the container (the jar's defaults, stated so that `docker
-# inspect` shows them); the limits file lives on the volume because the REST API rewrites it.
+# inspect` shows them); the limits file lives on the volume because the REST API rewrites it. No
+# token is baked in: without SLUICE_ADMIN_TOKEN_FILE (or SLUICE_ADMIN_INSECURE=true) Sluice refuses
+# to start, rather than serve an admin API anyone can use.
 ENV SLUICE_LISTEN=0.0.0.0:6650 \
     SLUICE_KAFKA_LISTEN=0.0.0.0:9092 \
     SLUICE_ADMIN=0.0.0.0:8080 \

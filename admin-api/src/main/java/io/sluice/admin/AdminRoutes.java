@@ -1,6 +1,7 @@
 package io.sluice.admin;
 
 import io.sluice.admin.admission.AdmissionResource;
+import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.cluster.ClusterResource;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.limits.ConnectionLimitsResource;
@@ -43,6 +44,7 @@ final class AdminRoutes {
     /**
      * @param admission         admission control, or {@code null} when the proxy runs without it
      * @param tlsReloadFailures the process's failed reloads of TLS files
+     * @param audit             records the changes of limits and admission settings
      */
     static RouteTable table(
             LimitsStore limits,
@@ -53,7 +55,8 @@ final class AdminRoutes {
             AdmissionController admission,
             BooleanSupplier ready,
             int metricsMaxTopics,
-            Supplier<ClusterStatus> cluster) {
+            Supplier<ClusterStatus> cluster,
+            AuditTrail audit) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
@@ -67,27 +70,28 @@ final class AdminRoutes {
 
         RouteTable.Builder table = RouteTable.builder()
                 .add(GET, ScopeRoute.LIMITS, document::get)
-                .add(PUT, ScopeRoute.LIMITS, document::put);
+                .add(PUT, ScopeRoute.LIMITS, audit.audited(document::put, document::get));
         for (ScopeRoute route : ScopeRoute.of(limits.catalogue())) {
             ScopeLimitResource resource = new ScopeLimitResource(limits, route);
             table.add(GET, route.path(), resource::get)
-                    .add(PUT, route.path(), resource::put)
-                    .add(DELETE, route.path(), resource::delete);
+                    .add(PUT, route.path(), audit.audited(resource::put, resource::get))
+                    .add(DELETE, route.path(), audit.audited(resource::delete, resource::get));
         }
         table.add(GET, ScopesResource.CONNECTION_PATH, connection::get)
-                .add(PUT, ScopesResource.CONNECTION_PATH, connection::put)
+                .add(PUT, ScopesResource.CONNECTION_PATH, audit.audited(connection::put, connection::get))
                 .add(GET, "/api/v1/scopes", scopes::get)
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)
                 .add(GET, "/api/v1/cluster", clusterStatus::get)
+                .add(GET, "/api/v1/audit", audit::get)
                 .add(GET, "/api/v1/openapi.json", openApi::get)
                 .add(GET, "/metrics", metrics::get)
-                .add(GET, "/healthz", probes::health)
-                .add(GET, "/readyz", probes::ready);
+                .probe("/healthz", probes::health)
+                .probe("/readyz", probes::ready);
         if (admission != null) {
             AdmissionResource admissionControl = new AdmissionResource(admission);
             table.add(GET, "/api/v1/admission", admissionControl::get)
-                    .add(PUT, "/api/v1/admission", admissionControl::put);
+                    .add(PUT, "/api/v1/admission", audit.audited(admissionControl::put, admissionControl::get));
         }
         return table.build();
     }

@@ -12,8 +12,8 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.http.AdminToken;
-import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
@@ -28,11 +28,13 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -46,6 +48,12 @@ import java.util.function.Supplier;
  * two threads for the route handlers, because a limits change waits for an fsync and must stall
  * neither Pulsar traffic nor the probes on other admin connections. All threads are daemons;
  * {@link #close()} stops them.
+ *
+ * <p>No client can starve it (docs/OPERATIONS.md, "The admin port"): each connection is read one
+ * request at a time, and not while its answer is owed; the token is checked on a request's head;
+ * the handlers' queue is bounded ({@link #HANDLER_QUEUE}, then 503); probes are answered on the
+ * event loop ahead of that queue; and past {@link Builder#maxConnections} connections a new one
+ * may only ask a probe.
  *
  * <pre>{@code
  * AdminServer admin = AdminServer.builder()
@@ -75,15 +83,28 @@ public final class AdminServer implements AutoCloseable {
      */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
+    /** Admin connections that may use the whole API at once unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+
+    /**
+     * API requests that may wait for a handler thread; past them a request is answered 503 at once.
+     * With one request at a time per connection the queue only fills when most connections ask at
+     * the same moment, as a flood does.
+     */
+    public static final int HANDLER_QUEUE = 32;
+
     private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
     private static final int HANDLER_THREADS = 2;
+    private static final int SEND_BUFFER_BYTES = 64 * 1024;
     private static final long STOP_TIMEOUT_MILLIS = 2000;
 
     private final String host;
     private final int port;
     private final Duration idleTimeout;
+    private final int maxConnections;
     private final RouteTable routes;
-    private final BearerTokenCheck tokenCheck;
+    private final AdminToken token;
+    private final AdminToken readToken;
     private final ReloadingSslContext tls;
     private EventLoopGroup ioLoop;
     private ExecutorService handlers;
@@ -94,7 +115,9 @@ public final class AdminServer implements AutoCloseable {
         this.host = builder.host;
         this.port = builder.port;
         this.idleTimeout = builder.idleTimeout;
-        this.tokenCheck = builder.adminToken == null ? null : new BearerTokenCheck(builder.adminToken);
+        this.maxConnections = builder.maxConnections;
+        this.token = builder.adminToken;
+        this.readToken = builder.adminToken == null ? null : builder.readToken;
         this.tls = builder.tls;
         this.routes = AdminRoutes.table(
                 builder.limits,
@@ -105,7 +128,8 @@ public final class AdminServer implements AutoCloseable {
                 builder.admission,
                 builder.ready,
                 builder.metricsMaxTopics,
-                builder.cluster);
+                builder.cluster,
+                new AuditTrail(Clock.systemUTC(), builder.cluster));
     }
 
     public static Builder builder() {
@@ -124,15 +148,33 @@ public final class AdminServer implements AutoCloseable {
         }
         ioLoop = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory("sluice-admin-io", true), NioIoHandler.newFactory());
-        handlers = Executors.newFixedThreadPool(HANDLER_THREADS, new DefaultThreadFactory("sluice-admin", true));
+        handlers = new ThreadPoolExecutor(
+                HANDLER_THREADS,
+                HANDLER_THREADS,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(HANDLER_QUEUE),
+                new DefaultThreadFactory("sluice-admin", true));
         connections = new DefaultChannelGroup("sluice-admin-connections", GlobalEventExecutor.INSTANCE);
         Router router = new Router(routes, handlers);
         ChannelFuture bind = new ServerBootstrap()
                 .group(ioLoop)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childHandler(
-                        new AdminChannelInitializer(connections, MAX_BODY_BYTES, idleTimeout, tokenCheck, router, tls))
+                .childOption(ChannelOption.AUTO_READ, false)
+                // A client that does not read its answers stops being answered after a few, not
+                // after the megabytes a kernel's grown send buffer would take.
+                .childOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES)
+                .childHandler(new AdminChannelInitializer(
+                        connections,
+                        MAX_BODY_BYTES,
+                        idleTimeout,
+                        maxConnections,
+                        token,
+                        readToken,
+                        routes,
+                        router,
+                        tls))
                 .bind(host, port)
                 .awaitUninterruptibly();
         if (!bind.isSuccess()) {
@@ -147,7 +189,7 @@ public final class AdminServer implements AutoCloseable {
                 "Admin API on {}{}{}",
                 serverChannel.localAddress(),
                 tls == null ? "" : " (HTTPS)",
-                tokenCheck == null ? " (no admin token)" : "");
+                token == null ? " (no admin token)" : readToken == null ? "" : " (with a read-only token)");
     }
 
     /** The address the server listens on; with port 0 the port chosen by the system. */
@@ -202,6 +244,8 @@ public final class AdminServer implements AutoCloseable {
         private String host = "0.0.0.0";
         private int port = 8080;
         private AdminToken adminToken;
+        private AdminToken readToken;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private ReloadingSslContext tls;
         private LimitsStore limits;
         private ThrottleLedger throttleLedger;
@@ -244,6 +288,27 @@ public final class AdminServer implements AutoCloseable {
         /** As {@link #adminToken(String)}, for a token read from a file and re-read when it changes. */
         public Builder adminToken(AdminToken token) {
             this.adminToken = token;
+            return this;
+        }
+
+        /**
+         * A second token that may only {@code GET} under {@code /api/v1} (403 for anything else);
+         * {@code null} (the default) for none. Without an admin token it has no effect.
+         */
+        public Builder readToken(AdminToken token) {
+            this.readToken = token;
+            return this;
+        }
+
+        /**
+         * Connections that may use the whole API at once (default {@link #DEFAULT_MAX_CONNECTIONS});
+         * past them a new connection may ask one probe and is then closed.
+         */
+        public Builder maxConnections(int max) {
+            if (max <= 0) {
+                throw new IllegalArgumentException("maxConnections must be positive, got " + max);
+            }
+            this.maxConnections = max;
             return this;
         }
 

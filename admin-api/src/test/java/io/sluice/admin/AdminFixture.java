@@ -2,6 +2,7 @@ package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.admin.http.AdminToken;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.kafka.scopes.KafkaScopes;
@@ -62,12 +63,13 @@ final class AdminFixture implements AutoCloseable {
     private AdminFixture(
             Path dir, String token, int metricsMaxTopics, AdmissionController admission, Duration idleTimeout)
             throws IOException {
-        this(dir, token, metricsMaxTopics, admission, idleTimeout, null, ClusterStatus::standalone);
+        this(dir, token, null, metricsMaxTopics, admission, idleTimeout, null, ClusterStatus::standalone);
     }
 
     private AdminFixture(
             Path dir,
             String token,
+            String readToken,
             int metricsMaxTopics,
             AdmissionController admission,
             Duration idleTimeout,
@@ -82,6 +84,7 @@ final class AdminFixture implements AutoCloseable {
         this.server = AdminServer.builder()
                 .bind("127.0.0.1", 0)
                 .adminToken(token)
+                .readToken(readToken == null ? null : AdminToken.of(readToken))
                 .limits(store)
                 .throttleLedger(ledger)
                 .topicActivity(activity)
@@ -111,6 +114,12 @@ final class AdminFixture implements AutoCloseable {
         return new AdminFixture(dir, null, 1000, null, timeout);
     }
 
+    /** With an admin token and a read-only token. */
+    static AdminFixture withTokens(Path dir, String token, String readToken) throws IOException {
+        return new AdminFixture(
+                dir, token, readToken, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT, null, ClusterStatus::standalone);
+    }
+
     /** @param token the admin token, or {@code null} for none */
     static AdminFixture withAdmission(Path dir, String token, AdmissionController admission) throws IOException {
         return new AdminFixture(dir, token, 1000, admission, AdminServer.DEFAULT_IDLE_TIMEOUT);
@@ -118,11 +127,18 @@ final class AdminFixture implements AutoCloseable {
 
     /** A Sluice of a cluster, its limits in {@code shared}. */
     static AdminFixture inCluster(Path dir, SharedLimits shared, Supplier<ClusterStatus> cluster) throws IOException {
-        return new AdminFixture(dir, null, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT, shared, cluster);
+        return new AdminFixture(dir, null, null, 1000, null, AdminServer.DEFAULT_IDLE_TIMEOUT, shared, cluster);
     }
 
     URI uri(String path) {
         return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    /** A request to {@code path} with {@code token}. */
+    HttpRequest.Builder request(String path, String token) {
+        return HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token);
     }
 
     /** A request to {@code path}, with the fixture's token when it has one. */

@@ -5,6 +5,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.admin.audit.AuditTrail;
+import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.http.Router;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsDocument;
@@ -78,6 +80,7 @@ class AdminRequestFuzzTest {
 
     private static Path dir;
     private static LimitsStore store;
+    private static RouteTable routes;
     private static Router router;
 
     @BeforeAll
@@ -85,18 +88,18 @@ class AdminRequestFuzzTest {
         dir = Files.createTempDirectory("admin-fuzz");
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
         store = LimitsStore.open(dir.resolve("limits.json"), AdminFixture.SCOPES, engine::update);
-        router = new Router(
-                AdminRoutes.table(
-                        store,
-                        new ThrottleLedger(Clock.systemUTC()),
-                        new TopicActivity(Duration.ofMinutes(1)),
-                        List.of(new ProxyStats("pulsar")),
-                        () -> 0,
-                        null,
-                        () -> true,
-                        1000,
-                        ClusterStatus::standalone),
-                Runnable::run);
+        routes = AdminRoutes.table(
+                store,
+                new ThrottleLedger(Clock.systemUTC()),
+                new TopicActivity(Duration.ofMinutes(1)),
+                List.of(new ProxyStats("pulsar")),
+                () -> 0,
+                null,
+                () -> true,
+                1000,
+                ClusterStatus::standalone,
+                new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
+        router = new Router(routes, Runnable::run);
     }
 
     @AfterAll
@@ -121,7 +124,10 @@ class AdminRequestFuzzTest {
                 new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
                 AdminServer.MAX_BODY_BYTES,
                 AdminServer.DEFAULT_IDLE_TIMEOUT,
+                AdminServer.DEFAULT_MAX_CONNECTIONS,
                 null,
+                null,
+                routes,
                 router,
                 null));
         channel.writeInbound(Unpooled.wrappedBuffer(request));

@@ -1,6 +1,7 @@
 package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.http.Route;
 import io.sluice.admin.http.RouteTable;
 import io.sluice.admin.openapi.OpenApiDocument;
@@ -84,7 +85,8 @@ class OpenApiDocumentTest {
                 admission,
                 () -> true,
                 10,
-                ClusterStatus::standalone);
+                ClusterStatus::standalone,
+                new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
 
         assertEquals(routes(table), documented(document));

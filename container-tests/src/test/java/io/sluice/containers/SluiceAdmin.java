@@ -15,9 +15,12 @@ final class SluiceAdmin {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI base;
+    private final String token;
 
-    SluiceAdmin(URI base) {
+    /** @param token the admin token, sent on every request */
+    SluiceAdmin(URI base, String token) {
         this.base = base;
+        this.token = token;
     }
 
     HttpResponse<String> get(String path) {
@@ -60,7 +63,9 @@ final class SluiceAdmin {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10));
+        return HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token);
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) {

@@ -7,6 +7,7 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
+import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
 
 import java.io.IOException;
@@ -25,6 +26,10 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
 
     static final int PULSAR_PORT = 6650;
     static final int ADMIN_PORT = 8080;
+    /** The admin token every container gets as a file, as the chart always gives one. */
+    static final String ADMIN_TOKEN = "container-test-token";
+
+    private static final String TOKEN_FILE = "/etc/sluice/admin-token";
 
     /** The Kafka bootstrap port, in the container and on the host alike; 0 without the Kafka front end. */
     private int kafkaPort;
@@ -39,7 +44,18 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
     private SluiceContainer(Network network) {
         super(DockerImageName.parse(SluiceImage.ensure()));
         withNetwork(network);
+        withCopyToContainer(Transferable.of(ADMIN_TOKEN, 0444), TOKEN_FILE);
+        withEnv("SLUICE_ADMIN_TOKEN_FILE", TOKEN_FILE);
         waitingFor(probe("/healthz"));
+    }
+
+    /**
+     * Without the token file the image's admin API on {@code 0.0.0.0:8080} is an open door, which
+     * Sluice refuses to start with.
+     */
+    SluiceContainer withoutAdminToken() {
+        getEnvMap().remove("SLUICE_ADMIN_TOKEN_FILE");
+        return this;
     }
 
     /**
@@ -103,7 +119,7 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
 
     /** The admin port (REST API, probes, metrics) as seen from the host. */
     SluiceAdmin admin() {
-        return new SluiceAdmin(URI.create("http://" + getHost() + ":" + getMappedPort(ADMIN_PORT)));
+        return new SluiceAdmin(URI.create("http://" + getHost() + ":" + getMappedPort(ADMIN_PORT)), ADMIN_TOKEN);
     }
 
     /**

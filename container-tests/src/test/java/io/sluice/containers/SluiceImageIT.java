@@ -6,6 +6,7 @@ import org.apache.pulsar.client.api.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.ExecConfig;
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
 import static io.sluice.containers.PulsarThroughSluiceContainerIT.limitPath;
 import static io.sluice.containers.PulsarThroughSluiceContainerIT.topic;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -150,6 +152,33 @@ class SluiceImageIT {
             }
         } finally {
             DockerClientFactory.instance().client().removeVolumeCmd(volume).exec();
+        }
+    }
+
+    @Test
+    void withoutATokenFileTheImageRefusesToStartAndWithOneItServesTheApi() throws Exception {
+        PulsarBrokerContainer broker = SharedContainers.pulsarBroker();
+        try (SluiceContainer open = new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork())
+                .withoutAdminToken()
+                .withStartupCheckStrategy(new OneShotStartupCheckStrategy().withTimeout(Duration.ofMinutes(1)))) {
+            assertThrows(ContainerLaunchException.class, open::start);
+            String logs = open.getLogs();
+            assertTrue(
+                    logs.contains("sluice: the admin API on 0.0.0.0:8080 would let anyone who reaches it change every"
+                            + " limit"),
+                    logs);
+            Long exitCode = DockerClientFactory.instance()
+                    .client()
+                    .inspectContainerCmd(open.getContainerId())
+                    .exec()
+                    .getState()
+                    .getExitCodeLong();
+            assertEquals(2L, exitCode);
+        }
+        try (SluiceContainer closed =
+                new SluiceContainer(SharedContainers.network(), broker.serviceUrlOnNetwork()).untilReady()) {
+            closed.start();
+            assertEquals(200, closed.admin().get("/api/v1/limits").statusCode());
         }
     }
 

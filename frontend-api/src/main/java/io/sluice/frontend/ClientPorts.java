@@ -14,11 +14,16 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.relay.Drain;
+import io.sluice.relay.ProxyStats;
+import io.sluice.relay.RepeatedWarning;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -27,24 +32,39 @@ import java.util.concurrent.atomic.AtomicReference;
  * A front end gets its own from {@link FrontEndContext#ports}. Thread-safe: ports may open from an
  * event loop (a Kafka node first seen in a response) while the server drains from its shutdown
  * thread.
+ *
+ * <p>The ports together keep at most {@code maxConnections} client connections open: one accepted
+ * past them is closed at once, before any handler of the front end sees it, and counted in
+ * {@code sluice_connections_refused_total{reason="max_connections"}}.
  */
 public final class ClientPorts {
+
+    /** The reason a connection past {@code --max-connections} is counted under. */
+    public static final String MAX_CONNECTIONS = "max_connections";
+
+    private static final Logger log = LoggerFactory.getLogger(ClientPorts.class);
+    private static final RepeatedWarning REFUSED = new RepeatedWarning();
 
     private final EventLoopGroup acceptors;
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> serverType;
     private final WriteBufferWaterMark waterMark;
     private final ChannelGroup clients;
+    private final ProxyStats stats;
+    private final int maxConnections;
+    private final AtomicInteger open = new AtomicInteger();
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Channel> first = new AtomicReference<>();
     private volatile boolean closing;
 
     /**
-     * @param protocol   the front end's protocol label, naming its group of client channels
-     * @param waterMark  when a client channel counts as unwritable (its reads then pause)
+     * @param stats          the front end's counters; its protocol label names its group of client channels
+     * @param maxConnections client connections open at once, past which new ones are refused
+     * @param waterMark      when a client channel counts as unwritable (its reads then pause)
      */
     ClientPorts(
-            String protocol,
+            ProxyStats stats,
+            int maxConnections,
             EventLoopGroup acceptors,
             EventLoopGroup workers,
             Class<? extends ServerChannel> serverType,
@@ -53,7 +73,9 @@ public final class ClientPorts {
         this.workers = workers;
         this.serverType = serverType;
         this.waterMark = waterMark;
-        this.clients = new DefaultChannelGroup("sluice-" + protocol + "-clients", GlobalEventExecutor.INSTANCE);
+        this.stats = stats;
+        this.maxConnections = maxConnections;
+        this.clients = new DefaultChannelGroup("sluice-" + stats.protocol() + "-clients", GlobalEventExecutor.INSTANCE);
     }
 
     /**
@@ -72,6 +94,12 @@ public final class ClientPorts {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (open.incrementAndGet() > maxConnections) {
+                            open.decrementAndGet();
+                            refuse(ch);
+                            return;
+                        }
+                        ch.closeFuture().addListener(closed -> open.decrementAndGet());
                         clients.add(ch);
                         ch.pipeline().addLast(pipeline);
                     }
@@ -87,6 +115,21 @@ public final class ClientPorts {
             }
         });
         return bound;
+    }
+
+    private void refuse(SocketChannel ch) {
+        stats.connectionRefused(MAX_CONNECTIONS);
+        long leftOut = REFUSED.admit();
+        if (leftOut >= 0) {
+            log.warn(
+                    "Refusing {} connection from {}: {} open, the most --max-connections allows ({}){}",
+                    stats.protocol(),
+                    ch.remoteAddress(),
+                    maxConnections,
+                    MAX_CONNECTIONS,
+                    RepeatedWarning.leftOut(leftOut));
+        }
+        ch.close();
     }
 
     /** The address of the first port, once it is bound. */

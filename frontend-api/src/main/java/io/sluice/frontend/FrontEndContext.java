@@ -38,6 +38,9 @@ import java.util.Objects;
  * @param upstreamSockets    sockets for blocking requests of the front end's own to its upstream
  *                           (a readiness probe, a metadata request): TLS ones trusting
  *                           {@code --upstream-tls-ca} when the upstream speaks TLS
+ * @param maxConnections     {@code --max-connections}: client connections the front end's ports
+ *                           keep open at once, all ports together; past them a new one is closed
+ *                           at once and counted
  */
 public record FrontEndContext(
         ProxyServices services,
@@ -49,7 +52,8 @@ public record FrontEndContext(
         ReloadingSslContext portTls,
         boolean clientCertificates,
         ReloadingSslContext upstreamTls,
-        SocketFactory upstreamSockets) {
+        SocketFactory upstreamSockets,
+        int maxConnections) {
 
     public FrontEndContext {
         Objects.requireNonNull(services, "services");
@@ -59,6 +63,9 @@ public record FrontEndContext(
         Objects.requireNonNull(socketChannelType, "socketChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(upstreamSockets, "upstreamSockets");
+        if (maxConnections <= 0) {
+            throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
+        }
     }
 
     /**
@@ -66,6 +73,6 @@ public record FrontEndContext(
      * unwritable (and its upstream's reads pause) above {@code waterMark}'s high mark.
      */
     public ClientPorts ports(WriteBufferWaterMark waterMark) {
-        return new ClientPorts(services.stats().protocol(), acceptors, workers, serverChannelType, waterMark);
+        return new ClientPorts(services.stats(), maxConnections, acceptors, workers, serverChannelType, waterMark);
     }
 }

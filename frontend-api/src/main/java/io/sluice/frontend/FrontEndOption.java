@@ -10,7 +10,7 @@ import java.util.Objects;
  * end reads the merged value through {@link OptionValues}.
  *
  * @param helpOrder    where the option shows in {@code --help}, among Sluice's own options
- *                     (numbered 30 to 230 in tens, {@code --help} and {@code --version} last at
+ *                     (numbered 30 to 240, mostly in tens, {@code --help} and {@code --version} last at
  *                     10000) and other front ends' (Pulsar 10-80, Kafka 300-350); a new front
  *                     end takes numbers from 400 up. Front ends are also listed in the order of
  *                     their {@linkplain FrontEndFactory#enablingOption() enabling options}

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 /**
  * What Sluice reads from certificate, key, CA and token files, and the watch that reads them again
  * when they change: the TLS contexts of the front ends' ports, the admin port and the upstreams,
- * and the admin token. A file that cannot be used at start stops Sluice; one that cannot be used
+ * and the admin tokens. A file that cannot be used at start stops Sluice; one that cannot be used
  * later keeps what is in force (see {@link ReloadingSslContext} and {@link AdminToken}).
  *
  * <p>The front ends' ports and the admin port present the same certificate from two contexts,
@@ -44,6 +44,7 @@ final class SecretFiles implements AutoCloseable {
     private final ReloadingSslContext upstreamTls;
     private final SocketFactory upstreamSockets;
     private final AdminToken adminToken;
+    private final AdminToken readToken;
     private final LongAdder reloadFailures;
 
     private SecretFiles(
@@ -53,6 +54,7 @@ final class SecretFiles implements AutoCloseable {
             ReloadingSslContext upstreamTls,
             SocketFactory upstreamSockets,
             AdminToken adminToken,
+            AdminToken readToken,
             LongAdder reloadFailures) {
         this.watch = watch;
         this.portTls = portTls;
@@ -60,6 +62,7 @@ final class SecretFiles implements AutoCloseable {
         this.upstreamTls = upstreamTls;
         this.upstreamSockets = upstreamSockets;
         this.adminToken = adminToken;
+        this.readToken = readToken;
         this.reloadFailures = reloadFailures;
     }
 
@@ -118,6 +121,13 @@ final class SecretFiles implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid --admin-token-file: " + e.getMessage());
         }
+        AdminToken readToken;
+        Path readTokenFile = config.adminAccess().readTokenFile();
+        try {
+            readToken = readTokenFile == null ? null : AdminToken.fromFile(readTokenFile);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid --admin-read-token-file: " + e.getMessage());
+        }
         FileWatch watch = new FileWatch(checkInterval);
         if (ports != null) {
             // One set of files: the admin port follows the protocol ports, so a bad file is reported once.
@@ -135,7 +145,10 @@ final class SecretFiles implements AutoCloseable {
         if (token != null && token.file() != null) {
             watch.watch(List.of(token.file()), token::reload);
         }
-        return new SecretFiles(watch, ports, admin, upstream, upstreamSockets, token, failures);
+        if (readToken != null) {
+            watch.watch(List.of(readToken.file()), readToken::reload);
+        }
+        return new SecretFiles(watch, ports, admin, upstream, upstreamSockets, token, readToken, failures);
     }
 
     /** Counts a failed reload once for the process and once for each front end using the context. */
@@ -201,6 +214,11 @@ final class SecretFiles implements AutoCloseable {
     /** The admin token, or null when the admin API is open. */
     AdminToken adminToken() {
         return adminToken;
+    }
+
+    /** The read-only token, or null without one. */
+    AdminToken readToken() {
+        return readToken;
     }
 
     @Override

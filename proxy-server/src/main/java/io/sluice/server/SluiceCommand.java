@@ -53,6 +53,17 @@ final class SluiceCommand {
     String admin;
 
     @Option(
+            names = "--admin-insecure",
+            order = 35,
+            paramLabel = "BOOLEAN",
+            arity = "0..1",
+            defaultValue = "false",
+            fallbackValue = "true",
+            description = "Serve the admin API on an address other than loopback without a token: anyone who reaches"
+                    + " it may change every limit. Logged as a warning at every start (default: ${DEFAULT-VALUE}).")
+    boolean adminInsecure;
+
+    @Option(
             names = "--limits-file",
             order = 40,
             paramLabel = "PATH",
@@ -110,6 +121,15 @@ final class SluiceCommand {
     String adminIdleTimeout;
 
     @Option(
+            names = "--admin-max-connections",
+            order = 125,
+            paramLabel = "N",
+            defaultValue = "64",
+            description = "Admin connections open at once; past them a new one may only ask /healthz or /readyz"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String adminMaxConnections;
+
+    @Option(
             names = "--tls-cert",
             order = 130,
             paramLabel = "PATH",
@@ -146,6 +166,14 @@ final class SluiceCommand {
             description = "File holding the admin token (a mounted Kubernetes Secret), re-read when it changes;"
                     + " instead of --admin-token.")
     String adminTokenFile;
+
+    @Option(
+            names = "--admin-read-token-file",
+            order = 175,
+            paramLabel = "PATH",
+            description = "File holding a second, read-only token: it may GET under /api/v1 and change nothing;"
+                    + " re-read when it changes. Needs an admin token.")
+    String adminReadTokenFile;
 
     @Option(
             names = "--cluster-store",
@@ -197,6 +225,15 @@ final class SluiceCommand {
     String limitsSource;
 
     @Option(
+            names = "--max-connections",
+            order = 240,
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Client connections each front end keeps open at once; past them a new one is closed at"
+                    + " once and counted (default: ${DEFAULT-VALUE}).")
+    String maxConnections;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -238,6 +275,12 @@ final class SluiceCommand {
             throw new IllegalArgumentException(
                     "invalid --admin-token-file: give --admin-token or --admin-token-file, not both");
         }
+        AdminAccess access = new AdminAccess(
+                adminInsecure,
+                parse("--admin-read-token-file", () -> path(adminReadTokenFile)),
+                parse("--admin-max-connections", () -> OptionValues.positiveInt(adminMaxConnections)));
+        ConnectionBounds bounds =
+                new ConnectionBounds(parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),
@@ -250,7 +293,9 @@ final class SluiceCommand {
                 admission,
                 cluster(),
                 tls(configured),
-                tokenFile);
+                tokenFile,
+                access,
+                bounds);
     }
 
     private TlsConfig tls(List<FrontEndConfig> configured) {

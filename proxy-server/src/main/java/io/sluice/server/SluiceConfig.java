@@ -30,6 +30,10 @@ import java.util.Set;
  * @param tls              where Sluice speaks TLS and with which files
  * @param adminTokenFile   file holding the admin token, re-read when it changes, or null; never
  *                         together with {@code adminToken}
+ * @param adminAccess      the read-only token, the open door accepted or not, the admin
+ *                         connections at once; without a token and {@link AdminAccess#insecure()},
+ *                         {@code admin} must be a loopback address
+ * @param bounds           what client connections may take of the process
  */
 public record SluiceConfig(
         List<FrontEndConfig> frontEnds,
@@ -43,7 +47,9 @@ public record SluiceConfig(
         AdmissionSettings admission,
         ClusterSettings cluster,
         TlsConfig tls,
-        Path adminTokenFile) {
+        Path adminTokenFile,
+        AdminAccess adminAccess,
+        ConnectionBounds bounds) {
 
     public SluiceConfig {
         frontEnds = List.copyOf(frontEnds);
@@ -67,6 +73,55 @@ public record SluiceConfig(
         if (adminToken != null && adminTokenFile != null) {
             throw new IllegalArgumentException("an admin token and an admin token file exclude each other");
         }
+        Objects.requireNonNull(adminAccess, "adminAccess");
+        Objects.requireNonNull(bounds, "bounds");
+        boolean hasToken = adminToken != null || adminTokenFile != null;
+        if (adminAccess.readTokenFile() != null && !hasToken) {
+            throw new IllegalArgumentException("invalid --admin-read-token-file: needs --admin-token-file (or"
+                    + " --admin-token); without an admin token the API asks for no token at all");
+        }
+        if (!adminAccess.insecure() && AdminAccess.openDoor(admin, hasToken)) {
+            throw new IllegalArgumentException(AdminAccess.refusal(admin));
+        }
+    }
+
+    /**
+     * As the canonical constructor, with {@link AdminAccess#DEFAULTS} and
+     * {@link ConnectionBounds#DEFAULTS}: for Sluices embedded in tests and the demo.
+     */
+    public SluiceConfig(
+            List<FrontEndConfig> frontEnds,
+            HostPort admin,
+            Path limitsFile,
+            String adminToken,
+            int metricsMaxTopics,
+            Duration drainTimeout,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout,
+            AdmissionSettings admission,
+            ClusterSettings cluster,
+            TlsConfig tls,
+            Path adminTokenFile) {
+        this(
+                frontEnds,
+                admin,
+                limitsFile,
+                adminToken,
+                metricsMaxTopics,
+                drainTimeout,
+                handshakeTimeout,
+                adminIdleTimeout,
+                admission,
+                cluster,
+                tls,
+                adminTokenFile,
+                AdminAccess.DEFAULTS,
+                ConnectionBounds.DEFAULTS);
+    }
+
+    /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */
+    public boolean adminOpenDoor() {
+        return AdminAccess.openDoor(admin, adminToken != null || adminTokenFile != null);
     }
 
     /** The section of the front end configured by a {@code type}, or null when that front end is off. */

@@ -180,7 +180,8 @@ public final class SluiceServer implements AutoCloseable {
                     secrets.portTls(),
                     config.tls().clientCa() != null,
                     upstreamTls ? secrets.upstreamTls() : null,
-                    upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault());
+                    upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault(),
+                    config.bounds().maxConnections());
             frontEnds.add(new Hosted(frontEnd.open(context), services));
         }
         for (Hosted hosted : frontEnds) {
@@ -201,6 +202,8 @@ public final class SluiceServer implements AutoCloseable {
         admin = AdminServer.builder()
                 .bind(config.admin().host(), config.admin().port())
                 .adminToken(secrets.adminToken())
+                .readToken(secrets.readToken())
+                .maxConnections(config.adminAccess().maxConnections())
                 .tls(secrets.adminTls())
                 .limits(limits)
                 .throttleLedger(throttles)
@@ -214,6 +217,12 @@ public final class SluiceServer implements AutoCloseable {
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .build();
         admin.start();
+        if (config.adminOpenDoor()) {
+            log.warn(
+                    "The admin API on {} has no token (--admin-insecure): anyone who reaches it may change every"
+                            + " limit. Give it --admin-token-file or bind it to loopback.",
+                    config.admin());
+        }
         log.info(
                 "Sluice ready: {}, admin on {}:{}, limits from {}{}",
                 frontEnds.stream().map(hosted -> hosted.frontEnd().describe()).collect(Collectors.joining(", ")),

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
+import static io.sluice.server.OpenAdminParse.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,7 +94,7 @@ class FrontEndRegistrationTest {
         Path certificate = dir.resolve("tls.crt");
         Path key = dir.resolve("tls.key");
         issued.copyTo(certificate, key);
-        SluiceConfig parsed = SluiceMain.parse(
+        SluiceConfig parsed = parse(
                 new String[] {
                     "--upstream", "pulsar://b:6650",
                     "--kafka-upstream", "k:9092",

@@ -17,9 +17,12 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
+import static io.sluice.server.OpenAdminParse.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -35,7 +38,8 @@ class SluiceMainTest {
 
     @Test
     void defaultsFollowTheSpec() {
-        SluiceConfig config = SluiceMain.parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out);
+        SluiceConfig config =
+                parse(new String[] {"--upstream", "pulsar://broker:6650", "--admin-insecure"}, Map.of(), out);
         assertEquals(new HostPort("0.0.0.0", 6650), pulsar(config).listen());
         assertEquals(new HostPort("0.0.0.0", 8080), config.admin());
         assertEquals(Path.of("./sluice-limits.json"), config.limitsFile());
@@ -49,6 +53,67 @@ class SluiceMainTest {
                 "broker",
                 pulsar(config).allowedBrokers().resolve("pulsar://broker:6650").host());
         assertNull(pulsar(config).allowedBrokers().resolve("pulsar://other:6650"), "only the upstream by default");
+    }
+
+    @Test
+    void theDefaultAdminAddressWithoutATokenRefusesNamingTheThreeWaysOut() {
+        IllegalArgumentException refusal = assertThrows(
+                IllegalArgumentException.class,
+                () -> SluiceMain.parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out));
+
+        assertEquals(
+                "the admin API on 0.0.0.0:8080 would let anyone who reaches it change every limit: give it a token"
+                        + " (--admin-token-file PATH), bind it to loopback (--admin 127.0.0.1:8080), or accept the"
+                        + " risk (--admin-insecure)",
+                refusal.getMessage());
+    }
+
+    @Test
+    void loopbackOrATokenOrAdminInsecureLetTheAdminApiStartWithoutRefusal() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret");
+        for (String[] args : List.of(
+                new String[] {"--admin", "127.0.0.1:8080"},
+                new String[] {"--admin", "localhost:8080"},
+                new String[] {"--admin", "[::1]:8080"},
+                new String[] {"--admin-token-file", token.toString()},
+                new String[] {"--admin-insecure"},
+                new String[] {"--admin-insecure=true"})) {
+            String[] all = Stream.concat(Stream.of("--upstream", "pulsar://broker:6650"), Arrays.stream(args))
+                    .toArray(String[]::new);
+            SluiceConfig config = SluiceMain.parse(all, Map.of(), out);
+            assertEquals(args[0].startsWith("--admin-insecure"), config.adminOpenDoor(), String.join(" ", args));
+        }
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SluiceMain.parse(
+                        new String[] {"--upstream", "pulsar://broker:6650", "--admin-insecure=false"}, Map.of(), out));
+    }
+
+    @Test
+    void theReadTokenNeedsAnAdminToken() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "s3cret");
+        Path read = Files.writeString(dir.resolve("read-token"), "look");
+        SluiceConfig config = SluiceMain.parse(
+                new String[] {
+                    "--upstream", "pulsar://broker:6650",
+                    "--admin-token-file", token.toString(),
+                    "--admin-read-token-file", read.toString()
+                },
+                Map.of(),
+                out);
+        assertEquals(read, config.adminAccess().readTokenFile());
+
+        IllegalArgumentException alone = assertThrows(
+                IllegalArgumentException.class,
+                () -> SluiceMain.parse(
+                        new String[] {
+                            "--upstream", "pulsar://broker:6650",
+                            "--admin", "127.0.0.1:8080",
+                            "--admin-read-token-file", read.toString()
+                        },
+                        Map.of(),
+                        out));
+        assertTrue(alone.getMessage().startsWith("invalid --admin-read-token-file: needs --admin-token-file"));
     }
 
     @Test
@@ -67,8 +132,7 @@ class SluiceMainTest {
                 "secret",
                 "SLUICE_ADMIN_IDLE_TIMEOUT",
                 "9");
-        SluiceConfig config =
-                SluiceMain.parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"}, env, out);
+        SluiceConfig config = parse(new String[] {"--admin", "127.0.0.1:7202", "--handshake-timeout", "3"}, env, out);
         assertEquals("from-file", pulsar(config).upstream().host(), "file");
         assertEquals(7101, pulsar(config).listen().port(), "env over file");
         assertEquals(7202, config.admin().port(), "flag over file");
@@ -83,7 +147,7 @@ class SluiceMainTest {
     void timeoutsComeFromTheConfigFileWhenNothingElseSetsThem() throws Exception {
         Path yaml = dir.resolve("sluice.yaml");
         Files.writeString(yaml, "upstream: pulsar://b:1\nhandshakeTimeout: 7\nadminIdleTimeout: 8\n");
-        SluiceConfig config = SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
+        SluiceConfig config = parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
         assertEquals(Duration.ofSeconds(7), config.handshakeTimeout());
         assertEquals(Duration.ofSeconds(8), config.adminIdleTimeout());
     }
@@ -131,7 +195,7 @@ class SluiceMainTest {
 
     @Test
     void clusterOptionsDefaultToLimitsOfThisSluiceAloneAndAreChecked() throws Exception {
-        SluiceConfig alone = SluiceMain.parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        SluiceConfig alone = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
         assertFalse(alone.cluster().enabled());
         assertEquals("sluice", alone.cluster().clusterId());
         assertEquals(Duration.ofSeconds(1), alone.cluster().syncInterval());
@@ -142,7 +206,7 @@ class SluiceMainTest {
                 yaml,
                 "upstream: pulsar://b:1\nclusterStore: rediss://redis:6380/1\nclusterId: prod-eu\n"
                         + "clusterSyncInterval: 500ms\nlimitsSource: store\n");
-        SluiceConfig shared = SluiceMain.parse(
+        SluiceConfig shared = parse(
                 new String[] {"--config", yaml.toString()},
                 Map.of("SLUICE_CLUSTER_STORE_PASSWORD", "s3cret", "SLUICE_CLUSTER_SYNC_INTERVAL", "2s"),
                 out);
@@ -179,7 +243,7 @@ class SluiceMainTest {
 
     @Test
     void kafkaAloneStartsOnlyTheKafkaFrontEndWithTheDocumentedDefaults() throws Exception {
-        SluiceConfig config = SluiceMain.parse(new String[] {"--kafka-upstream", "k1:9092, k2:9093"}, Map.of(), out);
+        SluiceConfig config = parse(new String[] {"--kafka-upstream", "k1:9092, k2:9093"}, Map.of(), out);
         assertNull(pulsar(config), "no Pulsar front end");
         KafkaConfig kafka = kafka(config);
         assertEquals(List.of(new BrokerEndpoint("k1", 9092), new BrokerEndpoint("k2", 9093)), kafka.upstream());
@@ -195,7 +259,7 @@ class SluiceMainTest {
         Path yaml = dir.resolve("sluice.yaml");
         Files.writeString(
                 yaml, "kafkaUpstream: from-file:9092\nkafkaAddressMode: passthrough\nkafkaNodePortBase: 30000\n");
-        SluiceConfig config = SluiceMain.parse(
+        SluiceConfig config = parse(
                 new String[] {
                     "--config", yaml.toString(), "--upstream", "pulsar://b:6650", "--kafka-listen", "10.0.0.5:19092"
                 },
@@ -229,7 +293,7 @@ class SluiceMainTest {
     @Test
     void helpPrintsUsageAndStartsNothing() {
         ByteArrayOutputStream usage = new ByteArrayOutputStream();
-        assertNull(SluiceMain.parse(new String[] {"--help"}, Map.of(), new PrintStream(usage)));
+        assertNull(parse(new String[] {"--help"}, Map.of(), new PrintStream(usage)));
         assertTrue(usage.toString().contains("--upstream"));
     }
 
@@ -242,8 +306,7 @@ class SluiceMainTest {
     }
 
     private void assertMessage(String expected, String[] args, Map<String, String> env) {
-        IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, env, out));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(args, env, out));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
     }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.sluice.server.OpenAdminParse.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -36,7 +37,7 @@ class TlsOptionsTest {
 
     @Test
     void plaintextUnlessAsked() {
-        SluiceConfig config = SluiceMain.parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out);
+        SluiceConfig config = parse(new String[] {"--upstream", "pulsar://broker:6650"}, Map.of(), out);
         assertEquals(TlsConfig.NONE, config.tls());
         assertNull(config.adminTokenFile());
     }
@@ -54,7 +55,7 @@ class TlsOptionsTest {
                 "/etc/sluice/clients/ca.crt",
                 "SLUICE_ADMIN_TOKEN_FILE",
                 "/etc/sluice/token/admin-token");
-        SluiceConfig config = SluiceMain.parse(new String[] {}, env, out);
+        SluiceConfig config = parse(new String[] {}, env, out);
         assertEquals(
                 new TlsConfig(
                         Path.of("/etc/sluice/tls/tls.crt"),
@@ -75,7 +76,7 @@ class TlsOptionsTest {
 
     @Test
     void kafkaUpstreamTlsIsAFlagTheEnvironmentOrConfigFileMaySetAndTakesTheUpstreamCa() throws Exception {
-        SluiceConfig flag = SluiceMain.parse(
+        SluiceConfig flag = parse(
                 new String[] {
                     "--kafka-upstream", "kafka:9093", "--kafka-upstream-tls", "--upstream-tls-ca", "/etc/ca/kafka.crt"
                 },
@@ -83,13 +84,13 @@ class TlsOptionsTest {
                 out);
         assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt")), flag.tls());
         assertTrue(kafka(flag).upstreamTls());
-        SluiceConfig env = SluiceMain.parse(
+        SluiceConfig env = parse(
                 new String[] {"--kafka-upstream", "kafka:9093"}, Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
         assertTrue(kafka(env).upstreamTls());
         assertFalse(pulsar(env) != null && pulsar(env).upstreamTls(), "the Pulsar upstream is not TLS for that");
         Path yaml =
                 Files.writeString(dir.resolve("kafka.yaml"), "kafkaUpstream: kafka:9093\nkafkaUpstreamTls: false\n");
-        assertFalse(kafka(SluiceMain.parse(new String[] {"--config", yaml.toString()}, Map.of(), out))
+        assertFalse(kafka(parse(new String[] {"--config", yaml.toString()}, Map.of(), out))
                 .upstreamTls());
     }
 
@@ -136,7 +137,7 @@ class TlsOptionsTest {
 
     /** With an upstream CA, the upstream speaks TLS. */
     private void assertStartRefused(String expected, TlsConfig tls, Path tokenFile) {
-        SluiceConfig config = SluiceMain.parse(
+        SluiceConfig config = parse(
                 new String[] {"--upstream", tls.upstreamCa() != null ? "pulsar+ssl://b:6651" : "pulsar://b:6650"},
                 Map.of(),
                 out);
@@ -152,7 +153,9 @@ class TlsOptionsTest {
                 config.admission(),
                 config.cluster(),
                 tls,
-                tokenFile);
+                tokenFile,
+                config.adminAccess(),
+                config.bounds());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))
@@ -174,8 +177,7 @@ class TlsOptionsTest {
         args[0] = "--upstream";
         args[1] = "pulsar://b:6650";
         System.arraycopy(options, 0, args, 2, options.length);
-        IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> SluiceMain.parse(args, Map.of(), out));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(args, Map.of(), out));
         assertTrue(e.getMessage().startsWith(expected), e.getMessage());
     }
 }

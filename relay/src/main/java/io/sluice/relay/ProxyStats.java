@@ -22,6 +22,7 @@ public final class ProxyStats {
     private final LongAdder bytesFromClients = new LongAdder();
     private final LongAdder bytesToClients = new LongAdder();
     private final Map<String, LongAdder> protocolErrors = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> refusedConnections = new ConcurrentHashMap<>();
     private final String[] requestKinds;
     private final LongAdder[] requests;
 
@@ -70,6 +71,18 @@ public final class ProxyStats {
      */
     public void tlsReloadFailed() {
         tlsReloadFailures.increment();
+    }
+
+    /** A connection closed as soon as it was accepted, for {@code reason} (e.g. {@code max_connections}). */
+    public void connectionRefused(String reason) {
+        refusedConnections.computeIfAbsent(reason, r -> new LongAdder()).increment();
+    }
+
+    /** Connections refused at accept, by reason. */
+    public Map<String, Long> refusedConnections() {
+        Map<String, Long> counts = new TreeMap<>();
+        refusedConnections.forEach((reason, count) -> counts.put(reason, count.sum()));
+        return counts;
     }
 
     public void protocolError(String reason) {

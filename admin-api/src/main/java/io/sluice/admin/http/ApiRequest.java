@@ -9,12 +9,20 @@ import java.util.Map;
  * A request as a route handler sees it: already routed, with its path parameters decoded and
  * its body copied out of Netty's buffers (at most 1 MiB), so handlers own no buffers.
  *
- * @param method the HTTP method
- * @param params path parameters by the names in the route's pattern, percent-decoded
- * @param headers the request headers
- * @param body the request body, empty when there is none
+ * @param method    the HTTP method
+ * @param path      the path, percent-decoded
+ * @param params    path parameters by the names in the route's pattern, percent-decoded
+ * @param headers   the request headers
+ * @param body      the request body, empty when there is none
+ * @param requester who sent it, for the audit
  */
-public record ApiRequest(HttpMethod method, Map<String, String> params, HttpHeaders headers, byte[] body) {
+public record ApiRequest(
+        HttpMethod method,
+        RequestPath path,
+        Map<String, String> params,
+        HttpHeaders headers,
+        byte[] body,
+        Requester requester) {
 
     public ApiRequest {
         params = Map.copyOf(params);

@@ -24,6 +24,12 @@ public final class RouteTable {
         return routes;
     }
 
+    /** Whether {@code GET} on {@code path} is a probe ({@link Route#probe()}). */
+    public boolean isProbe(RequestPath path) {
+        return find(HttpMethod.GET, path) instanceof RouteMatch.Found found
+                && found.route().probe();
+    }
+
     /** The route answering {@code method} on {@code path}, or why there is none. */
     public RouteMatch find(HttpMethod method, RequestPath path) {
         List<HttpMethod> allowed = new ArrayList<>();
@@ -47,15 +53,27 @@ public final class RouteTable {
 
         private Builder() {}
 
-        /** Adds {@code method} on {@code pattern}, answered by {@code handler}. */
+        /** Adds {@code method} on {@code pattern}, answered by {@code handler} on the handler threads. */
         public Builder add(HttpMethod method, String pattern, RouteHandler handler) {
+            return add(method, pattern, handler, false);
+        }
+
+        /**
+         * Adds a probe: {@code GET} on {@code pattern}, answered by {@code handler} on the event
+         * loop, so it must neither block nor take long.
+         */
+        public Builder probe(String pattern, RouteHandler handler) {
+            return add(HttpMethod.GET, pattern, handler, true);
+        }
+
+        private Builder add(HttpMethod method, String pattern, RouteHandler handler, boolean probe) {
             PathPattern parsed = PathPattern.of(pattern);
             for (Route route : routes) {
                 if (route.method().equals(method) && route.pattern().template().equals(pattern)) {
                     throw new IllegalArgumentException("route added twice: " + method + " " + pattern);
                 }
             }
-            routes.add(new Route(method, parsed, handler));
+            routes.add(new Route(method, parsed, handler, probe));
             return this;
         }
 

@@ -11,15 +11,14 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.util.AttributeKey;
 import io.sluice.limits.LimitsUnavailableException;
 import io.sluice.settings.InvalidSettingsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.stream.Collectors;
 
 /**
@@ -29,21 +28,21 @@ import java.util.stream.Collectors;
  * that holds the limits is unreachable, 500 when it fails.
  *
  * <p>Handlers may block (a limits change waits for an fsync), so they run on {@code handlers},
- * never on the event loop. The request's buffer is released here on the loop; handlers get a
- * copy of the body. Requests of one connection are answered one after another, in order, as
- * HTTP/1.1 pipelining requires.
+ * never on the event loop; that executor's queue is bounded, and a request it refuses is answered
+ * 503 at once rather than waited for. Probes ({@link Route#probe()}) are answered on the loop
+ * itself, so no amount of queued API work delays them. The request's buffer is released here on
+ * the loop; handlers get a copy of the body. A connection sends its next request only once this
+ * one is answered ({@link RequestTurns}), so answers go out in order.
  */
 @Sharable
 public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final Logger log = LoggerFactory.getLogger(Router.class);
 
-    /** The answer of the connection's latest request, which the next one waits for. */
-    private static final AttributeKey<CompletableFuture<Void>> LATEST = AttributeKey.valueOf(Router.class, "latest");
-
     private final RouteTable routes;
     private final Executor handlers;
 
+    /** @param handlers runs the handlers of routes that are not probes; may refuse work when busy */
     public Router(RouteTable routes, Executor handlers) {
         super(FullHttpRequest.class);
         this.routes = routes;
@@ -52,21 +51,34 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        Caller caller = ctx.channel().attr(Caller.OF_REQUEST).getAndSet(null);
         Call call = new Call(
-                request.method(), request.uri(), request.headers().copy(), ByteBufUtil.getBytes(request.content()));
+                request.method(),
+                request.uri(),
+                request.headers().copy(),
+                ByteBufUtil.getBytes(request.content()),
+                new Requester(String.valueOf(ctx.channel().remoteAddress()), caller == null ? Caller.NONE : caller));
         HttpVersion version = request.protocolVersion();
-        CompletableFuture<Void> previous = ctx.channel().attr(LATEST).get();
-        CompletableFuture<Void> answered = (previous == null ? CompletableFuture.<Void>completedFuture(null) : previous)
-                .thenApplyAsync(ignored -> respond(call), handlers)
-                .thenAccept(response -> ctx.writeAndFlush(response.toHttp(version)))
-                .exceptionally(failure -> {
-                    // Only when the server is closing (handlers refused) or a handler threw an Error;
-                    // later requests would wait for an answer that never comes, so end the connection.
-                    log.debug("Admin request {} {} got no answer", call.method(), call.uri(), failure);
-                    ctx.close();
-                    return null;
-                });
-        ctx.channel().attr(LATEST).set(answered);
+        RequestPath path;
+        try {
+            path = RequestPath.parse(new QueryStringDecoder(call.uri()).rawPath());
+        } catch (ApiException e) {
+            ctx.writeAndFlush(e.response().toHttp(version));
+            return;
+        }
+        if (HttpMethod.GET.equals(call.method()) && routes.isProbe(path)) {
+            ctx.writeAndFlush(respond(call, path).toHttp(version));
+            return;
+        }
+        try {
+            handlers.execute(() -> answer(ctx, call, path, version));
+        } catch (RejectedExecutionException e) {
+            ctx.writeAndFlush(ApiResponse.error(
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "Sluice's admin API is busy: its queue of requests is full; try again shortly")
+                    .withHeader(HttpHeaderNames.RETRY_AFTER.toString(), "1")
+                    .toHttp(version));
+        }
     }
 
     @Override
@@ -75,9 +87,21 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx.close();
     }
 
-    private ApiResponse respond(Call call) {
+    /** On a handler thread. */
+    private void answer(ChannelHandlerContext ctx, Call call, RequestPath path, HttpVersion version) {
+        ApiResponse response;
         try {
-            RequestPath path = RequestPath.parse(new QueryStringDecoder(call.uri()).rawPath());
+            response = respond(call, path);
+        } catch (Error e) {
+            // The connection waits for this answer before sending its next request: end it.
+            ctx.close();
+            throw e;
+        }
+        ctx.writeAndFlush(response.toHttp(version));
+    }
+
+    private ApiResponse respond(Call call, RequestPath path) {
+        try {
             RouteMatch match = routes.find(call.method(), path);
             if (match instanceof RouteMatch.WrongMethod wrong) {
                 String allowed = wrong.allowed().stream().map(HttpMethod::name).collect(Collectors.joining(", "));
@@ -97,7 +121,8 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
             }
             return found.route()
                     .handler()
-                    .handle(new ApiRequest(call.method(), found.params(), call.headers(), call.body()));
+                    .handle(new ApiRequest(
+                            call.method(), path, found.params(), call.headers(), call.body(), call.requester()));
         } catch (ApiException e) {
             return e.response();
         } catch (InvalidSettingsException e) {
@@ -114,5 +139,5 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /** What a handler needs of a request, copied off Netty's buffers. */
-    private record Call(HttpMethod method, String uri, HttpHeaders headers, byte[] body) {}
+    private record Call(HttpMethod method, String uri, HttpHeaders headers, byte[] body, Requester requester) {}
 }

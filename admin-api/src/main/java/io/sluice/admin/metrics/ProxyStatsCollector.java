@@ -15,6 +15,7 @@ import java.util.function.LongSupplier;
 /**
  * The front ends' connection figures, each series labelled with its front end's {@code protocol}:
  * {@code sluice_connections}, {@code sluice_protocol_errors_total} (by reason),
+ * {@code sluice_connections_refused_total} (by reason),
  * {@code sluice_upstream_connect_failures_total}, {@code sluice_client_bytes_total} (by direction)
  * and {@code sluice_requests_total} (by request kind, for front ends that count them); and
  * {@code sluice_tls_reload_failures_total}, the process's total without a protocol label, since
@@ -38,6 +39,9 @@ public final class ProxyStatsCollector implements MultiCollector {
         CounterSnapshot.Builder protocolErrors = CounterSnapshot.builder()
                 .name("sluice_protocol_errors")
                 .help("Client connections closed for malformed input, by reason");
+        CounterSnapshot.Builder refused = CounterSnapshot.builder()
+                .name("sluice_connections_refused")
+                .help("Client connections closed as soon as they were accepted, by reason (max_connections)");
         CounterSnapshot.Builder connectFailures = CounterSnapshot.builder()
                 .name("sluice_upstream_connect_failures")
                 .help("Failed attempts to connect to an upstream broker");
@@ -55,6 +59,11 @@ public final class ProxyStatsCollector implements MultiCollector {
                     .build());
             stats.protocolErrors()
                     .forEach((reason, count) -> protocolErrors.dataPoint(CounterDataPointSnapshot.builder()
+                            .labels(Labels.of("protocol", stats.protocol(), "reason", reason))
+                            .value(count)
+                            .build()));
+            stats.refusedConnections()
+                    .forEach((reason, count) -> refused.dataPoint(CounterDataPointSnapshot.builder()
                             .labels(Labels.of("protocol", stats.protocol(), "reason", reason))
                             .value(count)
                             .build()));
@@ -86,6 +95,7 @@ public final class ProxyStatsCollector implements MultiCollector {
         return MetricSnapshots.of(
                 connections.build(),
                 protocolErrors.build(),
+                refused.build(),
                 connectFailures.build(),
                 bytes.build(),
                 requests.build(),

@@ -48,7 +48,9 @@ public final class KafkaChannelInitializer extends ChannelInitializer<SocketChan
                 "Kafka connection",
                 services,
                 settings.clientTls(),
-                new Framing(FrameRule.INT32_SIZE, settings.maxRequestSize()),
+                new Framing(
+                        FrameRule.INT32_SIZE,
+                        KafkaConnection.maxRequestBeforeAuthentication(settings.maxRequestSize())),
                 new Framing(FrameRule.INT32_SIZE, MAX_RESPONSE_SIZE),
                 new UpstreamDialer(
                         settings.upstreamChannelType(),

@@ -56,6 +56,9 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     /** Past this many unanswered requests the client is not read until half are answered. */
     static final int PAUSE_IN_FLIGHT = IN_FLIGHT_CAPACITY / 2;
 
+    /** The largest request frame before authentication, whatever the brokers take later. */
+    static final int MAX_REQUEST_BEFORE_AUTHENTICATION = 1 << 20;
+
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
     private static final short FETCH = ApiKeys.FETCH.id;
     private static final short METADATA = ApiKeys.METADATA.id;
@@ -69,16 +72,27 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private final KafkaGates gates;
     private final SaslAuthentication authentication;
     private final RequestHeader header = new RequestHeader();
+    private final int maxRequestSize;
+    /** The client sent a request other than ApiVersions and SASL's: its frames may be large now. */
+    private boolean authenticated;
 
     KafkaConnection(ProxiedConnection relay, KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
         this.relay = relay;
         this.services = services;
         this.route = route;
+        this.maxRequestSize = settings.maxRequestSize();
         this.responses =
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
                 relay, this, relay.eventLoop(), services, settings.topicIds(), String.valueOf(relay.remoteAddress()));
         this.authentication = new SaslAuthentication(gates::authenticated);
+    }
+
+    /** Whether a request of {@code apiKey} comes before authentication: ApiVersions, SaslHandshake, SaslAuthenticate. */
+    private static boolean beforeAuthentication(short apiKey) {
+        return apiKey == ApiKeys.API_VERSIONS.id
+                || apiKey == ApiKeys.SASL_HANDSHAKE.id
+                || apiKey == ApiKeys.SASL_AUTHENTICATE.id;
     }
 
     @Override
@@ -91,10 +105,24 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         }
     }
 
+    /**
+     * The largest request a client may send before it has authenticated: 1 MiB, or less when the
+     * brokers take less. ApiVersions and SASL requests are far smaller; a client that announces a
+     * larger frame first is closed before a byte of it is buffered (docs/KAFKA.md, "Bounds").
+     */
+    static int maxRequestBeforeAuthentication(int maxRequestSize) {
+        return Math.min(MAX_REQUEST_BEFORE_AUTHENTICATION, maxRequestSize);
+    }
+
     @Override
     public void fromClient(FrameView frame) {
         header.read(frame);
         services.stats().request(header.apiKey());
+        if (!authenticated && !beforeAuthentication(header.apiKey())) {
+            // Past SASL (a broker with SASL answers nothing else before it), or no SASL at all.
+            authenticated = true;
+            relay.limitClientFrames(maxRequestSize);
+        }
         if (header.isNewerApiVersions()) {
             answer(header, ApiVersionsResponseRewriter.unsupportedVersion(relay.alloc(), header.correlationId()));
             return;

@@ -13,18 +13,25 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Clients that misbehave are cut off; everyone else carries on. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostilePeersIT {
 
     private static final PulsarBroker broker = PulsarBroker.shared();
@@ -38,6 +45,32 @@ class HostilePeersIT {
     @AfterAll
     static void stopSluice() {
         sluice.close();
+    }
+
+    @Test
+    @Order(0)
+    void aHostileBrokerUrlIsLoggedOnceEscapedAndCutHoweverOftenItComes() throws Exception {
+        String url = "pulsar://evil:6650\n2026-12-02 01:00:00 WARN forged line " + "a".repeat(10 * 1024);
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            for (int i = 0; i < 5; i++) {
+                assertEquals(BaseCommand.Type.ERROR, connectTo(url).getType());
+            }
+        } finally {
+            System.setErr(stderr);
+        }
+
+        List<String> lines = captured.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(line -> line.contains("proxy_to_broker_url") || line.contains("forged"))
+                .toList();
+        assertEquals(1, lines.size(), "one line for five refusals in ten seconds: " + lines);
+        String line = lines.get(0);
+        assertTrue(line.contains("pulsar://evil:6650\\n2026-12-02 01:00:00 WARN forged line aaa"), line);
+        assertTrue(line.contains("...(cut, " + url.length() + " characters in all)"), line);
+        assertTrue(line.length() < 1024, "a line of " + line.length() + " characters");
     }
 
     @Test
@@ -107,6 +140,29 @@ class HostilePeersIT {
                     .topic("persistent://public/default/after-huge-" + System.nanoTime())
                     .create()
                     .send("still fine");
+        }
+    }
+
+    /** Sends a CONNECT naming {@code proxyToBrokerUrl} and returns Sluice's answer, the connection closed after it. */
+    private static BaseCommand connectTo(String proxyToBrokerUrl) throws Exception {
+        ByteBuf connect = FrameWriter.encode(
+                ByteBufAllocator.DEFAULT,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.CONNECT)
+                        .setConnect(CommandConnect.newBuilder()
+                                .setClientVersion("hostile")
+                                .setProtocolVersion(21)
+                                .setProxyToBrokerUrl(proxyToBrokerUrl))
+                        .build());
+        try (Socket socket = new Socket("127.0.0.1", sluice.server.proxyPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(ByteBufUtil.getBytes(connect));
+            connect.release();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            in.readInt();
+            byte[] command = new byte[in.readInt()];
+            in.readFully(command);
+            return BaseCommand.parseFrom(command);
         }
     }
 

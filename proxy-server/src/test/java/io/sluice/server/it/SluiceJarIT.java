@@ -43,6 +43,43 @@ class SluiceJarIT {
     }
 
     @Test
+    void anAdminPortOpenToTheNetworkWithoutATokenRefusesToStartNamingTheThreeWaysOut() throws Exception {
+        Process process =
+                launch("--upstream", "pulsar://127.0.0.1:6650", "--listen", "127.0.0.1:0", "--admin", "0.0.0.0:0");
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue());
+        List<String> stderr = lines(process.getErrorStream());
+        assertEquals(1, stderr.size(), stderr.toString());
+        String line = stderr.get(0);
+        assertTrue(line.startsWith("sluice: the admin API on 0.0.0.0:0 would let anyone"), line);
+        for (String wayOut : List.of("--admin-token-file PATH", "--admin 127.0.0.1:0", "--admin-insecure")) {
+            assertTrue(line.contains(wayOut), "does not name " + wayOut + ": " + line);
+        }
+    }
+
+    @Test
+    void adminInsecureStartsOnTheNetworkAndWarnsAtTheStart() throws Exception {
+        try (SluiceProcess sluice = SluiceProcess.start(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "0.0.0.0:0",
+                "--admin-insecure",
+                "--limits-file",
+                dir.resolve("limits.json").toString())) {
+            sluice.readyLine();
+            String log = Files.readString(sluice.logFile());
+            assertTrue(
+                    log.contains("WARN") && log.contains("has no token (--admin-insecure)"),
+                    "no warning about the open admin API: " + log);
+            sluice.terminate();
+            assertEquals(0, sluice.awaitExit(30));
+        }
+    }
+
+    @Test
     void anInvalidLimitsFileStopsTheStartWithExitCodeTwo() throws Exception {
         Path limits = dir.resolve("limits.json");
         Files.writeString(limits, "{\"tenants\":{\"t\":{\"publish\":{\"messagesPerSecond\":\"fast\"}}}}");

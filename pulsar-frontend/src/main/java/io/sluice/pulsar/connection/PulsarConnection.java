@@ -15,12 +15,14 @@ import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
+import io.sluice.relay.ClientText;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.InboundFrames;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
+import io.sluice.relay.RepeatedWarning;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ConnectionState;
 import io.sluice.relay.connection.ProxiedConnection;
@@ -46,6 +48,8 @@ import org.slf4j.LoggerFactory;
 final class PulsarConnection implements ConnectionProtocol {
 
     private static final Logger log = LoggerFactory.getLogger(PulsarConnection.class);
+    private static final RepeatedWarning BROKER_NOT_ALLOWED = new RepeatedWarning();
+    private static final RepeatedWarning UPSTREAM_UNREACHABLE = new RepeatedWarning();
 
     /** The request_id of an ERROR about the connection as a whole rather than one request. */
     private static final long CONNECTION_REQUEST_ID = -1L;
@@ -228,11 +232,15 @@ final class PulsarConnection implements ConnectionProtocol {
         if (proxyToBrokerUrl != null && !proxyToBrokerUrl.isEmpty()) {
             target = settings.allowedBrokers().resolve(proxyToBrokerUrl);
             if (target == null) {
-                log.warn(
-                        "Refusing {}: proxy_to_broker_url '{}' is not allowed by --allowed-brokers '{}'",
-                        relay.remoteAddress(),
-                        proxyToBrokerUrl,
-                        settings.allowedBrokers());
+                long leftOut = BROKER_NOT_ALLOWED.admit();
+                if (leftOut >= 0) {
+                    log.warn(
+                            "Refusing {}: proxy_to_broker_url \"{}\" is not allowed by --allowed-brokers '{}'{}",
+                            relay.remoteAddress(),
+                            ClientText.of(proxyToBrokerUrl),
+                            settings.allowedBrokers(),
+                            RepeatedWarning.leftOut(leftOut));
+                }
                 services.stats().protocolError("broker_not_allowed");
                 refuse(
                         ServerError.AuthorizationError,
@@ -247,7 +255,15 @@ final class PulsarConnection implements ConnectionProtocol {
 
     /** The upstream connection failed: tells the client it is Sluice that cannot reach the broker. */
     private void unreachable(BrokerAddress address, UpstreamFailure failure) {
-        log.warn("Upstream {} unreachable for {}: {}", address, relay.remoteAddress(), failure.reason());
+        long leftOut = UPSTREAM_UNREACHABLE.admit();
+        if (leftOut >= 0) {
+            log.warn(
+                    "Upstream {} unreachable for {}: {}{}",
+                    ClientText.of(address.toString()),
+                    relay.remoteAddress(),
+                    failure.reason(),
+                    RepeatedWarning.leftOut(leftOut));
+        }
         refuse(ServerError.ServiceNotReady, "Sluice cannot reach broker " + address + ": " + failure.message());
     }
 

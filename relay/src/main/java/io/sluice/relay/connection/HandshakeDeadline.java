@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.relay.DeadlineHandler;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.RepeatedWarning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,7 @@ public final class HandshakeDeadline extends DeadlineHandler {
     public static final String REASON = "handshake_timeout";
 
     private static final Logger log = LoggerFactory.getLogger(HandshakeDeadline.class);
+    private static final RepeatedWarning EXPIRED = new RepeatedWarning();
 
     private final ConnectionSpec spec;
     private final ProxyStats stats;
@@ -72,16 +74,20 @@ public final class HandshakeDeadline extends DeadlineHandler {
     protected void expired(ChannelHandlerContext ctx) {
         ConnectionSpec.Handshake handshake = spec.handshake();
         stats.protocolError(REASON);
-        log.warn(
-                "Closing {} from {}: no {} within {} ms, {} ({})",
-                spec.connections(),
-                ctx.channel().remoteAddress(),
-                handshake.awaited(),
-                timeout().toMillis(),
-                tlsPending
-                        ? handshake.tlsPending()
-                        : frameReceived ? handshake.upstreamAwaited() : handshake.nothingReceived(),
-                REASON);
+        long leftOut = EXPIRED.admit();
+        if (leftOut >= 0) {
+            log.warn(
+                    "Closing {} from {}: no {} within {} ms, {} ({}){}",
+                    spec.connections(),
+                    ctx.channel().remoteAddress(),
+                    handshake.awaited(),
+                    timeout().toMillis(),
+                    tlsPending
+                            ? handshake.tlsPending()
+                            : frameReceived ? handshake.upstreamAwaited() : handshake.nothingReceived(),
+                    REASON,
+                    RepeatedWarning.leftOut(leftOut));
+        }
         ctx.close();
     }
 }

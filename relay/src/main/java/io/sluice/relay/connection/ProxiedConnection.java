@@ -4,12 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.sluice.relay.ClientText;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.OutboundFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
+import io.sluice.relay.RepeatedWarning;
 import io.sluice.relay.connection.ConnectionState.Accepted;
 import io.sluice.relay.connection.ConnectionState.Closed;
 import io.sluice.relay.connection.ConnectionState.Connected;
@@ -77,6 +79,8 @@ import java.util.function.Consumer;
 public final class ProxiedConnection implements Outbound {
 
     private static final Logger log = LoggerFactory.getLogger(ProxiedConnection.class);
+    /** A flood of malformed connections logs a line per reason every ten seconds. */
+    private static final RepeatedWarning.PerReason CLOSED_MALFORMED = new RepeatedWarning.PerReason();
 
     private final Channel client;
     private final ConnectionSpec spec;
@@ -305,6 +309,15 @@ public final class ProxiedConnection implements Outbound {
         }
     }
 
+    /**
+     * From now on the client's frames may declare up to {@code maxFrameSize}, whether or not the
+     * upstream is up: a protocol that keeps a client to small frames until it has authenticated
+     * lets it send large ones once it has.
+     */
+    public void limitClientFrames(int maxFrameSize) {
+        clientFrames.maxFrameSize(maxFrameSize);
+    }
+
     /** The protocol's handshake is done: the handshake deadline no longer applies. */
     public void handshakeCompleted() {
         deadline.complete();
@@ -333,12 +346,16 @@ public final class ProxiedConnection implements Outbound {
         }
         if (cause instanceof MalformedFrameException malformed) {
             stats.protocolError(malformed.reason());
-            log.warn(
-                    "Closing {} from {}: {} ({})",
-                    spec.connections(),
-                    client.remoteAddress(),
-                    malformed.getMessage(),
-                    malformed.reason());
+            long leftOut = CLOSED_MALFORMED.admit(malformed.reason());
+            if (leftOut >= 0) {
+                log.warn(
+                        "Closing {} from {}: {} ({}){}",
+                        spec.connections(),
+                        client.remoteAddress(),
+                        ClientText.of(malformed.getMessage()),
+                        malformed.reason(),
+                        RepeatedWarning.leftOut(leftOut));
+            }
         } else {
             log.debug("Closing {} from {}", spec.connections(), client.remoteAddress(), cause);
         }

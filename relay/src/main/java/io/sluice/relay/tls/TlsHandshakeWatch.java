@@ -7,6 +7,8 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.sluice.relay.ClientText;
+import io.sluice.relay.RepeatedWarning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +19,7 @@ import java.nio.channels.ClosedChannelException;
  * Sits right behind the {@link SslHandler} of an accepted connection and reports a handshake that
  * failed (a plaintext client on a TLS port, a client certificate that is missing, expired or from
  * another CA, a client that does not trust Sluice's certificate): one log line naming the peer and
- * the reason, and the given callback (the Pulsar port counts
+ * the reason (one line per port every ten seconds at most, saying how many were left out), and the given callback (the Pulsar port counts
  * {@code sluice_protocol_errors_total{reason="tls_handshake"}}). The {@code SslHandler} closes the
  * connection itself; the exception that follows is swallowed here, so that the handlers behind
  * never see bytes of a connection that never spoke TLS.
@@ -35,6 +37,7 @@ public final class TlsHandshakeWatch extends ChannelInboundHandlerAdapter {
 
     private final String port;
     private final Runnable onFailure;
+    private final RepeatedWarning failed = new RepeatedWarning();
 
     /**
      * @param port      which port, in the log line, e.g. {@code Pulsar}
@@ -49,12 +52,16 @@ public final class TlsHandshakeWatch extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof SslHandshakeCompletionEvent completion && !completion.isSuccess()) {
             onFailure.run();
-            log.warn(
-                    "Closing connection from {} on the {} port: TLS handshake failed: {} ({})",
-                    ctx.channel().remoteAddress(),
-                    port,
-                    reason(completion.cause()),
-                    REASON);
+            long leftOut = failed.admit();
+            if (leftOut >= 0) {
+                log.warn(
+                        "Closing connection from {} on the {} port: TLS handshake failed: {} ({}){}",
+                        ctx.channel().remoteAddress(),
+                        port,
+                        ClientText.of(reason(completion.cause())),
+                        REASON,
+                        RepeatedWarning.leftOut(leftOut));
+            }
         }
         ctx.fireUserEventTriggered(event);
     }

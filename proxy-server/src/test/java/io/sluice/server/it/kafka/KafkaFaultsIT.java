@@ -24,9 +24,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KafkaFaultsIT {
 
     private static final int HANDSHAKE_TIMEOUT_SECONDS = 2;
+    private static final int MAX_CONNECTIONS = 200;
 
     private static SluiceForKafka sluice;
     private static KafkaClients clients;
@@ -56,11 +62,14 @@ class KafkaFaultsIT {
     @BeforeAll
     static void start() throws Exception {
         BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
-        sluice = SluiceForKafka.start(
+        sluice = SluiceForKafka.startWithHeap(
+                "256m",
                 brokers,
                 brokers.plaintextBootstrap(),
                 "--handshake-timeout",
-                Integer.toString(HANDSHAKE_TIMEOUT_SECONDS));
+                Integer.toString(HANDSHAKE_TIMEOUT_SECONDS),
+                "--max-connections",
+                Integer.toString(MAX_CONNECTIONS));
         clients = new KafkaClients(sluice.bootstrap());
         steadyTopic = KafkaClientsIT.unique("steady");
         clients.createTopics(3, steadyTopic);
@@ -145,6 +154,135 @@ class KafkaFaultsIT {
         ByteBuffer frame = ByteBuffer.allocate(4 + 10);
         frame.putInt(10).putShort((short) 9_999).putShort((short) 0).putInt(7).putShort((short) -1);
         assertClosedAlone(frame.array(), "unknown_api_key");
+    }
+
+    @Test
+    @Order(6)
+    void thirtyConnectionsStreaming90MebibyteFramesBeforeAuthenticatingAreClosedAndMemoryStaysBounded()
+            throws Exception {
+        String series = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_too_large\"}";
+        double refusedBefore = sluice.metric(series);
+        long ackedBefore = acknowledged.get();
+        List<Thread> hostile = new ArrayList<>();
+        AtomicInteger closed = new AtomicInteger();
+        for (int i = 0; i < 30; i++) {
+            Thread connection = new Thread(() -> {
+                if (streamHugeFrame()) {
+                    closed.incrementAndGet();
+                }
+            });
+            connection.start();
+            hostile.add(connection);
+        }
+        for (Thread connection : hostile) {
+            connection.join(60_000);
+        }
+
+        assertEquals(30, closed.get(), "hostile connections Sluice kept open");
+        KafkaClientsIT.await(() -> sluice.metric(series) >= refusedBefore + 30, "each counted as frame_too_large");
+        KafkaClientsIT.await(() -> acknowledged.get() > ackedBefore + 10, "the steady producer going on");
+        long peakKib = peakResidentKib(sluice.process.pid());
+        System.out.println("Sluice at -Xmx256m: peak RSS " + peakKib / 1024 + " MiB after 30 hostile 90 MiB frames");
+        assertTrue(peakKib < 600 * 1024, "peak RSS " + peakKib / 1024 + " MiB");
+    }
+
+    @Test
+    @Order(7)
+    void connectionsPastMaxConnectionsAreClosedAtOnceAndCountedWhileThoseWithinAreServed() throws Exception {
+        String series = "sluice_connections_refused_total{protocol=\"kafka\",reason=\"max_connections\"}";
+        double refusedBefore = sluice.metric(series);
+        int alreadyOpen = (int) sluice.metric("sluice_connections{protocol=\"kafka\"}");
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                Socket socket = new Socket();
+                socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
+                socket.setSoTimeout(10_000);
+                sockets.add(socket);
+                // At once: a connection silent for the handshake timeout would be closed for that.
+                sendApiVersions(socket);
+            }
+            int served = 0;
+            int refused = 0;
+            for (Socket socket : sockets) {
+                if (apiVersionsAnswered(socket)) {
+                    served++;
+                } else {
+                    refused++;
+                }
+            }
+            System.out.println(served + " of 300 connections served, " + refused + " refused; " + alreadyOpen
+                    + " client connections were open before");
+            assertEquals(MAX_CONNECTIONS - alreadyOpen, served, "served within --max-connections");
+            assertEquals(300 - served, refused);
+            double counted = refusedBefore + refused;
+            KafkaClientsIT.await(() -> sluice.metric(series) == counted, "every refusal counted");
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Announces a 90 MiB Produce and streams its body until Sluice closes the connection; whether it did. */
+    private boolean streamHugeFrame() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            byte[] chunk = new byte[64 * 1024];
+            ByteBuffer.wrap(chunk)
+                    .putInt(90 << 20)
+                    .putShort((short) 0)
+                    .putShort((short) 9)
+                    .putInt(1);
+            try {
+                for (int sent = 0; sent < 90 << 20; sent += chunk.length) {
+                    out.write(chunk);
+                    chunk[0] = 0;
+                }
+            } catch (SocketException closedWhileWriting) {
+                return true;
+            }
+            return closed(socket.getInputStream());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Sends ApiVersions v0, correlation id 42; a connection Sluice closed may refuse the bytes. */
+    private static void sendApiVersions(Socket socket) throws IOException {
+        ByteBuffer request = ByteBuffer.allocate(14)
+                .putInt(10)
+                .putShort((short) 18)
+                .putShort((short) 0)
+                .putInt(42)
+                .putShort((short) -1);
+        try {
+            socket.getOutputStream().write(request.array());
+        } catch (SocketException closed) {
+            // Refused at accept: what apiVersionsAnswered finds.
+        }
+    }
+
+    /** Whether ApiVersions was answered; false when Sluice closed the connection instead. */
+    private static boolean apiVersionsAnswered(Socket socket) throws IOException {
+        try {
+            byte[] head = socket.getInputStream().readNBytes(8);
+            return head.length == 8 && ByteBuffer.wrap(head).getInt(4) == 42;
+        } catch (SocketException reset) {
+            return false;
+        }
+    }
+
+    /** The peak resident set of process {@code pid} in KiB, as Linux reports it (VmHWM). */
+    private static long peakResidentKib(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IOException("no VmHWM in /proc/" + pid + "/status");
     }
 
     @Test

@@ -38,12 +38,23 @@ final class SluiceForKafka implements AutoCloseable {
         return startOn("127.0.0.1", brokers, upstream, options);
     }
 
+    /** As {@link #start}, with a heap of {@code heap} (e.g. {@code 256m}) rather than 512 MiB. */
+    static SluiceForKafka startWithHeap(
+            String heap, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+        return startOn("127.0.0.1", heap, brokers, upstream, options);
+    }
+
     /**
      * Sluice listening on {@code listenHost} (another loopback address, for a relay in front of each
      * port) while it still tells clients {@code 127.0.0.1}.
      */
     static SluiceForKafka startOn(
             String listenHost, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
+        return startOn(listenHost, "512m", brokers, upstream, options);
+    }
+
+    private static SluiceForKafka startOn(
+            String listenHost, String heap, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
         int nodeCount = brokers.cluster.nodeIds().size();
         int kafkaPort = FreePorts.loopbackRange(2 + nodeCount);
         int base = kafkaPort;
@@ -68,7 +79,7 @@ final class SluiceForKafka implements AutoCloseable {
                 "--limits-file",
                 limits.toString()));
         args.addAll(List.of(options));
-        List<String> jvm = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + brokers.hostsFile, "-Xmx512m"));
+        List<String> jvm = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + brokers.hostsFile, "-Xmx" + heap));
         String leakLevel = System.getProperty("io.netty.leakDetection.level");
         if (leakLevel != null) {
             jvm.add("-Dio.netty.leakDetection.level=" + leakLevel);

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.flow.FlowControlHandler;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import io.sluice.testing.ManualEventLoop;
@@ -25,12 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link NextRequestTimeout} behind Netty's HTTP codec and the admin aggregator, with the route
+ * {@link RequestTurns} behind Netty's HTTP codec, in front of the admin aggregator, with the route
  * handlers replaced by one the test answers for, on an in-memory socket whose timers follow a
  * manual clock.
  */
 @ExtendWith(LeakCheck.class)
-class NextRequestTimeoutTest {
+class RequestTurnsTest {
 
     private static final long TIMEOUT_MILLIS = 5_000;
     private static final byte[] REQUEST =
@@ -43,12 +44,14 @@ class NextRequestTimeoutTest {
     @BeforeEach
     void accept() {
         channel = new EmbeddedSocketChannel();
+        channel.config().setAutoRead(false);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the channel itself
         channel.pipeline()
                 .addLast(
                         new HttpServerCodec(),
+                        new FlowControlHandler(),
+                        new RequestTurns(Duration.ofMillis(TIMEOUT_MILLIS)),
                         new BodySizeLimit(1024),
-                        new NextRequestTimeout(Duration.ofMillis(TIMEOUT_MILLIS)),
                         handlers);
         loop.register(channel);
         loop.runTasks();
@@ -90,7 +93,7 @@ class NextRequestTimeoutTest {
         advance(10 * TIMEOUT_MILLIS);
         assertTrue(channel.isOpen(), "closed while the request was being answered");
 
-        handlers.answer();
+        answer();
         advance(TIMEOUT_MILLIS - 1);
         assertTrue(channel.isOpen(), "closed before the timeout after the answer");
         advance(1);
@@ -103,7 +106,7 @@ class NextRequestTimeoutTest {
         for (int i = 0; i < 3; i++) {
             advance(TIMEOUT_MILLIS - 1);
             send(REQUEST, 0, REQUEST.length);
-            handlers.answer();
+            answer();
         }
         assertTrue(channel.isOpen());
         assertEquals(3, handlers.received);
@@ -114,20 +117,30 @@ class NextRequestTimeoutTest {
     }
 
     @Test
-    void pipelinedRequestsKeepTheClockStoppedUntilTheLastIsAnswered() {
-        byte[] two = new byte[2 * REQUEST.length];
-        System.arraycopy(REQUEST, 0, two, 0, REQUEST.length);
-        System.arraycopy(REQUEST, 0, two, REQUEST.length, REQUEST.length);
-        send(two, 0, two.length);
-        assertEquals(2, handlers.received);
+    void aPipelinedRequestIsNotReadUntilTheAnswerBeforeItIsWritten() {
+        byte[] three = new byte[3 * REQUEST.length];
+        for (int i = 0; i < 3; i++) {
+            System.arraycopy(REQUEST, 0, three, i * REQUEST.length, REQUEST.length);
+        }
+        send(three, 0, three.length);
+        assertEquals(1, handlers.received, "read past a request whose answer is owed");
 
-        handlers.answer();
         advance(10 * TIMEOUT_MILLIS);
         assertTrue(channel.isOpen(), "closed with a request still unanswered");
-        handlers.answer();
+        answer();
+        assertEquals(2, handlers.received);
+        answer();
+        assertEquals(3, handlers.received);
+        answer();
         advance(TIMEOUT_MILLIS);
 
         assertFalse(channel.isOpen());
+    }
+
+    /** Answers the request held and lets the connection read on. */
+    private void answer() {
+        handlers.answer();
+        loop.runTasks();
     }
 
     private void send(byte[] bytes, int from, int length) {

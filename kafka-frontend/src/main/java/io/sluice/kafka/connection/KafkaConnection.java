@@ -6,6 +6,7 @@ import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
 import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.MetadataRefusal;
+import io.sluice.kafka.codec.NewWorkRefusal;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.KafkaGates;
@@ -34,7 +35,9 @@ import java.util.List;
  * Metadata requests, refused as a broker would; an ApiVersions request newer than Sluice handles
  * answered as a broker answers it; Produce and Fetch to the connection's quota gates
  * ({@link KafkaGates}), which forward them, cut or whole, or answer them; every other request
- * forwarded as the very bytes that came. The first request to forward opens the upstream connection
+ * forwarded as the very bytes that came. Requests that start new producers or consumers
+ * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
+ * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
  * to the port's route ({@link UpstreamRoute}), its addresses tried in turn; a failed TLS handshake
  * with the broker closes the connection.
  *
@@ -100,6 +103,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             gates.fetch().request(frame, header);
         } else if (apiKey == METADATA) {
             metadata(frame);
+        } else if (NewWorkRefusal.startsNewWork(apiKey)) {
+            newWork(frame);
         } else {
             forward(frame, header, null);
         }
@@ -114,6 +119,27 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         }
         log.debug("Refusing a Metadata request from {}: {}", relay.remoteAddress(), decision.rejectMessage());
         answer(header, MetadataRefusal.noBrokers(relay.alloc(), header));
+    }
+
+    /**
+     * Admission control for a request that starts a producer (InitProducerId, a transaction's
+     * FindCoordinator) or a consumer (a group's FindCoordinator, JoinGroup): forwarded when admitted,
+     * else answered with Sluice's retriable refusal, from which the client backs off and retries.
+     */
+    private void newWork(FrameView frame) {
+        RequestType type =
+                NewWorkRefusal.startsProducer(frame, header) ? RequestType.NEW_PRODUCER : RequestType.NEW_CONSUMER;
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            forward(frame, header, null);
+            return;
+        }
+        log.debug(
+                "Refusing {} from {}: {}",
+                ApiKeys.forId(header.apiKey()).name,
+                relay.remoteAddress(),
+                decision.rejectMessage());
+        answer(header, NewWorkRefusal.answer(relay.alloc(), frame, header, decision.rejectMessage()));
     }
 
     @Override

@@ -38,8 +38,8 @@ import java.util.List;
  * forwarded as the very bytes that came. Requests that start new producers or consumers
  * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
  * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
- * to the port's route ({@link UpstreamRoute}), its addresses tried in turn; a failed TLS handshake
- * with the broker closes the connection.
+ * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
+ * handshake too.
  *
  * <p>Answers go back in request order, as Kafka clients need ({@link ResponseOrder}): a request
  * Sluice answers itself takes its place in that order, and the broker's response to a gated request
@@ -195,30 +195,34 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         relay.connect(target.host(), target.port(), failure -> unreachable(endpoints, attempt, failure));
     }
 
-    /** The attempt to reach {@code endpoints[attempt]} failed: the next address, or close when none is left or TLS failed. */
+    /**
+     * The attempt to reach {@code endpoints[attempt]} failed: the next address, or close when none is
+     * left. A failed TLS handshake (a certificate this server's listener refuses, or one Sluice does
+     * not trust) is logged as a warning, since trying the next server may hide a misconfiguration.
+     */
     private void unreachable(List<BrokerEndpoint> endpoints, int attempt, UpstreamFailure failure) {
+        boolean next = attempt + 1 < endpoints.size();
         if (failure.inTlsHandshake()) {
             log.warn(
-                    "Closing Kafka connection from {}: TLS handshake with {} failed: {}",
-                    relay.remoteAddress(),
+                    "TLS handshake with {} failed for Kafka connection from {}{}: {}",
                     endpoints.get(attempt),
+                    relay.remoteAddress(),
+                    next ? ", trying the next server" : "",
                     TlsHandshakeWatch.reason(failure.cause()));
-            relay.close();
-        } else if (attempt + 1 < endpoints.size()) {
+        } else if (next) {
             log.debug(
                     "Upstream {} unreachable for {}, trying the next: {}",
                     endpoints.get(attempt),
                     relay.remoteAddress(),
                     failure.reason());
-            connect(endpoints, attempt + 1);
-        } else {
-            log.warn(
-                    "Closing Kafka connection from {}: {} unreachable: {}",
-                    relay.remoteAddress(),
-                    route,
-                    failure.reason());
-            relay.close();
         }
+        if (next) {
+            connect(endpoints, attempt + 1);
+            return;
+        }
+        log.warn(
+                "Closing Kafka connection from {}: {} unreachable: {}", relay.remoteAddress(), route, failure.reason());
+        relay.close();
     }
 
     /**

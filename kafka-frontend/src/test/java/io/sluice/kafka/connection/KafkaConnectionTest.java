@@ -23,6 +23,7 @@ import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.relay.connection.RefusingSocketChannel;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.UpstreamTlsFiles;
+import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -448,7 +449,7 @@ class KafkaConnectionTest {
     }
 
     @Test
-    void aFailedTlsHandshakeWithTheBrokerClosesTheConnectionWithoutTryingTheNextServer() {
+    void aFailedTlsHandshakeWithOneBootstrapServerTriesTheNextAndWithTheLastCloses() {
         harness.close();
         ReloadingSslContext upstreamTls =
                 ReloadingSslContext.load("the test brokers", new UpstreamTlsFiles(null), SslProvider.JDK, () -> {});
@@ -457,18 +458,31 @@ class KafkaConnectionTest {
                         List.of(ConnectionHarness.BOOTSTRAP_SERVER, new BrokerEndpoint("127.0.0.1", 9093))),
                 upstreamTls);
         harness.clientSends(metadataRequest(1));
-        assertTrue(harness.brokerReceived().length > 0, "a ClientHello");
-        assertTrue(harness.client.isOpen(), "waiting for the handshake");
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello to the first server");
+        EmbeddedSocketChannel first = harness.upstream();
 
-        harness.upstream()
-                .writeInbound(harness.alloc
-                        .heapBuffer()
-                        .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
-        harness.settle();
+        notTls(first);
 
-        assertFalse(harness.client.isOpen());
-        assertEquals(1, harness.upstreamsOpened(), "no other server tried");
+        assertEquals(2, harness.upstreamsOpened(), "the next server tried");
         assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello to the next server");
+        assertTrue(harness.client.isOpen(), "waiting for the handshake with the next server");
+        first.finishAndReleaseAll();
+
+        notTls(harness.upstream());
+
+        assertEquals(2, harness.upstreamsOpened());
+        assertEquals(2, harness.stats.upstreamConnectFailures());
+        assertFalse(harness.client.isOpen(), "open with no server left");
+        assertEquals(0, harness.clientReceived().length, "nothing made up for the client");
+    }
+
+    /** The broker answers a ClientHello as a plaintext HTTP server would. */
+    private void notTls(EmbeddedSocketChannel upstream) {
+        upstream.writeInbound(harness.alloc
+                .heapBuffer()
+                .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        harness.settle();
     }
 
     private static int frames(byte[] stream) {

@@ -34,7 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * prefix limit of 1,000 records/s each through a real Redis (docs/REFERENCE.md, "Cluster"), as the
  * Pulsar {@code ClusterQuotaIT} shows for a namespace: the stock Java client produces one topic
  * through all three Sluices and one topic under the prefix through each. Rates are read at Sluice's
- * own forwarding counters over windows of seconds, never from client timings.
+ * own forwarding counters over windows of seconds, never from client timings. The limits' action is
+ * {@code notify}, which a saturating Java producer follows to the rate; with {@code delay} its
+ * bounced batches (and the later ones of the same partition bounced behind them) leave idle gaps,
+ * and a Sluice's producer used 7-8 % less than its share in this test (docs/KAFKA.md).
  *
  * <p>One scenario, in order: the load split 80/10/10 is held to each limit within 5 % over 10 s,
  * and again once shifted to 10/10/80; Redis killed for 10 s under load fails no send and keeps
@@ -79,13 +82,19 @@ class KafkaFleetIT {
         put(1, "/api/v1/limits/kafka/prefixes/" + URLEncoder.encode(PREFIX, StandardCharsets.UTF_8));
         List<PacedRecords.Lane> lanes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            KafkaProducer<String, String> producer = new KafkaClients(
-                            sluices.get(i).bootstrap())
-                    .producer(
-                            ProducerConfig.LINGER_MS_CONFIG, "5", ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
-            producers.add(producer);
-            lanes.add(new PacedRecords.Lane(producer, SHARED_TOPIC));
-            lanes.add(new PacedRecords.Lane(producer, PREFIX + i));
+            // A producer per lane: notify mutes a producer's connection to a broker, which must not
+            // slow the other limit's topic.
+            for (String topic : List.of(SHARED_TOPIC, PREFIX + i)) {
+                KafkaProducer<String, String> producer = new KafkaClients(
+                                sluices.get(i).bootstrap())
+                        .producer(
+                                ProducerConfig.LINGER_MS_CONFIG,
+                                "5",
+                                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                                "120000");
+                producers.add(producer);
+                lanes.add(new PacedRecords.Lane(producer, topic));
+            }
         }
         load = new PacedRecords(lanes);
     }
@@ -201,7 +210,7 @@ class KafkaFleetIT {
                         HttpRequest.newBuilder(URI.create(sluices.get(sluice).adminUrl() + path))
                                 .header("Content-Type", "application/json")
                                 .PUT(HttpRequest.BodyPublishers.ofString("{\"publish\": {\"messagesPerSecond\": "
-                                        + LIMIT + "}, \"onExceed\": \"delay\"}"))
+                                        + LIMIT + "}, \"onExceed\": \"notify\"}"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertTrue(response.statusCode() / 100 == 2, response.statusCode() + " " + response.body());

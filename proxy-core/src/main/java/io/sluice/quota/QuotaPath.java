@@ -72,7 +72,8 @@ public final class QuotaPath {
     }
 
     /**
-     * Admits a batch if every scope on the path admits it, and then charges every scope; if any
+     * Admits a batch if every scope on the path admits it (a batch larger than a scope's bucket
+     * once that bucket is full: {@link TokenBucket#admits(long, long)}), and then charges every scope; if any
      * scope refuses, charges none, marks that scope's bucket as having refused (its demand is
      * more than its rate) and fills {@code out}. Lock-free: two threads racing may each
      * pass the check before either charges, so a bucket can go one batch per thread further
@@ -84,9 +85,9 @@ public final class QuotaPath {
     public boolean tryAcquire(long nowNanos, int messages, long bytes, QuotaDecision out) {
         TokenBucket[] path = buckets;
         for (int i = 0; i < path.length; i++) {
-            if (!path[i].admits(nowNanos)) {
+            if (!path[i].admits(nowNanos, countsBytes[i] ? bytes : messages)) {
                 path[i].refused();
-                out.refuse(waitNanos(nowNanos), keys[i], limitRates[i], actions[i]);
+                out.refuse(waitNanos(nowNanos, messages, bytes), keys[i], limitRates[i], actions[i]);
                 return false;
             }
         }
@@ -104,8 +105,20 @@ public final class QuotaPath {
     }
 
     /**
-     * Nanoseconds until every scope on the path admits; 0 if they all admit now. The size of the
-     * next batch does not matter: any batch is admitted once the balances are positive.
+     * Nanoseconds until every scope on the path admits a batch of {@code messages} and
+     * {@code bytes}; 0 if they all admit it now.
+     */
+    public long waitNanos(long nowNanos, int messages, long bytes) {
+        long wait = 0;
+        for (int i = 0; i < buckets.length; i++) {
+            wait = Math.max(wait, buckets[i].waitNanos(nowNanos, countsBytes[i] ? bytes : messages));
+        }
+        return wait;
+    }
+
+    /**
+     * Nanoseconds until every scope on the path admits a batch no larger than its bucket; 0 if
+     * they all admit one now.
      */
     public long waitNanos(long nowNanos) {
         long wait = 0;

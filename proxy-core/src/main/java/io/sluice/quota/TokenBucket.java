@@ -11,10 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The balance in units is {@code (burst - max(0, tat - now)) / ticksPerUnit}: a fresh or
  * long-idle bucket holds its capacity, {@code rate x burstSeconds}. A charge is admitted while
- * the balance is positive, and may be larger than what is left (even larger than the capacity):
- * it drives the balance negative and later charges wait until it has recovered. This is the
- * semantics of Pulsar's PIP-322 rate limiter, and it means a batch bigger than the bucket still
- * gets through.
+ * the balance is positive, and may be larger than what is left: it drives the balance negative and
+ * later charges wait until it has recovered. This is the semantics of Pulsar's PIP-322 rate
+ * limiter. A charge larger than the capacity (a client's large batch, which cannot be split) is
+ * admitted only when the bucket is full, so it leaves the balance no lower than minus its excess
+ * over the capacity, and a stream of such batches goes at the rate rather than a batch per
+ * recovered burst ({@link #admits(long, long)}).
  *
  * <p>Precision: time is kept in ticks of 1/64 ns and each charge costs
  * {@code ceil(units x 64e9 / rate)} ticks, computed afresh for each charge, so a rounded
@@ -90,9 +92,18 @@ public final class TokenBucket {
         this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
     }
 
-    /** True when the balance is positive, so that a charge of any size would be admitted now. */
+    /** True when the balance is positive, so that a charge no larger than the capacity would be admitted now. */
     public boolean admits(long nowNanos) {
         return (long) TAT.getVolatile(this) - ticks(nowNanos) < burstTicks;
+    }
+
+    /**
+     * True when a charge of {@code units} would be admitted now: the balance is positive and, for a
+     * charge larger than the capacity, the bucket is full.
+     */
+    public boolean admits(long nowNanos, long units) {
+        long debt = (long) TAT.getVolatile(this) - ticks(nowNanos);
+        return costTicks(units) > burstTicks ? debt <= 0 : debt < burstTicks;
     }
 
     /**
@@ -117,16 +128,18 @@ public final class TokenBucket {
     }
 
     /**
-     * Takes {@code units} if the balance is positive, atomically.
+     * Takes {@code units} if {@link #admits(long, long)} says so, atomically.
      *
      * @return whether the units were taken
      */
     public boolean tryAcquire(long nowNanos, long units) {
         long now = ticks(nowNanos);
         long cost = costTicks(units);
+        // A charge larger than the bucket waits for it to be full (see admits(long, long)).
+        long mostDebt = cost > burstTicks ? 1 : burstTicks;
         for (; ; ) {
             long current = (long) TAT.getVolatile(this);
-            if (current - now >= burstTicks) {
+            if (current - now >= mostDebt) {
                 refused();
                 return false;
             }
@@ -155,6 +168,15 @@ public final class TokenBucket {
     public long waitNanos(long nowNanos) {
         // admits needs tat - now < burst, i.e. now >= tat - burst + 1 (in ticks); round up to whole nanoseconds.
         long waitTicks = (long) TAT.getVolatile(this) - burstTicks + 1 - ticks(nowNanos);
+        return waitTicks <= 0 ? 0 : (waitTicks + (1 << TICK_BITS) - 1) >> TICK_BITS;
+    }
+
+    /** Nanoseconds until {@link #admits(long, long)} turns true for {@code units}; 0 if it is true now. */
+    public long waitNanos(long nowNanos, long units) {
+        if (costTicks(units) <= burstTicks) {
+            return waitNanos(nowNanos);
+        }
+        long waitTicks = (long) TAT.getVolatile(this) - ticks(nowNanos);
         return waitTicks <= 0 ? 0 : (waitTicks + (1 << TICK_BITS) - 1) >> TICK_BITS;
     }
 

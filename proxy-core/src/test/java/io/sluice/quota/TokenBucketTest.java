@@ -35,21 +35,56 @@ class TokenBucketTest {
     }
 
     @Test
-    void aBatchLargerThanTheBucketDrivesItNegative() {
+    void aBatchLargerThanWhatIsLeftDrivesItNegative() {
         TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
         long now = clock.nanoTime();
         assertTrue(bucket.tryAcquire(now, 1));
-        assertTrue(bucket.tryAcquire(now, 500), "admitted while the balance is positive");
-        assertEquals(-401.0, bucket.balance(now), 1e-6);
+        assertTrue(bucket.tryAcquire(now, 99), "admitted while the balance is positive");
+        clock.advance(SECOND / 2);
+        now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 100), "no larger than the bucket: admitted while positive");
+        assertEquals(-50.0, bucket.balance(now), 1e-6);
         assertFalse(bucket.tryAcquire(now, 1));
         assertFalse(bucket.admits(now));
 
-        // The debt is repaid at the rate: 401 units at 100/s take 4.01 s, then one more nanosecond.
+        // The debt is repaid at the rate: 50 units at 100/s take 0.5 s, then one more nanosecond.
         long wait = bucket.waitNanos(now);
-        assertEquals(4_010_000_001L, wait);
+        assertEquals(500_000_001L, wait);
         assertFalse(bucket.admits(now + wait - 1));
         assertTrue(bucket.admits(now + wait));
         assertTrue(bucket.tryAcquire(now + wait, 1));
+    }
+
+    @Test
+    void aBatchLargerThanTheBucketWaitsForItToBeFullAndOwesNoMoreThanItsExcess() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 1));
+        assertTrue(bucket.admits(now), "a batch that fits would go");
+        assertFalse(bucket.admits(now, 500));
+        assertFalse(bucket.tryAcquire(now, 500), "larger than the bucket, which is not full");
+        assertTrue(bucket.takeRefused());
+
+        long wait = bucket.waitNanos(now, 500);
+        assertEquals(10_000_000L, wait, "one unit to refill at 100/s");
+        assertFalse(bucket.tryAcquire(now + wait - 1, 500));
+        assertTrue(bucket.tryAcquire(now + wait, 500));
+        assertEquals(-400.0, bucket.balance(now + wait), 1e-6, "the batch's excess over the bucket");
+        assertEquals(5 * SECOND, bucket.waitNanos(now + wait, 500), "the next waits for a full bucket again");
+    }
+
+    /** Batches 15 times the bucket, sent as fast as they are let: the rate over a minute, plus one batch. */
+    @Test
+    void aStreamOfBatchesLargerThanTheBucketGoesAtTheRate() {
+        TokenBucket bucket = new TokenBucket(200, 1.0, clock.nanoTime());
+        long start = clock.nanoTime();
+        long admitted = 0;
+        for (long now = start; now - start <= 60 * SECOND; now += SECOND / 100) {
+            if (bucket.tryAcquire(now, 3_000)) {
+                admitted += 3_000;
+            }
+        }
+        assertEquals(200 * 60 + 3_000, admitted);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.sluice.admin.http.AdminToken;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.FileWatch;
+import io.sluice.relay.tls.ReloadingSocketFactory;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.ServerTlsFiles;
 import io.sluice.relay.tls.TlsFileException;
@@ -87,7 +88,7 @@ final class SecretFiles implements AutoCloseable {
         ReloadingSslContext ports = null;
         ReloadingSslContext admin = null;
         ReloadingSslContext upstream = null;
-        SocketFactory upstreamSockets = SocketFactory.getDefault();
+        ReloadingSocketFactory upstreamSockets = null;
         AdminToken token;
         try {
             if (tls.serves()) {
@@ -99,14 +100,15 @@ final class SecretFiles implements AutoCloseable {
                         "the admin port", new ServerTlsFiles(tls.certificate(), tls.key(), null), failures::increment);
             }
             if (!tlsUpstreams.isEmpty()) {
-                UpstreamTlsFiles files = new UpstreamTlsFiles(tls.upstreamCa());
+                UpstreamTlsFiles files =
+                        new UpstreamTlsFiles(tls.upstreamCa(), tls.upstreamCertificate(), tls.upstreamKey());
                 upstream = ReloadingSslContext.load(
                         tlsUpstreams.size() > 1
                                 ? "the upstreams"
                                 : "the " + tlsUpstreams.get(0).name() + " upstream",
                         files,
                         countIn(failures, tlsUpstreamStats));
-                upstreamSockets = files.blockingSockets();
+                upstreamSockets = new ReloadingSocketFactory(files);
             }
             if (ports != null || upstream != null) {
                 log.info("TLS by {}", TlsProvider.describe());
@@ -140,7 +142,13 @@ final class SecretFiles implements AutoCloseable {
             });
         }
         if (upstream != null) {
-            watch.watch(upstream.files(), upstream::reload);
+            ReloadingSslContext upstreamConnections = upstream;
+            ReloadingSocketFactory blockingRequests = upstreamSockets;
+            watch.watch(upstream.files(), () -> {
+                if (upstreamConnections.reload()) {
+                    blockingRequests.reload();
+                }
+            });
         }
         if (token != null && token.file() != null) {
             watch.watch(List.of(token.file()), token::reload);
@@ -148,7 +156,15 @@ final class SecretFiles implements AutoCloseable {
         if (readToken != null) {
             watch.watch(List.of(readToken.file()), readToken::reload);
         }
-        return new SecretFiles(watch, ports, admin, upstream, upstreamSockets, token, readToken, failures);
+        return new SecretFiles(
+                watch,
+                ports,
+                admin,
+                upstream,
+                upstreamSockets == null ? SocketFactory.getDefault() : upstreamSockets,
+                token,
+                readToken,
+                failures);
     }
 
     /** Counts a failed reload once for the process and once for each front end using the context. */
@@ -172,6 +188,10 @@ final class SecretFiles implements AutoCloseable {
         Map<Path, String> options = new LinkedHashMap<>();
         if (tls.upstreamCa() != null) {
             options.put(tls.upstreamCa(), "--upstream-tls-ca");
+        }
+        if (tls.upstreamKey() != null) {
+            options.put(tls.upstreamKey(), "--upstream-tls-key");
+            options.put(tls.upstreamCertificate(), "--upstream-tls-cert");
         }
         if (tls.clientCa() != null) {
             options.put(tls.clientCa(), "--tls-client-ca");
@@ -200,7 +220,8 @@ final class SecretFiles implements AutoCloseable {
 
     /**
      * Sockets for front ends' own blocking requests to an upstream that speaks TLS, trusting
-     * {@code --upstream-tls-ca} as read at start; plain sockets when no upstream speaks TLS.
+     * {@code --upstream-tls-ca} and presenting {@code --upstream-tls-cert}, both followed as they
+     * change; plain sockets when no upstream speaks TLS.
      */
     SocketFactory upstreamSockets() {
         return upstreamSockets;

@@ -160,6 +160,21 @@ final class SluiceCommand {
     String upstreamTlsCa;
 
     @Option(
+            names = "--upstream-tls-cert",
+            order = 161,
+            paramLabel = "PATH",
+            description = "PEM certificate chain Sluice presents to brokers whose TLS listener requires a client"
+                    + " certificate; re-read when it changes.")
+    String upstreamTlsCert;
+
+    @Option(
+            names = "--upstream-tls-key",
+            order = 162,
+            paramLabel = "PATH",
+            description = "PEM private key of --upstream-tls-cert (PKCS#8, PKCS#1 or SEC1, not encrypted).")
+    String upstreamTlsKey;
+
+    @Option(
             names = "--admin-token-file",
             order = 170,
             paramLabel = "PATH",
@@ -312,14 +327,33 @@ final class SluiceCommand {
         if (clientCa != null && certificate == null) {
             throw new IllegalArgumentException("invalid --tls-client-ca: needs --tls-cert and --tls-key");
         }
-        if (upstreamCa != null && configured.stream().noneMatch(FrontEndConfig::upstreamTls)) {
-            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when "
-                    + frontEnds.stream()
-                            .map(FrontEndFactory::upstreamTlsCondition)
-                            .filter(Objects::nonNull)
-                            .collect(Collectors.joining(" or ")));
+        Path upstreamCertificate = parse("--upstream-tls-cert", () -> path(upstreamTlsCert));
+        Path upstreamKey = parse("--upstream-tls-key", () -> path(upstreamTlsKey));
+        if (upstreamCertificate != null && upstreamKey == null) {
+            throw new IllegalArgumentException(
+                    "invalid --upstream-tls-cert: needs --upstream-tls-key, the certificate's private key");
         }
-        return new TlsConfig(certificate, key, clientCa, upstreamCa);
+        if (upstreamKey != null && upstreamCertificate == null) {
+            throw new IllegalArgumentException(
+                    "invalid --upstream-tls-key: needs --upstream-tls-cert, the certificate it belongs to");
+        }
+        boolean tlsUpstream = configured.stream().anyMatch(FrontEndConfig::upstreamTls);
+        if (upstreamCa != null && !tlsUpstream) {
+            throw new IllegalArgumentException("invalid --upstream-tls-ca: used only when " + upstreamTlsConditions());
+        }
+        if (upstreamCertificate != null && !tlsUpstream) {
+            throw new IllegalArgumentException(
+                    "invalid --upstream-tls-cert: used only when " + upstreamTlsConditions());
+        }
+        return new TlsConfig(certificate, key, clientCa, upstreamCa, upstreamCertificate, upstreamKey);
+    }
+
+    /** When Sluice speaks TLS to an upstream, in words: {@code --upstream is pulsar+ssl:// or --kafka-upstream-tls}. */
+    private String upstreamTlsConditions() {
+        return frontEnds.stream()
+                .map(FrontEndFactory::upstreamTlsCondition)
+                .filter(Objects::nonNull)
+                .collect(Collectors.joining(" or "));
     }
 
     /** A file option: null when unset or empty. */

@@ -13,8 +13,12 @@ import java.nio.file.Path;
  *                    chain to, or null to ask for none
  * @param upstreamCa  {@code --upstream-tls-ca}: the CA brokers' certificates must chain to, or
  *                    null for the JDK's trust store
+ * @param upstreamCertificate {@code --upstream-tls-cert}: the PEM certificate chain Sluice presents
+ *                    to brokers that require one, or null to present none
+ * @param upstreamKey {@code --upstream-tls-key}: its PEM private key
  */
-public record TlsConfig(Path certificate, Path key, Path clientCa, Path upstreamCa) {
+public record TlsConfig(
+        Path certificate, Path key, Path clientCa, Path upstreamCa, Path upstreamCertificate, Path upstreamKey) {
 
     /** Plaintext everywhere. */
     public static final TlsConfig NONE = new TlsConfig(null, null, null, null);
@@ -23,9 +27,17 @@ public record TlsConfig(Path certificate, Path key, Path clientCa, Path upstream
         if ((certificate == null) != (key == null)) {
             throw new IllegalArgumentException("a TLS certificate and its key go together");
         }
+        if ((upstreamCertificate == null) != (upstreamKey == null)) {
+            throw new IllegalArgumentException("an upstream client certificate and its key go together");
+        }
         if (clientCa != null && certificate == null) {
             throw new IllegalArgumentException("client certificates need the ports to speak TLS");
         }
+    }
+
+    /** Presenting no client certificate to brokers. */
+    public TlsConfig(Path certificate, Path key, Path clientCa, Path upstreamCa) {
+        this(certificate, key, clientCa, upstreamCa, null, null);
     }
 
     /** Whether the client-facing ports speak TLS. */

@@ -83,6 +83,21 @@ class TlsOptionsTest {
                 Map.of(),
                 out);
         assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt")), flag.tls());
+        SluiceConfig presenting = SluiceMain.parse(
+                new String[] {"--kafka-upstream", "kafka:9093", "--kafka-upstream-tls"},
+                Map.of(
+                        "SLUICE_UPSTREAM_TLS_CERT", "/etc/sluice/upstream/tls.crt",
+                        "SLUICE_UPSTREAM_TLS_KEY", "/etc/sluice/upstream/tls.key"),
+                out);
+        assertEquals(
+                new TlsConfig(
+                        null,
+                        null,
+                        null,
+                        null,
+                        Path.of("/etc/sluice/upstream/tls.crt"),
+                        Path.of("/etc/sluice/upstream/tls.key")),
+                presenting.tls());
         assertTrue(kafka(flag).upstreamTls());
         SluiceConfig env = parse(
                 new String[] {"--kafka-upstream", "kafka:9093"}, Map.of("SLUICE_KAFKA_UPSTREAM_TLS", "true"), out);
@@ -102,6 +117,14 @@ class TlsOptionsTest {
         assertMessage(
                 "invalid --upstream-tls-ca: used only when --upstream is pulsar+ssl://", "--upstream-tls-ca", "ca.crt");
         assertMessage("invalid --kafka-upstream-tls: needs --kafka-upstream", "--kafka-upstream-tls");
+        assertMessage("invalid --upstream-tls-cert: needs --upstream-tls-key", "--upstream-tls-cert", "a.crt");
+        assertMessage("invalid --upstream-tls-key: needs --upstream-tls-cert", "--upstream-tls-key", "a.key");
+        assertMessage(
+                "invalid --upstream-tls-cert: used only when --upstream is pulsar+ssl://",
+                "--upstream-tls-cert",
+                "a.crt",
+                "--upstream-tls-key",
+                "a.key");
         assertMessage(
                 "invalid --admin-token-file: give --admin-token or --admin-token-file, not both",
                 "--admin-token",
@@ -130,6 +153,10 @@ class TlsOptionsTest {
         assertStartRefused(
                 "invalid --upstream-tls-ca: " + dir.resolve("none.crt"),
                 new TlsConfig(null, null, null, dir.resolve("none.crt")),
+                null);
+        assertStartRefused(
+                "invalid --upstream-tls-key: " + other.key() + ": the private key does not belong",
+                new TlsConfig(null, null, null, ca.certificateFile(), server.certificate(), other.key()),
                 null);
         Path empty = Files.writeString(dir.resolve("empty-token"), "\n");
         assertStartRefused("invalid --admin-token-file: " + empty + ": empty", TlsConfig.NONE, empty);

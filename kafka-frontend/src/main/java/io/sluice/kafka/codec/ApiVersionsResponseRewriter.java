@@ -20,9 +20,12 @@ import java.util.Iterator;
  * whose messages Sluice would misread. Everything else in the response (features, throttle time,
  * unknown tagged fields) is kept.
  *
- * <p>One exception mirrors the broker: Kafka advertises Produce from v0 although it serves it from
- * v3, because some clients (librdkafka) test for v0 to enable features; Sluice keeps the broker's
- * Produce minimum for the same reason and, like the broker, closes a connection that uses v0-v2.
+ * <p>Two exceptions keep the broker's minimum, because librdkafka enables features only where an
+ * API's advertised range includes v0: Kafka advertises Produce from v0 although it serves it from
+ * v3, and Sluice keeps that minimum for the same reason, closing (like the broker) a connection
+ * that uses v0-v2; and Sluice keeps SaslHandshake's v0, without which librdkafka decides that the
+ * broker has no SASL handshake at all and fails every SASL mechanism, while it sends v1 (which it
+ * prefers where v1 is advertised) and Sluice closes a connection that sends v0.
  */
 public final class ApiVersionsResponseRewriter {
 
@@ -91,7 +94,8 @@ public final class ApiVersionsResponseRewriter {
                 changed = true;
                 continue;
             }
-            short advertisedMin = handled == HandledApi.PRODUCE ? range.minVersion() : lowest;
+            boolean brokersMinimum = handled == HandledApi.PRODUCE || handled == HandledApi.SASL_HANDSHAKE;
+            short advertisedMin = brokersMinimum ? range.minVersion() : lowest;
             if (advertisedMin != range.minVersion() || highest != range.maxVersion()) {
                 range.setMinVersion(advertisedMin).setMaxVersion(highest);
                 changed = true;

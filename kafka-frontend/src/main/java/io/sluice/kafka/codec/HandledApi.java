@@ -19,8 +19,12 @@ public enum HandledApi {
     FETCH(ApiKeys.FETCH, 4, 18),
     /** Responses list the brokers and map topic ids to names. */
     METADATA(ApiKeys.METADATA, 0, 13),
-    /** Responses name the coordinator: one node to v3, a list from v4. */
+    /** Responses name the coordinator: one node to v3, a list from v4; refused as InitProducerId and JoinGroup are. */
     FIND_COORDINATOR(ApiKeys.FIND_COORDINATOR, 0, 6),
+    /** Refused with Sluice's answer while admission control refuses new producers. */
+    INIT_PRODUCER_ID(ApiKeys.INIT_PRODUCER_ID, 0, 5),
+    /** Refused with Sluice's answer while admission control refuses new consumers. */
+    JOIN_GROUP(ApiKeys.JOIN_GROUP, 0, 9),
     /** Responses list the brokers. */
     DESCRIBE_CLUSTER(ApiKeys.DESCRIBE_CLUSTER, 0, 2),
     /** Responses are the version negotiation Sluice rewrites. */

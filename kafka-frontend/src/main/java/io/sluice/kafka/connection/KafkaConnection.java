@@ -6,6 +6,7 @@ import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
 import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.MetadataRefusal;
+import io.sluice.kafka.codec.NewWorkRefusal;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.KafkaGates;
@@ -36,9 +37,11 @@ import java.util.List;
  * ({@link KafkaGates}), which forward them, cut or whole, or answer them; SaslHandshake and
  * SaslAuthenticate read on their way ({@link SaslAuthentication}), so that the gates charge the
  * principal the broker accepts; every other request
- * forwarded as the very bytes that came. The first request to forward opens the upstream connection
- * to the port's route ({@link UpstreamRoute}), its addresses tried in turn; a failed TLS handshake
- * with the broker closes the connection.
+ * forwarded as the very bytes that came. Requests that start new producers or consumers
+ * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
+ * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
+ * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
+ * handshake too.
  *
  * <p>Answers go back in request order, as Kafka clients need ({@link ResponseOrder}): a request
  * Sluice answers itself takes its place in that order, and the broker's response to a gated request
@@ -90,9 +93,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
 
     /** Whether a request of {@code apiKey} comes before authentication: ApiVersions, SaslHandshake, SaslAuthenticate. */
     private static boolean beforeAuthentication(short apiKey) {
-        return apiKey == ApiKeys.API_VERSIONS.id
-                || apiKey == ApiKeys.SASL_HANDSHAKE.id
-                || apiKey == ApiKeys.SASL_AUTHENTICATE.id;
+        return apiKey == ApiKeys.API_VERSIONS.id || apiKey == SASL_HANDSHAKE || apiKey == SASL_AUTHENTICATE;
     }
 
     @Override
@@ -139,6 +140,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             forward(frame, header, null);
         } else if (apiKey == SASL_AUTHENTICATE) {
             forward(frame, header, authentication.authenticate(frame, header));
+        } else if (NewWorkRefusal.startsNewWork(apiKey)) {
+            newWork(frame);
         } else {
             forward(frame, header, null);
         }
@@ -153,6 +156,27 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         }
         log.debug("Refusing a Metadata request from {}: {}", relay.remoteAddress(), decision.rejectMessage());
         answer(header, MetadataRefusal.noBrokers(relay.alloc(), header));
+    }
+
+    /**
+     * Admission control for a request that starts a producer (InitProducerId, a transaction's
+     * FindCoordinator) or a consumer (a group's FindCoordinator, JoinGroup): forwarded when admitted,
+     * else answered with Sluice's retriable refusal, from which the client backs off and retries.
+     */
+    private void newWork(FrameView frame) {
+        RequestType type =
+                NewWorkRefusal.startsProducer(frame, header) ? RequestType.NEW_PRODUCER : RequestType.NEW_CONSUMER;
+        AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted()) {
+            forward(frame, header, null);
+            return;
+        }
+        log.debug(
+                "Refusing {} from {}: {}",
+                ApiKeys.forId(header.apiKey()).name,
+                relay.remoteAddress(),
+                decision.rejectMessage());
+        answer(header, NewWorkRefusal.answer(relay.alloc(), frame, header, decision.rejectMessage()));
     }
 
     @Override
@@ -208,30 +232,34 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         relay.connect(target.host(), target.port(), failure -> unreachable(endpoints, attempt, failure));
     }
 
-    /** The attempt to reach {@code endpoints[attempt]} failed: the next address, or close when none is left or TLS failed. */
+    /**
+     * The attempt to reach {@code endpoints[attempt]} failed: the next address, or close when none is
+     * left. A failed TLS handshake (a certificate this server's listener refuses, or one Sluice does
+     * not trust) is logged as a warning, since trying the next server may hide a misconfiguration.
+     */
     private void unreachable(List<BrokerEndpoint> endpoints, int attempt, UpstreamFailure failure) {
+        boolean next = attempt + 1 < endpoints.size();
         if (failure.inTlsHandshake()) {
             log.warn(
-                    "Closing Kafka connection from {}: TLS handshake with {} failed: {}",
-                    relay.remoteAddress(),
+                    "TLS handshake with {} failed for Kafka connection from {}{}: {}",
                     endpoints.get(attempt),
+                    relay.remoteAddress(),
+                    next ? ", trying the next server" : "",
                     TlsHandshakeWatch.reason(failure.cause()));
-            relay.close();
-        } else if (attempt + 1 < endpoints.size()) {
+        } else if (next) {
             log.debug(
                     "Upstream {} unreachable for {}, trying the next: {}",
                     endpoints.get(attempt),
                     relay.remoteAddress(),
                     failure.reason());
-            connect(endpoints, attempt + 1);
-        } else {
-            log.warn(
-                    "Closing Kafka connection from {}: {} unreachable: {}",
-                    relay.remoteAddress(),
-                    route,
-                    failure.reason());
-            relay.close();
         }
+        if (next) {
+            connect(endpoints, attempt + 1);
+            return;
+        }
+        log.warn(
+                "Closing Kafka connection from {}: {} unreachable: {}", relay.remoteAddress(), route, failure.reason());
+        relay.close();
     }
 
     /**

@@ -120,17 +120,22 @@ final class KafkaFrontEnd implements FrontEnd {
 
     /**
      * Reachable when a bootstrap server accepts a connection. In rewrite mode, until that has
-     * worked once, asks it for the brokers as well, opening every node's port; later nodes are
-     * learnt from the responses clients get. A cluster that wants SASL before Metadata only counts
-     * as reachable, and all its nodes are learnt from the clients' responses.
+     * worked once, asks the bootstrap servers in turn for the brokers first (past one whose TLS
+     * handshake fails), opening every node's port; later nodes are learnt from the responses
+     * clients get. A cluster that wants SASL before Metadata only counts as reachable, and all its
+     * nodes are learnt from the clients' responses.
      */
     @Override
     public boolean checkUpstream() {
-        for (BrokerEndpoint server : config.upstream()) {
-            if (nodes != null && !nodesLearnt && learnNodes(server)) {
-                nodesLearnt = true;
-                return true;
+        if (nodes != null && !nodesLearnt) {
+            for (BrokerEndpoint server : config.upstream()) {
+                if (learnNodes(server)) {
+                    nodesLearnt = true;
+                    return true;
+                }
             }
+        }
+        for (BrokerEndpoint server : config.upstream()) {
             if (new HostPort(server.host(), server.port()).acceptsConnections(METADATA_TIMEOUT)) {
                 return true;
             }

@@ -49,11 +49,14 @@ class ApiVersionsResponseRewriterTest {
                 String what = "v" + version;
                 assertRange(keys, ApiKeys.FETCH, 4, 18, what);
                 assertRange(keys, ApiKeys.METADATA, 0, 13, what);
-                assertRange(keys, ApiKeys.SASL_HANDSHAKE, 1, 1, what);
+                // SaslHandshake keeps the broker's v0 too: librdkafka has no SASL without it, and sends v1.
+                assertRange(keys, ApiKeys.SASL_HANDSHAKE, 0, 1, what);
                 // Produce keeps the broker's minimum (librdkafka looks for v0), and Sluice's maximum.
                 assertRange(keys, ApiKeys.PRODUCE, 0, 13, what);
                 // Not handled: the broker's range, even beyond what kafka-clients knows.
-                assertRange(keys, ApiKeys.JOIN_GROUP, 0, 99, what);
+                assertRange(keys, ApiKeys.SYNC_GROUP, 0, 99, what);
+                // Handled (refused by admission control): Sluice's maximum.
+                assertRange(keys, ApiKeys.JOIN_GROUP, 0, 9, what);
                 assertNull(keys.find((short) 999), "an API Sluice does not know is not advertised, " + what);
                 assertNull(keys.find(ApiKeys.SHARE_FETCH.id), "no versions in common, " + what);
                 if (version >= 3) {
@@ -155,6 +158,7 @@ class ApiVersionsResponseRewriterTest {
         keys.find(ApiKeys.PRODUCE.id).setMinVersion((short) 0).setMaxVersion((short) 15);
         keys.find(ApiKeys.FETCH.id).setMaxVersion((short) 25);
         keys.find(ApiKeys.JOIN_GROUP.id).setMaxVersion((short) 99);
+        keys.find(ApiKeys.SYNC_GROUP.id).setMaxVersion((short) 99);
         keys.find(ApiKeys.SHARE_FETCH.id).setMinVersion((short) 5).setMaxVersion((short) 6);
         keys.add(
                 new ApiVersion().setApiKey((short) 999).setMinVersion((short) 0).setMaxVersion((short) 3));

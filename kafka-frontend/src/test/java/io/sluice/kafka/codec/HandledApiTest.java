@@ -35,7 +35,7 @@ class HandledApiTest {
             ranges.put(api, api.minVersion() + "-" + api.maxVersion());
         }
         assertEquals(
-                "{PRODUCE=3-13, FETCH=4-18, METADATA=0-13, FIND_COORDINATOR=0-6, DESCRIBE_CLUSTER=0-2, "
+                "{PRODUCE=3-13, FETCH=4-18, METADATA=0-13, FIND_COORDINATOR=0-6, INIT_PRODUCER_ID=0-5, JOIN_GROUP=0-9, DESCRIBE_CLUSTER=0-2, "
                         + "API_VERSIONS=0-4, SASL_HANDSHAKE=1-1, SHARE_FETCH=1-2, SHARE_ACKNOWLEDGE=1-2}",
                 ranges.toString());
     }
@@ -43,7 +43,7 @@ class HandledApiTest {
     @Test
     void findsHandledApisByKey() {
         assertSame(HandledApi.FETCH, HandledApi.of(ApiKeys.FETCH.id));
-        assertNull(HandledApi.of(ApiKeys.JOIN_GROUP.id));
+        assertNull(HandledApi.of(ApiKeys.SYNC_GROUP.id));
         assertNull(HandledApi.of((short) -1));
         assertNull(HandledApi.of(Short.MAX_VALUE));
     }

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Arbitrary client bytes through the client side of the codec: the relay's {@link FrameDecoder}
  * with Kafka's {@link FrameRule#INT32_SIZE}, then for each frame {@link RequestHeader},
- * {@link ProduceRequestReader#acks} and {@link InFlightRequests}.
+ * {@link ProduceRequestReader#acks}, {@link NewWorkRefusal} and {@link InFlightRequests}.
  * The only exception that may escape is {@link MalformedFrameException}; where Kafka's own parsers
  * read the same frame, Sluice must read the same header fields and acks; readers leave the frame's
  * indexes alone; every buffer is released.
@@ -100,6 +100,10 @@ class RequestFuzzTest {
                     if (kafka != null) {
                         assertEquals(kafka.acks(), acks, "acks differ from Kafka's");
                     }
+                }
+                if (NewWorkRefusal.startsNewWork(header.apiKey())) {
+                    NewWorkRefusal.startsProducer(lent, header);
+                    NewWorkRefusal.answer(ctx.alloc(), lent, header, "refused").release();
                 }
                 if (answered && !header.isNewerApiVersions()) {
                     inFlight.add(header.apiKey(), header.apiVersion(), header.correlationId(), 0, null);

@@ -102,10 +102,10 @@ class RequestHeaderTest {
 
     @Test
     void passesVersionsOfOtherApisNewerThanKafkaClientsKnows() {
-        ByteBuf frame = frameOf(ApiKeys.JOIN_GROUP.id, (short) (ApiKeys.JOIN_GROUP.latestVersion(true) + 5));
+        ByteBuf frame = frameOf(ApiKeys.SYNC_GROUP.id, (short) (ApiKeys.SYNC_GROUP.latestVersion(true) + 5));
         try {
             header.read(KafkaFrames.view(frame));
-            assertEquals(ApiKeys.JOIN_GROUP.id, header.apiKey());
+            assertEquals(ApiKeys.SYNC_GROUP.id, header.apiKey());
         } finally {
             frame.release();
         }

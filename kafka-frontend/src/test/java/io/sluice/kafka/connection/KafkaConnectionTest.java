@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.ssl.SslProvider;
 import io.sluice.admission.AdmissionController;
+import io.sluice.admission.RequestType;
 import io.sluice.admission.Signal;
 import io.sluice.admission.SignalSource;
 import io.sluice.kafka.codec.HandledApi;
@@ -22,14 +23,24 @@ import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.relay.connection.RefusingSocketChannel;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.UpstreamTlsFiles;
+import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
+import org.apache.kafka.common.requests.InitProducerIdResponse;
+import org.apache.kafka.common.requests.JoinGroupResponse;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -174,6 +185,95 @@ class KafkaConnectionTest {
                 KafkaFrames.asClientReads(wrap(harness.clientReceived()), ApiKeys.METADATA, METADATA_VERSION, 1);
         assertTrue(response.data().brokers().isEmpty());
         assertTrue(harness.client.isOpen());
+    }
+
+    @Test
+    void requestsForNewProducersAndConsumersAreRefusedWithRetriableErrorsWhileTheBreakersAreOpen() {
+        harness.close();
+        double[] heap = {0.0};
+        AdmissionController admission = new AdmissionController(
+                ConnectionHarness.ENFORCED_HEAP_HALF, Map.<Signal, SignalSource>of(Signal.HEAP, now -> heap[0]));
+        harness = new ConnectionHarness(admission);
+        heap[0] = 1.0;
+        admission.sample(System.nanoTime());
+
+        harness.clientSends(
+                KafkaFrames.request(new InitProducerIdRequestData().setTransactionTimeoutMs(60_000), (short) 5, 1, "p"),
+                KafkaFrames.request(
+                        new FindCoordinatorRequestData()
+                                .setKeyType(CoordinatorType.GROUP.id())
+                                .setCoordinatorKeys(List.of("orders-readers")),
+                        (short) 4,
+                        2,
+                        "c"),
+                KafkaFrames.request(
+                        new FindCoordinatorRequestData()
+                                .setKeyType(CoordinatorType.TRANSACTION.id())
+                                .setKey("orders-tx"),
+                        (short) 3,
+                        3,
+                        "p"),
+                KafkaFrames.request(
+                        new JoinGroupRequestData().setGroupId("orders-readers").setProtocolType("consumer"),
+                        (short) 9,
+                        4,
+                        "c"));
+
+        assertFalse(harness.hasUpstream(), "a refused request opens no upstream connection");
+        ByteBuf answers = wrap(harness.clientReceived());
+        try {
+            InitProducerIdResponse initProducerId = (InitProducerIdResponse)
+                    KafkaFrames.asClientReads(nextFrame(answers), ApiKeys.INIT_PRODUCER_ID, (short) 5, 1);
+            assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS, initProducerId.error());
+            assertTrue(initProducerId.error().exception() instanceof RetriableException);
+
+            FindCoordinatorResponse group = (FindCoordinatorResponse)
+                    KafkaFrames.asClientReads(nextFrame(answers), ApiKeys.FIND_COORDINATOR, (short) 4, 2);
+            FindCoordinatorResponseData.Coordinator coordinator =
+                    group.data().coordinators().get(0);
+            assertEquals("orders-readers", coordinator.key());
+            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE.code(), coordinator.errorCode());
+            assertTrue(
+                    coordinator.errorMessage().startsWith("Sluice admission control: heap"),
+                    coordinator.errorMessage());
+
+            FindCoordinatorResponse transaction = (FindCoordinatorResponse)
+                    KafkaFrames.asClientReads(nextFrame(answers), ApiKeys.FIND_COORDINATOR, (short) 3, 3);
+            assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, transaction.error());
+            assertTrue(transaction.data().errorMessage().startsWith("Sluice admission control"));
+
+            JoinGroupResponse join =
+                    (JoinGroupResponse) KafkaFrames.asClientReads(nextFrame(answers), ApiKeys.JOIN_GROUP, (short) 9, 4);
+            assertEquals(Errors.COORDINATOR_LOAD_IN_PROGRESS, join.error());
+            assertEquals(0, answers.readableBytes(), "more answers than requests");
+        } finally {
+            answers.release();
+        }
+        assertEquals(
+                2,
+                admission.rejections(RequestType.NEW_PRODUCER),
+                "InitProducerId and a transaction's FindCoordinator");
+        assertEquals(2, admission.rejections(RequestType.NEW_CONSUMER), "a group's FindCoordinator and JoinGroup");
+        assertTrue(harness.client.isOpen());
+    }
+
+    @Test
+    void requestsForNewProducersAndConsumersGoAsTheyCameWhenAdmitted() {
+        ByteBuf findCoordinator = KafkaFrames.request(
+                new FindCoordinatorRequestData()
+                        .setKeyType(CoordinatorType.GROUP.id())
+                        .setCoordinatorKeys(List.of("g")),
+                (short) 6,
+                1,
+                "c");
+        ByteBuf joinGroup = KafkaFrames.request(
+                new JoinGroupRequestData().setGroupId("g").setProtocolType("consumer"), (short) 9, 2, "c");
+        byte[] expected = bytes(findCoordinator, joinGroup);
+
+        harness.clientSends(findCoordinator, joinGroup);
+
+        assertArrayEquals(expected, harness.brokerReceived());
+        assertEquals(0, harness.clientReceived().length);
     }
 
     @Test
@@ -349,7 +449,7 @@ class KafkaConnectionTest {
     }
 
     @Test
-    void aFailedTlsHandshakeWithTheBrokerClosesTheConnectionWithoutTryingTheNextServer() {
+    void aFailedTlsHandshakeWithOneBootstrapServerTriesTheNextAndWithTheLastCloses() {
         harness.close();
         ReloadingSslContext upstreamTls =
                 ReloadingSslContext.load("the test brokers", new UpstreamTlsFiles(null), SslProvider.JDK, () -> {});
@@ -358,18 +458,31 @@ class KafkaConnectionTest {
                         List.of(ConnectionHarness.BOOTSTRAP_SERVER, new BrokerEndpoint("127.0.0.1", 9093))),
                 upstreamTls);
         harness.clientSends(metadataRequest(1));
-        assertTrue(harness.brokerReceived().length > 0, "a ClientHello");
-        assertTrue(harness.client.isOpen(), "waiting for the handshake");
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello to the first server");
+        EmbeddedSocketChannel first = harness.upstream();
 
-        harness.upstream()
-                .writeInbound(harness.alloc
-                        .heapBuffer()
-                        .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
-        harness.settle();
+        notTls(first);
 
-        assertFalse(harness.client.isOpen());
-        assertEquals(1, harness.upstreamsOpened(), "no other server tried");
+        assertEquals(2, harness.upstreamsOpened(), "the next server tried");
         assertEquals(1, harness.stats.upstreamConnectFailures());
+        assertTrue(harness.brokerReceived().length > 0, "a ClientHello to the next server");
+        assertTrue(harness.client.isOpen(), "waiting for the handshake with the next server");
+        first.finishAndReleaseAll();
+
+        notTls(harness.upstream());
+
+        assertEquals(2, harness.upstreamsOpened());
+        assertEquals(2, harness.stats.upstreamConnectFailures());
+        assertFalse(harness.client.isOpen(), "open with no server left");
+        assertEquals(0, harness.clientReceived().length, "nothing made up for the client");
+    }
+
+    /** The broker answers a ClientHello as a plaintext HTTP server would. */
+    private void notTls(EmbeddedSocketChannel upstream) {
+        upstream.writeInbound(harness.alloc
+                .heapBuffer()
+                .writeBytes("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        harness.settle();
     }
 
     private static int frames(byte[] stream) {
@@ -474,6 +587,11 @@ class KafkaConnectionTest {
 
     private static ByteBuf wrap(byte[] bytes) {
         return Unpooled.wrappedBuffer(bytes);
+    }
+
+    /** The next whole frame of {@code frames}, as a slice. */
+    private static ByteBuf nextFrame(ByteBuf frames) {
+        return frames.readSlice(4 + frames.getInt(frames.readerIndex()));
     }
 
     private static ByteBuf metadataRequest(int correlationId) {

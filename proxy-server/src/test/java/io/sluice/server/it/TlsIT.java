@@ -52,7 +52,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Real TLS end to end: the stock Pulsar client over {@code pulsar+ssl://} through Sluice in both
  * lookup modes, to a real Pulsar 4.0.7 broker with its TLS listener, with Sluice speaking plaintext
- * or TLS to the broker; mutual TLS accepted and refused; a certificate rotated while a producer
+ * or TLS to the broker, which requires Sluice's client certificate (rotated in without a restart);
+ * mutual TLS accepted and refused; a certificate rotated while a producer
  * keeps sending; the admin port over HTTPS with its token rotated through a file; and hostile
  * peers: a plaintext client on the TLS port, a silent one, a broker with a certificate for another
  * host or an expired one.
@@ -65,6 +66,9 @@ class TlsIT {
     private static CertificateAuthority ca;
     private static CertificateAuthority clientCa;
     private static IssuedCertificate sluiceCertificate;
+    /** What Sluice presents to the broker's TLS port, which requires a client certificate of {@link #ca}. */
+    private static IssuedCertificate upstreamCertificate;
+
     private static PulsarBroker broker;
     /** TLS connections the test opened itself only to see Sluice's certificate. */
     private static final AtomicLong PROBES = new AtomicLong();
@@ -82,7 +86,9 @@ class TlsIT {
         broker = PulsarBroker.builder()
                 .sidecarListener()
                 .tls(brokerCertificate.certificate(), brokerCertificate.key(), ca.certificateFile())
+                .config("tlsRequireTrustedClientCertOnConnect", "true")
                 .start();
+        upstreamCertificate = ca.issue("sluice upstream").write();
     }
 
     @AfterAll
@@ -106,7 +112,12 @@ class TlsIT {
     void tlsOnBothLegsInFrontProxyMode() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
                         .tls(new TlsConfig(
-                                sluiceCertificate.certificate(), sluiceCertificate.key(), null, ca.certificateFile()))
+                                sluiceCertificate.certificate(),
+                                sluiceCertificate.key(),
+                                null,
+                                ca.certificateFile(),
+                                upstreamCertificate.certificate(),
+                                upstreamCertificate.key()))
                         .upstreamTls()
                         .start());
                 PulsarClient client = tlsClient(sluice.port(), null).build()) {
@@ -117,15 +128,55 @@ class TlsIT {
     @Test
     void aPlaintextClientStillReachesTheBrokersTlsPortThroughSluice() throws Exception {
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
-                        .tls(new TlsConfig(null, null, null, ca.certificateFile()))
+                        .tls(presenting(upstreamCertificate.certificate(), upstreamCertificate.key()))
                         .upstreamTls()
                         .start());
-                PulsarClient client = PulsarClient.builder()
-                        .serviceUrl("pulsar://127.0.0.1:" + sluice.port())
-                        .operationTimeout(30, TimeUnit.SECONDS)
-                        .build()) {
+                PulsarClient client = plainClient(sluice.port(), 30)) {
             roundTrip(client, "front-plain-to-tls");
         }
+    }
+
+    @Test
+    void aBrokerRequiringClientCertificatesRefusesSluiceUntilATrustedOneIsRotatedIn() throws Exception {
+        Path certificate = dir.resolve("upstream-rotating.crt");
+        Path key = dir.resolve("upstream-rotating.key");
+        clientCa.issue("sluice upstream the broker does not trust").write().copyTo(certificate, key);
+        try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.tlsPort())
+                .tls(presenting(certificate, key))
+                .upstreamTls()
+                .start())) {
+            try (PulsarClient refused = plainClient(sluice.port(), 3)) {
+                assertThrows(
+                        PulsarClientException.class,
+                        () -> refused.newProducer()
+                                .topic(topic("untrusted-upstream"))
+                                .create());
+            }
+
+            upstreamCertificate.copyTo(certificate, key);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (true) {
+                try (PulsarClient client = plainClient(sluice.port(), 3)) {
+                    roundTrip(client, "rotated-upstream");
+                    break;
+                } catch (PulsarClientException stillTheOldCertificate) {
+                    assertTrue(System.nanoTime() < deadline, "the trusted certificate taken up within 20 s");
+                }
+            }
+            assertEquals(0, sluice.server.stats().tlsReloadFailures());
+        }
+    }
+
+    /** Plaintext ports, TLS to the broker trusting {@link #ca} and presenting {@code certificate}. */
+    private static TlsConfig presenting(Path certificate, Path key) {
+        return new TlsConfig(null, null, null, ca.certificateFile(), certificate, key);
+    }
+
+    private static PulsarClient plainClient(int port, int timeoutSeconds) throws PulsarClientException {
+        return PulsarClient.builder()
+                .serviceUrl("pulsar://127.0.0.1:" + port)
+                .operationTimeout(timeoutSeconds, TimeUnit.SECONDS)
+                .build();
     }
 
     @Test

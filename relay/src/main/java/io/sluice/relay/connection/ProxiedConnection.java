@@ -53,7 +53,7 @@ import java.util.function.Consumer;
  *     void connect(List<BrokerEndpoint> endpoints, int next) {
  *         BrokerEndpoint target = endpoints.get(next);
  *         relay.connect(target.host(), target.port(), failure -> {
- *             if (next + 1 < endpoints.size() && !failure.inTlsHandshake()) connect(endpoints, next + 1);
+ *             if (next + 1 < endpoints.size()) connect(endpoints, next + 1);
  *             else relay.close();                                       // Pulsar: refuse with an ERROR
  *         });
  *     }

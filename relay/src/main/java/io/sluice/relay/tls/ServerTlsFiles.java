@@ -6,9 +6,7 @@ import io.netty.handler.ssl.SslProvider;
 
 import javax.net.ssl.SSLException;
 import java.nio.file.Path;
-import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,21 +32,10 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
 
     @Override
     public Built build(SslProvider provider) {
-        List<X509Certificate> chain = PemFiles.certificates(certificateChain);
-        PrivateKey key = PemFiles.privateKey(privateKey);
-        X509Certificate leaf = chain.get(0);
-        if (leaf.getNotAfter().toInstant().isBefore(Instant.now())) {
-            throw new TlsFileException(
-                    certificateChain,
-                    "the certificate " + leaf.getSubjectX500Principal().getName() + " expired on "
-                            + leaf.getNotAfter().toInstant());
-        }
-        if (!KeyPairCheck.matches(key, leaf.getPublicKey())) {
-            throw new TlsFileException(
-                    privateKey, "the private key does not belong to the certificate in " + certificateChain);
-        }
-        SslContextBuilder builder =
-                SslContextBuilder.forServer(key, chain).sslProvider(provider).protocols(TlsProvider.PROTOCOLS);
+        CertifiedKey identity = CertifiedKey.read(certificateChain, privateKey);
+        SslContextBuilder builder = SslContextBuilder.forServer(identity.key(), identity.chain())
+                .sslProvider(provider)
+                .protocols(TlsProvider.PROTOCOLS);
         String clients = "";
         if (clientCa != null) {
             List<X509Certificate> authorities = PemFiles.certificates(clientCa);
@@ -57,7 +44,7 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
                     + (authorities.size() == 1 ? "" : "s") + " from " + clientCa + ")";
         }
         try {
-            return new Built(builder.build(), describe(leaf) + clients);
+            return new Built(builder.build(), identity.describe() + clients);
         } catch (SSLException | RuntimeException e) {
             throw new TlsFileException(
                     certificateChain, "cannot serve TLS with it and " + privateKey + ": " + e.getMessage(), e);
@@ -71,12 +58,5 @@ public record ServerTlsFiles(Path certificateChain, Path privateKey, Path client
             files.add(clientCa);
         }
         return files;
-    }
-
-    /** Subject, serial and expiry of a certificate, for the log. */
-    static String describe(X509Certificate certificate) {
-        return certificate.getSubjectX500Principal().getName() + " (serial "
-                + certificate.getSerialNumber().toString(16) + ", valid until "
-                + certificate.getNotAfter().toInstant() + ")";
     }
 }

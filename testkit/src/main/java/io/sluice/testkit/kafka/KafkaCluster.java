@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  * {@code PLAINTEXT} listener for clients ({@link #bootstrapServers()}) and, with
  * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
  * ({@link #saslBootstrapServers()}) and, with {@link Builder#tls}, an {@code SSL} listener presenting
- * the given PEM certificate ({@link #sslBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
+ * the given PEM certificate ({@link #sslBootstrapServers()}) and, with {@link Builder#requireClientCertificates}, an {@code MTLS}
+ * listener requiring client certificates ({@link #mutualTlsBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
  * {@link Builder#advertisedHost} (or, for one broker's PLAINTEXT port, {@link Builder#advertisedClientPort})
  * says otherwise. The internal topics are replicated as far as the
  * brokers allow (3, min ISR 2 with three brokers), so transactions and consumer groups work and
@@ -64,6 +65,7 @@ public final class KafkaCluster implements AutoCloseable {
     private final Map<Integer, int[]> brokerPorts;
     private final boolean sasl;
     private final boolean tls;
+    private final boolean mutualTls;
     private final KafkaNode controller;
     private final Map<Integer, KafkaNode> brokers = new LinkedHashMap<>();
     private boolean closed;
@@ -72,7 +74,11 @@ public final class KafkaCluster implements AutoCloseable {
         this.dir = dir;
         this.sasl = !b.saslUsers.isEmpty();
         this.tls = b.tlsCertificate != null;
-        int perBroker = 2 + (sasl ? 1 : 0) + (tls ? 1 : 0);
+        this.mutualTls = b.clientCa != null;
+        if (mutualTls && !tls) {
+            throw new IllegalArgumentException("a listener requiring client certificates needs tls(...) too");
+        }
+        int perBroker = 2 + (sasl ? 1 : 0) + (tls ? 1 : 0) + (mutualTls ? 1 : 0);
         int[] ports = FreePorts.loopback(1 + perBroker * b.brokers);
         this.controllerPort = ports[0];
         this.brokerPorts = new LinkedHashMap<>();
@@ -145,6 +151,17 @@ public final class KafkaCluster implements AutoCloseable {
                 .collect(Collectors.joining(","));
     }
 
+    /**
+     * {@code 127.0.0.1:PORT,...} of every broker's MTLS listener, which requires a client certificate.
+     *
+     * @throws IllegalStateException if the cluster was built without {@link Builder#requireClientCertificates}
+     */
+    public String mutualTlsBootstrapServers() {
+        return brokerPorts.keySet().stream()
+                .map(id -> "127.0.0.1:" + mutualTlsPort(id))
+                .collect(Collectors.joining(","));
+    }
+
     /** The brokers' node ids, 1..n. */
     public List<Integer> nodeIds() {
         return List.copyOf(brokerPorts.keySet());
@@ -182,6 +199,19 @@ public final class KafkaCluster implements AutoCloseable {
             throw new IllegalStateException("this cluster has no SSL listener; build it with tls(...)");
         }
         return ports(nodeId)[sasl ? 3 : 2];
+    }
+
+    /**
+     * The port of a broker's MTLS listener.
+     *
+     * @throws IllegalStateException if the cluster was built without {@link Builder#requireClientCertificates}
+     */
+    public int mutualTlsPort(int nodeId) {
+        if (!mutualTls) {
+            throw new IllegalStateException(
+                    "this cluster has no MTLS listener; build it with requireClientCertificates(...)");
+        }
+        return ports(nodeId)[sasl ? 4 : 3];
     }
 
     /** The port of the controller's listener. */
@@ -315,7 +345,8 @@ public final class KafkaCluster implements AutoCloseable {
         c.put("controller.listener.names", "CONTROLLER");
         c.put(
                 "listener.security.protocol.map",
-                "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL");
+                "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,"
+                        + "MTLS:SSL");
         c.put("log.dirs", nodeDir(nodeId).resolve("data").toString());
         return c;
     }
@@ -363,6 +394,13 @@ public final class KafkaCluster implements AutoCloseable {
             advertised += ",SSL://" + b.advertisedHost + ":" + sslPort(nodeId);
             c.put("ssl.keystore.type", "PEM");
             c.put("ssl.keystore.location", keystore(b).toString());
+        }
+        if (mutualTls) {
+            listeners += ",MTLS://127.0.0.1:" + mutualTlsPort(nodeId);
+            advertised += ",MTLS://" + b.advertisedHost + ":" + mutualTlsPort(nodeId);
+            c.put("listener.name.mtls.ssl.client.auth", "required");
+            c.put("listener.name.mtls.ssl.truststore.type", "PEM");
+            c.put("listener.name.mtls.ssl.truststore.location", b.clientCa.toString());
         }
         c.put("listeners", listeners);
         c.put("advertised.listeners", advertised);
@@ -464,6 +502,7 @@ public final class KafkaCluster implements AutoCloseable {
         private int socketRequestMaxBytes;
         private Path tlsCertificate;
         private Path tlsKey;
+        private Path clientCa;
 
         private Builder() {}
 
@@ -519,6 +558,16 @@ public final class KafkaCluster implements AutoCloseable {
         public Builder tls(Path certificate, Path key) {
             this.tlsCertificate = certificate;
             this.tlsKey = key;
+            return this;
+        }
+
+        /**
+         * Adds an MTLS listener to every broker beside the SSL one ({@link #tls} is needed), with the
+         * same certificate, that requires a client certificate chaining to {@code clientCa} (PEM):
+         * {@code ssl.client.auth=required}.
+         */
+        public Builder requireClientCertificates(Path clientCa) {
+            this.clientCa = clientCa;
             return this;
         }
 

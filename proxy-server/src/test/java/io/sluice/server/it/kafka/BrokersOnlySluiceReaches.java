@@ -12,7 +12,8 @@ import java.nio.file.Path;
 /**
  * The Kafka cluster of the Kafka integration tests, started once per test JVM: three brokers and a
  * controller, a SASL listener with users {@code alice} and {@code bob}, an SSL listener whose certificate (from
- * {@link #ca}) names the advertised host, messages up to 6 MiB, and brokers that
+ * {@link #ca}) names the advertised host and an MTLS listener beside it that requires a client
+ * certificate of {@link #ca}, messages up to 6 MiB, and brokers that
  * advertise a host name no one but Sluice can resolve. Sluice runs as a process of its own with a
  * hosts file naming that host ({@link SluiceForKafka}); the tests' clients resolve names the usual
  * way, so a client that tried a broker's own address would fail to resolve it: everything they do
@@ -60,6 +61,7 @@ final class BrokersOnlySluiceReaches {
                         .saslUser(SASL_USER, SASL_PASSWORD)
                         .saslUser(SECOND_SASL_USER, SECOND_SASL_PASSWORD)
                         .tls(broker.certificate(), broker.key())
+                        .requireClientCertificates(ca.certificateFile())
                         .advertisedHost(ADVERTISED_HOST)
                         .brokerConfig("message.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
                         .brokerConfig("replica.fetch.max.bytes", Integer.toString(MAX_MESSAGE_BYTES))
@@ -76,6 +78,14 @@ final class BrokersOnlySluiceReaches {
     /** The brokers' PLAINTEXT listeners, by address: for Sluice's {@code --kafka-upstream}, never for a client. */
     String plaintextBootstrap() {
         return cluster.bootstrapServers();
+    }
+
+    /**
+     * The brokers' MTLS listeners (client certificates of {@link #ca} required), by address: for
+     * Sluice's {@code --kafka-upstream}, never for a client.
+     */
+    String mutualTlsBootstrap() {
+        return cluster.mutualTlsBootstrapServers();
     }
 
     /** The brokers' SSL listeners, by address: for Sluice's {@code --kafka-upstream}, never for a client. */

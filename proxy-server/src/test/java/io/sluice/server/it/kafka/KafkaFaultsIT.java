@@ -1,8 +1,12 @@
 package io.sluice.server.it.kafka;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -29,12 +33,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +59,8 @@ class KafkaFaultsIT {
 
     private static final int HANDSHAKE_TIMEOUT_SECONDS = 2;
     private static final int MAX_CONNECTIONS = 200;
+    private static final String REFUSED_CONSUMERS =
+            "sluice_admission_rejections_total{mode=\"enforced\",type=\"new_consumer\"}";
 
     private static SluiceForKafka sluice;
     private static KafkaClients clients;
@@ -294,14 +307,8 @@ class KafkaFaultsIT {
                 idle.send(new ProducerRecord<>(steadyTopic, partition, null, "idle"))
                         .get();
             }
-            admission("{\"mode\":\"enforced\",\"thresholds\":{\"cpu\":null,\"heap\":0.0001,\"direct_memory\":null,"
-                    + "\"event_loop_lag\":null,\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},"
-                    + "\"sampleIntervalMillis\":100,\"openAfterBreaches\":1,\"coolDownMillis\":60000}");
+            openTheBreakers();
             try {
-                KafkaClientsIT.await(
-                        () -> sluice.metric("sluice_admission_state{type=\"new_connection\"}") == 2
-                                && sluice.metric("sluice_admission_state{type=\"metadata\"}") == 2,
-                        "the breakers open");
                 long before = acknowledged.get();
                 assertClosedAlone(new byte[0], null);
                 assertThrows(TimeoutException.class, () -> idle.partitionsFor(KafkaClientsIT.unique("refused")));
@@ -319,6 +326,65 @@ class KafkaFaultsIT {
             }
             idle.partitionsFor(steadyTopic);
         }
+    }
+
+    @Test
+    @Order(91)
+    void admissionControlRefusesNewConsumersAndProducersWhoBackOffAndSucceedOnceTheBreakersClose() throws Exception {
+        String group = KafkaClientsIT.unique("admitted-later");
+        List<TopicPartition> partitions = IntStream.range(0, 3)
+                .mapToObj(partition -> new TopicPartition(steadyTopic, partition))
+                .toList();
+        try (KafkaConsumer<String, String> consumer = clients.consumer(
+                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false")) {
+            // Fetching from every broker and knowing the group's coordinator (from a commit), so that its
+            // JoinGroup goes out on a connection it has rather than a new one, which would be refused first.
+            consumer.assign(partitions);
+            consumer.poll(Duration.ofSeconds(1));
+            consumer.commitSync(Map.of(partitions.get(0), new OffsetAndMetadata(0)));
+            openTheBreakers();
+            ExecutorService newProducer = Executors.newSingleThreadExecutor();
+            try {
+                double refused = sluice.metric(REFUSED_CONSUMERS);
+                consumer.unsubscribe();
+                consumer.subscribe(List.of(steadyTopic));
+                assertTrue(consumer.poll(Duration.ofSeconds(2)).isEmpty(), "joined while admission control refuses");
+                assertTrue(consumer.assignment().isEmpty());
+                KafkaClientsIT.await(() -> sluice.metric(REFUSED_CONSUMERS) > refused, "JoinGroup refused and counted");
+                Future<?> acknowledged = newProducer.submit(() -> {
+                    try (KafkaProducer<String, String> late =
+                            clients.producer(ProducerConfig.CLIENT_ID_CONFIG, "late")) {
+                        return late.send(new ProducerRecord<>(steadyTopic, "late"))
+                                .get();
+                    }
+                });
+                Thread.sleep(2_000);
+                assertFalse(acknowledged.isDone(), "a new producer admitted while admission control refuses");
+                admission("{\"mode\":\"disabled\"}");
+                acknowledged.get(60, TimeUnit.SECONDS);
+            } finally {
+                admission("{\"mode\":\"disabled\"}");
+                newProducer.shutdownNow();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            int received = 0;
+            while (received == 0 && System.nanoTime() < deadline) {
+                received += consumer.poll(Duration.ofMillis(500)).count();
+            }
+            assertTrue(received > 0, "the consumer never joined its group once the breakers closed");
+            assertEquals(3, consumer.assignment().size());
+        }
+    }
+
+    private static void openTheBreakers() throws Exception {
+        admission("{\"mode\":\"enforced\",\"thresholds\":{\"cpu\":null,\"heap\":0.0001,\"direct_memory\":null,"
+                + "\"event_loop_lag\":null,\"upstream_connect_failures\":null,\"upstream_latency_p99\":null},"
+                + "\"sampleIntervalMillis\":100,\"openAfterBreaches\":1,\"coolDownMillis\":60000}");
+        KafkaClientsIT.await(
+                () -> sluice.metric("sluice_admission_state{type=\"new_consumer\"}") == 2
+                        && sluice.metric("sluice_admission_state{type=\"new_connection\"}") == 2
+                        && sluice.metric("sluice_admission_state{type=\"metadata\"}") == 2,
+                "the breakers open");
     }
 
     /**

@@ -48,7 +48,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and node ports alike: TLS to Sluice in front of the brokers' plaintext listener; mutual TLS in
  * front of their SSL listener, which Sluice verifies by the test CA and the host names it dials
  * ({@code --kafka-upstream-tls}); a plaintext peer on a TLS port; and a broker certificate Sluice
- * must not trust.
+ * must not trust; and Sluice's own certificate presented to a listener that requires one
+ * ({@code ssl.client.auth=required}), past a bootstrap server whose handshake fails, renewed without
+ * a restart.
  */
 class KafkaTlsIT {
 
@@ -183,6 +185,45 @@ class KafkaTlsIT {
         }
     }
 
+    @Test
+    void sluicePresentsItsCertificateToBrokersThatRequireOneTriesTheNextServerPastAFailedHandshakeAndTakesARenewal()
+            throws Exception {
+        // The first bootstrap server speaks no TLS: every bootstrap connection fails its handshake there first.
+        String upstream = "127.0.0.1:" + brokers.cluster.brokerPort(1) + "," + brokers.mutualTlsBootstrap();
+        Path files = Files.createTempDirectory("sluice-upstream-identity");
+        Path certificate = files.resolve("upstream.crt");
+        Path key = files.resolve("upstream.key");
+        ca.issue("sluice upstream").write().copyTo(certificate, key);
+        List<String> options = new ArrayList<>(List.of(serving()));
+        options.addAll(List.of(
+                "--kafka-upstream-tls",
+                "--upstream-tls-ca",
+                ca.certificateFile().toString(),
+                "--upstream-tls-cert",
+                certificate.toString(),
+                "--upstream-tls-key",
+                key.toString()));
+        try (SluiceForKafka presenting = SluiceForKafka.start(brokers, upstream, options.toArray(String[]::new))) {
+            KafkaClients clients = new KafkaClients(presenting.bootstrap(), ssl(false));
+            roundTrip(clients);
+            String log = logOf(presenting);
+            assertTrue(log.contains("failed for Kafka connection from"), "no bootstrap server skipped");
+            int nodeServed = log.indexOf("Kafka node 1 served on port");
+            assertTrue(
+                    nodeServed >= 0 && nodeServed < log.indexOf("Sluice ready"),
+                    "nodes not learnt from the next bootstrap server before ready");
+
+            IssuedCertificate renewed = ca.issue("sluice upstream renewed").write();
+            renewed.copyTo(certificate, key);
+            String presented =
+                    "presenting " + renewed.x509().getSubjectX500Principal().getName() + " (serial "
+                            + renewed.x509().getSerialNumber().toString(16);
+            KafkaClientsIT.await(() -> logOf(presenting).contains(presented), "the renewed certificate taken up");
+            roundTrip(clients);
+            assertEquals(0, metric(presenting, "sluice_tls_reload_failures_total"));
+        }
+    }
+
     private static void roundTrip(KafkaClients clients) throws Exception {
         String topic = "tls-" + UUID.randomUUID();
         clients.createTopics(3, topic);
@@ -254,6 +295,14 @@ class KafkaTlsIT {
             throw new AssertionError("Sluice kept a plaintext peer's connection open on its TLS port", e);
         } catch (IOException reset) {
             // A reset is a close too.
+        }
+    }
+
+    private static String logOf(SluiceForKafka sluice) {
+        try {
+            return Files.readString(sluice.process.logFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -3,7 +3,7 @@ package io.sluice.kafka.connection;
 import io.netty.channel.socket.SocketChannel;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.ResponseRewriter;
-import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.relay.tls.ReloadingSslContext;
 
 import java.time.Duration;
@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * @param advertisedNodes      Sluice's addresses for the brokers in rewrite mode; null in
  *                             passthrough mode, where broker addresses reach clients unchanged
- * @param topicIds             topic names by id, shared by the front end's connections
+ * @param topicIdLookup        topic names by id and Sluice's own lookup of those it has not
+ *                             learnt, shared by the front end's connections
  * @param connectTimeoutMillis how long to wait for the upstream TCP connection
  * @param upstreamChannelType  the socket channel class matching the event loops' transport
  * @param handshakeTimeout     how long a client connection may take from accept to the broker's
@@ -28,7 +29,7 @@ import java.util.Objects;
  */
 public record KafkaSettings(
         AdvertisedNodes advertisedNodes,
-        TopicIds topicIds,
+        TopicIdLookup topicIdLookup,
         int connectTimeoutMillis,
         Class<? extends SocketChannel> upstreamChannelType,
         Duration handshakeTimeout,
@@ -43,7 +44,7 @@ public record KafkaSettings(
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSettings {
-        Objects.requireNonNull(topicIds, "topicIds");
+        Objects.requireNonNull(topicIdLookup, "topicIdLookup");
         Objects.requireNonNull(upstreamChannelType, "upstreamChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         if (connectTimeoutMillis <= 0) {
@@ -60,12 +61,12 @@ public record KafkaSettings(
     /** Plaintext settings with the default handshake timeout and the brokers' default largest request. */
     public KafkaSettings(
             AdvertisedNodes advertisedNodes,
-            TopicIds topicIds,
+            TopicIdLookup topicIdLookup,
             int connectTimeoutMillis,
             Class<? extends SocketChannel> upstreamChannelType) {
         this(
                 advertisedNodes,
-                topicIds,
+                topicIdLookup,
                 connectTimeoutMillis,
                 upstreamChannelType,
                 DEFAULT_HANDSHAKE_TIMEOUT,
@@ -77,7 +78,7 @@ public record KafkaSettings(
     /** A rewriter for one connection's responses, in this front end's routing mode. */
     ResponseRewriter newRewriter() {
         return advertisedNodes == null
-                ? ResponseRewriter.passingThrough(topicIds)
-                : ResponseRewriter.rewriting(advertisedNodes, topicIds);
+                ? ResponseRewriter.passingThrough(topicIdLookup.topicIds())
+                : ResponseRewriter.rewriting(advertisedNodes, topicIdLookup.topicIds());
     }
 }

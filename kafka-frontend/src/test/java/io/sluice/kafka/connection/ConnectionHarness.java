@@ -3,6 +3,7 @@ package io.sluice.kafka.connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionJson;
 import io.sluice.admission.AdmissionSettings;
@@ -13,6 +14,7 @@ import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -104,7 +106,7 @@ final class ConnectionHarness implements AutoCloseable {
                 new UpstreamConnectFailures());
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
-                new TopicIds(100),
+                new TopicIdLookup(new TopicIds(100), ids -> Map.of(), ImmediateEventExecutor.INSTANCE),
                 1_000,
                 RefusingSocketChannel.class,
                 HANDSHAKE_TIMEOUT,

@@ -14,6 +14,7 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.status.DelayHistogram;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
+import io.sluice.testing.ManualEventLoop;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -394,30 +395,111 @@ class ProduceGateTest {
     @Test
     void topicsNamedByIdAreLimitedByName() {
         Uuid slowId = Uuid.randomUuid();
-        Uuid unknownId = Uuid.randomUuid();
         harness.topicIds.learn(slowId, SLOW);
         harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
         short v13 = 13;
         produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(10, 10)));
         respond(harness.takeForwarded());
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "over quota by id as by name");
+        assertEquals(SLOW, onlyThrottle().topic());
+        assertTrue(harness.lookups.isEmpty(), "a known id needs no lookup");
+    }
+
+    @Test
+    void anIdNoResponseNamedWaitsForSluicesOwnLookupAndIsChargedToItsTopic() {
+        Uuid slowId = Uuid.randomUuid();
+        harness.clusterTopicIds.put(slowId, SLOW);
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
+        short v13 = 13;
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(10, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "the request waits for the lookup");
+        assertTrue(harness.paused, "and no request behind it is taken");
+        assertEquals(List.of(List.of(slowId)), harness.lookups);
+
+        harness.loop.runTasks();
+        assertFalse(harness.paused);
+        respond(harness.takeForwarded());
+        assertEquals(10, harness.activity.meter("kafka", SLOW).publishMessages(), "charged to the topic of the id");
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(5, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "the next batch is over the limit");
+        assertEquals(1, harness.lookups.size(), "the id is known from then on");
+        assertEquals("reject", onlyThrottle().action());
+    }
+
+    @Test
+    void anIdTheClusterDoesNotKnowIsAnsweredUnknownTopicIdAndNeverForwarded() {
+        Uuid unknownId = Uuid.randomUuid();
+        short v13 = 13;
+        produce(v13, ALL, new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
+        harness.loop.runTasks();
+        assertTrue(harness.forwarded.isEmpty());
+        ByteBuf answer = harness.answers.get(0).frame();
+        ProduceResponseData.TopicProduceResponse topic = RecordFrames.readProduceResponse(answer, v13)
+                .responses()
+                .iterator()
+                .next();
+        assertEquals(unknownId, topic.topicId());
+        assertEquals(
+                Errors.UNKNOWN_TOPIC_ID.code(),
+                topic.partitionResponses().get(0).errorCode());
+        assertTrue(topic.partitionResponses().get(0).errorMessage().startsWith("Sluice "));
+        assertFalse(harness.paused);
+    }
+
+    @Test
+    void anAcksZeroBatchOfAnUnknownIdIsDroppedAndTheRestGoesOn() {
+        Uuid unknownId = Uuid.randomUuid();
+        Uuid knownId = Uuid.randomUuid();
+        harness.topicIds.learn(knownId, FAST);
+        short v13 = 13;
         produce(
                 v13,
-                ALL,
-                new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)),
+                (short) 0,
+                new Part(FAST, knownId, 0, RecordFrames.batch(1, 10)),
                 new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
-        Forwarded cut = harness.takeForwarded();
-        ProduceRequestData data = RecordFrames.readProduce(cut.frame(), v13);
-        assertEquals(
-                unknownId, data.topicData().iterator().next().topicId(), "a topic no Metadata named is not limited");
-        ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(data, v13));
-        List<ProduceResponseData.TopicProduceResponse> topics =
-                new ArrayList<>(RecordFrames.readProduceResponse(response, v13).responses());
-        assertEquals(slowId, topics.get(0).topicId());
-        assertEquals(
-                Errors.REQUEST_TIMED_OUT.code(),
-                topics.get(0).partitionResponses().get(0).errorCode());
-        assertEquals(unknownId, topics.get(1).topicId());
-        assertEquals(SLOW, onlyThrottle().topic());
+        harness.loop.runTasks();
+        assertEquals(1, harness.upstream.size());
+        ProduceRequestData sent = RecordFrames.readProduce(harness.upstream.get(0), v13);
+        assertEquals(1, sent.topicData().size());
+        assertEquals(knownId, sent.topicData().iterator().next().topicId());
+        assertTrue(gates.produce().isIdle());
+    }
+
+    @Test
+    void aRequestIsDecidedAtOnceWhenNoLookupCanBeMade() {
+        harness.lookup.close();
+        Uuid unknownId = Uuid.randomUuid();
+        harness.clusterTopicIds.put(unknownId, SLOW);
+        produce((short) 13, ALL, new Part(SLOW, unknownId, 0, RecordFrames.batch(1, 10)));
+        assertTrue(harness.lookups.isEmpty(), "a closed lookup asks nobody");
+        assertEquals(1, harness.answers.size(), "answered at once: UNKNOWN_TOPIC_ID");
+        assertFalse(harness.paused);
+    }
+
+    @Test
+    void aRequestWaitingForItsIdsIsAnsweredAfterItsTimeoutWhenTheLookupNeverAnswers() {
+        ManualEventLoop stuck = new ManualEventLoop();
+        GateHarness waiting = new GateHarness(stuck);
+        try {
+            Uuid id = Uuid.randomUuid();
+            short v13 = 13;
+            waiting.request(KafkaFrames.request(
+                    RecordFrames.produce(v13, ALL, new Part(SLOW, id, 0, RecordFrames.batch(1, 10)))
+                            .setTimeoutMs(500),
+                    v13,
+                    1,
+                    GateHarness.CLIENT_ID));
+            waiting.advance(400);
+            assertTrue(waiting.answers.isEmpty() && waiting.forwarded.isEmpty(), "still within timeout_ms");
+            assertTrue(waiting.paused);
+            waiting.advance(200);
+            assertEquals(1, waiting.answers.size(), "UNKNOWN_TOPIC_ID once timeout_ms passed");
+            assertTrue(waiting.forwarded.isEmpty(), "never forwarded unmetered");
+            assertFalse(waiting.paused);
+        } finally {
+            waiting.close();
+        }
     }
 
     @Test

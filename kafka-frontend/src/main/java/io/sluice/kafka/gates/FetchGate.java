@@ -44,7 +44,8 @@ import java.util.function.Consumer;
  *
  * <p>Records of a topic id (Fetch v13+) Sluice has not learnt are cut off, like records over quota,
  * while {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster for its name; the consumer
- * fetches them again once they can be charged, so none is forwarded unmetered.
+ * fetches them again once they can be charged, so none is forwarded unmetered. So are the records
+ * of a topic past what the connection tracks ({@link ConnectionTopics#MAX_TOPICS}).
  *
  * <p>Confined to the connection's event loop.
  */
@@ -181,8 +182,8 @@ public final class FetchGate {
                 }
                 if (topic != null) {
                     charge(topic, p, frame, version, now);
-                } else {
-                    cutUnknown(t, p);
+                } else if (context.topics().miss() != ConnectionTopics.Miss.INVALID_NAME) {
+                    cutUntracked(t, p);
                 }
             }
         }
@@ -191,11 +192,17 @@ public final class FetchGate {
         }
     }
 
-    /** Cuts off partition {@code p}'s records, of topic {@code t} whose id Sluice has not learnt, and has the id looked up. */
-    private void cutUnknown(int t, int p) {
+    /**
+     * Cuts off partition {@code p}'s records, of topic {@code t} that cannot be charged: an id Sluice
+     * has not learnt (which it then looks up), or a topic past what the connection tracks.
+     */
+    private void cutUntracked(int t, int p) {
         kept[p] = 0;
         trimmed = true;
         quietNanos = Math.min(quietNanos, UNKNOWN_ID_WAIT_NANOS);
+        if (context.topics().miss() != ConnectionTopics.Miss.UNKNOWN_ID) {
+            return;
+        }
         Uuid id = new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t));
         if (!unknownIds.contains(id)) {
             unknownIds.add(id);

@@ -81,6 +81,10 @@ public final class ProduceGate {
     private static final String UNKNOWN_ID_MESSAGE =
             "Sluice could not learn this topic id from the cluster in time; refresh metadata and retry";
 
+    /** Sluice's answer for a partition of a topic past what it tracks for one connection. */
+    private static final String TOO_MANY_TOPICS_MESSAGE = "Sluice meters at most " + ConnectionTopics.MAX_TOPICS
+            + " topics per connection; produce to fewer topics over one connection";
+
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
     private static final int POOLED_EXCHANGES = 16;
 
@@ -103,6 +107,8 @@ public final class ProduceGate {
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per topic and per partition of the request being decided. */
     private GatedTopic[] requestTopics = new GatedTopic[4];
+    /** Per topic of the request being decided that the connection does not track: why not. */
+    private ConnectionTopics.Miss[] misses = new ConnectionTopics.Miss[4];
 
     private int[] outcomes = new int[8];
     private String[] messages = new String[8];
@@ -218,8 +224,7 @@ public final class ProduceGate {
     /** What becomes of partition {@code p} of an answered request, whose batches {@link #batches} just counted. */
     private int decide(GatedTopic topic, int p, short version, long now) {
         if (topic == null) {
-            messages[p] = UNKNOWN_ID_MESSAGE;
-            return UNKNOWN_ID;
+            return untracked(p);
         }
         int partition = parts.partitionIndex(p);
         SequenceGaps.Standing standing = batches.idempotent()
@@ -257,6 +262,24 @@ public final class ProduceGate {
         return reject ? REJECT : BOUNCE;
     }
 
+    /**
+     * What becomes of partition {@code p} of a topic the connection does not track: an invalid name
+     * goes on (the broker refuses it and stores nothing), an unknown id is answered UNKNOWN_TOPIC_ID,
+     * a topic past the connection's limit is refused; answered or, with {@code acks=0}, dropped.
+     */
+    private int untracked(int p) {
+        ConnectionTopics.Miss miss = misses[parts.topicOf(p)];
+        if (miss == ConnectionTopics.Miss.INVALID_NAME) {
+            return ADMIT;
+        }
+        if (miss == ConnectionTopics.Miss.FULL) {
+            messages[p] = TOO_MANY_TOPICS_MESSAGE;
+            return REJECT;
+        }
+        messages[p] = UNKNOWN_ID_MESSAGE;
+        return UNKNOWN_ID;
+    }
+
     /** Partition {@code p} goes to the broker; {@code closesGap} when it is the batch a gap waited for. */
     private void forwarded(GatedTopic topic, int p, boolean closesGap, long now) {
         topic.quota.meter().published(records[p], bytes[p]);
@@ -276,7 +299,7 @@ public final class ProduceGate {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 count(p);
-                outcomes[p] = topic == null ? UNKNOWN_ID : admitOrHold(topic, p, now);
+                outcomes[p] = topic == null ? untracked(p) : admitOrHold(topic, p, now);
                 if (outcomes[p] == ADMIT) {
                     keep.set(p);
                 } else {
@@ -383,7 +406,8 @@ public final class ProduceGate {
         }
         unknownIds.clear();
         for (int t = 0; t < parts.topicCount(); t++) {
-            if (context.topics().find(parts, t, now) == null) {
+            if (context.topics().find(parts, t, now) == null
+                    && context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID) {
                 unknownIds.add(new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t)));
             }
         }
@@ -450,6 +474,7 @@ public final class ProduceGate {
             entry.produce = topic;
         }
         requestTopics[t] = topic;
+        misses[t] = entry == null ? context.topics().miss() : null;
         return topic;
     }
 
@@ -503,6 +528,7 @@ public final class ProduceGate {
     private void grow(int topicCount, int partitionCount) {
         if (requestTopics.length < topicCount) {
             requestTopics = new GatedTopic[Math.max(topicCount, requestTopics.length * 2)];
+            misses = new ConnectionTopics.Miss[requestTopics.length];
         }
         if (outcomes.length < partitionCount) {
             int size = Math.max(partitionCount, outcomes.length * 2);

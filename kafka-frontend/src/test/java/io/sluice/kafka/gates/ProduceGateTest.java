@@ -503,6 +503,30 @@ class ProduceGateTest {
     }
 
     @Test
+    void anInvalidTopicNameGoesToTheBrokerWithNothingKeptForIt() {
+        harness.limit(ScopeRef.PROXY, records(1, OnExceed.REJECT));
+        produce(part("no such/topic!", 0, 5));
+        assertEquals(List.of("no such/topic!-0:NONE"), respond(harness.takeForwarded()), "the broker refuses it");
+        assertTrue(
+                harness.activity.meters().stream().noneMatch(m -> m.topic().contains("/")),
+                "no figures for an invalid name");
+        assertTrue(harness.throttled().isEmpty());
+    }
+
+    @Test
+    void aConnectionTracksAtMostItsTopicsAndRefusesTheRest() {
+        Part[] parts = new Part[ConnectionTopics.MAX_TOPICS + 1];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = part("t" + i, 0, 1);
+        }
+        produce(parts);
+        List<String> outcomes = respond(harness.takeForwarded());
+        assertEquals(parts.length, outcomes.size());
+        assertEquals("t" + ConnectionTopics.MAX_TOPICS + "-0:POLICY_VIOLATION", outcomes.get(parts.length - 1));
+        assertEquals("t0-0:NONE", outcomes.get(0));
+    }
+
+    @Test
     void aChangedLimitAppliesToTheNextBatch() {
         exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
         harness.limits(harness.quotas.limits().withLimit(SLOW_TOPIC, null));

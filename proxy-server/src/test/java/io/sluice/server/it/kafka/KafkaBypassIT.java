@@ -1,22 +1,35 @@
 package io.sluice.server.it.kafka;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Kafka clients that would get traffic past a limit, or lose it, through a real {@code sluice.jar}
  * in front of the real KRaft cluster; what reached the brokers is read back from them.
  */
 class KafkaBypassIT {
+
+    private static boolean accepts(int port) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
 
     /** The sum of {@code series}' samples for {@code topic} in Sluice's metrics. */
     private static double topicSample(SluiceForKafka sluice, String series, String topic) {
@@ -25,6 +38,47 @@ class KafkaBypassIT {
                 .filter(line -> line.startsWith(series + "{") && line.contains("topic=\"" + topic + "\""))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
+    }
+
+    @Test
+    void aFreshSluiceMetersProduceByATopicIdThatOnlyAnotherSluiceSaw() throws Exception {
+        BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
+        String topic = KafkaClientsIT.unique("by-id");
+        try (SluiceForKafka first = SluiceForKafka.start(brokers, brokers.plaintextBootstrap());
+                SluiceForKafka fresh = SluiceForKafka.start(brokers, brokers.plaintextBootstrap())) {
+            KafkaClients viaFirst = new KafkaClients(first.bootstrap());
+            viaFirst.createTopics(1, topic);
+            TopicDescription description;
+            try (Admin admin = viaFirst.admin()) {
+                description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(60, TimeUnit.SECONDS)
+                        .get(topic);
+            }
+            fresh.limit(topic, "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}");
+            int leader = description.partitions().get(0).leader().id();
+            int accepted = 0;
+            // The fresh Sluice knows the nodes (it asks the cluster at start) but no topic id.
+            int nodePort = fresh.nodePortBase + leader;
+            KafkaClientsIT.await(() -> accepts(nodePort), "the fresh Sluice's port for node " + leader);
+            try (RawKafkaClient raw = new RawKafkaClient(nodePort)) {
+                for (int request = 0; request < 10; request++) {
+                    short error = raw.produceById(description.topicId(), 0, 100);
+                    if (error == Errors.NONE.code()) {
+                        accepted += 100;
+                    } else {
+                        assertEquals(
+                                Errors.POLICY_VIOLATION.code(),
+                                error,
+                                Errors.forCode(error).name());
+                    }
+                }
+            }
+            System.out.printf(
+                    "[kafka-bypass] topic id: %d of 1000 records sent by id accepted under 100 records/s%n", accepted);
+            assertTrue(accepted >= 100 && accepted <= 300, accepted + " records accepted under 100 records/s");
+            assertFalse(fresh.leaked(), "Sluice's log reports a leaked buffer");
+        }
     }
 
     @Test

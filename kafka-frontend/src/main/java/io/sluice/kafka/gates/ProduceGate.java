@@ -315,11 +315,7 @@ public final class ProduceGate {
             if (outcomes[p] == HOLD) {
                 single.clear();
                 single.set(p);
-                hold(
-                        requestTopics[parts.topicOf(p)],
-                        ProduceRequestCut.keep(context.out().alloc(), parts, single),
-                        p,
-                        now);
+                hold(requestTopics[parts.topicOf(p)], heldCut(), p, now);
             }
         }
         if (!keep.isEmpty()) {
@@ -344,6 +340,23 @@ public final class ProduceGate {
                 topic.quota.meter(),
                 now + decision.waitNanos());
         return HOLD;
+    }
+
+    /**
+     * The cut of the partitions in {@link #single}, to hold: slices of the request when they are most
+     * of it, else a copy, so that a small partition held does not keep a large request alive and
+     * what it pins is what {@code maxHeldBytes} counts.
+     */
+    private ByteBuf heldCut() {
+        ByteBuf cut = ProduceRequestCut.keep(context.out().alloc(), parts, single);
+        if (FrameView.pinsLittle(cut.readableBytes(), parts.buffer())) {
+            return cut;
+        }
+        try {
+            return context.out().alloc().buffer(cut.readableBytes()).writeBytes(cut);
+        } finally {
+            cut.release();
+        }
     }
 
     /** Holds {@code request}, the cut of partition {@code p}; takes ownership. */

@@ -527,6 +527,25 @@ class ProduceGateTest {
     }
 
     @Test
+    void aSmallHeldPartitionOfALargeRequestPinsOnlyItsOwnBytes() {
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
+        ByteBuf request = RecordFrames.produceRequest(
+                V,
+                (short) 0,
+                ++correlationId,
+                GateHarness.CLIENT_ID,
+                new Part(FAST, null, 0, RecordFrames.batch(1, 5 << 20)),
+                part(SLOW, 0, 1));
+        harness.request(request.retain());
+        harness.upstream.remove(0).release();
+        assertEquals(1, request.refCnt(), "the held partition keeps no reference to the 5 MiB request");
+        request.release();
+        ThrottledClient held = onlyThrottle();
+        assertEquals(1, held.heldMessages());
+        assertTrue(held.heldBytes() < 1_000, "held bytes are the partition's: " + held.heldBytes());
+    }
+
+    @Test
     void aChangedLimitAppliesToTheNextBatch() {
         exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
         harness.limits(harness.quotas.limits().withLimit(SLOW_TOPIC, null));

@@ -35,7 +35,7 @@ class PulsarBypassIT {
         sluice.close();
     }
 
-    private static void rejectAbove(String topic, int messagesPerSecond) {
+    private static void rejectAbove(String topic, int messagesPerSecond) throws IOException {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(

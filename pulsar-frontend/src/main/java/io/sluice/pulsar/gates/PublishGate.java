@@ -327,9 +327,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return producers.get(producer.producerId) == producer && producer.notice.awaits(requestId);
     }
 
-    /** Holds a lent send, as a slice of its own, behind the producer's other held sends. */
+    /**
+     * Holds a lent send, as a buffer of its own (copied out of a read buffer much larger than itself,
+     * so that what it pins is what {@code maxHeldBytes} counts), behind the producer's other held sends.
+     */
     private void hold(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
-        producer.held.add(frame.retainedSlice(), messages, bytes, fields.lastSequenceId(), now);
+        producer.held.add(frame.heldCopy(out.alloc()), messages, bytes, fields.lastSequenceId(), now);
         budget.held(bytes);
         producer.quota.meter().held(messages, bytes);
         producer.throttle.holding(producer.held.size(), producer.held.bytes());

@@ -134,6 +134,23 @@ class PublishGateTest {
     }
 
     @Test
+    void aHeldSendInALargeReadBufferPinsOnlyItsOwnBytes() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(1, 10);
+        harness.takeForwardedSequenceIds();
+        ByteBuf small = TestFrames.send(PRODUCER, nextSequenceId++, 1, 100);
+        ByteBuf read = Unpooled.buffer(1 << 20).writeBytes(small);
+        small.release();
+        GateHarness.lend(read.retain(), gate::send);
+        assertEquals(1, read.refCnt(), "the held send keeps no reference to the 1 MiB read buffer");
+        read.release();
+        assertEquals(1, onlyThrottle().heldMessages());
+        harness.advance(1_000);
+        assertEquals(List.of(1L), harness.takeForwardedSequenceIds(), "and is released as it was");
+    }
+
+    @Test
     void delayHoldsOnlyWhatIsOverQuotaAndReleasesItInOrderAtTheRate() {
         harness.limit(TOPIC_SCOPE, publish(10, OnExceed.DELAY));
         producer();

@@ -58,6 +58,7 @@ class KafkaBypassIT {
             fresh.limit(topic, "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}");
             int leader = description.partitions().get(0).leader().id();
             int accepted = 0;
+            long start = System.nanoTime();
             // The fresh Sluice knows the nodes (it asks the cluster at start) but no topic id.
             int nodePort = fresh.nodePortBase + leader;
             KafkaClientsIT.await(() -> accepts(nodePort), "the fresh Sluice's port for node " + leader);
@@ -74,9 +75,14 @@ class KafkaBypassIT {
                     }
                 }
             }
+            double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf(
-                    "[kafka-bypass] topic id: %d of 1000 records sent by id accepted under 100 records/s%n", accepted);
-            assertTrue(accepted >= 100 && accepted <= 300, accepted + " records accepted under 100 records/s");
+                    "[kafka-bypass] topic id: %d of 1000 records sent by id accepted in %.1f s under 100 records/s%n",
+                    accepted,
+                    seconds);
+            // The burst (100), the rate over the time taken, and one batch of 100 that a bucket with room admits whole.
+            assertTrue(accepted >= 100, "the burst was admitted: " + accepted);
+            assertTrue(accepted <= 200 + 100 * seconds, accepted + " records accepted in " + seconds + " s");
             assertFalse(fresh.leaked(), "Sluice's log reports a leaked buffer");
         }
     }

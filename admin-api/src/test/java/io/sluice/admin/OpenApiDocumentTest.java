@@ -13,6 +13,7 @@ import io.sluice.limits.LimitsStore;
 import io.sluice.limits.NameParameter;
 import io.sluice.limits.NameRule;
 import io.sluice.limits.NameTemplate;
+import io.sluice.limits.OnExceed;
 import io.sluice.limits.ProtocolScopes;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.ScopeKind;
@@ -135,6 +136,19 @@ class OpenApiDocumentTest {
             });
         }
         return documented;
+    }
+
+    @Test
+    void theActionsAreTheModelsOwn() throws IOException {
+        JsonNode schemas = AdminFixture.JSON
+                .readTree(OpenApiDocument.of(AdminFixture.SCOPES))
+                .at("/components/schemas");
+        for (String property : List.of("Limit/properties/onExceed", "ThrottledClient/properties/action")) {
+            assertEquals(
+                    OnExceed.jsonNames(),
+                    AdminFixture.JSON.convertValue(schemas.at("/" + property + "/enum"), List.class),
+                    property);
+        }
     }
 
     @Test

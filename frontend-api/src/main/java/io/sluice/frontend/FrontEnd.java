@@ -22,7 +22,7 @@ package io.sluice.frontend;
  *     }
  *     public ClientPorts ports() { return ports; }
  *     public String describe() { return "line protocol on " + ports.address() + " (upstream ...)"; }
- *     public boolean checkUpstream() { return ...a TCP connect to the upstream within 1 s...; }
+ *     public boolean checkUpstream() { return config.upstream().acceptsConnections(Duration.ofSeconds(1)); }
  * }
  * }</pre>
  *

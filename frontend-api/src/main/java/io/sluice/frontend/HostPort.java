@@ -1,6 +1,14 @@
 package io.sluice.frontend;
 
-/** A {@code host:port} to listen on, as given to {@code --admin} and to a front end's port options ({@code --listen}). */
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+
+/**
+ * A {@code host:port} to listen on, as given to {@code --admin} and to a front end's port options
+ * ({@code --listen}), or to connect to.
+ */
 public record HostPort(String host, int port) {
 
     public HostPort {
@@ -26,6 +34,19 @@ public record HostPort(String host, int port) {
             return new HostPort(host, Integer.parseInt(text.substring(colon + 1)));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        }
+    }
+
+    /**
+     * Whether a TCP connection to it opens within {@code timeout}, as a front end probes its
+     * upstream's readiness ({@link FrontEnd#checkUpstream()}). Blocks: never on an event loop.
+     */
+    public boolean acceptsConnections(Duration timeout) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

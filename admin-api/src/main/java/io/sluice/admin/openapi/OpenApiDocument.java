@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.admin.limits.ScopeRoute;
 import io.sluice.limits.DocumentField;
 import io.sluice.limits.NameParameter;
+import io.sluice.limits.OnExceed;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.ScopeKind;
 
@@ -86,13 +87,21 @@ public final class OpenApiDocument {
                         schemas));
         ArrayNode protocols = JSON.createArrayNode();
         catalogue.protocols().forEach(protocols::add);
+        ArrayNode actions = JSON.createArrayNode();
+        OnExceed.jsonNames().forEach(actions::add);
         schemas.forEach(schema -> {
-            JsonNode protocol = schema.path("properties").path("protocol");
-            if (protocol instanceof ObjectNode property) {
-                property.set("enum", protocols.deepCopy());
-            }
+            enumerate(schema, "protocol", protocols);
+            // A limit's action and a throttle's: one list, the model's.
+            enumerate(schema, "onExceed", actions);
+            enumerate(schema, "action", actions);
         });
         return document;
+    }
+
+    private static void enumerate(JsonNode schema, String propertyName, ArrayNode values) {
+        if (schema.path("properties").path(propertyName) instanceof ObjectNode property) {
+            property.set("enum", values.deepCopy());
+        }
     }
 
     private static ObjectNode base() {

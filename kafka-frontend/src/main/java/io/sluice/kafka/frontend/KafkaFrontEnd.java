@@ -4,6 +4,7 @@ import io.netty.channel.ChannelFuture;
 import io.sluice.frontend.ClientPorts;
 import io.sluice.frontend.FrontEnd;
 import io.sluice.frontend.FrontEndContext;
+import io.sluice.frontend.HostPort;
 import io.sluice.kafka.connection.KafkaChannelInitializer;
 import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.connection.UpstreamRoute;
@@ -21,7 +22,6 @@ import org.slf4j.LoggerFactory;
 import javax.net.SocketFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -141,7 +141,7 @@ final class KafkaFrontEnd implements FrontEnd {
                 nodesLearnt = true;
                 return true;
             }
-            if (accepts(server)) {
+            if (new HostPort(server.host(), server.port()).acceptsConnections(METADATA_TIMEOUT)) {
                 return true;
             }
         }
@@ -156,15 +156,6 @@ final class KafkaFrontEnd implements FrontEnd {
             return true;
         } catch (IOException | RuntimeException e) {
             log.debug("No brokers from {}: {}", server, e.toString());
-            return false;
-        }
-    }
-
-    private static boolean accepts(BrokerEndpoint server) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(server.host(), server.port()), (int) METADATA_TIMEOUT.toMillis());
-            return true;
-        } catch (IOException e) {
             return false;
         }
     }

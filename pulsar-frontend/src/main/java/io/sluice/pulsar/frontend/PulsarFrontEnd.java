@@ -4,12 +4,12 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.sluice.frontend.ClientPorts;
 import io.sluice.frontend.FrontEnd;
 import io.sluice.frontend.FrontEndContext;
+import io.sluice.frontend.HostPort;
 import io.sluice.pulsar.connection.PulsarChannelInitializer;
 import io.sluice.pulsar.connection.PulsarSettings;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.time.Duration;
 import java.util.Locale;
 
 /** The Pulsar protocol port: {@code --listen} in front of {@code --upstream}. */
@@ -19,6 +19,7 @@ final class PulsarFrontEnd implements FrontEnd {
     private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(1 << 20, 8 << 20);
 
     private static final int UPSTREAM_CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     private final PulsarConfig config;
     private final FrontEndContext context;
@@ -65,14 +66,6 @@ final class PulsarFrontEnd implements FrontEnd {
 
     @Override
     public boolean checkUpstream() {
-        try (Socket socket = new Socket()) {
-            socket.connect(
-                    new InetSocketAddress(
-                            config.upstream().host(), config.upstream().port()),
-                    1_000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return new HostPort(config.upstream().host(), config.upstream().port()).acceptsConnections(PROBE_TIMEOUT);
     }
 }

@@ -38,6 +38,8 @@ import java.util.Objects;
  * @param upstreamSockets    sockets for blocking requests of the front end's own to its upstream
  *                           (a readiness probe, a metadata request): TLS ones trusting
  *                           {@code --upstream-tls-ca} when the upstream speaks TLS
+ * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
+ *                           has the front end track at most, whatever the client names
  */
 public record FrontEndContext(
         ProxyServices services,
@@ -49,7 +51,8 @@ public record FrontEndContext(
         ReloadingSslContext portTls,
         boolean clientCertificates,
         ReloadingSslContext upstreamTls,
-        SocketFactory upstreamSockets) {
+        SocketFactory upstreamSockets,
+        int maxTopicsPerConnection) {
 
     public FrontEndContext {
         Objects.requireNonNull(services, "services");
@@ -59,6 +62,9 @@ public record FrontEndContext(
         Objects.requireNonNull(socketChannelType, "socketChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(upstreamSockets, "upstreamSockets");
+        if (maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException("maxTopicsPerConnection must be positive");
+        }
     }
 
     /**

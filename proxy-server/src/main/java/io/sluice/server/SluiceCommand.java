@@ -84,6 +84,24 @@ final class SluiceCommand {
     String metricsMaxTopics;
 
     @Option(
+            names = "--max-tracked-topics",
+            order = 91,
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = "Topics whose figures and throttle counters Sluice keeps at most, the least used recently"
+                    + " dropped first; bounds /api/v1/topics (default: ${DEFAULT-VALUE}).")
+    String maxTrackedTopics;
+
+    @Option(
+            names = "--max-topics-per-connection",
+            order = 92,
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Kafka topics one client connection has Sluice track at most; records of more are refused"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String maxTopicsPerConnection;
+
+    @Option(
             names = "--drain-timeout",
             order = 100,
             paramLabel = "SECONDS",
@@ -250,7 +268,9 @@ final class SluiceCommand {
                 admission,
                 cluster(),
                 tls(configured),
-                tokenFile);
+                tokenFile,
+                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)),
+                parse("--max-topics-per-connection", () -> OptionValues.positiveInt(maxTopicsPerConnection)));
     }
 
     private TlsConfig tls(List<FrontEndConfig> configured) {

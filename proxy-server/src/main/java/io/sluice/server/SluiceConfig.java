@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
+import io.sluice.status.TopicActivity;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,10 @@ import java.util.Set;
  * @param tls              where Sluice speaks TLS and with which files
  * @param adminTokenFile   file holding the admin token, re-read when it changes, or null; never
  *                         together with {@code adminToken}
+ * @param maxTrackedTopics topics whose figures and throttle counters Sluice keeps at most
+ *                         ({@code --max-tracked-topics}), the least used recently dropped first
+ * @param maxTopicsPerConnection topics one client connection has Sluice track at most
+ *                         ({@code --max-topics-per-connection})
  */
 public record SluiceConfig(
         List<FrontEndConfig> frontEnds,
@@ -43,9 +48,48 @@ public record SluiceConfig(
         AdmissionSettings admission,
         ClusterSettings cluster,
         TlsConfig tls,
-        Path adminTokenFile) {
+        Path adminTokenFile,
+        int maxTrackedTopics,
+        int maxTopicsPerConnection) {
+
+    /** Default of {@code --max-topics-per-connection}. */
+    public static final int DEFAULT_MAX_TOPICS_PER_CONNECTION = 10_000;
+
+    /** A configuration with the default bounds on tracked topics. */
+    public SluiceConfig(
+            List<FrontEndConfig> frontEnds,
+            HostPort admin,
+            Path limitsFile,
+            String adminToken,
+            int metricsMaxTopics,
+            Duration drainTimeout,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout,
+            AdmissionSettings admission,
+            ClusterSettings cluster,
+            TlsConfig tls,
+            Path adminTokenFile) {
+        this(
+                frontEnds,
+                admin,
+                limitsFile,
+                adminToken,
+                metricsMaxTopics,
+                drainTimeout,
+                handshakeTimeout,
+                adminIdleTimeout,
+                admission,
+                cluster,
+                tls,
+                adminTokenFile,
+                TopicActivity.DEFAULT_MAX_TOPICS,
+                DEFAULT_MAX_TOPICS_PER_CONNECTION);
+    }
 
     public SluiceConfig {
+        if (maxTrackedTopics <= 0 || maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException("topic bounds must be positive");
+        }
         frontEnds = List.copyOf(frontEnds);
         if (frontEnds.isEmpty()) {
             throw new IllegalArgumentException("no front end: nothing to proxy");

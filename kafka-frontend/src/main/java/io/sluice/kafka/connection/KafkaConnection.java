@@ -77,6 +77,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 relay.eventLoop(),
                 services,
                 settings.topicIdLookup(),
+                settings.maxTopicsPerConnection(),
                 String.valueOf(relay.remoteAddress()));
     }
 

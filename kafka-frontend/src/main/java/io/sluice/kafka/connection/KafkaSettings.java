@@ -26,6 +26,7 @@ import java.util.Objects;
  *                             {@code socket.request.max.bytes}
  * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
  * @param upstreamTls          the TLS Sluice speaks to the brokers, or null for plaintext
+ * @param maxTopicsPerConnection topics one connection's gates track at most
  */
 public record KafkaSettings(
         AdvertisedNodes advertisedNodes,
@@ -35,7 +36,11 @@ public record KafkaSettings(
         Duration handshakeTimeout,
         int maxRequestSize,
         ReloadingSslContext clientTls,
-        ReloadingSslContext upstreamTls) {
+        ReloadingSslContext upstreamTls,
+        int maxTopicsPerConnection) {
+
+    /** Topics one connection tracks at most unless {@code --max-topics-per-connection} says otherwise. */
+    public static final int DEFAULT_MAX_TOPICS_PER_CONNECTION = 10_000;
 
     /** A broker's default {@code socket.request.max.bytes} (100 MiB), the largest request it reads. */
     public static final int DEFAULT_MAX_REQUEST_SIZE = 100 * 1024 * 1024;
@@ -56,6 +61,9 @@ public record KafkaSettings(
         if (maxRequestSize <= 0) {
             throw new IllegalArgumentException("maxRequestSize must be positive");
         }
+        if (maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException("maxTopicsPerConnection must be positive");
+        }
     }
 
     /** Plaintext settings with the default handshake timeout and the brokers' default largest request. */
@@ -72,7 +80,8 @@ public record KafkaSettings(
                 DEFAULT_HANDSHAKE_TIMEOUT,
                 DEFAULT_MAX_REQUEST_SIZE,
                 null,
-                null);
+                null,
+                DEFAULT_MAX_TOPICS_PER_CONNECTION);
     }
 
     /** A rewriter for one connection's responses, in this front end's routing mode. */

@@ -67,7 +67,8 @@ final class KafkaFrontEnd implements FrontEnd {
                 context.handshakeTimeout(),
                 KafkaSettings.DEFAULT_MAX_REQUEST_SIZE,
                 context.portTls(),
-                context.upstreamTls());
+                context.upstreamTls(),
+                context.maxTopicsPerConnection());
     }
 
     @Override

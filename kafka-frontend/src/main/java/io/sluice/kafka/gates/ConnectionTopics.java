@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  *
  * <p>A name is checked before anything is kept for it (1 to 249 of {@code [a-zA-Z0-9._-]}, as
  * the broker requires): an invalid one is never tracked, and the broker refuses it. At most
- * {@link #MAX_TOPICS} topics are tracked; a new one past that, once the idle are dropped, is not,
+ * {@link #maxTopics()} topics are tracked ({@code --max-topics-per-connection}); a new one past that, once the idle are dropped, is not,
  * and the gates refuse its records. Topics nobody used for {@link #IDLE_NANOS} and nothing is
  * outstanding for are dropped by {@link #sweep}, so a client that touches many topics leaves
  * nothing behind. Confined to the connection's event loop.
@@ -29,9 +29,6 @@ final class ConnectionTopics {
 
     /** How long a topic with nothing outstanding is kept unused. */
     static final long IDLE_NANOS = 60_000_000_000L;
-
-    /** Topics one connection tracks at most. */
-    static final int MAX_TOPICS = 10_000;
 
     private static final long SWEEP_EVERY_NANOS = 10_000_000_000L;
     /** How often a full table looks for idle topics to drop, at most. */
@@ -43,7 +40,7 @@ final class ConnectionTopics {
         UNKNOWN_ID,
         /** A name the broker refuses: nothing is kept for it. */
         INVALID_NAME,
-        /** {@link #MAX_TOPICS} are tracked already. */
+        /** {@link #maxTopics()} are tracked already. */
         FULL
     }
 
@@ -69,6 +66,7 @@ final class ConnectionTopics {
     }
 
     private final TopicIds topicIds;
+    private final int maxTopics;
     private Entry[] byName = new Entry[16];
     private Entry[] byId = new Entry[16];
     private int size;
@@ -80,8 +78,9 @@ final class ConnectionTopics {
     private byte[] clientIdBytes;
     private int generation;
 
-    ConnectionTopics(TopicIds topicIds, long nowNanos) {
+    ConnectionTopics(TopicIds topicIds, int maxTopics, long nowNanos) {
         this.topicIds = topicIds;
+        this.maxTopics = maxTopics;
         this.sweptAtNanos = nowNanos;
     }
 
@@ -117,6 +116,11 @@ final class ConnectionTopics {
             entry.lastUsedNanos = nowNanos;
         }
         return entry;
+    }
+
+    /** Topics tracked at most. */
+    int maxTopics() {
+        return maxTopics;
     }
 
     /** Why the last {@link #find} that found nothing did not; meaningless after one that found a topic. */
@@ -241,16 +245,16 @@ final class ConnectionTopics {
         return hasRoom(nowNanos) ? add(name, bytes, hash) : null;
     }
 
-    /** Room for one more topic: below {@link #MAX_TOPICS}, or once the idle ones are dropped (at most once a second). */
+    /** Room for one more topic: below {@link #maxTopics()}, or once the idle ones are dropped (at most once a second). */
     private boolean hasRoom(long nowNanos) {
-        if (size < MAX_TOPICS) {
+        if (size < maxTopics) {
             return true;
         }
         if (nowNanos - fullSweptAtNanos >= FULL_SWEEP_EVERY_NANOS) {
             fullSweptAtNanos = nowNanos;
             dropIdle(nowNanos);
         }
-        if (size < MAX_TOPICS) {
+        if (size < maxTopics) {
             return true;
         }
         miss = Miss.FULL;

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
  * <p>Records of a topic id (Fetch v13+) Sluice has not learnt are cut off, like records over quota,
  * while {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster for its name; the consumer
  * fetches them again once they can be charged, so none is forwarded unmetered. So are the records
- * of a topic past what the connection tracks ({@link ConnectionTopics#MAX_TOPICS}).
+ * of a topic past what the connection tracks ({@link ConnectionTopics#maxTopics()}).
  *
  * <p>Confined to the connection's event loop.
  */

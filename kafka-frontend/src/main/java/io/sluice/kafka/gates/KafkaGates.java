@@ -24,6 +24,7 @@ public final class KafkaGates {
      * @param loop          the connection's event loop, for timers
      * @param topicIds      topic names by id and their lookup, for requests and responses that name
      *                      topics by id
+     * @param maxTopics     topics the connection tracks at most
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
     public KafkaGates(
@@ -32,6 +33,7 @@ public final class KafkaGates {
             EventExecutor loop,
             ProxyServices services,
             TopicIdLookup topicIds,
+            int maxTopics,
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
@@ -41,7 +43,7 @@ public final class KafkaGates {
                 loop,
                 clock,
                 services,
-                new ConnectionTopics(topicIds.topicIds(), clock.nanoTime()),
+                new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime()),
                 topicIds,
                 pauses,
                 clientAddress);

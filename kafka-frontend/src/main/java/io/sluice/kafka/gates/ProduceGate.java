@@ -81,10 +81,6 @@ public final class ProduceGate {
     private static final String UNKNOWN_ID_MESSAGE =
             "Sluice could not learn this topic id from the cluster in time; refresh metadata and retry";
 
-    /** Sluice's answer for a partition of a topic past what it tracks for one connection. */
-    private static final String TOO_MANY_TOPICS_MESSAGE = "Sluice meters at most " + ConnectionTopics.MAX_TOPICS
-            + " topics per connection; produce to fewer topics over one connection";
-
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
     private static final int POOLED_EXCHANGES = 16;
 
@@ -273,7 +269,8 @@ public final class ProduceGate {
             return ADMIT;
         }
         if (miss == ConnectionTopics.Miss.FULL) {
-            messages[p] = TOO_MANY_TOPICS_MESSAGE;
+            messages[p] = "Sluice meters at most " + context.topics().maxTopics()
+                    + " topics per connection; produce to fewer topics over one connection";
             return REJECT;
         }
         messages[p] = UNKNOWN_ID_MESSAGE;

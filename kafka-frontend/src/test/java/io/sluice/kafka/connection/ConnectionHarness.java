@@ -112,7 +112,8 @@ final class ConnectionHarness implements AutoCloseable {
                 HANDSHAKE_TIMEOUT,
                 maxRequestSize,
                 null,
-                upstreamTls);
+                upstreamTls,
+                KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));

@@ -3,6 +3,7 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -72,7 +73,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
                     return clusterTopicIds;
                 },
                 lookupRunner);
-        gates = new KafkaGates(this, this, loop, services, lookup, CLIENT_ADDRESS);
+        gates = new KafkaGates(
+                this, this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS);
     }
 
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */

@@ -1,6 +1,7 @@
 package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
 import io.sluice.kafka.scopes.KafkaScopes;
@@ -515,14 +516,16 @@ class ProduceGateTest {
 
     @Test
     void aConnectionTracksAtMostItsTopicsAndRefusesTheRest() {
-        Part[] parts = new Part[ConnectionTopics.MAX_TOPICS + 1];
+        Part[] parts = new Part[KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION + 1];
         for (int i = 0; i < parts.length; i++) {
             parts[i] = part("t" + i, 0, 1);
         }
         produce(parts);
         List<String> outcomes = respond(harness.takeForwarded());
         assertEquals(parts.length, outcomes.size());
-        assertEquals("t" + ConnectionTopics.MAX_TOPICS + "-0:POLICY_VIOLATION", outcomes.get(parts.length - 1));
+        assertEquals(
+                "t" + KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION + "-0:POLICY_VIOLATION",
+                outcomes.get(parts.length - 1));
         assertEquals("t0-0:NONE", outcomes.get(0));
     }
 

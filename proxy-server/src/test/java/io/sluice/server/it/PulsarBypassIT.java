@@ -4,12 +4,14 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.pulsar.PulsarBroker;
+import org.apache.pulsar.client.api.PulsarClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 
 import static io.sluice.server.it.PublishQuotaIT.limit;
 import static io.sluice.server.it.PublishQuotaIT.topic;
@@ -44,6 +46,21 @@ class PulsarBypassIT {
                                 + ",\"burstSeconds\":1},\"onExceed\":\"reject\"}")));
     }
 
+    /**
+     * Creates {@code topics} through Sluice with a stock client first: its lookup loads them on the
+     * broker, which the raw client (no lookup) would otherwise wait for.
+     */
+    private static void load(String... topics) throws Exception {
+        try (PulsarClient client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .operationTimeout(60, TimeUnit.SECONDS)
+                .build()) {
+            for (String topic : topics) {
+                client.newProducer().topic(topic).create().close();
+            }
+        }
+    }
+
     /** Writes every send at once, then reads as many answers; returns how many were receipts. */
     private static int receipts(RawPulsarClient client, byte[][] sends) throws IOException {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -68,6 +85,7 @@ class PulsarBypassIT {
         String limited = topic("repeat-limited");
         String free = topic("repeat-free");
         rejectAbove(limited, 20);
+        load(limited, free);
         try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
             assertEquals(
@@ -92,6 +110,7 @@ class PulsarBypassIT {
     void batchesThatUnderDeclareTheirCountAreChargedForWhatTheyCarry() throws Exception {
         String limited = topic("lying-count");
         rejectAbove(limited, 200);
+        load(limited);
         try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
             assertEquals(

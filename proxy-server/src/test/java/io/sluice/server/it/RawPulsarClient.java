@@ -28,7 +28,7 @@ final class RawPulsarClient implements AutoCloseable {
 
     RawPulsarClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(10_000);
+        socket.setSoTimeout(30_000);
         out = socket.getOutputStream();
         in = new DataInputStream(socket.getInputStream());
     }

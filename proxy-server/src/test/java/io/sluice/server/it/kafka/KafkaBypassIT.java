@@ -78,8 +78,7 @@ class KafkaBypassIT {
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf(
                     "[kafka-bypass] topic id: %d of 1000 records sent by id accepted in %.1f s under 100 records/s%n",
-                    accepted,
-                    seconds);
+                    accepted, seconds);
             // The burst (100), the rate over the time taken, and one batch of 100 that a bucket with room admits whole.
             assertTrue(accepted >= 100, "the burst was admitted: " + accepted);
             assertTrue(accepted <= 200 + 100 * seconds, accepted + " records accepted in " + seconds + " s");

@@ -30,12 +30,15 @@ import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.ManualEventLoop;
+import org.apache.kafka.common.Uuid;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -106,7 +109,7 @@ final class ConnectionHarness implements AutoCloseable {
                 new UpstreamConnectFailures());
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
-                new TopicIdLookup(new TopicIds(100), ids -> Map.of(), ImmediateEventExecutor.INSTANCE),
+                new TopicIdLookup(new TopicIds(100), ConnectionHarness::clusterNames, ImmediateEventExecutor.INSTANCE),
                 1_000,
                 RefusingSocketChannel.class,
                 HANDSHAKE_TIMEOUT,
@@ -119,6 +122,13 @@ final class ConnectionHarness implements AutoCloseable {
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));
         loop.register(client);
         loop.runTasks();
+    }
+
+    /** The cluster behind the harness knows every topic id it is asked for, by a name of its own. */
+    private static Map<Uuid, String> clusterNames(Collection<Uuid> ids) {
+        Map<Uuid, String> names = new HashMap<>();
+        ids.forEach(id -> names.put(id, "topic-" + id));
+        return names;
     }
 
     /** A connection with admission control off. */

@@ -55,13 +55,7 @@ final class RawPulsarClient implements AutoCloseable {
     BaseCommand producer(long producerId, String topic) throws IOException {
         BaseCommand answer = null;
         for (int requestId = 1; requestId <= 20; requestId++) {
-            write(command(BaseCommand.newBuilder()
-                    .setType(BaseCommand.Type.PRODUCER)
-                    .setProducer(CommandProducer.newBuilder()
-                            .setTopic(topic)
-                            .setProducerId(producerId)
-                            .setRequestId(requestId))));
-            answer = readCommand();
+            answer = repeatProducer(producerId, topic, requestId);
             if (answer.getType() != BaseCommand.Type.ERROR) {
                 return answer;
             }
@@ -76,8 +70,8 @@ final class RawPulsarClient implements AutoCloseable {
     }
 
     /**
-     * A second PRODUCER for {@code producerId}, now naming {@code topic}, with request id
-     * {@code requestId}; returns the broker's answer.
+     * One PRODUCER for {@code producerId} on {@code topic} with request id {@code requestId} (for an
+     * id already active: a second one, naming another topic); returns the broker's answer.
      */
     BaseCommand repeatProducer(long producerId, String topic, long requestId) throws IOException {
         write(command(BaseCommand.newBuilder()

@@ -4,11 +4,14 @@
 # docs/bench/ (results.md, results.json for bench/compare.sh, *.png, profiles/). Sizes are system
 # properties in BENCH_OPTS, for example
 #   BENCH_OPTS="-Dbench.rounds=5 -Dbench.measureSeconds=15" bench/run.sh
-# `bench/run.sh kafka` runs the Kafka suite instead: a real three-broker cluster, directly and
-# through Sluice, and kafka-producer-perf-test (kafka-results.md). `bench/run.sh kafka-quotas` runs
+# `bench/run.sh kafka` runs the Kafka suite instead: a real three-broker cluster, directly, through
+# Sluice and through Kroxylicious, and kafka-producer-perf-test (kafka-results.md). `bench/run.sh kafka-quotas` runs
 # the Kafka quotas suite: how exactly Sluice's produce and fetch limits hold, and a flooded limited
 # topic beside another of the same producer, against Kafka's own client-id quota (kafka-quotas-results.md).
 # --no-build skips the Maven build (use the jars already built).
+# Run with nothing else on the machine: a suite refuses to start, and each measured run waits, while
+# the 1-minute load average is over 1.5; -Dbench.allowLoad=true in BENCH_OPTS overrides that, and the
+# results say so (docs/BENCHMARKS.md, the load gate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite=io.sluice.bench.sidebyside.SideBySide

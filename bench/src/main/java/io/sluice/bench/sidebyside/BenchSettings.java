@@ -9,7 +9,8 @@ import java.util.List;
  * command runs the full suite and the smoke test runs the same code with tiny sizes.
  *
  * @param rounds             how many times each contender runs each passthrough, producers and
- *                           end-to-end workload (A B C A B C ...)
+ *                           end-to-end workload (A B C A B C ...); 5 unless told, the fewest whose
+ *                           median one disturbed round cannot move
  * @param warmupSeconds      unmeasured load before each measured run
  * @param pulsarPerfWarmupSeconds pulsar-perf's own warm-up in each of its runs: a fresh pulsar-perf
  *                           JVM compiles its own code for several seconds
@@ -37,6 +38,8 @@ import java.util.List;
  * @param sluiceBJvmOptions  JVM options for Sluice B only, after {@code proxyJvmOptions} (an A/B run of
  *                           two settings of one build when {@code sluiceJarB} is the same jar)
  * @param proxyJvmOptions    JVM options given to both proxies alike (separated by spaces or commas)
+ * @param allowLoad          whether measured runs start at any load ({@code -Dbench.allowLoad=true});
+ *                           otherwise {@link LoadGate} holds each until the machine is quiet
  */
 record BenchSettings(
         int rounds,
@@ -60,11 +63,12 @@ record BenchSettings(
         Path pulsarPerfJar,
         Path sluiceJarB,
         List<String> sluiceBJvmOptions,
-        List<String> proxyJvmOptions) {
+        List<String> proxyJvmOptions,
+        boolean allowLoad) {
 
     static BenchSettings fromSystemProperties() {
         return new BenchSettings(
-                Integer.getInteger("bench.rounds", 3),
+                Integer.getInteger("bench.rounds", 5),
                 number("bench.warmupSeconds", 3),
                 number("bench.pulsarPerfWarmupSeconds", 10),
                 number("bench.measureSeconds", 8),
@@ -94,7 +98,8 @@ record BenchSettings(
                         ? null
                         : Path.of(System.getProperty("bench.sluiceB")).toAbsolutePath(),
                 options(System.getProperty("bench.sluiceBJvm", "")),
-                options(System.getProperty("bench.proxyJvm", "-Xmx512m")));
+                options(System.getProperty("bench.proxyJvm", "-Xmx512m")),
+                Boolean.parseBoolean(System.getProperty(LoadGate.OVERRIDE_PROPERTY, "false")));
     }
 
     /** JVM options separated by spaces or commas (commas survive BENCH_OPTS, which the shell splits on spaces). */
@@ -128,7 +133,8 @@ record BenchSettings(
                 pulsarPerfJar,
                 sluiceJarB,
                 sluiceBJvmOptions,
-                proxyJvmOptions);
+                proxyJvmOptions,
+                allowLoad);
     }
 
     private static double number(String key, double fallback) {

@@ -78,10 +78,10 @@ final class ConnectionsScenario {
             long setupStart = System.nanoTime();
             try (PeakRss peak = contender.hasProxy() ? PeakRss.sample(contender.proxyPid()) : null;
                     ProducerFleet fleet = ProducerFleet.connect(contender.serviceUrl(), topic, connections)) {
-                double load = LoadAverage.oneMinute();
                 double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
                 // Every producer's first sends, and the proxy's code for this load, before measuring.
                 sendUnmeasured(fleet, settings);
+                double load = LoadGate.of(settings).beforeRun(connections + " clients through " + contender.name());
                 LatencySamples latencies = new LatencySamples();
                 ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                 long start = System.nanoTime();
@@ -90,6 +90,8 @@ final class ConnectionsScenario {
                 long completed = sends.awaitCompleted(SEND_GRACE);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
+                double loadAfter = LoadAverage.oneMinuteNow();
+                report.figures().load(scenario, connections + " clients", contender.name(), 1, load, loadAfter);
                 // With the fleet still connected: what the proxy holds for it.
                 JvmMemory held = contender.hasProxy() ? JvmMemory.of(contender.proxyPid()) : null;
                 if (direct == null) {
@@ -110,7 +112,8 @@ final class ConnectionsScenario {
                         idle == null ? "-" : MarkdownTable.num(idle.rssBytes() / 1048576.0, 0),
                         peak == null ? "-" : MarkdownTable.num(peak.peakBytes() / 1048576.0, 0));
                 System.out.printf(
-                        "  connections %s: %d ready in %.1f s, %d of %d sends completed, p99 %.2f ms, load %.2f%s%n",
+                        "  connections %s: %d ready in %.1f s, %d of %d sends completed, p99 %.2f ms,"
+                                + " load %.2f before, %.2f after%s%n",
                         contender.name(),
                         connections,
                         setupSeconds,
@@ -118,6 +121,7 @@ final class ConnectionsScenario {
                         sends.sent(),
                         latencies.percentileMillis(0.99),
                         load,
+                        loadAfter,
                         after == null ? "" : ", proxy open files " + after.openFiles());
                 String workload = connections + " clients";
                 ResultFile json = report.figures();

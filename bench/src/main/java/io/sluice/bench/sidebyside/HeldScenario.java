@@ -58,7 +58,8 @@ final class HeldScenario {
             double firstSecond,
             double cpuSecondsPerMillion,
             long failed,
-            double load) {}
+            double load,
+            double loadAfter) {}
 
     private HeldScenario() {}
 
@@ -106,9 +107,10 @@ final class HeldScenario {
             for (Case each : cases) {
                 flood(each, admin, settings.warmupSeconds());
             }
+            LoadGate gate = LoadGate.of(settings);
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Case each : cases) {
-                    double load = LoadAverage.oneMinute();
+                    double load = gate.beforeRun("the held path, " + each.name());
                     ProcessCost before = each.contender().hasProxy()
                             ? ProcessCost.of(each.contender().proxyPid())
                             : null;
@@ -116,6 +118,8 @@ final class HeldScenario {
                     ProcessCost after = each.contender().hasProxy()
                             ? ProcessCost.of(each.contender().proxyPid())
                             : null;
+                    double loadAfter = LoadAverage.oneMinuteNow();
+                    report.figures().load("held", each.name(), each.contender().name(), round + 1, load, loadAfter);
                     double[] producerSteady = result.producerTimelines().stream()
                             .mapToDouble(t -> t.rate(settle, seconds))
                             .toArray();
@@ -126,16 +130,19 @@ final class HeldScenario {
                             result.timeline().rate(0, 1),
                             after == null ? Double.NaN : after.cpuSecondsSince(before) / result.completed() * 1e6,
                             result.failed(),
-                            load);
+                            load,
+                            loadAfter);
                     runs.get(each).add(figures);
                     System.out.printf(
-                            "  held round %d %s: steady %.0f msg/s (producers %.0f to %.0f), load %.2f%n",
+                            "  held round %d %s: steady %.0f msg/s (producers %.0f to %.0f), load %.2f before,"
+                                    + " %.2f after%n",
                             round + 1,
                             each.name(),
                             figures.steady(),
                             figures.minProducerSteady(),
                             figures.maxProducerSteady(),
-                            load);
+                            load,
+                            loadAfter);
                 }
             }
             if (settings.profile()) {
@@ -155,7 +162,7 @@ final class HeldScenario {
                         + MarkdownTable.num(seconds, 0) + " s, steady from " + MarkdownTable.num(settle, 0) + " s");
         report.text(
                 "Sluice's limits hold " + BURST_SECONDS + " s of rate (`burstSeconds`); the broker's policy its own "
-                        + "default. The last column is the median of the load averages at the starts of the runs.");
+                        + "default. The last column is the median of the load averages at the starts and ends of the runs.");
         MarkdownTable table = new MarkdownTable(
                 "case",
                 "steady msg/s",
@@ -166,7 +173,7 @@ final class HeldScenario {
                 "first 1 s msg/s",
                 "proxy CPU s / 1M msgs",
                 "failed",
-                "load avg");
+                "load avg before / after");
         for (Map.Entry<Case, List<Figures>> entry : runs.entrySet()) {
             Case each = entry.getKey();
             List<Figures> figures = entry.getValue();
@@ -190,7 +197,8 @@ final class HeldScenario {
                     MarkdownTable.num(Median.of(figures, Figures::firstSecond), 0),
                     MarkdownTable.num(Median.of(figures, Figures::cpuSecondsPerMillion), 2),
                     (long) Median.of(figures, Figures::failed),
-                    MarkdownTable.num(Median.of(figures, Figures::load), 2));
+                    MarkdownTable.num(Median.of(figures, Figures::load), 2) + " / "
+                            + MarkdownTable.num(Median.of(figures, Figures::loadAfter), 2));
             ResultFile json = report.figures();
             json.add("held", each.name(), each.contender().name(), "steady msg/s", steady, true, false, 0);
             json.add("held", each.name(), each.contender().name(), "steady error %", error, true, false, 0.5);

@@ -76,7 +76,7 @@ final class KafkaAccuracyScenario {
             ceiling.row(producer(linger), MarkdownTable.num(m.clientRecords(), 0));
             System.out.printf(
                     "  kafka quota ceiling %s: %.0f records/s, load %s%n",
-                    producer(linger), m.clientRecords(), KafkaSideBySide.loadAverage());
+                    producer(linger), m.clientRecords(), LoadAverage.now());
         }
 
         MarkdownTable records = new MarkdownTable(
@@ -114,7 +114,7 @@ final class KafkaAccuracyScenario {
                 series.put(producer(linger), m.series());
                 System.out.printf(
                         "  kafka quota %d records/s %s: at Sluice %.1f, acknowledged %.1f, load %s%n",
-                        rate, producer(linger), m.sluiceRecords(), m.clientRecords(), KafkaSideBySide.loadAverage());
+                        rate, producer(linger), m.sluiceRecords(), m.clientRecords(), LoadAverage.now());
             }
             Charts.rateOverTime(
                     "Kafka produce, limit " + rate + " records/s (through Sluice)",
@@ -156,7 +156,7 @@ final class KafkaAccuracyScenario {
             figure(report, "produce bytes/s", byteRate + " linger " + linger, atSluice, atClient);
             System.out.printf(
                     "  kafka quota %d B/s %s: at Sluice %.0f, acknowledged %.0f, load %s%n",
-                    byteRate, producer(linger), m.sluiceBytes(), acknowledgedBytes, KafkaSideBySide.loadAverage());
+                    byteRate, producer(linger), m.sluiceBytes(), acknowledgedBytes, LoadAverage.now());
         }
 
         MarkdownTable fetch = new MarkdownTable(
@@ -197,7 +197,7 @@ final class KafkaAccuracyScenario {
         figure(report, "fetch bytes/s", Long.toString(byteRate), bAtSluice, bAtClient);
         System.out.printf(
                 "  kafka quota fetch: %.1f records/s (limit %d), %.0f B/s (limit %d), load %s%n",
-                r.clientRecords(), FETCH_RECORDS_PER_SECOND, receivedBytes, byteRate, KafkaSideBySide.loadAverage());
+                r.clientRecords(), FETCH_RECORDS_PER_SECOND, receivedBytes, byteRate, LoadAverage.now());
         Charts.rateOverTime(
                 "Kafka fetch, limit " + FETCH_RECORDS_PER_SECOND + " records/s (through Sluice)",
                 FETCH_RECORDS_PER_SECOND,

@@ -102,7 +102,7 @@ final class KafkaIsolationScenario {
                         o.p50(),
                         o.p99(),
                         o.aRate(),
-                        KafkaSideBySide.loadAverage());
+                        LoadAverage.now());
             }
         }
         MarkdownTable table = new MarkdownTable(
@@ -117,7 +117,7 @@ final class KafkaIsolationScenario {
         for (Map.Entry<Mode, List<Outcome>> entry : outcomes.entrySet()) {
             Mode mode = entry.getKey();
             List<Outcome> runs = entry.getValue();
-            double p99 = KafkaOverheadScenario.median(runs, Outcome::p99);
+            double p99 = Median.of(runs, Outcome::p99);
             if (!mode.floodA()) {
                 aloneP99.put(mode.bootstrap(), p99);
             }
@@ -126,7 +126,7 @@ final class KafkaIsolationScenario {
                     mode.name(),
                     runs.stream().mapToInt(Outcome::completed).sum() + " / "
                             + runs.stream().mapToInt(Outcome::sent).sum(),
-                    MarkdownTable.num(KafkaOverheadScenario.median(runs, Outcome::p50), 2),
+                    MarkdownTable.num(Median.of(runs, Outcome::p50), 2),
                     MarkdownTable.num(p99, 2),
                     String.join(
                             ", ",
@@ -134,7 +134,7 @@ final class KafkaIsolationScenario {
                                     .map(o -> MarkdownTable.num(o.p99(), 1))
                                     .toList()),
                     mode.floodA() ? MarkdownTable.num(vsAlone, 2) : "-",
-                    mode.floodA() ? MarkdownTable.num(KafkaOverheadScenario.median(runs, Outcome::aRate), 1) : "-");
+                    mode.floodA() ? MarkdownTable.num(Median.of(runs, Outcome::aRate), 1) : "-");
             if (mode.floodA()) {
                 report.figures()
                         .add(

@@ -45,9 +45,9 @@ public final class KafkaQuotaSideBySide {
             System.setProperty("bench.accuracyRates", "100,1000,10000,50000");
         }
         BenchSettings settings = BenchSettings.fromSystemProperties();
-        run(
-                settings,
-                Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(",")));
+        Set<String> scenarios =
+                Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(","));
+        LoadGate.runOrRefuse(() -> run(settings, scenarios));
         System.out.println(
                 "results in " + settings.outputDir().resolve(NAME + ".md").toAbsolutePath());
         System.exit(0);
@@ -60,12 +60,14 @@ public final class KafkaQuotaSideBySide {
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown scenarios " + unknown + "; there are " + ALL_SCENARIOS);
         }
+        String admitted = LoadGate.of(settings).admitSuite();
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-kafka-quota-bench-");
         Report report = new Report();
+        report.text(admitted);
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; warm-up "
                 + settings.warmupSeconds() + " s, measured " + settings.accuracySeconds() + " s per limit, isolation "
-                + settings.isolationSeconds() + " s; load average at start " + KafkaSideBySide.loadAverage() + " on "
+                + settings.isolationSeconds() + " s; load average at start " + LoadAverage.now() + " on "
                 + Runtime.getRuntime().availableProcessors() + " CPUs");
         try (KafkaCluster cluster = KafkaCluster.builder()
                         .brokers(BROKERS)
@@ -85,7 +87,7 @@ public final class KafkaQuotaSideBySide {
             if (scenarios.contains("isolation")) {
                 KafkaIsolationScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
             }
-            report.text("Load average at the end: " + KafkaSideBySide.loadAverage());
+            report.text("Load average at the end: " + LoadAverage.now());
         } finally {
             report.write(settings.outputDir(), NAME);
             System.out.println("Sluice's log in " + workDir);

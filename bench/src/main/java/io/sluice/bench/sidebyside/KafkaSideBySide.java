@@ -5,7 +5,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -16,13 +15,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Kafka side-by-side suite: a real three-broker Kafka cluster (KRaft) and Sluice's jar, each
- * node and Sluice a process of its own, driven with identical loads from this JVM directly and
- * through Sluice, and with Kafka's own {@code kafka-producer-perf-test}. Writes
- * {@code kafka-results.md} and PNG charts to {@code bench.output} (default {@code docs/bench}).
+ * The Kafka side-by-side suite: a real three-broker Kafka cluster (KRaft), Sluice's jar and
+ * Kroxylicious (a Kafka proxy without filters, {@link KroxyliciousProcess}), each node and proxy a
+ * process of its own, driven with identical loads from this JVM directly, through Sluice and through
+ * Kroxylicious, and with Kafka's own {@code kafka-producer-perf-test}. Writes {@code kafka-results.md}
+ * and PNG charts to {@code bench.output} (default {@code docs/bench}).
  *
  * <p>Run from the repository root with {@code bench/run.sh kafka}; sizes are the system properties
- * of {@link BenchSettings}, plus {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run).
+ * of {@link BenchSettings}, plus {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run)
+ * and {@code -Dbench.kroxylicious=false} (leave Kroxylicious out).
  */
 public final class KafkaSideBySide {
 
@@ -37,20 +38,29 @@ public final class KafkaSideBySide {
         long perfRecords = Long.getLong("bench.perfRecords", 300_000);
         Path toolsDir = Path.of(System.getProperty("bench.kafkaTools", "bench/target/kafka-tools"))
                 .toAbsolutePath();
-        run(settings, perfRecords, toolsDir);
+        boolean kroxylicious = Boolean.parseBoolean(System.getProperty("bench.kroxylicious", "true"));
+        LoadGate.runOrRefuse(() -> run(settings, perfRecords, toolsDir, kroxylicious));
         System.out.println(
                 "results in " + settings.outputDir().resolve("kafka-results.md").toAbsolutePath());
         System.exit(0);
     }
 
-    /** Runs the suite and writes its report; returns it. */
-    static Report run(BenchSettings settings, long perfRecords, Path toolsDir) throws Exception {
+    /**
+     * Runs the suite and writes its report; returns it.
+     *
+     * @param kroxylicious whether Kroxylicious is a contender
+     * @throws LoadGate.BusyMachine if the machine is too busy to measure on
+     */
+    static Report run(BenchSettings settings, long perfRecords, Path toolsDir, boolean kroxylicious) throws Exception {
+        LoadGate gate = LoadGate.of(settings);
+        String admitted = gate.admitSuite();
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-kafka-bench-");
         Report report = new Report();
-        report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings
-                + "; load average at start " + loadAverage() + " on "
+        report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings + " on "
                 + Runtime.getRuntime().availableProcessors() + " CPUs");
+        report.text(admitted);
+        report.figures().describe("load gate", admitted);
         // Full JIT on the brokers: their throughput is the ceiling both contenders share.
         try (KafkaCluster cluster = KafkaCluster.builder()
                         .brokers(BROKERS)
@@ -61,16 +71,24 @@ public final class KafkaSideBySide {
                         cluster.bootstrapServers(),
                         BROKERS,
                         settings.proxyJvmOptions(),
-                        workDir)) {
+                        workDir);
+                KroxyliciousProcess kroxy = kroxylicious
+                        ? KroxyliciousProcess.start(
+                                cluster.bootstrapServers(), cluster.nodeIds(), settings.proxyJvmOptions(), workDir)
+                        : null) {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(Contender.direct(cluster.bootstrapServers()));
             contenders.add(sluice.contender());
+            if (kroxy != null) {
+                contenders.add(kroxy.contender());
+            }
             List<KafkaWorkload> workloads = List.of(
                     KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB, KafkaWorkload.SYNC_1KIB.withConsumer());
             createTopics(cluster.bootstrapServers(), workloads);
-            KafkaOverheadScenario.run(contenders, workloads, settings, report);
-            KafkaOverheadScenario.producerPerformance(contenders, toolsDir, perfRecords, settings, workDir, report);
-            report.text("Load average at the end: " + loadAverage());
+            KafkaOverheadScenario.run(contenders, workloads, settings, gate, report);
+            KafkaOverheadScenario.producerPerformance(
+                    contenders, toolsDir, perfRecords, settings, gate, workDir, report);
+            report.text("Load average at the end: " + LoadAverage.now());
         } finally {
             report.write(settings.outputDir(), "kafka-results");
             System.out.println("Sluice's log and the tools' output in " + workDir);
@@ -88,16 +106,6 @@ public final class KafkaSideBySide {
         topics.add(new NewTopic("bench-perf-test-linger-0", 3, (short) BROKERS));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
-        }
-    }
-
-    /** The 1, 5 and 15 minute load averages, as {@code /proc/loadavg} gives them. */
-    static String loadAverage() {
-        try {
-            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return fields[0] + " " + fields[1] + " " + fields[2];
-        } catch (IOException e) {
-            return "unknown";
         }
     }
 }

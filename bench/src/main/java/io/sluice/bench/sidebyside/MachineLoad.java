@@ -32,7 +32,7 @@ record MachineLoad(double busyCores, int cores, double suiteCores, double loadAv
         double seconds = (System.nanoTime() - start.nanos()) / 1e9;
         double busyShare = (double) (ticks[0] - start.busyTicks()) / Math.max(1, ticks[1] - start.totalTicks());
         double suite = (suiteCpuSeconds(start.pids()) - start.suiteCpuSeconds()) / seconds;
-        return new MachineLoad(busyShare * cores, cores, suite, readLoadAverage());
+        return new MachineLoad(busyShare * cores, cores, suite, LoadAverage.oneMinuteNow());
     }
 
     /** Busy cores no process of the suite accounts for. */
@@ -66,13 +66,5 @@ record MachineLoad(double busyCores, int cores, double suiteCores, double loadAv
             seconds += ProcessCost.of(pid).cpuSeconds();
         }
         return seconds;
-    }
-
-    private static double readLoadAverage() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read /proc/loadavg", e);
-        }
     }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Scenarios (a) and (b): the same producer load directly, through Sluice and through Pulsar's
  * proxy, the contenders taking turns (A B C A B C ...) each after its own warm-up; medians over
- * the rounds, the proxies' CPU and RSS read from {@code /proc} around each measured run. A
+ * the rounds, the proxies' CPU (the first figure: steady where throughput is not) and RSS read from
+ * {@code /proc} around each measured run, which starts only at the {@link LoadGate}. A
  * workload with a consumer also gets a table and a chart of publish-to-receive latency. With
  * {@code -Dbench.profile=true}, each proxy then runs the workload once more, profiled ({@link ProfiledRun}).
  */
@@ -27,7 +28,8 @@ final class PassthroughScenario {
             double e2eP50,
             double e2eP99,
             double e2eP999,
-            double load) {}
+            double load,
+            double loadAfter) {}
 
     private PassthroughScenario() {}
 
@@ -45,6 +47,7 @@ final class PassthroughScenario {
             Path workDir,
             Report report)
             throws Exception {
+        LoadGate gate = LoadGate.of(settings);
         for (Workload workload : workloads) {
             Map<Contender, List<Figures>> runs = new LinkedHashMap<>();
             Map<String, double[][]> lastCdf = new LinkedHashMap<>();
@@ -55,11 +58,13 @@ final class PassthroughScenario {
                     String topic =
                             "persistent://public/default/pass-" + slug(workload.name()) + "-" + slug(contender.name());
                     PublishRun.run(contender.serviceUrl(), topic, workload, settings.warmupSeconds());
-                    double load = LoadAverage.oneMinute();
+                    double load = gate.beforeRun(workload.name() + " through " + contender.name());
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     PublishRun.Result result =
                             PublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
+                    double loadAfter = LoadAverage.oneMinuteNow();
+                    report.figures().load(scenario, workload.name(), contender.name(), round + 1, load, loadAfter);
                     LatencySamples l = result.latencies();
                     LatencySamples e2e = result.endToEnd();
                     runs.get(contender)
@@ -76,11 +81,12 @@ final class PassthroughScenario {
                                     e2e.percentileMillis(0.50),
                                     e2e.percentileMillis(0.99),
                                     e2e.percentileMillis(0.999),
-                                    load));
+                                    load,
+                                    loadAfter));
                     lastCdf.put(contender.name(), l.cdf(400));
                     lastEndToEndCdf.put(contender.name(), e2e.cdf(400));
                     System.out.printf(
-                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, %d failed, load %.2f%s%n",
+                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, %d failed, load %.2f before, %.2f after%s%n",
                             workload.name(),
                             round + 1,
                             contender.name(),
@@ -88,6 +94,7 @@ final class PassthroughScenario {
                             l.percentileMillis(0.99),
                             result.failed(),
                             load,
+                            loadAfter,
                             workload.consumer()
                                     ? String.format(
                                             ", %d of %d received, e2e p99 %.2f ms",
@@ -152,15 +159,15 @@ final class PassthroughScenario {
         if (pulsarProxy == null) {
             return null;
         }
-        MarkdownTable table = new MarkdownTable("contender", "throughput", "p99", "CPU per message", "RSS");
+        MarkdownTable table = new MarkdownTable("contender", "CPU per message", "throughput", "p99", "RSS");
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
             if (entry.getKey().hasProxy() && !entry.getKey().name().equals(PulsarProxyProcess.NAME)) {
                 Figures m = median(entry.getValue());
                 table.row(
                         entry.getKey().name(),
+                        MarkdownTable.num(m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(), 2) + "x",
                         MarkdownTable.num(m.messagesPerSecond() / pulsarProxy.messagesPerSecond(), 2) + "x",
                         MarkdownTable.num(m.p99() / pulsarProxy.p99(), 2) + "x",
-                        MarkdownTable.num(m.cpuSecondsPerMillion() / pulsarProxy.cpuSecondsPerMillion(), 2) + "x",
                         MarkdownTable.num(m.rssMiB() / pulsarProxy.rssMiB(), 2) + "x");
             }
         }
@@ -168,18 +175,10 @@ final class PassthroughScenario {
     }
 
     private static String loadRange(Map<Contender, List<Figures>> runs) {
-        double min = runs.values().stream()
-                .flatMap(List::stream)
-                .mapToDouble(Figures::load)
-                .min()
-                .orElse(Double.NaN);
-        double max = runs.values().stream()
-                .flatMap(List::stream)
-                .mapToDouble(Figures::load)
-                .max()
-                .orElse(Double.NaN);
-        return "Load average (1 min) at the start of the measured runs: " + MarkdownTable.num(min, 2) + " to "
-                + MarkdownTable.num(max, 2) + ".";
+        List<Figures> all = runs.values().stream().flatMap(List::stream).toList();
+        return "Load average (1 min) before the measured runs: "
+                + LoadAverage.range(all.stream().mapToDouble(Figures::load).toArray()) + "; after them: "
+                + LoadAverage.range(all.stream().mapToDouble(Figures::loadAfter).toArray()) + ".";
     }
 
     /**
@@ -251,13 +250,13 @@ final class PassthroughScenario {
     private static MarkdownTable sendTable(Map<Contender, List<Figures>> runs) {
         MarkdownTable table = new MarkdownTable(
                 "contender",
+                "proxy CPU s / 1M msgs",
                 "msg/s",
                 "vs direct",
                 "p50 ms",
                 "p99 ms",
                 "p99.9 ms",
                 "p99 vs direct",
-                "proxy CPU s / 1M msgs",
                 "proxy RSS MiB (max)");
         Figures direct = null;
         for (Map.Entry<Contender, List<Figures>> entry : runs.entrySet()) {
@@ -269,13 +268,13 @@ final class PassthroughScenario {
                     entry.getValue().stream().mapToDouble(Figures::rssMiB).max().orElse(Double.NaN);
             table.row(
                     entry.getKey().name(),
+                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1),
                     MarkdownTable.num(median.messagesPerSecond(), 0),
                     MarkdownTable.num(median.messagesPerSecond() / direct.messagesPerSecond(), 2),
                     MarkdownTable.num(median.p50(), 2),
                     MarkdownTable.num(median.p99(), 2),
                     MarkdownTable.num(median.p999(), 2),
                     MarkdownTable.num(median.p99() / direct.p99(), 2),
-                    MarkdownTable.num(median.cpuSecondsPerMillion(), 1),
                     MarkdownTable.num(maxRss, 0));
         }
         return table;
@@ -323,7 +322,8 @@ final class PassthroughScenario {
                 Median.of(runs, Figures::e2eP50),
                 Median.of(runs, Figures::e2eP99),
                 Median.of(runs, Figures::e2eP999),
-                Median.of(runs, Figures::load));
+                Median.of(runs, Figures::load),
+                Median.of(runs, Figures::loadAfter));
     }
 
     static String slug(String name) {

@@ -35,7 +35,7 @@ final class ProfiledRun {
         String file = PassthroughScenario.slug(contender.name() + " " + name);
         Path samples = Files.createTempFile(workDir, file + "-samples-", ".jfr");
         Path flightRecording = Files.createTempFile(workDir, file + "-jvm-", ".jfr");
-        double load = LoadAverage.oneMinute();
+        double load = LoadAverage.oneMinuteNow();
         ProcessCost before = ProcessCost.of(contender.proxyPid());
         ProcessProfiler profiler = ProcessProfiler.start(contender.proxyPid(), workDir, samples);
         SyscallCounter syscalls = SyscallCounter.start(contender.proxyPid(), workDir);

@@ -31,7 +31,13 @@ final class PulsarPerfScenario {
                     List.of("-s", "100", "-o", "1000", "-r", "10000000")));
 
     private record Figures(
-            double messagesPerSecond, double p50, double p99, double p999, double cpuSecondsPerMillion, double load) {}
+            double messagesPerSecond,
+            double p50,
+            double p99,
+            double p999,
+            double cpuSecondsPerMillion,
+            double load,
+            double loadAfter) {}
 
     private PulsarPerfScenario() {}
 
@@ -41,6 +47,7 @@ final class PulsarPerfScenario {
                     "no pulsar-testclient jar at " + settings.pulsarPerfJar() + "; build the bench module first");
         }
         Path perfDir = Files.createDirectories(workDir.resolve("pulsar-perf"));
+        LoadGate gate = LoadGate.of(settings);
         for (PerfWorkload workload : WORKLOADS) {
             Map<Contender, List<Figures>> runs = new LinkedHashMap<>();
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
@@ -48,7 +55,8 @@ final class PulsarPerfScenario {
                 for (Contender contender : contenders) {
                     String topic = "persistent://public/default/perf-" + PassthroughScenario.slug(workload.name()) + "-"
                             + PassthroughScenario.slug(contender.name());
-                    double load = LoadAverage.oneMinute();
+                    // pulsar-perf warms up inside its own run: the gate waits before all of it.
+                    double load = gate.beforeRun(workload.name() + " through " + contender.name());
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     PulsarPerfRun run = PulsarPerfRun.run(
                             settings.pulsarPerfJar(),
@@ -59,6 +67,8 @@ final class PulsarPerfScenario {
                             settings.measureSeconds(),
                             perfDir);
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
+                    double loadAfter = LoadAverage.oneMinuteNow();
+                    report.figures().load("pulsarperf", workload.name(), contender.name(), round + 1, load, loadAfter);
                     double allMessages = run.totalSent();
                     runs.get(contender)
                             .add(new Figures(
@@ -67,15 +77,17 @@ final class PulsarPerfScenario {
                                     run.p99Millis(),
                                     run.p999Millis(),
                                     after == null ? Double.NaN : after.cpuSecondsSince(before) / allMessages * 1e6,
-                                    load));
+                                    load,
+                                    loadAfter));
                     System.out.printf(
-                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, load %.2f%n",
+                            "  %s round %d %s: %.0f msg/s, p99 %.2f ms, load %.2f before, %.2f after%n",
                             workload.name(),
                             round + 1,
                             contender.name(),
                             run.messagesPerSecond(),
                             run.p99Millis(),
-                            load);
+                            load,
+                            loadAfter);
                 }
             }
             report.heading("Passthrough with pulsar-perf: " + workload.name().substring("pulsar-perf, ".length()));
@@ -101,7 +113,7 @@ final class PulsarPerfScenario {
                 "p99.9 ms",
                 "p99 vs direct",
                 "proxy CPU s / 1M msgs",
-                "load avg");
+                "load avg before / after");
         Figures direct = null;
         Figures pulsarProxy = runs.entrySet().stream()
                 .filter(e -> e.getKey().name().equals(PulsarProxyProcess.NAME))
@@ -123,7 +135,7 @@ final class PulsarPerfScenario {
                     MarkdownTable.num(m.p999(), 2),
                     MarkdownTable.num(m.p99() / direct.p99(), 2),
                     MarkdownTable.num(m.cpuSecondsPerMillion(), 2),
-                    MarkdownTable.num(m.load(), 2));
+                    MarkdownTable.num(m.load(), 2) + " / " + MarkdownTable.num(m.loadAfter(), 2));
             json.add("pulsarperf", workload.name(), c, "msg/s", m.messagesPerSecond(), true, false, 0);
             json.add("pulsarperf", workload.name(), c, "p99 ms", m.p99(), false, false, 0.2);
             json.add(
@@ -178,6 +190,7 @@ final class PulsarPerfScenario {
                 Median.of(runs, Figures::p99),
                 Median.of(runs, Figures::p999),
                 Median.of(runs, Figures::cpuSecondsPerMillion),
-                Median.of(runs, Figures::load));
+                Median.of(runs, Figures::load),
+                Median.of(runs, Figures::loadAfter));
     }
 }

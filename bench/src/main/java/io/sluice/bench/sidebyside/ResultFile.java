@@ -19,7 +19,8 @@ import java.util.Map;
  *
  * <p>The form: {@code {"run": {...settings and machine...}, "figures": [{"scenario": "passthrough",
  * "workload": "1 KiB, no batching, 1000 in flight", "contender": "Sluice", "metric": "msg/s vs direct",
- * "value": 0.93, "better": "higher", "ratio": true, "noise": 0.02}, ...]}}.
+ * "value": 0.93, "better": "higher", "ratio": true, "noise": 0.02}, ...], "loads": [{"scenario":
+ * "passthrough", "workload": ..., "contender": "Sluice", "round": 1, "before": 0.41, "after": 0.97}, ...]}}.
  */
 final class ResultFile {
 
@@ -51,13 +52,24 @@ final class ResultFile {
         }
     }
 
-    /** The whole file. */
-    record Content(Map<String, String> run, List<Figure> figures) {}
+    /**
+     * The 1-minute load average around one measured run, so that a figure can be read against the
+     * machine it was measured on.
+     *
+     * @param round  1 for the first round
+     * @param before the load as the run started, after its warm-up
+     * @param after  the load as it ended
+     */
+    record RunLoad(String scenario, String workload, String contender, int round, double before, double after) {}
+
+    /** The whole file; {@code loads} is absent from files written before it was recorded. */
+    record Content(Map<String, String> run, List<Figure> figures, List<RunLoad> loads) {}
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Map<String, String> run = new LinkedHashMap<>();
     private final List<Figure> figures = new ArrayList<>();
+    private final List<RunLoad> loads = new ArrayList<>();
 
     /** Describes the run: settings, commit, machine. */
     void describe(String key, String value) {
@@ -80,13 +92,18 @@ final class ResultFile {
         }
     }
 
+    /** Records the load around one measured run. */
+    void load(String scenario, String workload, String contender, int round, double before, double after) {
+        loads.add(new RunLoad(scenario, workload, contender, round, before, after));
+    }
+
     List<Figure> figures() {
         return figures;
     }
 
     void write(Path file) {
         try {
-            JSON.writeValue(file.toFile(), new Content(run, figures));
+            JSON.writeValue(file.toFile(), new Content(run, figures, loads));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -37,27 +37,33 @@ public final class SideBySide {
         BenchSettings settings = BenchSettings.fromSystemProperties();
         Set<String> scenarios =
                 Set.of(System.getProperty("bench.scenarios", ALL_SCENARIOS).split(","));
-        run(settings, scenarios);
+        LoadGate.runOrRefuse(() -> run(settings, scenarios));
         System.out.println("results in "
                 + settings.outputDir().resolve("results.md").toAbsolutePath() + " and results.json beside it");
         // The Pulsar client leaves non-daemon threads behind; the shutdown hooks stop the children.
         System.exit(0);
     }
 
-    /** Runs the chosen scenarios and writes their report; returns it. */
+    /**
+     * Runs the chosen scenarios and writes their report; returns it.
+     *
+     * @throws LoadGate.BusyMachine if the machine is too busy to measure on
+     */
     static Report run(BenchSettings settings, Set<String> scenarios) throws Exception {
         Set<String> unknown = new TreeSet<>(scenarios);
         unknown.removeAll(List.of(ALL_SCENARIOS.split(",")));
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown scenarios " + unknown + "; there are " + ALL_SCENARIOS);
         }
+        String admitted = LoadGate.of(settings).admitSuite();
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-bench-");
         Report report = new Report();
-        report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings);
-        report.text("Load average (1 min) at the start: " + MarkdownTable.num(LoadAverage.oneMinute(), 2) + " on "
+        report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings + " on "
                 + Runtime.getRuntime().availableProcessors() + " cores.");
+        report.text(admitted);
         describe(report.figures(), settings, scenarios);
+        report.figures().describe("load gate", admitted);
         // Profiling wants exact inlined frames, in both proxies alike.
         List<String> proxyJvm = new ArrayList<>(settings.proxyJvmOptions());
         if (settings.profile()) {
@@ -168,7 +174,7 @@ public final class SideBySide {
         json.describe("scenarios", String.join(",", new TreeSet<>(scenarios)));
         json.describe("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         json.describe("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        json.describe("load average at start", MarkdownTable.num(LoadAverage.oneMinute(), 2));
+        json.describe("load average at start", LoadAverage.now().toString());
         json.describe("sluice jar", settings.sluiceJar() + " (" + lastModified(settings.sluiceJar()) + ")");
     }
 

@@ -29,7 +29,8 @@ public final class TlsSideBySide {
         System.setProperty("java.awt.headless", "true");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         BenchSettings settings = BenchSettings.fromSystemProperties();
-        run(settings, List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B));
+        LoadGate.runOrRefuse(
+                () -> run(settings, List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B)));
         System.out.println("results in "
                 + settings.outputDir().resolve("tls").resolve("results.md").toAbsolutePath());
         System.exit(0);
@@ -38,6 +39,7 @@ public final class TlsSideBySide {
     /** Runs {@code workloads} through every contender and writes the report; returns it. */
     static Report run(BenchSettings suite, List<Workload> workloads) throws Exception {
         BenchSettings settings = suite.withOutputDir(suite.outputDir().resolve("tls"));
+        String admitted = LoadGate.of(settings).admitSuite();
         Files.createDirectories(settings.outputDir());
         Path workDir = Files.createTempDirectory("sluice-bench-tls-");
         CertificateAuthority ca = CertificateAuthority.create(workDir, "bench CA");
@@ -49,6 +51,7 @@ public final class TlsSideBySide {
         Report report = new Report();
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings
                 + "; EC P-256 certificates, clients verify hostnames");
+        report.text(admitted);
         try (PulsarBroker broker = PulsarBroker.builder()
                         .config("journalFlushWhenQueueEmpty", "true")
                         .config("managedLedgerNewEntriesCheckDelayInMillis", "0")

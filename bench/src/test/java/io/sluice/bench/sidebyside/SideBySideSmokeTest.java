@@ -50,7 +50,9 @@ class SideBySideSmokeTest {
                 Path.of(System.getProperty("pulsar.perf.jar")).toAbsolutePath(),
                 null,
                 List.of(),
-                List.of("-Xmx256m"));
+                List.of("-Xmx256m"),
+                // Under the build's own load: past the load gate, which the results then say.
+                true);
 
         // All but the producers scenario, which is the passthrough code again with several
         // producers: it would add a fifth to the test's time for nothing the others do not reach.
@@ -58,6 +60,8 @@ class SideBySideSmokeTest {
         scenarios.remove("producers");
         String markdown = SideBySide.run(tiny, scenarios).markdown();
 
+        assertTrue(markdown.contains("Load gate overridden (-Dbench.allowLoad=true)"), markdown);
+        assertTrue(markdown.contains("Load average (1 min) before the measured runs: "), markdown);
         assertTrue(markdown.contains("### Passthrough: 1 KiB, no batching, 1 in flight"), markdown);
         assertTrue(markdown.contains("| Sluice |"), markdown);
         assertTrue(markdown.contains("### Passthrough: 1 KiB, no batching, 1 in flight, to a consumer"), markdown);
@@ -85,6 +89,11 @@ class SideBySideSmokeTest {
                         .anyMatch(f -> f.metric().equals("msg/s vs direct")
                                 && f.contender().equals("Sluice")),
                 figures.toString());
+        assertTrue(
+                ResultFile.read(json).loads().stream()
+                        .anyMatch(l -> l.scenario().equals("passthrough")
+                                && l.contender().equals("Sluice")),
+                "the load around every measured run");
         assertEquals(0, CompareResults.run(new String[] {json.toString(), json.toString()}, System.out, System.err));
     }
 }

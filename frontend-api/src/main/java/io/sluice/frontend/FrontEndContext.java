@@ -41,6 +41,8 @@ import java.util.Objects;
  * @param maxConnections     {@code --max-connections}: client connections the front end's ports
  *                           keep open at once, all ports together; past them a new one is closed
  *                           at once and counted
+ * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
+ *                           has the front end track at most, whatever the client names
  */
 public record FrontEndContext(
         ProxyServices services,
@@ -53,7 +55,8 @@ public record FrontEndContext(
         boolean clientCertificates,
         ReloadingSslContext upstreamTls,
         SocketFactory upstreamSockets,
-        int maxConnections) {
+        int maxConnections,
+        int maxTopicsPerConnection) {
 
     public FrontEndContext {
         Objects.requireNonNull(services, "services");
@@ -65,6 +68,9 @@ public record FrontEndContext(
         Objects.requireNonNull(upstreamSockets, "upstreamSockets");
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
+        }
+        if (maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException("maxTopicsPerConnection must be positive");
         }
     }
 

@@ -1,6 +1,11 @@
 package io.sluice.status;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +18,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Who is throttled now, how often throttling started, and how long held sends waited: what
  * {@code /api/v1/throttled} and the throttle metrics report. Thread-safe.
+ *
+ * <p>Throttle-event counters are per topic, and clients name topics: a counter nobody incremented
+ * for {@link #EVENTS_IDLE} is dropped (its series leaves the metrics, as a restarted counter would),
+ * and at most {@link TopicActivity#DEFAULT_MAX_TOPICS} are kept, so naming topics grows nothing for good.
  */
 public final class ThrottleLedger {
 
@@ -21,19 +30,32 @@ public final class ThrottleLedger {
 
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
-    private final Map<EventKey, LongAdder> events = new ConcurrentHashMap<>();
+    /** How long a throttle-event counter nobody incremented is kept. */
+    public static final Duration EVENTS_IDLE = Duration.ofMinutes(10);
+
+    private final Cache<EventKey, LongAdder> events;
     private final Map<String, DelayHistogram> delays = new ConcurrentHashMap<>();
 
     public ThrottleLedger(Clock clock) {
+        this(clock, TopicActivity.DEFAULT_MAX_TOPICS, Ticker.systemTicker());
+    }
+
+    /** @param maxEvents throttle-event counters kept at most; {@code ticker} times their expiry */
+    public ThrottleLedger(Clock clock, int maxEvents, Ticker ticker) {
         this.clock = clock;
+        this.events = Caffeine.newBuilder()
+                .expireAfterAccess(EVENTS_IDLE)
+                .maximumSize(maxEvents)
+                .executor(Runnable::run)
+                .ticker(ticker)
+                .build();
     }
 
     /** {@code subject} starts being throttled at {@code scope} for {@code reason}, the proxy taking {@code action}. */
     public Throttle begin(ThrottleSubject subject, String scope, String reason, String action) {
         Throttle throttle = new Throttle(subject, scope, reason, action, clock.instant());
         live.add(throttle);
-        events.computeIfAbsent(
-                        new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
+        events.get(new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
                 .increment();
         return throttle;
     }
@@ -65,7 +87,7 @@ public final class ThrottleLedger {
                 .thenComparing(EventKey::scope)
                 .thenComparing(EventKey::reason)
                 .thenComparing(EventKey::action));
-        events.forEach((k, v) -> copy.put(k, v.sum()));
+        events.asMap().forEach((k, v) -> copy.put(k, v.sum()));
         return copy;
     }
 

@@ -11,9 +11,11 @@ import java.util.List;
 
 /**
  * The {@link TopicMeter} of every topic seen recently. A topic nobody has used for the idle time is
- * forgotten, so a million short-lived topics cost no lasting memory. Producers and consumers keep
- * a reference to their topic's meter while they live and {@link #meter touch} it again when their
- * quota path is refreshed, so a meter in use is never dropped.
+ * forgotten, so a million short-lived topics cost no lasting memory, and at most
+ * {@code maxTopics} are kept whatever clients name (past that, those least used recently go first),
+ * which bounds {@code /api/v1/topics} too. Producers and consumers keep a reference to their topic's
+ * meter while they live and {@link #meter touch} it again when their quota path is refreshed, so a
+ * meter in use is dropped only when more topics than that are in use.
  */
 public final class TopicActivity {
 
@@ -23,14 +25,34 @@ public final class TopicActivity {
     private final Cache<TopicKey, TopicMeter> meters;
     private final Ticker ticker;
 
+    /** Topics kept at most by default: {@code --max-tracked-topics}. */
+    public static final int DEFAULT_MAX_TOPICS = 100_000;
+
     public TopicActivity(Duration idle) {
-        this(idle, Ticker.systemTicker());
+        this(idle, DEFAULT_MAX_TOPICS, Ticker.systemTicker());
+    }
+
+    public TopicActivity(Duration idle, int maxTopics) {
+        this(idle, maxTopics, Ticker.systemTicker());
     }
 
     public TopicActivity(Duration idle, Ticker ticker) {
+        this(idle, DEFAULT_MAX_TOPICS, ticker);
+    }
+
+    public TopicActivity(Duration idle, int maxTopics, Ticker ticker) {
         this.ticker = ticker;
-        this.meters =
-                Caffeine.newBuilder().expireAfterAccess(idle).ticker(ticker).build();
+        this.meters = Caffeine.newBuilder()
+                .expireAfterAccess(idle)
+                .maximumSize(maxTopics)
+                .executor(Runnable::run)
+                .ticker(ticker)
+                .build();
+    }
+
+    /** Topics kept now (an estimate while evictions are under way). */
+    public long size() {
+        return meters.estimatedSize();
     }
 
     /** The meter of {@code topic} of {@code protocol}, created when absent. */

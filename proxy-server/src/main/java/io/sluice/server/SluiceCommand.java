@@ -95,6 +95,24 @@ final class SluiceCommand {
     String metricsMaxTopics;
 
     @Option(
+            names = "--max-tracked-topics",
+            order = 91,
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = "Topics whose figures and throttle counters Sluice keeps at most, the least used recently"
+                    + " dropped first; bounds /api/v1/topics (default: ${DEFAULT-VALUE}).")
+    String maxTrackedTopics;
+
+    @Option(
+            names = "--max-topics-per-connection",
+            order = 92,
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Kafka topics one client connection has Sluice track at most; records of more are refused"
+                    + " (default: ${DEFAULT-VALUE}).")
+    String maxTopicsPerConnection;
+
+    @Option(
             names = "--drain-timeout",
             order = 100,
             paramLabel = "SECONDS",
@@ -294,8 +312,10 @@ final class SluiceCommand {
                 adminInsecure,
                 parse("--admin-read-token-file", () -> path(adminReadTokenFile)),
                 parse("--admin-max-connections", () -> OptionValues.positiveInt(adminMaxConnections)));
-        ConnectionBounds bounds =
-                new ConnectionBounds(parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)));
+        ConnectionBounds bounds = new ConnectionBounds(
+                parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)),
+                parse("--max-topics-per-connection", () -> OptionValues.positiveInt(maxTopicsPerConnection)),
+                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),

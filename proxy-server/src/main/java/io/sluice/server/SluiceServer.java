@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -72,8 +73,8 @@ public final class SluiceServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final ScheduledExecutorService sampler;
     private final QuotaEngine quotas;
-    private final TopicActivity topics = new TopicActivity(TOPIC_IDLE_EXPIRY);
-    private final ThrottleLedger throttles = new ThrottleLedger(Clock.systemUTC());
+    private final TopicActivity topics;
+    private final ThrottleLedger throttles;
     private final AdmissionController admission;
     private final LatencyWindow upstreamLatency = new LatencyWindow();
     private final UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
@@ -88,6 +89,9 @@ public final class SluiceServer implements AutoCloseable {
 
     private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
         this.config = config;
+        this.topics = new TopicActivity(TOPIC_IDLE_EXPIRY, config.bounds().maxTrackedTopics());
+        this.throttles =
+                new ThrottleLedger(Clock.systemUTC(), config.bounds().maxTrackedTopics(), Ticker.systemTicker());
         this.quotas = quotas;
         this.limits = limits;
         this.cluster = cluster;
@@ -181,7 +185,8 @@ public final class SluiceServer implements AutoCloseable {
                     config.tls().clientCa() != null,
                     upstreamTls ? secrets.upstreamTls() : null,
                     upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault(),
-                    config.bounds().maxConnections());
+                    config.bounds().maxConnections(),
+                    config.bounds().maxTopicsPerConnection());
             frontEnds.add(new Hosted(frontEnd.open(context), services));
         }
         for (Hosted hosted : frontEnds) {

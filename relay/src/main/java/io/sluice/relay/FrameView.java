@@ -1,6 +1,7 @@
 package io.sluice.relay;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 
 /**
  * A frame a decoder lends to the handlers after it: bytes {@code [index, index + length)} of the
@@ -53,5 +54,22 @@ public final class FrameView {
     /** The frame as a buffer of its own, sharing the bytes: for a frame kept past the call. */
     public ByteBuf retainedSlice() {
         return buffer.retainedSlice(index, length);
+    }
+
+    /**
+     * The frame as a buffer of its own, to hold for longer than a write takes (a send over quota):
+     * a slice when the frame is most of its buffer, else a copy from {@code alloc}, so that a small
+     * frame held does not keep a large read buffer alive. What it pins is then its own size, which is
+     * what the connection's held bytes count.
+     */
+    public ByteBuf heldCopy(ByteBufAllocator alloc) {
+        return pinsLittle(length, buffer)
+                ? retainedSlice()
+                : alloc.buffer(length).writeBytes(buffer, index, length);
+    }
+
+    /** Whether {@code length} bytes kept as a slice of {@code buffer} keep at most twice as much alive. */
+    public static boolean pinsLittle(int length, ByteBuf buffer) {
+        return (long) length * 2 >= buffer.capacity();
     }
 }

@@ -34,7 +34,11 @@ public enum HandledApi {
     /** Responses carry node endpoints. */
     SHARE_FETCH(ApiKeys.SHARE_FETCH, 1, 2),
     /** Responses carry node endpoints. */
-    SHARE_ACKNOWLEDGE(ApiKeys.SHARE_ACKNOWLEDGE, 1, 2);
+    SHARE_ACKNOWLEDGE(ApiKeys.SHARE_ACKNOWLEDGE, 1, 2),
+    /** Responses map the new topics' ids to their names from v7. */
+    CREATE_TOPICS(ApiKeys.CREATE_TOPICS, 2, 7),
+    /** Responses map topic ids to names. */
+    DESCRIBE_TOPIC_PARTITIONS(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0);
 
     private static final HandledApi[] BY_KEY = new HandledApi[128];
 

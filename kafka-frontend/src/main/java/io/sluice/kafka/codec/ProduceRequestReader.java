@@ -4,7 +4,7 @@ import io.sluice.relay.FrameView;
 
 /**
  * Reads fields of a Produce request body in place. From v3 the body starts with
- * {@code transactional_id} (a nullable string, compact from v9) and then {@code acks}.
+ * {@code transactional_id} (a nullable string, compact from v9), {@code acks} and {@code timeout_ms}.
  */
 public final class ProduceRequestReader {
 
@@ -25,5 +25,14 @@ public final class ProduceRequestReader {
             cursor.skipSized(cursor.int16());
         }
         return cursor.int16();
+    }
+
+    /**
+     * The {@code timeout_ms} of the Produce request {@code frame}, which follows {@code acks}: how
+     * long the client lets the broker take, and so Sluice, before it answers.
+     */
+    public static int timeoutMillis(FrameView frame, RequestHeader header, WireCursor cursor) {
+        acks(frame, header, cursor);
+        return cursor.int32();
     }
 }

@@ -87,7 +87,13 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         this.responses =
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
-                relay, this, relay.eventLoop(), services, settings.topicIds(), String.valueOf(relay.remoteAddress()));
+                relay,
+                this,
+                relay.eventLoop(),
+                services,
+                settings.topicIdLookup(),
+                settings.maxTopicsPerConnection(),
+                String.valueOf(relay.remoteAddress()));
         this.authentication = new SaslAuthentication(gates::authenticated);
     }
 
@@ -285,10 +291,13 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         relay.resumeClient(ReadGate.QUOTA);
     }
 
-    /** A draining connection closes once every request in flight is answered. */
+    /**
+     * A draining connection closes once every request in flight is answered and every held
+     * {@code acks=0} batch forwarded, which the produce gate's timers do at the quota's rate.
+     */
     @Override
     public boolean isIdle() {
-        return responses.isEmpty();
+        return responses.isEmpty() && gates.produce().isIdle();
     }
 
     /** Sluice's answers still waiting are released, the exchanges abandoned, and the gates let go. */

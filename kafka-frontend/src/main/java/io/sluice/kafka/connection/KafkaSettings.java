@@ -3,7 +3,7 @@ package io.sluice.kafka.connection;
 import io.netty.channel.socket.SocketChannel;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.ResponseRewriter;
-import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.relay.tls.ReloadingSslContext;
 
 import java.time.Duration;
@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * @param advertisedNodes      Sluice's addresses for the brokers in rewrite mode; null in
  *                             passthrough mode, where broker addresses reach clients unchanged
- * @param topicIds             topic names by id, shared by the front end's connections
+ * @param topicIdLookup        topic names by id and Sluice's own lookup of those it has not
+ *                             learnt, shared by the front end's connections
  * @param connectTimeoutMillis how long to wait for the upstream TCP connection
  * @param upstreamChannelType  the socket channel class matching the event loops' transport
  * @param handshakeTimeout     how long a client connection may take from accept to the broker's
@@ -25,16 +26,21 @@ import java.util.Objects;
  *                             {@code socket.request.max.bytes}
  * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
  * @param upstreamTls          the TLS Sluice speaks to the brokers, or null for plaintext
+ * @param maxTopicsPerConnection topics one connection's gates track at most
  */
 public record KafkaSettings(
         AdvertisedNodes advertisedNodes,
-        TopicIds topicIds,
+        TopicIdLookup topicIdLookup,
         int connectTimeoutMillis,
         Class<? extends SocketChannel> upstreamChannelType,
         Duration handshakeTimeout,
         int maxRequestSize,
         ReloadingSslContext clientTls,
-        ReloadingSslContext upstreamTls) {
+        ReloadingSslContext upstreamTls,
+        int maxTopicsPerConnection) {
+
+    /** Topics one connection tracks at most unless {@code --max-topics-per-connection} says otherwise. */
+    public static final int DEFAULT_MAX_TOPICS_PER_CONNECTION = 10_000;
 
     /** A broker's default {@code socket.request.max.bytes} (100 MiB), the largest request it reads. */
     public static final int DEFAULT_MAX_REQUEST_SIZE = 100 * 1024 * 1024;
@@ -43,7 +49,7 @@ public record KafkaSettings(
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSettings {
-        Objects.requireNonNull(topicIds, "topicIds");
+        Objects.requireNonNull(topicIdLookup, "topicIdLookup");
         Objects.requireNonNull(upstreamChannelType, "upstreamChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         if (connectTimeoutMillis <= 0) {
@@ -55,29 +61,33 @@ public record KafkaSettings(
         if (maxRequestSize <= 0) {
             throw new IllegalArgumentException("maxRequestSize must be positive");
         }
+        if (maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException("maxTopicsPerConnection must be positive");
+        }
     }
 
     /** Plaintext settings with the default handshake timeout and the brokers' default largest request. */
     public KafkaSettings(
             AdvertisedNodes advertisedNodes,
-            TopicIds topicIds,
+            TopicIdLookup topicIdLookup,
             int connectTimeoutMillis,
             Class<? extends SocketChannel> upstreamChannelType) {
         this(
                 advertisedNodes,
-                topicIds,
+                topicIdLookup,
                 connectTimeoutMillis,
                 upstreamChannelType,
                 DEFAULT_HANDSHAKE_TIMEOUT,
                 DEFAULT_MAX_REQUEST_SIZE,
                 null,
-                null);
+                null,
+                DEFAULT_MAX_TOPICS_PER_CONNECTION);
     }
 
     /** A rewriter for one connection's responses, in this front end's routing mode. */
     ResponseRewriter newRewriter() {
         return advertisedNodes == null
-                ? ResponseRewriter.passingThrough(topicIds)
-                : ResponseRewriter.rewriting(advertisedNodes, topicIds);
+                ? ResponseRewriter.passingThrough(topicIdLookup.topicIds())
+                : ResponseRewriter.rewriting(advertisedNodes, topicIdLookup.topicIds());
     }
 }

@@ -12,6 +12,7 @@ import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.MetadataClient;
 import io.sluice.kafka.routing.RoutingMode;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.relay.ProxyServices;
@@ -44,6 +45,7 @@ final class KafkaFrontEnd implements FrontEnd {
     private final UpstreamNodes nodes;
     private final KafkaSettings settings;
     private final SocketFactory metadataSockets;
+    private final TopicIdLookup topicIdLookup;
     private volatile boolean nodesLearnt;
 
     KafkaFrontEnd(KafkaConfig config, FrontEndContext context) {
@@ -55,15 +57,18 @@ final class KafkaFrontEnd implements FrontEnd {
         this.nodes = rewrite ? new UpstreamNodes(this::openNodePort) : null;
         AdvertisedNodes advertised =
                 rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
+        this.topicIdLookup = TopicIdLookup.ofCluster(
+                new TopicIds(TopicIds.DEFAULT_CAPACITY), config.upstream(), metadataSockets, METADATA_TIMEOUT);
         this.settings = new KafkaSettings(
                 advertised,
-                new TopicIds(TopicIds.DEFAULT_CAPACITY),
+                topicIdLookup,
                 UPSTREAM_CONNECT_TIMEOUT_MILLIS,
                 context.socketChannelType(),
                 context.handshakeTimeout(),
                 KafkaSettings.DEFAULT_MAX_REQUEST_SIZE,
                 context.portTls(),
-                context.upstreamTls());
+                context.upstreamTls(),
+                context.maxTopicsPerConnection());
     }
 
     @Override
@@ -116,6 +121,12 @@ final class KafkaFrontEnd implements FrontEnd {
     @Override
     public ClientPorts ports() {
         return ports;
+    }
+
+    @Override
+    public void close() {
+        topicIdLookup.close();
+        ports.close();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.scopes.KafkaNames;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
@@ -19,9 +20,12 @@ import java.util.function.Consumer;
  * change its id, or the broker accept its authentication, the {@link #generation} moves and the
  * gates re-resolve their quotas.
  *
- * <p>Topics nobody used for {@link #IDLE_NANOS} and nothing is outstanding for are dropped by
- * {@link #sweep}, so a client that touches many topics leaves nothing behind. Confined to the
- * connection's event loop.
+ * <p>A name is checked before anything is kept for it (1 to 249 of {@code [a-zA-Z0-9._-]}, as
+ * the broker requires): an invalid one is never tracked, and the broker refuses it. At most
+ * {@link #maxTopics()} topics are tracked ({@code --max-topics-per-connection}); a new one past that, once the idle are dropped, is not,
+ * and the gates refuse its records. Topics nobody used for {@link #IDLE_NANOS} and nothing is
+ * outstanding for are dropped by {@link #sweep}, so a client that touches many topics leaves
+ * nothing behind. Confined to the connection's event loop.
  */
 final class ConnectionTopics {
 
@@ -29,6 +33,18 @@ final class ConnectionTopics {
     static final long IDLE_NANOS = 60_000_000_000L;
 
     private static final long SWEEP_EVERY_NANOS = 10_000_000_000L;
+    /** How often a full table looks for idle topics to drop, at most. */
+    private static final long FULL_SWEEP_EVERY_NANOS = 1_000_000_000L;
+
+    /** Why {@link #find} found no topic. */
+    enum Miss {
+        /** A topic id neither this connection nor the shared ids know. */
+        UNKNOWN_ID,
+        /** A name the broker refuses: nothing is kept for it. */
+        INVALID_NAME,
+        /** {@link #maxTopics()} are tracked already. */
+        FULL
+    }
 
     /** One topic: its name, how it is found, and each gate's state for it. */
     static final class Entry {
@@ -52,18 +68,22 @@ final class ConnectionTopics {
     }
 
     private final TopicIds topicIds;
+    private final int maxTopics;
     private Entry[] byName = new Entry[16];
     private Entry[] byId = new Entry[16];
     private int size;
     private int idCount;
     private long sweptAtNanos;
+    private long fullSweptAtNanos;
+    private Miss miss;
     private String clientId;
     private byte[] clientIdBytes;
     private String principal = KafkaScopes.ANONYMOUS;
     private int generation;
 
-    ConnectionTopics(TopicIds topicIds, long nowNanos) {
+    ConnectionTopics(TopicIds topicIds, int maxTopics, long nowNanos) {
         this.topicIds = topicIds;
+        this.maxTopics = maxTopics;
         this.sweptAtNanos = nowNanos;
     }
 
@@ -106,12 +126,22 @@ final class ConnectionTopics {
      */
     Entry find(PartitionRecords parts, int t, long nowNanos) {
         Entry entry = parts.topicsById()
-                ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t))
-                : byName(parts.buffer(), parts.topicNameIndex(t), parts.topicNameLength(t));
+                ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t), nowNanos)
+                : byName(parts.buffer(), parts.topicNameIndex(t), parts.topicNameLength(t), nowNanos);
         if (entry != null) {
             entry.lastUsedNanos = nowNanos;
         }
         return entry;
+    }
+
+    /** Topics tracked at most. */
+    int maxTopics() {
+        return maxTopics;
+    }
+
+    /** Why the last {@link #find} that found nothing did not; meaningless after one that found a topic. */
+    Miss miss() {
+        return miss;
     }
 
     /** Visits every topic. */
@@ -132,6 +162,10 @@ final class ConnectionTopics {
             return;
         }
         sweptAtNanos = nowNanos;
+        dropIdle(nowNanos);
+    }
+
+    private void dropIdle(long nowNanos) {
         for (int i = 0; i < byName.length; i++) {
             Entry previous = null;
             for (Entry e = byName[i]; e != null; e = e.next) {
@@ -166,20 +200,26 @@ final class ConnectionTopics {
         return (entry.produce == null || entry.produce.isIdle()) && (entry.fetch == null || entry.fetch.isIdle());
     }
 
-    private Entry byName(ByteBuf frame, int index, int length) {
+    private Entry byName(ByteBuf frame, int index, int length, long nowNanos) {
         int hash = hash(frame, index, length);
         for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
             if (e.hash == hash && sameBytes(e.nameBytes, frame, index, length)) {
                 return e;
             }
         }
+        if (!isValidName(frame, index, length)) {
+            miss = Miss.INVALID_NAME;
+            return null;
+        }
+        if (!hasRoom(nowNanos)) {
+            return null;
+        }
         byte[] bytes = new byte[length];
         frame.getBytes(index, bytes);
-        // The very bytes of the frame, so that the next lookup matches even if they are not valid UTF-8.
-        return add(new String(bytes, StandardCharsets.UTF_8), bytes, hash);
+        return add(new String(bytes, StandardCharsets.US_ASCII), bytes, hash);
     }
 
-    private Entry byId(long msb, long lsb) {
+    private Entry byId(long msb, long lsb, long nowNanos) {
         for (Entry e = byId[idSlot(msb, lsb, byId.length)]; e != null; e = e.nextById) {
             if (e.idMsb == msb && e.idLsb == lsb) {
                 return e;
@@ -187,9 +227,13 @@ final class ConnectionTopics {
         }
         String name = topicIds.name(new Uuid(msb, lsb));
         if (name == null) {
+            miss = Miss.UNKNOWN_ID;
             return null;
         }
-        Entry entry = byName(name);
+        Entry entry = byName(name, nowNanos);
+        if (entry == null) {
+            return null;
+        }
         if (entry.hasId) {
             // The topic was recreated under a new id: the old one is of no use any more.
             unlinkId(entry);
@@ -206,7 +250,7 @@ final class ConnectionTopics {
         return entry;
     }
 
-    private Entry byName(String name) {
+    private Entry byName(String name, long nowNanos) {
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         int hash = hash(bytes);
         for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
@@ -214,7 +258,43 @@ final class ConnectionTopics {
                 return e;
             }
         }
-        return add(name, bytes, hash);
+        return hasRoom(nowNanos) ? add(name, bytes, hash) : null;
+    }
+
+    /** Room for one more topic: below {@link #maxTopics()}, or once the idle ones are dropped (at most once a second). */
+    private boolean hasRoom(long nowNanos) {
+        if (size < maxTopics) {
+            return true;
+        }
+        if (nowNanos - fullSweptAtNanos >= FULL_SWEEP_EVERY_NANOS) {
+            fullSweptAtNanos = nowNanos;
+            dropIdle(nowNanos);
+        }
+        if (size < maxTopics) {
+            return true;
+        }
+        miss = Miss.FULL;
+        return false;
+    }
+
+    /** A Kafka topic name: 1 to 249 bytes of {@code [a-zA-Z0-9._-]}. */
+    private static boolean isValidName(ByteBuf frame, int index, int length) {
+        if (length < 1 || length > KafkaNames.MAX_TOPIC_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            byte b = frame.getByte(index + i);
+            boolean legal = (b >= 'a' && b <= 'z')
+                    || (b >= 'A' && b <= 'Z')
+                    || (b >= '0' && b <= '9')
+                    || b == '.'
+                    || b == '_'
+                    || b == '-';
+            if (!legal) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Entry add(String name, byte[] bytes, int hash) {

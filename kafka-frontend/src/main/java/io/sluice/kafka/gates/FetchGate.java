@@ -16,7 +16,10 @@ import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.Throttling;
+import org.apache.kafka.common.Uuid;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -39,12 +42,19 @@ import java.util.function.Consumer;
  * for as long; before v8, and for {@code reject}, which has no meaning for records already
  * written, the action is {@code delay} ({@link KafkaActions#fetch}).
  *
+ * <p>Records of a topic id (Fetch v13+) Sluice has not learnt are cut off, like records over quota,
+ * while {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster for its name; the consumer
+ * fetches them again once they can be charged, so none is forwarded unmetered. So are the records
+ * of a topic past what the connection tracks ({@link ConnectionTopics#maxTopics()}).
+ *
  * <p>Confined to the connection's event loop.
  */
 public final class FetchGate {
 
     private static final int POOLED_EXCHANGES = 4;
     private static final long NANOS_PER_MILLI = 1_000_000;
+    /** How long the next Fetch waits after records of unknown topic ids were cut: time for the lookup. */
+    static final long UNKNOWN_ID_WAIT_NANOS = 100 * NANOS_PER_MILLI;
 
     private final GateContext context;
     private final WireCursor cursor = new WireCursor();
@@ -67,6 +77,7 @@ public final class FetchGate {
     private long quietUntilNanos;
 
     private String quietScope = "topic";
+    private final List<Uuid> unknownIds = new ArrayList<>();
     /** The Fetch request that waits, a slice of the client's bytes of its own; null when none waits. */
     private ByteBuf held;
 
@@ -161,14 +172,40 @@ public final class FetchGate {
         quietNanos = Long.MAX_VALUE;
         notifyNanos = 0;
         ByteBuf frame = parts.buffer();
+        unknownIds.clear();
         for (int t = 0; t < parts.topicCount(); t++) {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 kept[p] = FetchResponseTrim.UNCHANGED;
-                if (topic != null && parts.recordsLength(p) > 0) {
+                if (parts.recordsLength(p) <= 0) {
+                    continue;
+                }
+                if (topic != null) {
                     charge(topic, p, frame, version, now);
+                } else if (context.topics().miss() != ConnectionTopics.Miss.INVALID_NAME) {
+                    cutUntracked(t, p);
                 }
             }
+        }
+        if (!unknownIds.isEmpty()) {
+            context.topicIdLookup().lookUp(List.copyOf(unknownIds), context.loop(), () -> {});
+        }
+    }
+
+    /**
+     * Cuts off partition {@code p}'s records, of topic {@code t} that cannot be charged: an id Sluice
+     * has not learnt (which it then looks up), or a topic past what the connection tracks.
+     */
+    private void cutUntracked(int t, int p) {
+        kept[p] = 0;
+        trimmed = true;
+        quietNanos = Math.min(quietNanos, UNKNOWN_ID_WAIT_NANOS);
+        if (context.topics().miss() != ConnectionTopics.Miss.UNKNOWN_ID) {
+            return;
+        }
+        Uuid id = new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t));
+        if (!unknownIds.contains(id)) {
+            unknownIds.add(id);
         }
     }
 

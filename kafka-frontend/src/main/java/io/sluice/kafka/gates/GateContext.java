@@ -2,6 +2,7 @@ package io.sluice.kafka.gates;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
 /**
  * What the produce and fetch gates of one connection share: where frames go ({@code out}) and
  * requests that await a response or get an answer of Sluice's ({@code requests}), the event loop
- * and clock, the engine's services, the connection's topics and the reasons to pause its requests.
+ * and clock, the engine's services, the connection's topics, the lookup of topic ids nobody named
+ * to it, and the reasons to pause its requests.
  *
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
@@ -28,6 +30,7 @@ record GateContext(
         NanoClock clock,
         ProxyServices services,
         ConnectionTopics topics,
+        TopicIdLookup topicIdLookup,
         RequestPauses pauses,
         String clientAddress) {
 

@@ -1,7 +1,7 @@
 package io.sluice.kafka.gates;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.sluice.kafka.routing.TopicIds;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.quota.NanoClock;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
@@ -23,7 +23,9 @@ public final class KafkaGates {
      * @param out           where frames go
      * @param requests      where requests awaiting a response and Sluice's answers go, in order
      * @param loop          the connection's event loop, for timers
-     * @param topicIds      topic names by id, for requests and responses that name topics by id
+     * @param topicIds      topic names by id and their lookup, for requests and responses that name
+     *                      topics by id
+     * @param maxTopics     topics the connection tracks at most
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
     public KafkaGates(
@@ -31,12 +33,14 @@ public final class KafkaGates {
             KafkaOutbound requests,
             EventExecutor loop,
             ProxyServices services,
-            TopicIds topicIds,
+            TopicIdLookup topicIds,
+            int maxTopics,
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
-        this.topics = new ConnectionTopics(topicIds, clock.nanoTime());
-        GateContext context = new GateContext(out, requests, loop, clock, services, topics, pauses, clientAddress);
+        this.topics = new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime());
+        GateContext context =
+                new GateContext(out, requests, loop, clock, services, topics, topicIds, pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
     }

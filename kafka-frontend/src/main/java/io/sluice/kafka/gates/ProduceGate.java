@@ -16,15 +16,19 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.GateTimer;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
 import io.sluice.relay.Throttling;
 import io.sluice.status.TopicMeter;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -62,9 +66,20 @@ import java.util.function.Consumer;
  * held counts against the connection limits; past them the connection takes no request until
  * half is released.
  *
+ * <p>A request (v13) naming a topic id Sluice has not learnt waits, and the connection takes no
+ * other request meanwhile, while {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster;
+ * then it is decided like any other. A partition whose id is still unknown once the cluster
+ * answered, or after the request's {@code timeout_ms}, is answered UNKNOWN_TOPIC_ID (retriable:
+ * the client refreshes its metadata and sends it again), or with {@code acks=0} dropped, as the
+ * broker drops what it cannot take; it never reaches the broker unmetered.
+ *
  * <p>Confined to the connection's event loop.
  */
 public final class ProduceGate {
+
+    /** Sluice's answer for a partition whose topic id it could not learn; the client retries it. */
+    private static final String UNKNOWN_ID_MESSAGE =
+            "Sluice could not learn this topic id from the cluster in time; refresh metadata and retry";
 
     /** Exchanges kept for reuse: a Java client has at most five requests in flight per connection. */
     private static final int POOLED_EXCHANGES = 16;
@@ -73,6 +88,8 @@ public final class ProduceGate {
     private static final int BOUNCE = 1;
     private static final int REJECT = 2;
     private static final int HOLD = 3;
+    private static final int UNKNOWN_ID = 4;
+    private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final GateContext context;
     private final ConnectionBudget budget;
@@ -86,6 +103,8 @@ public final class ProduceGate {
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per topic and per partition of the request being decided. */
     private GatedTopic[] requestTopics = new GatedTopic[4];
+    /** Per topic of the request being decided that the connection does not track: why not. */
+    private ConnectionTopics.Miss[] misses = new ConnectionTopics.Miss[4];
 
     private int[] outcomes = new int[8];
     private String[] messages = new String[8];
@@ -94,10 +113,24 @@ public final class ProduceGate {
     /** The throttle time {@code notify} asks of the request being decided, in milliseconds. */
     private int notifyMillis;
 
+    /** The request that waits for the names of the topic ids it names, a slice of its own; null when none. */
+    private ByteBuf awaiting;
+
+    private final RequestHeader awaitingHeader = new RequestHeader();
+    private final FrameView awaitingView = new FrameView();
+    private final GateTimer awaitTimer;
+    private final List<Uuid> unknownIds = new ArrayList<>();
+    private long awaitingUntilNanos;
+    /** Numbers the lookups, so that only the current one's answer decides the waiting request. */
+    private int lookups;
+    /** While the request that waited is decided: unknown ids are not looked up twice. */
+    private boolean idsLookedUp;
+
     private boolean closed;
 
     ProduceGate(GateContext context) {
         this.context = context;
+        this.awaitTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::awaitedTooLong);
         this.budget = new ConnectionBudget(
                 () -> context.services().quotas().limits().connection(), new ConnectionBudget.Pause() {
                     @Override
@@ -119,6 +152,9 @@ public final class ProduceGate {
         parts.readProduceRequest(frame, header.bodyIndex(), version, cursor);
         long now = context.arrived(frame, header);
         grow(parts.topicCount(), parts.partitionCount());
+        if (!idsLookedUp && awaitsTopicIds(frame, header, now)) {
+            return;
+        }
         if (acks == 0) {
             unanswered(frame, now);
             return;
@@ -148,14 +184,19 @@ public final class ProduceGate {
         }
     }
 
-    /** Nothing held and no held batch to forward. */
+    /** Nothing held, no held batch to forward and no request waiting for its topic ids. */
     public boolean isIdle() {
-        return budget.pendingSends() == 0;
+        return budget.pendingSends() == 0 && awaiting == null;
     }
 
     /** The connection closes: what is held is released, throttles end, timers stop. */
     public void close() {
         closed = true;
+        awaitTimer.cancel();
+        if (awaiting != null) {
+            awaiting.release();
+            awaiting = null;
+        }
         context.topics().forEach(entry -> {
             GatedTopic topic = entry.produce;
             if (topic != null) {
@@ -179,7 +220,7 @@ public final class ProduceGate {
     /** What becomes of partition {@code p} of an answered request, whose batches {@link #batches} just counted. */
     private int decide(GatedTopic topic, int p, short version, long now) {
         if (topic == null) {
-            return ADMIT;
+            return untracked(p);
         }
         int partition = parts.partitionIndex(p);
         SequenceGaps.Standing standing = batches.idempotent()
@@ -217,6 +258,25 @@ public final class ProduceGate {
         return reject ? REJECT : BOUNCE;
     }
 
+    /**
+     * What becomes of partition {@code p} of a topic the connection does not track: an invalid name
+     * goes on (the broker refuses it and stores nothing), an unknown id is answered UNKNOWN_TOPIC_ID,
+     * a topic past the connection's limit is refused; answered or, with {@code acks=0}, dropped.
+     */
+    private int untracked(int p) {
+        ConnectionTopics.Miss miss = misses[parts.topicOf(p)];
+        if (miss == ConnectionTopics.Miss.INVALID_NAME) {
+            return ADMIT;
+        }
+        if (miss == ConnectionTopics.Miss.FULL) {
+            messages[p] = "Sluice meters at most " + context.topics().maxTopics()
+                    + " topics per connection; produce to fewer topics over one connection";
+            return REJECT;
+        }
+        messages[p] = UNKNOWN_ID_MESSAGE;
+        return UNKNOWN_ID;
+    }
+
     /** Partition {@code p} goes to the broker; {@code closesGap} when it is the batch a gap waited for. */
     private void forwarded(GatedTopic topic, int p, boolean closesGap, long now) {
         topic.quota.meter().published(records[p], bytes[p]);
@@ -231,20 +291,20 @@ public final class ProduceGate {
     /** An {@code acks=0} request, lent: what is within quota goes now, the rest is held per topic. */
     private void unanswered(FrameView frame, long now) {
         keep.clear();
-        boolean holds = false;
+        boolean whole = true;
         for (int t = 0; t < parts.topicCount(); t++) {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 count(p);
-                outcomes[p] = topic == null ? ADMIT : admitOrHold(topic, p, now);
+                outcomes[p] = topic == null ? untracked(p) : admitOrHold(topic, p, now);
                 if (outcomes[p] == ADMIT) {
                     keep.set(p);
                 } else {
-                    holds = true;
+                    whole = false;
                 }
             }
         }
-        if (!holds) {
+        if (whole) {
             context.out().toUpstream(frame);
             return;
         }
@@ -252,11 +312,7 @@ public final class ProduceGate {
             if (outcomes[p] == HOLD) {
                 single.clear();
                 single.set(p);
-                hold(
-                        requestTopics[parts.topicOf(p)],
-                        ProduceRequestCut.keep(context.out().alloc(), parts, single),
-                        p,
-                        now);
+                hold(requestTopics[parts.topicOf(p)], heldCut(), p, now);
             }
         }
         if (!keep.isEmpty()) {
@@ -281,6 +337,23 @@ public final class ProduceGate {
                 topic.quota.meter(),
                 now + decision.waitNanos());
         return HOLD;
+    }
+
+    /**
+     * The cut of the partitions in {@link #single}, to hold: slices of the request when they are most
+     * of it, else a copy, so that a small partition held does not keep a large request alive and
+     * what it pins is what {@code maxHeldBytes} counts.
+     */
+    private ByteBuf heldCut() {
+        ByteBuf cut = ProduceRequestCut.keep(context.out().alloc(), parts, single);
+        if (FrameView.pinsLittle(cut.readableBytes(), parts.buffer())) {
+            return cut;
+        }
+        try {
+            return context.out().alloc().buffer(cut.readableBytes()).writeBytes(cut);
+        } finally {
+            cut.release();
+        }
     }
 
     /** Holds {@code request}, the cut of partition {@code p}; takes ownership. */
@@ -331,6 +404,71 @@ public final class ProduceGate {
         budget.check();
     }
 
+    /**
+     * Whether the request just read names a topic id that neither this connection nor
+     * {@link io.sluice.kafka.routing.TopicIds} knows; then it waits, as a slice of its own, for
+     * the lookup (or its {@code timeout_ms}), and no request after it is taken meanwhile. When too
+     * many lookups wait Sluice-wide, the request is decided at once.
+     */
+    private boolean awaitsTopicIds(FrameView frame, RequestHeader header, long now) {
+        if (!parts.topicsById()) {
+            return false;
+        }
+        unknownIds.clear();
+        for (int t = 0; t < parts.topicCount(); t++) {
+            if (context.topics().find(parts, t, now) == null
+                    && context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID) {
+                unknownIds.add(new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t)));
+            }
+        }
+        if (unknownIds.isEmpty()) {
+            return false;
+        }
+        int lookup = ++lookups;
+        if (!context.topicIdLookup().lookUp(List.copyOf(unknownIds), context.loop(), () -> idsLearnt(lookup))) {
+            return false;
+        }
+        long timeoutMillis = Math.max(0, ProduceRequestReader.timeoutMillis(frame, header, cursor));
+        awaiting = frame.retainedSlice();
+        awaitingUntilNanos = now + timeoutMillis * NANOS_PER_MILLI;
+        context.pauses().pause(RequestPauses.TOPIC_IDS);
+        awaitTimer.schedule(awaitingUntilNanos - now);
+        return true;
+    }
+
+    /** Timer task: a request that waited its {@code timeout_ms} for its topic ids is decided without them. */
+    private void awaitedTooLong() {
+        if (awaiting == null) {
+            return;
+        }
+        long left = awaitingUntilNanos - context.clock().nanoTime();
+        if (left > 0) {
+            awaitTimer.schedule(left);
+            return;
+        }
+        idsLearnt(lookups);
+    }
+
+    /** The lookup {@code lookup} is over: the waiting request is decided with what Sluice knows now. */
+    private void idsLearnt(int lookup) {
+        if (closed || awaiting == null || lookup != lookups) {
+            return;
+        }
+        awaitTimer.cancel();
+        ByteBuf frame = awaiting;
+        awaiting = null;
+        try {
+            awaitingHeader.read(awaitingView.lend(frame, frame.readerIndex(), frame.readableBytes()));
+            idsLookedUp = true;
+            request(awaitingView, awaitingHeader);
+        } finally {
+            idsLookedUp = false;
+            frame.release();
+        }
+        context.out().flush();
+        context.pauses().resume(RequestPauses.TOPIC_IDS);
+    }
+
     /** Records that the topic is throttled, with the action the gate takes ({@code taken}). */
     private void begin(GatedTopic topic, Throttling taken, TopicMeter meter, long untilNanos) {
         topic.throttle.begin(decision, taken.action(), meter, untilNanos);
@@ -346,6 +484,7 @@ public final class ProduceGate {
             entry.produce = topic;
         }
         requestTopics[t] = topic;
+        misses[t] = entry == null ? context.topics().miss() : null;
         return topic;
     }
 
@@ -366,6 +505,7 @@ public final class ProduceGate {
                 switch (outcomes[p]) {
                     case ADMIT -> verdicts.forwarded(index);
                     case BOUNCE -> verdicts.answered(index, KafkaActions.RETRY_ERROR, messages[p]);
+                    case UNKNOWN_ID -> verdicts.answered(index, Errors.UNKNOWN_TOPIC_ID, messages[p]);
                     default -> verdicts.answered(index, KafkaActions.REFUSAL_ERROR, messages[p]);
                 }
                 messages[p] = null;
@@ -398,6 +538,7 @@ public final class ProduceGate {
     private void grow(int topicCount, int partitionCount) {
         if (requestTopics.length < topicCount) {
             requestTopics = new GatedTopic[Math.max(topicCount, requestTopics.length * 2)];
+            misses = new ConnectionTopics.Miss[requestTopics.length];
         }
         if (outcomes.length < partitionCount) {
             int size = Math.max(partitionCount, outcomes.length * 2);

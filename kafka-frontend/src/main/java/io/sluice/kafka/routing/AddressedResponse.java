@@ -1,8 +1,12 @@
 package io.sluice.kafka.routing;
 
 import io.sluice.kafka.codec.HandledApi;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.DescribeClusterResponseData.DescribeClusterBroker;
+import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
@@ -21,7 +25,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * Where the responses of one API name brokers, as data for {@link ResponseRewriter}: the message
+ * Where the responses of one API name brokers, and which carry topic ids, as data for {@link ResponseRewriter}: the message
  * class to read them into, whether only a response that carries node endpoints needs reading (brokers
  * fill them only when a leader moved, so most Produce and Fetch responses go as they came), how
  * Sluice's address goes in place of each broker named, and what else Sluice learns from them.
@@ -150,6 +154,32 @@ record AddressedResponse<M extends ApiMessage>(
                                 ShareAcknowledgeResponseData.NodeEndpoint::port,
                                 (endpoint, host, port) -> endpoint.setHost(host).setPort(port)),
                         null));
+    }
+
+    static {
+        // No brokers, but topic ids: learnt wherever a response names a topic by both.
+        BY_API.put(
+                HandledApi.CREATE_TOPICS,
+                new AddressedResponse<CreateTopicsResponseData>(
+                        CreateTopicsResponseData::new,
+                        false,
+                        (response, version, nodes) -> false,
+                        (response, topicIds) -> {
+                            for (CreatableTopicResult topic : response.topics()) {
+                                topicIds.learn(topic.topicId(), topic.name());
+                            }
+                        }));
+        BY_API.put(
+                HandledApi.DESCRIBE_TOPIC_PARTITIONS,
+                new AddressedResponse<DescribeTopicPartitionsResponseData>(
+                        DescribeTopicPartitionsResponseData::new,
+                        false,
+                        (response, version, nodes) -> false,
+                        (response, topicIds) -> {
+                            for (DescribeTopicPartitionsResponseTopic topic : response.topics()) {
+                                topicIds.learn(topic.topicId(), topic.name());
+                            }
+                        }));
     }
 
     /** Where responses to {@code api} name brokers; null for an API whose responses name none. */

@@ -2,12 +2,15 @@ package io.sluice.kafka.routing;
 
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.relay.tls.TlsProvider;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -27,15 +30,24 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
- * Sluice's own Metadata request to one bootstrap server, asking for the brokers and no topics, so
- * that a Sluice that just started knows every node (and opens its port) before the first client
- * asks. Blocking: for a thread of its own, never an event loop. A broker that wants SASL first
+ * Sluice's own Metadata requests to one bootstrap server: for the brokers and no topics, so that
+ * a Sluice that just started knows every node (and opens its port) before the first client asks;
+ * and for the names of topic ids no response through Sluice named ({@link TopicIdLookup}). Blocking: for a thread of its own, never an event loop. A broker that wants SASL first
  * closes the connection; then Sluice learns the nodes from the clients' own metadata instead.
  */
 public final class MetadataClient {
+
+    /** The first Metadata version that takes topic ids (KIP-516). */
+    private static final short TOPICS_BY_ID = 12;
+    /** Largest response Sluice reads: a cluster's every topic, for a broker too old to answer by id. */
+    private static final int MAX_RESPONSE_BYTES = 64 << 20;
 
     /** The client id brokers see in their request logs. */
     static final String CLIENT_ID = "sluice";
@@ -65,6 +77,50 @@ public final class MetadataClient {
      */
     public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets)
             throws IOException {
+        MetadataResponseData response =
+                metadata(server, timeout, sockets, version -> new MetadataRequestData().setTopics(List.of()));
+        List<Node> nodes = new ArrayList<>();
+        for (MetadataResponseBroker broker : response.brokers()) {
+            nodes.add(new Node(broker.nodeId(), broker.host(), broker.port()));
+        }
+        return nodes;
+    }
+
+    /**
+     * The names of the topics {@code ids} that {@code server} knows, and of any other topic its
+     * answer names: asks for those ids (Metadata v12+), or for every topic from a broker too old to
+     * take ids. An id the cluster does not know is left out.
+     *
+     * @throws IOException as {@link #brokers(BrokerEndpoint, Duration, SocketFactory)}
+     */
+    public static Map<Uuid, String> topicNames(
+            BrokerEndpoint server, Duration timeout, SocketFactory sockets, Collection<Uuid> ids) throws IOException {
+        MetadataResponseData response = metadata(server, timeout, sockets, version -> {
+            if (version < TOPICS_BY_ID) {
+                return new MetadataRequestData().setTopics(null);
+            }
+            List<MetadataRequestTopic> topics = new ArrayList<>();
+            for (Uuid id : ids) {
+                topics.add(new MetadataRequestTopic().setTopicId(id).setName(null));
+            }
+            return new MetadataRequestData().setTopics(topics);
+        });
+        Map<Uuid, String> names = new HashMap<>();
+        for (MetadataResponseTopic topic : response.topics()) {
+            if (topic.errorCode() == Errors.NONE.code() && topic.name() != null) {
+                names.put(topic.topicId(), topic.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * One Metadata request to {@code server}, made by {@code request} for the version negotiated
+     * with ApiVersions v0 (which every broker answers), and its response.
+     */
+    private static MetadataResponseData metadata(
+            BrokerEndpoint server, Duration timeout, SocketFactory sockets, IntFunction<MetadataRequestData> request)
+            throws IOException {
         int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
         try (Socket socket = sockets.createSocket()) {
             if (socket instanceof SSLSocket tls) {
@@ -93,14 +149,8 @@ public final class MetadataClient {
                 throw new IOException(server + " serves Metadata v" + metadata.minVersion() + "-v"
                         + metadata.maxVersion() + " only, none Sluice asks with");
             }
-            MetadataRequestData request = new MetadataRequestData().setTopics(List.of());
-            send(out, request, version, 2);
-            MetadataResponseData response = receive(in, new MetadataResponseData(), version, 2);
-            List<Node> nodes = new ArrayList<>();
-            for (MetadataResponseBroker broker : response.brokers()) {
-                nodes.add(new Node(broker.nodeId(), broker.host(), broker.port()));
-            }
-            return nodes;
+            send(out, request.apply(version), version, 2);
+            return receive(in, new MetadataResponseData(), version, 2);
         } catch (RuntimeException e) {
             // kafka-clients' readers signal unreadable input with assorted unchecked exceptions.
             throw new IOException(server + " answered something unreadable: " + e, e);
@@ -126,8 +176,7 @@ public final class MetadataClient {
     private static <M extends ApiMessage> M receive(DataInputStream in, M body, short version, int correlationId)
             throws IOException {
         int size = in.readInt();
-        // A response to either request is a few kilobytes; more means this is no Kafka broker.
-        if (size < 4 || size > 1 << 20) {
+        if (size < 4 || size > MAX_RESPONSE_BYTES) {
             throw new IOException("response of " + size + " bytes to " + ApiKeys.forId(body.apiKey()).name);
         }
         byte[] bytes = new byte[size];

@@ -3,6 +3,7 @@ package io.sluice.kafka.connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionJson;
 import io.sluice.admission.AdmissionSettings;
@@ -13,6 +14,7 @@ import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
 import io.sluice.kafka.testing.KafkaFrames;
@@ -28,12 +30,15 @@ import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.ManualEventLoop;
+import org.apache.kafka.common.Uuid;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -104,18 +109,26 @@ final class ConnectionHarness implements AutoCloseable {
                 new UpstreamConnectFailures());
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
-                new TopicIds(100),
+                new TopicIdLookup(new TopicIds(100), ConnectionHarness::clusterNames, ImmediateEventExecutor.INSTANCE),
                 1_000,
                 RefusingSocketChannel.class,
                 HANDSHAKE_TIMEOUT,
                 maxRequestSize,
                 null,
-                upstreamTls);
+                upstreamTls,
+                KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION);
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));
         loop.register(client);
         loop.runTasks();
+    }
+
+    /** The cluster behind the harness knows every topic id it is asked for, by a name of its own. */
+    private static Map<Uuid, String> clusterNames(Collection<Uuid> ids) {
+        Map<Uuid, String> names = new HashMap<>();
+        ids.forEach(id -> names.put(id, "topic-" + id));
+        return names;
     }
 
     /** A connection with admission control off. */

@@ -34,6 +34,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -69,7 +70,7 @@ class GateFuzzTest {
             if (kafka != null) {
                 int i = 0;
                 for (ProduceRequestData.TopicProduceData topic : kafka.topicData()) {
-                    harness.topicIds.learn(topic.topicId(), "topic-" + i++);
+                    knowId(harness, topic.topicId(), i++);
                 }
             }
             RequestHeader header = new RequestHeader();
@@ -81,6 +82,9 @@ class GateFuzzTest {
                         return;
                     }
                     gates.produce().request(lent, header);
+                    // The connection reads nothing more while a request waits for its topic ids.
+                    harness.loop.runTasks();
+                    assertFalse(harness.paused && gates.produce().isIdle(), "paused with nothing waiting");
                 }
                 if (kafka != null) {
                     harness.advance(5_000);
@@ -118,7 +122,7 @@ class GateFuzzTest {
             if (kafka != null) {
                 int i = 0;
                 for (FetchResponseData.FetchableTopicResponse topic : kafka.responses()) {
-                    harness.topicIds.learn(topic.topicId(), "topic-" + i++);
+                    knowId(harness, topic.topicId(), i++);
                 }
             }
             ByteBuf out;
@@ -131,7 +135,9 @@ class GateFuzzTest {
             }
             try {
                 if (kafka != null) {
-                    checkTrimmed(kafka, RecordFrames.readFetch(out, version));
+                    FetchResponseData trimmed = RecordFrames.readFetch(out, version);
+                    checkUnknownIdsCut(harness, trimmed, version);
+                    checkTrimmed(kafka, trimmed);
                 }
             } finally {
                 out.release();
@@ -141,12 +147,39 @@ class GateFuzzTest {
         }
     }
 
+    /**
+     * Topic {@code i} of an input: its id learnt from a response through Sluice, known only to the
+     * cluster (Sluice's own lookup finds it), or known nowhere, in turn.
+     */
+    private static void knowId(GateHarness harness, Uuid id, int i) {
+        switch (i % 3) {
+            case 0 -> harness.topicIds.learn(id, "topic-" + i);
+            case 1 -> harness.clusterTopicIds.put(id, "topic-" + i);
+            default -> {}
+        }
+    }
+
+    /** No records of a topic id Sluice could not name reach the client: they were never charged. */
+    private static void checkUnknownIdsCut(GateHarness harness, FetchResponseData response, short version) {
+        if (version < 13) {
+            return;
+        }
+        for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
+            if (harness.topicIds.name(topic.topicId()) == null) {
+                for (FetchResponseData.PartitionData partition : topic.partitions()) {
+                    assertEquals(0, records(partition).remaining(), "records of an unknown topic id forwarded");
+                }
+            }
+        }
+    }
+
     private static void checkProduce(GateHarness harness, ProduceRequestData original, short version) {
         List<String> requested = partitions(original);
         for (Forwarded forwarded : new ArrayList<>(harness.forwarded)) {
             harness.forwarded.remove(forwarded);
             ProduceRequestData cut = RecordFrames.readProduce(forwarded.frame(), version);
             assertTrue(requested.containsAll(partitions(cut)), "forwarded a partition the client did not send");
+            assertNamed(harness, cut, version);
             ByteBuf response = harness.respond(forwarded, RecordFrames.produceResponse(cut, version));
             assertEquals(
                     requested,
@@ -160,7 +193,18 @@ class GateFuzzTest {
                     "Sluice's answer does not mirror the request");
         }
         for (ByteBuf unanswered : harness.upstream) {
-            assertTrue(requested.containsAll(partitions(RecordFrames.readProduce(unanswered, version))));
+            ProduceRequestData sent = RecordFrames.readProduce(unanswered, version);
+            assertTrue(requested.containsAll(partitions(sent)));
+            assertNamed(harness, sent, version);
+        }
+    }
+
+    /** Every topic id of a request on its way to the broker is one Sluice charged by name. */
+    private static void assertNamed(GateHarness harness, ProduceRequestData sent, short version) {
+        if (version >= 13) {
+            sent.topicData()
+                    .forEach(t -> assertTrue(
+                            harness.topicIds.name(t.topicId()) != null, "topic id " + t.topicId() + " sent unmetered"));
         }
     }
 

@@ -1,7 +1,10 @@
 package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.kafka.connection.KafkaSettings;
+import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.limits.Limit;
@@ -9,11 +12,16 @@ import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.relay.FrameView;
 import io.sluice.testing.GateWorld;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
 
 /**
  * The Kafka gates in a world without a broker or sockets ({@link GateWorld}): the connection's side
@@ -39,13 +47,34 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
     final List<Answer> answers = new ArrayList<>();
-    final KafkaGates gates = new KafkaGates(this, this, loop, services, topicIds, CLIENT_ADDRESS);
+    /** What the cluster answers Sluice's own lookups of topic ids with; none by default. */
+    final Map<Uuid, String> clusterTopicIds = new HashMap<>();
+    /** The lookups Sluice made, each the ids it asked for. */
+    final List<Collection<Uuid>> lookups = new ArrayList<>();
+
+    final TopicIdLookup lookup;
+    final KafkaGates gates;
     boolean paused;
 
     private final List<ByteBuf> toRelease = new ArrayList<>();
 
+    /** Gates whose lookups of topic ids run at once, and answer on the harness's loop. */
     GateHarness() {
+        this(ImmediateEventExecutor.INSTANCE);
+    }
+
+    /** Gates whose lookups of topic ids run on {@code lookupRunner}. */
+    GateHarness(ExecutorService lookupRunner) {
         super("kafka");
+        lookup = new TopicIdLookup(
+                topicIds,
+                ids -> {
+                    lookups.add(List.copyOf(ids));
+                    return clusterTopicIds;
+                },
+                lookupRunner);
+        gates = new KafkaGates(
+                this, this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS);
     }
 
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */

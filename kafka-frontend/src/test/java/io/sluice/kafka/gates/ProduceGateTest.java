@@ -1,6 +1,7 @@
 package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
 import io.sluice.kafka.scopes.KafkaScopes;
@@ -14,6 +15,7 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.status.DelayHistogram;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
+import io.sluice.testing.ManualEventLoop;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
@@ -394,30 +396,156 @@ class ProduceGateTest {
     @Test
     void topicsNamedByIdAreLimitedByName() {
         Uuid slowId = Uuid.randomUuid();
-        Uuid unknownId = Uuid.randomUuid();
         harness.topicIds.learn(slowId, SLOW);
         harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
         short v13 = 13;
         produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(10, 10)));
         respond(harness.takeForwarded());
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "over quota by id as by name");
+        assertEquals(SLOW, onlyThrottle().topic());
+        assertTrue(harness.lookups.isEmpty(), "a known id needs no lookup");
+    }
+
+    @Test
+    void anIdNoResponseNamedWaitsForSluicesOwnLookupAndIsChargedToItsTopic() {
+        Uuid slowId = Uuid.randomUuid();
+        harness.clusterTopicIds.put(slowId, SLOW);
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
+        short v13 = 13;
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(10, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "the request waits for the lookup");
+        assertTrue(harness.paused, "and no request behind it is taken");
+        assertEquals(List.of(List.of(slowId)), harness.lookups);
+
+        harness.loop.runTasks();
+        assertFalse(harness.paused);
+        respond(harness.takeForwarded());
+        assertEquals(10, harness.activity.meter("kafka", SLOW).publishMessages(), "charged to the topic of the id");
+        produce(v13, ALL, new Part(SLOW, slowId, 0, RecordFrames.batch(5, 10)));
+        assertTrue(harness.forwarded.isEmpty(), "the next batch is over the limit");
+        assertEquals(1, harness.lookups.size(), "the id is known from then on");
+        assertEquals("reject", onlyThrottle().action());
+    }
+
+    @Test
+    void anIdTheClusterDoesNotKnowIsAnsweredUnknownTopicIdAndNeverForwarded() {
+        Uuid unknownId = Uuid.randomUuid();
+        short v13 = 13;
+        produce(v13, ALL, new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
+        harness.loop.runTasks();
+        assertTrue(harness.forwarded.isEmpty());
+        ByteBuf answer = harness.answers.get(0).frame();
+        ProduceResponseData.TopicProduceResponse topic = RecordFrames.readProduceResponse(answer, v13)
+                .responses()
+                .iterator()
+                .next();
+        assertEquals(unknownId, topic.topicId());
+        assertEquals(
+                Errors.UNKNOWN_TOPIC_ID.code(),
+                topic.partitionResponses().get(0).errorCode());
+        assertTrue(topic.partitionResponses().get(0).errorMessage().startsWith("Sluice "));
+        assertFalse(harness.paused);
+    }
+
+    @Test
+    void anAcksZeroBatchOfAnUnknownIdIsDroppedAndTheRestGoesOn() {
+        Uuid unknownId = Uuid.randomUuid();
+        Uuid knownId = Uuid.randomUuid();
+        harness.topicIds.learn(knownId, FAST);
+        short v13 = 13;
         produce(
                 v13,
-                ALL,
-                new Part(SLOW, slowId, 0, RecordFrames.batch(1, 10)),
+                (short) 0,
+                new Part(FAST, knownId, 0, RecordFrames.batch(1, 10)),
                 new Part("other", unknownId, 0, RecordFrames.batch(1, 10)));
-        Forwarded cut = harness.takeForwarded();
-        ProduceRequestData data = RecordFrames.readProduce(cut.frame(), v13);
+        harness.loop.runTasks();
+        assertEquals(1, harness.upstream.size());
+        ProduceRequestData sent = RecordFrames.readProduce(harness.upstream.get(0), v13);
+        assertEquals(1, sent.topicData().size());
+        assertEquals(knownId, sent.topicData().iterator().next().topicId());
+        assertTrue(gates.produce().isIdle());
+    }
+
+    @Test
+    void aRequestIsDecidedAtOnceWhenNoLookupCanBeMade() {
+        harness.lookup.close();
+        Uuid unknownId = Uuid.randomUuid();
+        harness.clusterTopicIds.put(unknownId, SLOW);
+        produce((short) 13, ALL, new Part(SLOW, unknownId, 0, RecordFrames.batch(1, 10)));
+        assertTrue(harness.lookups.isEmpty(), "a closed lookup asks nobody");
+        assertEquals(1, harness.answers.size(), "answered at once: UNKNOWN_TOPIC_ID");
+        assertFalse(harness.paused);
+    }
+
+    @Test
+    void aRequestWaitingForItsIdsIsAnsweredAfterItsTimeoutWhenTheLookupNeverAnswers() {
+        ManualEventLoop stuck = new ManualEventLoop();
+        GateHarness waiting = new GateHarness(stuck);
+        try {
+            Uuid id = Uuid.randomUuid();
+            short v13 = 13;
+            waiting.request(KafkaFrames.request(
+                    RecordFrames.produce(v13, ALL, new Part(SLOW, id, 0, RecordFrames.batch(1, 10)))
+                            .setTimeoutMs(500),
+                    v13,
+                    1,
+                    GateHarness.CLIENT_ID));
+            waiting.advance(400);
+            assertTrue(waiting.answers.isEmpty() && waiting.forwarded.isEmpty(), "still within timeout_ms");
+            assertTrue(waiting.paused);
+            waiting.advance(200);
+            assertEquals(1, waiting.answers.size(), "UNKNOWN_TOPIC_ID once timeout_ms passed");
+            assertTrue(waiting.forwarded.isEmpty(), "never forwarded unmetered");
+            assertFalse(waiting.paused);
+        } finally {
+            waiting.close();
+        }
+    }
+
+    @Test
+    void anInvalidTopicNameGoesToTheBrokerWithNothingKeptForIt() {
+        harness.limit(ScopeRef.PROXY, records(1, OnExceed.REJECT));
+        produce(part("no such/topic!", 0, 5));
+        assertEquals(List.of("no such/topic!-0:NONE"), respond(harness.takeForwarded()), "the broker refuses it");
+        assertTrue(
+                harness.activity.meters().stream().noneMatch(m -> m.topic().contains("/")),
+                "no figures for an invalid name");
+        assertTrue(harness.throttled().isEmpty());
+    }
+
+    @Test
+    void aConnectionTracksAtMostItsTopicsAndRefusesTheRest() {
+        Part[] parts = new Part[KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION + 1];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = part("t" + i, 0, 1);
+        }
+        produce(parts);
+        List<String> outcomes = respond(harness.takeForwarded());
+        assertEquals(parts.length, outcomes.size());
         assertEquals(
-                unknownId, data.topicData().iterator().next().topicId(), "a topic no Metadata named is not limited");
-        ByteBuf response = harness.respond(cut, RecordFrames.produceResponse(data, v13));
-        List<ProduceResponseData.TopicProduceResponse> topics =
-                new ArrayList<>(RecordFrames.readProduceResponse(response, v13).responses());
-        assertEquals(slowId, topics.get(0).topicId());
-        assertEquals(
-                Errors.REQUEST_TIMED_OUT.code(),
-                topics.get(0).partitionResponses().get(0).errorCode());
-        assertEquals(unknownId, topics.get(1).topicId());
-        assertEquals(SLOW, onlyThrottle().topic());
+                "t" + KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION + "-0:POLICY_VIOLATION",
+                outcomes.get(parts.length - 1));
+        assertEquals("t0-0:NONE", outcomes.get(0));
+    }
+
+    @Test
+    void aSmallHeldPartitionOfALargeRequestPinsOnlyItsOwnBytes() {
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
+        ByteBuf request = RecordFrames.produceRequest(
+                V,
+                (short) 0,
+                ++correlationId,
+                GateHarness.CLIENT_ID,
+                new Part(FAST, null, 0, RecordFrames.batch(1, 5 << 20)),
+                part(SLOW, 0, 1));
+        harness.request(request.retain());
+        harness.upstream.remove(0).release();
+        assertEquals(1, request.refCnt(), "the held partition keeps no reference to the 5 MiB request");
+        request.release();
+        ThrottledClient held = onlyThrottle();
+        assertEquals(1, held.heldMessages());
+        assertTrue(held.heldBytes() < 1_000, "held bytes are the partition's: " + held.heldBytes());
     }
 
     @Test

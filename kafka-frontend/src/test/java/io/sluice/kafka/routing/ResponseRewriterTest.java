@@ -186,6 +186,24 @@ class ResponseRewriterTest {
     }
 
     @Test
+    void learnsTopicIdsFromCreateTopicsAndDescribeTopicPartitionsAndPassesThemOnAsTheyCame() {
+        ApiMessage[] responses = {BrokerResponses.createTopics(), BrokerResponses.describeTopicPartitions()};
+        short[] versions = {7, 0};
+        for (int i = 0; i < responses.length; i++) {
+            TopicIds learnt = new TopicIds(8);
+            ResponseRewriter own = ResponseRewriter.rewriting(
+                    new AdvertisedNodes(SLUICE, NODE_PORT_BASE, (id, host, port) -> {}), learnt);
+            ByteBuf frame = pooledCopy(KafkaFrames.response(responses[i], versions[i], i));
+            assertSame(frame, rewritten(own, alloc, frame, responses[i].apiKey(), versions[i]), "no broker named");
+            frame.release();
+            assertEquals(
+                    "orders",
+                    learnt.name(BrokerResponses.ORDERS_ID),
+                    responses[i].getClass().getSimpleName());
+        }
+    }
+
+    @Test
     void closesRatherThanLeakABrokerAddressItCannotRoute() {
         ResponseRewriter highBase =
                 ResponseRewriter.rewriting(new AdvertisedNodes(SLUICE, 65534, (id, host, port) -> {}), topicIds);
@@ -199,7 +217,7 @@ class ResponseRewriterTest {
 
     @Test
     void rejectsAnUnreadableResponseAndReleasesIt() {
-        // Every API whose responses name brokers (AddressedResponseTest holds the table to the schemas).
+        // Every API whose responses name brokers or topic ids (AddressedResponseTest holds the table to the schemas).
         for (HandledApi api : HandledApi.values()) {
             if (AddressedResponse.of(api) == null) {
                 continue;

@@ -2,7 +2,9 @@ package io.sluice.kafka.testing;
 
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -48,8 +50,39 @@ public final class BrokerResponses {
             case FETCH -> fetch(version, withNodeEndpoints);
             case SHARE_FETCH -> shareFetch(withNodeEndpoints);
             case SHARE_ACKNOWLEDGE -> shareAcknowledge(withNodeEndpoints);
+            case CREATE_TOPICS -> createTopics();
+            case DESCRIBE_TOPIC_PARTITIONS -> describeTopicPartitions();
             default -> throw new IllegalArgumentException("no response built for " + api);
         };
+    }
+
+    /** CreateTopics v7+: topic {@code orders} created with {@link #ORDERS_ID}. */
+    public static CreateTopicsResponseData createTopics() {
+        CreateTopicsResponseData data = new CreateTopicsResponseData();
+        data.topics()
+                .add(new CreateTopicsResponseData.CreatableTopicResult()
+                        .setName("orders")
+                        .setTopicId(ORDERS_ID)
+                        .setNumPartitions(3)
+                        .setReplicationFactor((short) 3));
+        return data;
+    }
+
+    /** DescribeTopicPartitions v0: topic {@code orders}, {@link #ORDERS_ID}, one partition led by node 1. */
+    public static DescribeTopicPartitionsResponseData describeTopicPartitions() {
+        DescribeTopicPartitionsResponseData data = new DescribeTopicPartitionsResponseData();
+        DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic topic =
+                new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic()
+                        .setName("orders")
+                        .setTopicId(ORDERS_ID);
+        topic.partitions()
+                .add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition()
+                        .setPartitionIndex(0)
+                        .setLeaderId(1)
+                        .setReplicaNodes(List.of(1))
+                        .setIsrNodes(List.of(1)));
+        data.topics().add(topic);
+        return data;
     }
 
     public static MetadataResponseData metadata(short version) {

@@ -28,7 +28,7 @@ final class RawPulsarClient implements AutoCloseable {
 
     RawPulsarClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(10_000);
+        socket.setSoTimeout(30_000);
         out = socket.getOutputStream();
         in = new DataInputStream(socket.getInputStream());
     }
@@ -55,13 +55,7 @@ final class RawPulsarClient implements AutoCloseable {
     BaseCommand producer(long producerId, String topic) throws IOException {
         BaseCommand answer = null;
         for (int requestId = 1; requestId <= 20; requestId++) {
-            write(command(BaseCommand.newBuilder()
-                    .setType(BaseCommand.Type.PRODUCER)
-                    .setProducer(CommandProducer.newBuilder()
-                            .setTopic(topic)
-                            .setProducerId(producerId)
-                            .setRequestId(requestId))));
-            answer = readCommand();
+            answer = repeatProducer(producerId, topic, requestId);
             if (answer.getType() != BaseCommand.Type.ERROR) {
                 return answer;
             }
@@ -75,17 +69,39 @@ final class RawPulsarClient implements AutoCloseable {
         return answer;
     }
 
+    /**
+     * One PRODUCER for {@code producerId} on {@code topic} with request id {@code requestId} (for an
+     * id already active: a second one, naming another topic); returns the broker's answer.
+     */
+    BaseCommand repeatProducer(long producerId, String topic, long requestId) throws IOException {
+        write(command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.PRODUCER)
+                .setProducer(CommandProducer.newBuilder()
+                        .setTopic(topic)
+                        .setProducerId(producerId)
+                        .setRequestId(requestId))));
+        return readCommand();
+    }
+
     /** A SEND frame of one message, without checksum (the broker verifies none then). */
     static byte[] send(long producerId, long sequenceId, byte[] payload) throws IOException {
+        return send(producerId, sequenceId, 1, 1, payload);
+    }
+
+    /**
+     * A SEND frame whose command declares {@code declared} messages while its metadata says the
+     * batch holds {@code inBatch}, as a client that lies about its count writes it.
+     */
+    static byte[] send(long producerId, long sequenceId, int declared, int inBatch, byte[] payload) throws IOException {
         BaseCommand command = BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.SEND)
                 .setSend(CommandSend.newBuilder()
                         .setProducerId(producerId)
                         .setSequenceId(sequenceId)
-                        .setNumMessages(1))
+                        .setNumMessages(declared))
                 .build();
         byte[] cmd = command.toByteArray();
-        byte[] metadata = metadata(sequenceId);
+        byte[] metadata = metadata(sequenceId, inBatch);
         ByteArrayOutputStream frame = new ByteArrayOutputStream();
         int total = 4 + cmd.length + 4 + metadata.length + payload.length;
         writeInt(frame, total);
@@ -97,13 +113,19 @@ final class RawPulsarClient implements AutoCloseable {
         return frame.toByteArray();
     }
 
-    /** MessageMetadata's required fields: producer_name (1), sequence_id (2), publish_time (3). */
-    private static byte[] metadata(long sequenceId) throws IOException {
+    /**
+     * MessageMetadata's required fields, producer_name (1), sequence_id (2), publish_time (3), and
+     * num_messages_in_batch (11) when the send is a batch.
+     */
+    private static byte[] metadata(long sequenceId, int inBatch) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(bytes);
         out.writeString(1, "raw-it");
         out.writeUInt64(2, sequenceId);
         out.writeUInt64(3, System.currentTimeMillis());
+        if (inBatch > 1) {
+            out.writeInt32(11, inBatch);
+        }
         out.flush();
         return bytes.toByteArray();
     }

@@ -219,16 +219,55 @@ public final class FrameReader {
         if (metadataSize > end - pos) {
             throw malformed("metadata size " + metadataSize + " out of bounds");
         }
-        int metadataEnd = pos + (int) metadataSize;
-        while (pos < metadataEnd) {
-            long tag = varint32(buf, pos, metadataEnd);
+        return messagesInBatch(buf, pos, pos + (int) metadataSize);
+    }
+
+    /**
+     * Messages a SEND carries by its own metadata: MessageMetadata's num_messages_in_batch (default
+     * 1), read after the optional checksum; 0 when the metadata cannot be read, which the broker
+     * cannot store as a readable batch either. A client declares {@code num_messages} itself, so a
+     * gate charges the larger of the two.
+     */
+    public static int messagesInSend(FrameView frame) {
+        ByteBuf buf = frame.buffer();
+        int pos = frame.index() + SIZES + commandSize(buf, frame.index());
+        int end = frame.index() + frame.length();
+        if (pos + 2 <= end && buf.getUnsignedShort(pos) == MAGIC_CRC32C) {
+            pos += 6;
+        }
+        if (pos + 4 > end) {
+            return 0;
+        }
+        long metadataSize = buf.getUnsignedInt(pos);
+        pos += 4;
+        if (metadataSize > end - pos) {
+            return 0;
+        }
+        try {
+            return messagesInBatch(buf, pos, pos + (int) metadataSize);
+        } catch (MalformedFrameException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * num_messages_in_batch of the MessageMetadata between {@code pos} and {@code end}: its last
+     * occurrence, as protobuf reads a repeated scalar, 1 when absent, at most {@link Integer#MAX_VALUE}.
+     */
+    private static int messagesInBatch(ByteBuf buf, int pos, int end) {
+        long count = 1;
+        while (pos < end) {
+            long tag = varint32(buf, pos, end);
             pos = after(tag);
             if ((int) tag == NUM_MESSAGES_IN_BATCH_TAG) {
-                return (int) varint32(buf, pos, metadataEnd);
+                long value = varint32(buf, pos, end);
+                count = value & 0xFFFFFFFFL;
+                pos = after(value);
+            } else {
+                pos = skip(buf, pos, end, (int) tag & 7);
             }
-            pos = skip(buf, pos, metadataEnd, (int) tag & 7);
         }
-        return 1;
+        return (int) Math.min(count, Integer.MAX_VALUE);
     }
 
     /**

@@ -18,9 +18,6 @@ import io.sluice.relay.TopicQuota;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Dispatch quotas for one connection, enforced by metering FLOW permits: the broker sends a
  * consumer only as many messages as it has permits for, so Sluice passes the client's permits
@@ -48,7 +45,6 @@ public final class DispatchGate {
     private String role;
 
     private final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(this::newConsumer);
-    private final List<ConsumerState> replaced = new ArrayList<>();
     private final QuotaDecision decision = new QuotaDecision();
 
     /**
@@ -71,9 +67,7 @@ public final class DispatchGate {
 
     /** The broker's SUCCESS for request {@code requestId}: the consumer is active from now on. */
     public void consumerCreated(long requestId) {
-        consumers.succeeded(requestId, replaced);
-        replaced.forEach(this::consumerGone);
-        replaced.clear();
+        consumers.succeeded(requestId);
     }
 
     /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */

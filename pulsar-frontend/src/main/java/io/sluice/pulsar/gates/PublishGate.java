@@ -25,8 +25,6 @@ import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -87,7 +85,6 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(this::newProducer);
     private final ThrottleNotices notices;
     private final ConnectionBudget budget;
-    private final List<ProducerState> replaced = new ArrayList<>();
     private final SendFields fields = new SendFields();
     private final QuotaDecision decision = new QuotaDecision();
 
@@ -144,7 +141,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             out.toUpstream(frame);
             return;
         }
-        int messages = Math.max(1, fields.numMessages);
+        // The client declares num_messages; consumers see the batch's own count: charge the larger.
+        int messages = Math.max(1, Math.max(fields.numMessages, FrameReader.messagesInSend(frame)));
         long bytes = FrameReader.payloadSize(frame);
         long now = clock.nanoTime();
         budget.sendPending();
@@ -226,9 +224,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     /** The broker's PRODUCER_SUCCESS for request {@code requestId}: the producer is active from now on. */
     public void producerCreated(long requestId) {
-        producers.succeeded(requestId, replaced);
-        replaced.forEach(this::producerGone);
-        replaced.clear();
+        producers.succeeded(requestId);
     }
 
     /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
@@ -257,7 +253,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         producers.clear().forEach(this::producerGone);
     }
 
-    /** A producer closed or was replaced: drop what it holds; the client never got receipts for it. */
+    /** A producer closed: drop what it holds; the client never got receipts for it. */
     private void producerGone(ProducerState producer) {
         producer.timer.cancel();
         if (producer.notice.isAwaitingReceipt()) {
@@ -348,9 +344,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return producers.get(producer.producerId) == producer && producer.notice.awaits(requestId);
     }
 
-    /** Holds a lent send, as a slice of its own, behind the producer's other held sends. */
+    /**
+     * Holds a lent send, as a buffer of its own (copied out of a read buffer much larger than itself,
+     * so that what it pins is what {@code maxHeldBytes} counts), behind the producer's other held sends.
+     */
     private void hold(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
-        producer.held.add(frame.retainedSlice(), messages, bytes, fields.lastSequenceId(), now);
+        producer.held.add(frame.heldCopy(out.alloc()), messages, bytes, fields.lastSequenceId(), now);
         budget.held(bytes);
         producer.quota.meter().held(messages, bytes);
         producer.throttle.holding(producer.held.size(), producer.held.bytes());

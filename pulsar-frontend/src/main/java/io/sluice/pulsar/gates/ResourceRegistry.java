@@ -13,7 +13,10 @@ import java.util.function.BiFunction;
  * <p>A resource is <em>requested</em> by PRODUCER or SUBSCRIBE (keyed by request id),
  * <em>active</em> once the broker answers PRODUCER_SUCCESS or SUCCESS for that request, and gone
  * after ERROR for the request, CLOSE_PRODUCER / CLOSE_CONSUMER from either side, or TOPIC_MIGRATED.
- * A request for an id that is still active replaces it only when the broker accepts the new one.
+ * A request for an id that is still active never replaces it: the broker answers it with success
+ * and keeps the id on its first topic, so Sluice keeps metering the id against that topic (a
+ * client that could move an id's accounting to another topic would send to a limited topic while
+ * being charged to an unlimited one).
  *
  * <p>Confined to the connection's event loop; not thread-safe.
  *
@@ -39,20 +42,17 @@ final class ResourceRegistry<T> {
 
     /**
      * The broker accepted request {@code requestId}. Returns the newly active resource, or null when
-     * the request was not one of ours or the resource was already active for it (a repeated success,
-     * as for a producer waiting for exclusive access). {@code replaced} receives a resource this one
-     * supersedes.
+     * the request was not one of ours, was answered already (a repeated success, as for a producer
+     * waiting for exclusive access), or named an id that is active: the broker's success then
+     * confirms the id's first resource, which keeps its topic.
      */
-    T succeeded(long requestId, List<T> replaced) {
+    T succeeded(long requestId) {
         Request request = requests.remove(requestId);
-        if (request == null) {
+        if (request == null || active.containsKey(request.id())) {
             return null;
         }
         T state = factory.apply(request.id(), request.topic());
-        T old = active.put(request.id(), state);
-        if (old != null) {
-            replaced.add(old);
-        }
+        active.put(request.id(), state);
         return state;
     }
 

@@ -119,7 +119,15 @@ class FrameFuzzTest {
                     read(() -> FrameReader.readSendReceipt(frame, fields)),
                     read(() -> FrameReader.readSendError(frame, fields)),
                     quietly(() -> FrameReader.readFirstId(frame, BaseCommand.Type.MESSAGE_VALUE)),
-                    quietly(() -> FrameReader.messagesInEntry(frame)));
+                    quietly(() -> FrameReader.messagesInEntry(frame)),
+                    sendCount(frame));
+        }
+
+        /** A SEND's own count: whatever its metadata says, never below 0, and never a failure of Sluice's. */
+        private static Integer sendCount(FrameView frame) {
+            Integer count = quietly(() -> FrameReader.messagesInSend(frame));
+            assertTrue(count == null || count >= 0, "negative message count " + count);
+            return count;
         }
 
         private static byte[] padding() {

@@ -242,6 +242,31 @@ class FrameReaderTest {
         single.release();
     }
 
+    @Test
+    void messagesInSendReadsTheBatchsOwnCountWhateverTheCommandDeclares() {
+        ByteBuf lying = TestFrames.batchSend(1, 0, 1, 100, 10);
+        assertEquals(100, FrameReader.messagesInSend(FrameView.of(lying)));
+        lying.release();
+
+        ByteBuf withoutChecksum = Unpooled.buffer();
+        byte[] command = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(0))
+                .build()
+                .toByteArray();
+        byte[] metadata = {0x58, 0x05, 0x58, 0x09}; // num_messages_in_batch twice: the last counts
+        withoutChecksum
+                .writeInt(4 + command.length + 4 + metadata.length)
+                .writeInt(command.length)
+                .writeBytes(command)
+                .writeInt(metadata.length)
+                .writeBytes(metadata);
+        assertEquals(9, FrameReader.messagesInSend(FrameView.of(withoutChecksum)));
+        FrameView cut = new FrameView().lend(withoutChecksum, 0, withoutChecksum.readableBytes() - 1);
+        assertEquals(0, FrameReader.messagesInSend(cut), "metadata past the frame is unreadable, not trusted");
+        withoutChecksum.release();
+    }
+
     /** A MESSAGE frame as a broker writes it: command, checksum, {@code metadata}, no payload. */
     private static ByteBuf messageFrame(byte[] metadata) {
         byte[] command = BaseCommand.newBuilder()

@@ -23,6 +23,38 @@ public final class TestFrames {
         return withPayload(command, payloadSize);
     }
 
+    /**
+     * A SEND as a batching client writes it: checksum magic, a (fake) checksum and metadata whose
+     * num_messages_in_batch is {@code inBatch}, while the command declares {@code declared}.
+     */
+    public static ByteBuf batchSend(long producerId, long sequenceId, int declared, int inBatch, int payloadSize) {
+        byte[] cmd = BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SEND)
+                .setSend(CommandSend.newBuilder()
+                        .setProducerId(producerId)
+                        .setSequenceId(sequenceId)
+                        .setNumMessages(declared))
+                .build()
+                .toByteArray();
+        ByteBuf metadata = Unpooled.buffer().writeByte(0x58); // field 11, varint
+        for (int value = inBatch; ; value >>>= 7) {
+            if ((value & ~0x7f) == 0) {
+                metadata.writeByte(value);
+                break;
+            }
+            metadata.writeByte(value & 0x7f | 0x80);
+        }
+        int metadataSize = metadata.readableBytes();
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeInt(4 + cmd.length + 10 + metadataSize + payloadSize);
+        buf.writeInt(cmd.length);
+        buf.writeBytes(cmd);
+        buf.writeShort(0x0e01).writeInt(0).writeInt(metadataSize).writeBytes(metadata);
+        metadata.release();
+        buf.writeZero(payloadSize);
+        return buf;
+    }
+
     public static ByteBuf receipt(long producerId, long sequenceId) {
         return FrameWriter.encode(
                 Unpooled.buffer().alloc(),

@@ -102,6 +102,55 @@ class PublishGateTest {
     }
 
     @Test
+    void aRepeatedProducerIdOnAnotherTopicStaysMeteredAgainstItsFirstTopic() {
+        harness.limit(TOPIC_SCOPE, publish(2, OnExceed.REJECT));
+        producer();
+        // The broker answers success and keeps producer 7 on TOPIC; so must Sluice.
+        gate.producerRequested(2, PRODUCER, "persistent://public/default/unlimited");
+        gate.producerCreated(2);
+        send(3, 10);
+        assertEquals(range(0, 2), harness.takeForwardedSequenceIds(), "the third send is over TOPIC's limit");
+        assertEquals("reject", onlyThrottle().action());
+        assertEquals(2, harness.activity.meter("pulsar", TOPIC).publishMessages());
+    }
+
+    @Test
+    void aBatchThatUnderDeclaresItsCountIsChargedAtItsOwnCount() {
+        harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
+        producer();
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 150, 10), gate::send);
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 1, 10), gate::send);
+        assertEquals(List.of(0L), harness.takeForwardedSequenceIds(), "150 messages use up the burst of 100 and more");
+        assertEquals(150, harness.activity.meter("pulsar", TOPIC).publishMessages());
+    }
+
+    @Test
+    void aCountDeclaredAboveTheBatchsOwnIsChargedAsDeclared() {
+        harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
+        producer();
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 150, 1, 10), gate::send);
+        assertEquals(150, harness.activity.meter("pulsar", TOPIC).publishMessages());
+        harness.takeForwardedSequenceIds();
+    }
+
+    @Test
+    void aHeldSendInALargeReadBufferPinsOnlyItsOwnBytes() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
+        producer();
+        send(1, 10);
+        harness.takeForwardedSequenceIds();
+        ByteBuf small = TestFrames.send(PRODUCER, nextSequenceId++, 1, 100);
+        ByteBuf read = Unpooled.buffer(1 << 20).writeBytes(small);
+        small.release();
+        GateHarness.lend(read.retain(), gate::send);
+        assertEquals(1, read.refCnt(), "the held send keeps no reference to the 1 MiB read buffer");
+        read.release();
+        assertEquals(1, onlyThrottle().heldMessages());
+        harness.advance(1_000);
+        assertEquals(List.of(1L), harness.takeForwardedSequenceIds(), "and is released as it was");
+    }
+
+    @Test
     void delayHoldsOnlyWhatIsOverQuotaAndReleasesItInOrderAtTheRate() {
         harness.limit(TOPIC_SCOPE, publish(10, OnExceed.DELAY));
         producer();
@@ -441,14 +490,14 @@ class PublishGateTest {
     }
 
     @Test
-    void aReplacedProducerDropsWhatTheOldOneHeld() {
+    void aRepeatedProducerRequestKeepsWhatTheProducerHolds() {
         harness.limit(TOPIC_SCOPE, publish(1, OnExceed.DELAY));
         producer();
         send(3, 10);
         harness.takeForwardedSequenceIds();
         gate.producerRequested(2, PRODUCER, TOPIC);
         gate.producerCreated(2);
-        assertEquals(0, harness.activity.meter("pulsar", TOPIC).heldMessages());
-        assertTrue(harness.throttled().isEmpty());
+        assertEquals(2, harness.activity.meter("pulsar", TOPIC).heldMessages(), "the broker kept the producer");
+        assertEquals(1, harness.throttled().size());
     }
 }

@@ -2,9 +2,6 @@ package io.sluice.pulsar.gates;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,7 +13,6 @@ class ResourceRegistryTest {
     private record Entry(long id, String topic) {}
 
     private final ResourceRegistry<Entry> producers = new ResourceRegistry<>(Entry::new);
-    private final List<Entry> replaced = new ArrayList<>();
 
     @Test
     void aProducerIsKnownOnlyOnceTheBrokerAcceptsIt() {
@@ -24,7 +20,7 @@ class ResourceRegistryTest {
         assertNull(producers.get(1), "not before PRODUCER_SUCCESS");
         assertEquals(1, producers.pendingCount());
 
-        Entry state = producers.succeeded(10, replaced);
+        Entry state = producers.succeeded(10);
 
         assertEquals("persistent://t/n/a", state.topic());
         assertSame(state, producers.get(1));
@@ -34,8 +30,8 @@ class ResourceRegistryTest {
     @Test
     void aRepeatedSuccessForOneRequestKeepsTheSameState() {
         producers.requested(10, 1, "persistent://t/n/a");
-        Entry first = producers.succeeded(10, replaced);
-        assertNull(producers.succeeded(10, replaced), "producer_ready=false then true answers twice");
+        Entry first = producers.succeeded(10);
+        assertNull(producers.succeeded(10), "producer_ready=false then true answers twice");
         assertSame(first, producers.get(1));
     }
 
@@ -43,7 +39,7 @@ class ResourceRegistryTest {
     void anErrorForTheRequestLeavesNothingBehind() {
         producers.requested(10, 1, "persistent://t/n/a");
         assertTrue(producers.failed(10));
-        assertNull(producers.succeeded(10, replaced));
+        assertNull(producers.succeeded(10));
         assertNull(producers.get(1));
         assertFalse(producers.failed(99), "errors for other requests are not ours");
     }
@@ -51,12 +47,12 @@ class ResourceRegistryTest {
     @Test
     void closeFromEitherSideRemovesTheProducerAndAnyRequestForIt() {
         producers.requested(10, 1, "persistent://t/n/a");
-        producers.succeeded(10, replaced);
+        producers.succeeded(10);
         producers.requested(11, 2, "persistent://t/n/b");
 
         assertEquals("persistent://t/n/a", producers.closed(1).topic());
         assertNull(producers.closed(2), "pending only");
-        assertNull(producers.succeeded(11, replaced), "a success after the close is ignored");
+        assertNull(producers.succeeded(11), "a success after the close is ignored");
         assertNull(producers.get(1));
         assertNull(producers.get(2));
     }
@@ -64,30 +60,30 @@ class ResourceRegistryTest {
     @Test
     void anIdReusedForAnotherTopicAfterReconnectMapsToTheNewTopic() {
         producers.requested(10, 1, "persistent://t/n/a");
-        producers.succeeded(10, replaced);
+        producers.succeeded(10);
         producers.closed(1);
         producers.requested(20, 1, "persistent://t/n/b");
-        producers.succeeded(20, replaced);
+        producers.succeeded(20);
         assertEquals("persistent://t/n/b", producers.get(1).topic());
-        assertTrue(replaced.isEmpty());
     }
 
     @Test
-    void aNewProducerOnAnActiveIdReplacesItOnlyWhenAccepted() {
-        producers.requested(10, 1, "persistent://t/n/a");
-        Entry old = producers.succeeded(10, replaced);
-        producers.requested(11, 1, "persistent://t/n/b");
-        assertSame(old, producers.get(1));
-        producers.succeeded(11, replaced);
-        assertEquals("persistent://t/n/b", producers.get(1).topic());
-        assertEquals(List.of(old), replaced);
+    void aRepeatedRequestForAnActiveIdKeepsItsFirstTopicAsTheBrokerDoes() {
+        producers.requested(10, 1, "persistent://t/n/limited");
+        Entry first = producers.succeeded(10);
+        producers.requested(11, 1, "persistent://t/n/free");
+
+        assertNull(producers.succeeded(11), "the broker's success confirms the producer it has");
+        assertSame(first, producers.get(1));
+        assertEquals("persistent://t/n/limited", producers.get(1).topic());
+        assertEquals(0, producers.pendingCount());
     }
 
     @Test
     void clearHandsBackEveryActiveProducer() {
         for (int i = 0; i < 100; i++) {
             producers.requested(i, i, "persistent://t/n/" + i);
-            producers.succeeded(i, replaced);
+            producers.succeeded(i);
         }
         producers.requested(500, 500, "persistent://t/n/x");
         assertEquals(100, producers.clear().size());

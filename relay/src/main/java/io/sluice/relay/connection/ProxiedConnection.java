@@ -259,13 +259,21 @@ public final class ProxiedConnection implements Outbound {
         clientOut.add(frame);
     }
 
-    /** Writes and flushes what is queued either way: at the end of every read, and after a timer's work. */
+    /**
+     * Writes and flushes what is queued either way: at the end of every read, and after a timer's
+     * work. A draining connection then looks again, once the caller is done, whether it is idle: a
+     * timer that forwards the last held frame that awaits no answer ({@code acks=0}) is what ends
+     * its drain.
+     */
     @Override
     public void flush() {
         if (state instanceof Connected connected) {
             connected.upstream().out().flush();
         }
         clientOut.flush();
+        if (state instanceof Draining) {
+            client.eventLoop().execute(this::closeIfDrained);
+        }
     }
 
     /**

@@ -22,12 +22,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -644,15 +638,7 @@ class KafkaQuotaIT {
                         && line.contains("action=\"" + action + "\""));
     }
 
-    private static void limit(String topic, String json) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/api/v1/limits/kafka/topics/"
-                                        + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
-                                .header("Content-Type", "application/json")
-                                .PUT(HttpRequest.BodyPublishers.ofString(json))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        assertTrue(response.statusCode() / 100 == 2, response.statusCode() + " " + response.body());
+    private static void limit(String topic, String json) {
+        sluice.limit(topic, json);
     }
 }

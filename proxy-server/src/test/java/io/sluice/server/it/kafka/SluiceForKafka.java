@@ -6,9 +6,11 @@ import io.sluice.testkit.sluice.SluiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,6 +115,28 @@ final class SluiceForKafka implements AutoCloseable {
                             HttpRequest.newBuilder(URI.create(adminUrl() + path))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Puts the Kafka topic limit {@code json} on {@code topic} through the admin API. */
+    void limit(String topic, String json) {
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/topics/"
+                                            + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
+                                    .header("Content-Type", "application/json")
+                                    .PUT(HttpRequest.BodyPublishers.ofString(json))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new AssertionError(response.statusCode() + " " + response.body());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,0 +1,93 @@
+package io.sluice.server.it.kafka;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.RequestUtils;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Kafka requests written by hand over a plain socket, for what a stock client would not do on its
+ * own: a Produce v13 naming a topic by an id the Sluice it goes through never saw.
+ */
+final class RawKafkaClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+    private int correlationId;
+
+    RawKafkaClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(60_000);
+        out = socket.getOutputStream();
+        in = new DataInputStream(socket.getInputStream());
+    }
+
+    /**
+     * Produces {@code records} records to partition {@code partition} of the topic with id
+     * {@code topicId} (Produce v13, acks=1); returns the partition's error code.
+     */
+    short produceById(Uuid topicId, int partition, int records) throws IOException {
+        short version = 13;
+        SimpleRecord[] batch = new SimpleRecord[records];
+        for (int i = 0; i < records; i++) {
+            batch[i] = new SimpleRecord(("raw-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
+        ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setTopicId(topicId);
+        topic.partitionData()
+                .add(new ProduceRequestData.PartitionProduceData()
+                        .setIndex(partition)
+                        .setRecords(MemoryRecords.withRecords(Compression.NONE, batch)));
+        request.topicData().add(topic);
+        int id = ++correlationId;
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(ApiKeys.PRODUCE.id)
+                .setRequestApiVersion(version)
+                .setCorrelationId(id)
+                .setClientId("raw-it");
+        ByteBuffer message =
+                RequestUtils.serialize(header, ApiKeys.PRODUCE.requestHeaderVersion(version), request, version);
+        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
+                .putInt(message.remaining())
+                .put(message)
+                .flip();
+        out.write(frame.array(), 0, frame.limit());
+        out.flush();
+
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        ResponseHeaderData responseHeader =
+                new ResponseHeaderData(reader, ApiKeys.PRODUCE.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != id) {
+            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
+        }
+        ProduceResponseData response = new ProduceResponseData(reader, version);
+        return response.responses()
+                .iterator()
+                .next()
+                .partitionResponses()
+                .get(0)
+                .errorCode();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

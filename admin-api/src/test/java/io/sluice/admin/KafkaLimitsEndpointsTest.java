@@ -143,7 +143,7 @@ class KafkaLimitsEndpointsTest {
     @Test
     void throttledAndTopicsEntriesNameTheirProtocol() {
         admin.ledger.begin(
-                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", null, null, "orders"),
+                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", "User:alice", null, null, null, "orders"),
                 "prefix",
                 "publish_messages",
                 "reject");
@@ -152,6 +152,8 @@ class KafkaLimitsEndpointsTest {
         JsonNode throttled = json(admin.get("/api/v1/throttled")).get(0);
         assertEquals("kafka", throttled.get("protocol").asText());
         assertEquals("billing", throttled.get("clientId").asText());
+        assertEquals("User:alice", throttled.get("principal").asText());
+        assertFalse(throttled.has("role"), "a Kafka entry has no role");
         assertEquals("orders", throttled.get("topic").asText());
         assertEquals("prefix", throttled.get("scope").asText());
         assertFalse(throttled.has("producerId"));

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code GET /api/v1/scopes}: the scopes the limits API serves, as the catalogue declares them. */
 @ExtendWith(LeakCheck.class)
@@ -40,11 +41,13 @@ class ScopesEndpointTest {
                             "topic topics /api/v1/limits/topics/{domain}/{tenant}/{namespace}/{topic} limit",
                             "namespace namespaces /api/v1/limits/namespaces/{tenant}/{namespace} limit",
                             "tenant tenants /api/v1/limits/tenants/{tenant} limit",
+                            "role roles /api/v1/limits/roles/{role} limit",
                             "proxy proxy /api/v1/limits/proxy limit",
                             "connection connection /api/v1/limits/connection connection",
                             "kafka-topic kafka.topics /api/v1/limits/kafka/topics/{topic} limit",
                             "kafka-prefix kafka.prefixes /api/v1/limits/kafka/prefixes/{prefix} limit",
-                            "kafka-client kafka.clients /api/v1/limits/kafka/clients/{clientId} limit"),
+                            "kafka-client kafka.clients /api/v1/limits/kafka/clients/{clientId} limit",
+                            "kafka-principal kafka.principals /api/v1/limits/kafka/principals/{principal} limit"),
                     lines);
             assertEquals(AdminFixture.JSON.readTree("""
                     {"scope": "topic", "protocol": "pulsar", "label": "topic", "field": "topics",
@@ -55,10 +58,14 @@ class ScopesEndpointTest {
                      "holds": "limit"}"""), scopes.get(0));
             assertEquals(AdminFixture.JSON.readTree("""
                     {"scope": "proxy", "label": "proxy", "field": "proxy", "path": "/api/v1/limits/proxy",
-                     "description": "the whole proxy (all topics together)", "holds": "limit"}"""), scopes.get(3));
-            assertEquals("kafka", scopes.get(7).path("protocol").asText());
-            assertEquals("client", scopes.get(7).path("label").asText());
-            assertEquals("{clientId}", scopes.get(7).path("nameTemplate").asText());
+                     "description": "the whole proxy (all topics together)", "holds": "limit"}"""), scopes.get(4));
+            assertEquals("kafka", scopes.get(8).path("protocol").asText());
+            assertEquals("client", scopes.get(8).path("label").asText());
+            assertEquals("{clientId}", scopes.get(8).path("nameTemplate").asText());
+            assertEquals("*", scopes.get(8).path("defaultName").asText(), "each client id without an entry");
+            assertEquals("*", scopes.get(3).path("defaultName").asText(), "each role without an entry");
+            assertEquals("*", scopes.get(9).path("defaultName").asText(), "each principal without an entry");
+            assertTrue(scopes.get(0).path("defaultName").isMissingNode(), "a topic has no default");
         }
     }
 

@@ -54,7 +54,15 @@ class StatusEndpointsTest {
     @Test
     void throttledListsProducersAndConsumersWithTheirHeldSends() {
         Throttle producer = admin.ledger.begin(
-                new ThrottleSubject("pulsar", "10.0.0.7:50412", null, 3L, null, "persistent://public/default/orders"),
+                new ThrottleSubject(
+                        "pulsar",
+                        "10.0.0.7:50412",
+                        null,
+                        null,
+                        "alice",
+                        3L,
+                        null,
+                        "persistent://public/default/orders"),
                 "topic",
                 "publish messagesPerSecond 500.0",
                 "delay");
@@ -78,6 +86,8 @@ class StatusEndpointsTest {
         assertEquals("10.0.0.7:50412", first.get("connection").asText());
         assertEquals(3, first.get("producerId").asLong());
         assertFalse(first.has("consumerId"));
+        assertEquals("alice", first.get("role").asText(), "the connection's role");
+        assertFalse(first.has("principal"));
         assertEquals("persistent://public/default/orders", first.get("topic").asText());
         assertEquals("topic", first.get("scope").asText());
         assertEquals("publish messagesPerSecond 500.0", first.get("reason").asText());

@@ -32,6 +32,13 @@ class LimitScopeTest {
                 scope("kafka-client").path("billing/eu café"));
         assertEquals(
                 "/api/v1/limits/kafka/clients/%2E%2E", scope("kafka-client").path(".."));
+        assertEquals(
+                "/api/v1/limits/kafka/principals/User%3Aalice",
+                scope("kafka-principal").path("User:alice"));
+        assertEquals(
+                "/api/v1/limits/kafka/principals/%2A", scope("kafka-principal").path("*"), "the default");
+        assertEquals("/api/v1/limits/roles/alice", scope("role").path("alice"));
+        assertEquals("/api/v1/limits/kafka/clients/%2A", scope("kafka-client").path("*"));
     }
 
     @Test

@@ -33,11 +33,12 @@ class ServerScopesTest {
     @Test
     void theScopesAreTheServersInTheDocumentsOrder() {
         assertEquals(
-                "topic, namespace, tenant, proxy, connection, kafka-topic, kafka-prefix, kafka-client",
+                "topic, namespace, tenant, role, proxy, connection, kafka-topic, kafka-prefix, kafka-client,"
+                        + " kafka-principal",
                 Scopes.SERVED.names());
         assertEquals(
-                "unknown scope 'subscription'; scopes are topic, namespace, tenant, proxy, connection, kafka-topic,"
-                        + " kafka-prefix, kafka-client",
+                "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy, connection,"
+                        + " kafka-topic, kafka-prefix, kafka-client, kafka-principal",
                 assertThrows(CliFailure.class, () -> Scopes.SERVED.parse("subscription"))
                         .getMessage());
         assertTrue(Scopes.SERVED.parse("connection").isConnection());
@@ -107,7 +108,7 @@ class ServerScopesTest {
         assertEquals("/api/v1/limits/line/channels/news/sports%20eu", scope.path("news/sports eu"));
         assertEquals("line-channel news/sports", scope.describe("news/sports"));
         assertThrows(CliFailure.class, () -> scope.path("news"));
-        assertTrue(scopes.names().endsWith("kafka-client, line-channel"), scopes.names());
+        assertTrue(scopes.names().endsWith("kafka-principal, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
                 LimitsDocument.empty().withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null)),
                 server);

@@ -78,7 +78,8 @@ public final class SluiceDemo {
                     false,
                     new HostPort("127.0.0.1", portOr(6650)),
                     BrokerAllowList.only(upstream),
-                    LookupMode.REWRITE));
+                    LookupMode.REWRITE,
+                    "sub"));
         }
         if (kafka) {
             frontEnds.add(KafkaDemo.config(cluster));

@@ -49,6 +49,20 @@ public final class LimitsDocument {
         return named == null ? null : named.get(scope.name());
     }
 
+    /**
+     * The limit {@code scope}'s traffic must fit: its own, else, for a kind with a default
+     * ({@link ScopeKind#hasDefault()}), the kind's {@link ScopeKind#DEFAULT_NAME} entry; {@code null}
+     * when neither is set. The engine charges each scope in a bucket of its own either way.
+     */
+    public Limit limitInForce(ScopeRef scope) {
+        SortedMap<String, Limit> named = limits.get(scope.kind());
+        if (named == null) {
+            return null;
+        }
+        Limit own = named.get(scope.name());
+        return own != null || !scope.kind().hasDefault() ? own : named.get(ScopeKind.DEFAULT_NAME);
+    }
+
     /** The limits of every scope of {@code kind} by name, sorted and unmodifiable; empty when it has none. */
     public SortedMap<String, Limit> limitsOf(ScopeKind kind) {
         SortedMap<String, Limit> named = limits.get(kind);

@@ -23,6 +23,12 @@ public final class ScopeKind {
     /** The name of the single proxy-wide scope. */
     public static final String PROXY_NAME = "proxy";
 
+    /**
+     * The name of the default entry of a kind that has one ({@link #hasDefault()}): the limit of
+     * each scope of the kind that has no entry of its own, each in a bucket of its own.
+     */
+    public static final String DEFAULT_NAME = "*";
+
     /** The rank of the proxy scope: last in every chain. */
     public static final int LAST = Integer.MAX_VALUE;
 
@@ -43,6 +49,7 @@ public final class ScopeKind {
     private final String example;
     private final int rank;
     private final String description;
+    private final boolean hasDefault;
 
     private ScopeKind(Builder builder) {
         this.protocol = builder.protocol;
@@ -54,6 +61,7 @@ public final class ScopeKind {
         this.example = builder.example;
         this.rank = builder.rank;
         this.description = builder.description;
+        this.hasDefault = builder.hasDefault;
     }
 
     /**
@@ -119,11 +127,15 @@ public final class ScopeKind {
     }
 
     /**
-     * Checks {@code name} with this kind's rule; a kind with one scope takes only {@link #soleName()}.
+     * Checks {@code name} with this kind's rule; a kind with one scope takes only {@link #soleName()},
+     * and a kind with a default also {@link #DEFAULT_NAME}.
      *
      * @throws InvalidSettingsException (with an empty path) when the name breaks the rule
      */
     public void checkName(String name) {
+        if (hasDefault && DEFAULT_NAME.equals(name)) {
+            return;
+        }
         if (named()) {
             nameRule.check(name);
         } else if (!soleName().equals(name)) {
@@ -132,6 +144,15 @@ public final class ScopeKind {
                     "must be " + InvalidSettingsException.quoted(soleName()) + ", got "
                             + InvalidSettingsException.quoted(name));
         }
+    }
+
+    /**
+     * Whether this kind's {@link #DEFAULT_NAME} entry limits each of its scopes that has no entry
+     * of its own, each in its own bucket (as Kafka's {@code <default>} quotas do): a kind of
+     * identities, whose names nobody can list in advance.
+     */
+    public boolean hasDefault() {
+        return hasDefault;
     }
 
     /** A valid name, for examples in help and documentation; {@code null} for a kind with one scope. */
@@ -184,6 +205,7 @@ public final class ScopeKind {
         private String example;
         private Integer rank;
         private String description;
+        private boolean hasDefault;
 
         private Builder(String protocol, String label) {
             this.protocol = protocol;
@@ -225,6 +247,12 @@ public final class ScopeKind {
             return this;
         }
 
+        /** Gives a named kind a default entry; see {@link ScopeKind#hasDefault()}. */
+        public Builder withDefault() {
+            this.hasDefault = true;
+            return this;
+        }
+
         /** See {@link ScopeKind#description()}. */
         public Builder description(String description) {
             this.description = Objects.requireNonNull(description, "description");
@@ -236,6 +264,9 @@ public final class ScopeKind {
             if (field == null || cliName == null || rank == null || description == null) {
                 throw new IllegalStateException(
                         "scope kind " + label + " needs a field, a CLI name, a rank and a description");
+            }
+            if (hasDefault && nameTemplate == null) {
+                throw new IllegalStateException("scope kind " + label + " has one scope and so no default");
             }
             return new ScopeKind(this);
         }

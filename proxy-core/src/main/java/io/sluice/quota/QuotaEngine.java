@@ -29,7 +29,9 @@ import java.util.function.DoubleSupplier;
  * dimension ({@link BucketKey}), expiring after they go unused for a while
  * ({@link #DEFAULT_IDLE_EXPIRY}), so a million short-lived topics leave nothing behind. Paths
  * re-resolve at least once a second, which touches their buckets, so a bucket in use never
- * expires; a changed limit is put in force in the same bucket, which keeps its state.
+ * expires; a changed limit is put in force in the same bucket, which keeps its state. A scope
+ * limited by its kind's default entry ({@link LimitsDocument#limitInForce}) has a bucket of its own
+ * at that limit, as one with its own entry has.
  *
  * <p>Each bucket enforces its share of its limit ({@link ScopeBucket}): the whole limit for a
  * Sluice on its own; a part of it, set by the cluster sync, when Sluices share limits.
@@ -116,7 +118,7 @@ public final class QuotaEngine {
         List<ScopeBucket> limited = new ArrayList<>();
         for (ScopeBucket bucket : buckets.asMap().values()) {
             BucketKey key = bucket.key();
-            Limit limit = limits.limitOf(key.scope());
+            Limit limit = limits.limitInForce(key.scope());
             RateLimit rates = limit == null ? null : limit.rates(key.direction());
             Double rate = rates == null
                     ? null
@@ -141,7 +143,7 @@ public final class QuotaEngine {
         LimitsDocument limits = current.limits();
         List<Rate> rates = new ArrayList<>(8);
         for (ScopeRef scope : inRankOrder(chain.scopes(limits))) {
-            addScope(rates, direction, scope, limits.limitOf(scope));
+            addScope(rates, direction, scope, limits.limitInForce(scope));
         }
         addScope(rates, direction, ScopeRef.PROXY, limits.proxy());
 

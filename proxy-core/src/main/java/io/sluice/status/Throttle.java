@@ -48,6 +48,8 @@ public final class Throttle {
                 subject.protocol(),
                 subject.connection(),
                 subject.clientId(),
+                subject.principal(),
+                subject.role(),
                 subject.producerId(),
                 subject.consumerId(),
                 subject.topic(),

@@ -10,7 +10,9 @@ import java.time.Instant;
  * @param protocol     {@code pulsar} or {@code kafka}
  * @param connection   the client's remote address
  * @param clientId     the Kafka client id, or {@code null}
- * @param scope        the most specific exceeded scope: topic, namespace, tenant, prefix, client or proxy
+ * @param principal    the Kafka connection's principal ({@code User:ANONYMOUS} before authentication), or {@code null}
+ * @param role         the Pulsar connection's role, or {@code null} without one
+ * @param scope        the most specific exceeded scope: topic, namespace, tenant, role, prefix, client, principal or proxy
  * @param reason       which rate is exceeded, e.g. {@code publish_messages}
  * @param action       delay, reject or notify
  * @param since        when this throttle started
@@ -19,6 +21,8 @@ public record ThrottledClient(
         String protocol,
         String connection,
         String clientId,
+        String principal,
+        String role,
         Long producerId,
         Long consumerId,
         String topic,

@@ -74,9 +74,11 @@ class FrontEndRegistrationTest {
                         PulsarScopes.TOPIC,
                         PulsarScopes.NAMESPACE,
                         PulsarScopes.TENANT,
+                        PulsarScopes.ROLE,
                         KafkaScopes.TOPIC,
                         KafkaScopes.PREFIX,
-                        KafkaScopes.CLIENT),
+                        KafkaScopes.CLIENT,
+                        KafkaScopes.PRINCIPAL),
                 registered);
         List<ScopeKind> catalogued =
                 new ArrayList<>(SluiceServer.scopeCatalogue().kinds());

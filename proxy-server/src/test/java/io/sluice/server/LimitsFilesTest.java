@@ -82,9 +82,9 @@ class LimitsFilesTest {
             assertEquals(0, doc.limitsOf(kind).size(), kind.toString());
         }
         assertArrayEquals(
-                resource("limits-file-0.1.0-as-written-since-kafka.json"),
+                resource("limits-file-0.1.0-as-written-since-identities.json"),
                 LimitsJson.write(doc, SERVER),
-                "written back as every release since the kafka section writes it");
+                "written back as every release since limits by identity writes it");
         assertEquals(doc, parse(LimitsJson.write(doc, SERVER)));
     }
 
@@ -111,9 +111,12 @@ class LimitsFilesTest {
                         .dispatch()
                         .bytesPerSecond());
         assertEquals(60.0, doc.proxy().dispatch().burstSeconds());
-        assertArrayEquals(file, LimitsJson.write(doc, SERVER));
+        // Written with the identity kinds' empty fields since they exist, and byte for byte from then on.
+        byte[] since = resource("limits-file-today-as-written-since-identities.json");
+        assertArrayEquals(since, LimitsJson.write(doc, SERVER));
+        assertArrayEquals(since, LimitsJson.write(parse(since), SERVER));
         assertArrayEquals(
-                resource("limits-file-0.1.0-as-written-since-kafka.json"),
+                resource("limits-file-0.1.0-as-written-since-identities.json"),
                 LimitsJson.write(parse(resource("limits-file-0.1.0-as-written-since-kafka.json")), SERVER));
     }
 
@@ -124,6 +127,7 @@ class LimitsFilesTest {
                   "topics": { },
                   "namespaces": { },
                   "tenants": { },
+                  "roles": { },
                   "connection": {
                     "maxPendingSends": 100000,
                     "maxHeldBytes": 67108864
@@ -131,7 +135,8 @@ class LimitsFilesTest {
                   "kafka": {
                     "topics": { },
                     "prefixes": { },
-                    "clients": { }
+                    "clients": { },
+                    "principals": { }
                   }
                 }""", new String(LimitsJson.write(LimitsDocument.empty(), SERVER), StandardCharsets.UTF_8));
     }
@@ -152,10 +157,10 @@ class LimitsFilesTest {
     @Test
     void errorsNameTheFieldsOfBothFrontEnds() {
         assertEquals(
-                "tenant: unknown field; known fields are connection, kafka, namespaces, proxy, tenants, topics",
+                "tenant: unknown field; known fields are connection, kafka, namespaces, proxy, roles, tenants, topics",
                 rejection("{\"tenant\": {}}"));
         assertEquals(
-                "kafka.topic: unknown field; known fields are clients, prefixes, topics",
+                "kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
                 rejection("{\"kafka\": {\"topic\": {}}}"));
         assertEquals(
                 "kafka.prefixes[\"x y\"]: must be a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-], got"
@@ -219,10 +224,12 @@ class LimitsFilesTest {
                         "publish messages pulsar_topic persistent://t/n/x",
                         "publish messages pulsar_namespace t/n",
                         "publish messages pulsar_tenant t",
+                        "publish messages pulsar_role x",
                         "publish messages proxy proxy",
                         "publish messages kafka_topic x",
                         "publish messages kafka_prefix x",
-                        "publish messages kafka_client x"),
+                        "publish messages kafka_client x",
+                        "publish messages kafka_principal x"),
                 SERVER.kinds().stream()
                         .map(kind -> new BucketKey(
                                         Direction.PUBLISH,

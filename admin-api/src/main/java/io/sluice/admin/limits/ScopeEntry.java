@@ -14,6 +14,8 @@ package io.sluice.admin.limits;
  *     {@code {domain}://{tenant}/{namespace}/{topic}}; absent for a scope with no name
  * @param example a valid name; absent for a scope with no name
  * @param description what one scope covers: {@code one namespace (all its topics together)}
+ * @param defaultName the name of the entry that limits each scope of the kind without one of its
+ *     own, each in a bucket of its own ({@code *}); absent for a kind without a default
  * @param holds {@code limit} (a LIMIT, which DELETE removes) or {@code connection} (the connection
  *     limits, which always have a value)
  */
@@ -26,6 +28,7 @@ public record ScopeEntry(
         String nameTemplate,
         String example,
         String description,
+        String defaultName,
         String holds) {
 
     /** What a scope of a kind holds. */

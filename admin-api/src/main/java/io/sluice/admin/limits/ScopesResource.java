@@ -64,6 +64,7 @@ public final class ScopesResource {
                 kind.named() ? kind.nameTemplate().template() : null,
                 kind.example(),
                 kind.description(),
+                kind.hasDefault() ? ScopeKind.DEFAULT_NAME : null,
                 ScopeEntry.LIMIT);
     }
 
@@ -77,6 +78,7 @@ public final class ScopesResource {
                 null,
                 null,
                 "what each client connection may have outstanding",
+                null,
                 ScopeEntry.CONNECTION);
     }
 }

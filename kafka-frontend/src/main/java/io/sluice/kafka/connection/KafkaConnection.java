@@ -34,7 +34,9 @@ import java.util.List;
  * version Sluice does not handle closes the connection); admission control for new connections and
  * Metadata requests, refused as a broker would; an ApiVersions request newer than Sluice handles
  * answered as a broker answers it; Produce and Fetch to the connection's quota gates
- * ({@link KafkaGates}), which forward them, cut or whole, or answer them; every other request
+ * ({@link KafkaGates}), which forward them, cut or whole, or answer them; SaslHandshake and
+ * SaslAuthenticate read on their way ({@link SaslAuthentication}), so that the gates charge the
+ * principal the broker accepts; every other request
  * forwarded as the very bytes that came. Requests that start new producers or consumers
  * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
  * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
@@ -63,12 +65,15 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
     private static final short FETCH = ApiKeys.FETCH.id;
     private static final short METADATA = ApiKeys.METADATA.id;
+    private static final short SASL_HANDSHAKE = ApiKeys.SASL_HANDSHAKE.id;
+    private static final short SASL_AUTHENTICATE = ApiKeys.SASL_AUTHENTICATE.id;
 
     private final ProxiedConnection relay;
     private final ProxyServices services;
     private final UpstreamRoute route;
     private final ResponseOrder responses;
     private final KafkaGates gates;
+    private final SaslAuthentication authentication;
     private final RequestHeader header = new RequestHeader();
     private final int maxRequestSize;
     /** The client sent a request other than ApiVersions and SASL's: its frames may be large now. */
@@ -89,13 +94,12 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 settings.topicIdLookup(),
                 settings.maxTopicsPerConnection(),
                 String.valueOf(relay.remoteAddress()));
+        this.authentication = new SaslAuthentication(gates::authenticated);
     }
 
     /** Whether a request of {@code apiKey} comes before authentication: ApiVersions, SaslHandshake, SaslAuthenticate. */
     private static boolean beforeAuthentication(short apiKey) {
-        return apiKey == ApiKeys.API_VERSIONS.id
-                || apiKey == ApiKeys.SASL_HANDSHAKE.id
-                || apiKey == ApiKeys.SASL_AUTHENTICATE.id;
+        return apiKey == ApiKeys.API_VERSIONS.id || apiKey == SASL_HANDSHAKE || apiKey == SASL_AUTHENTICATE;
     }
 
     @Override
@@ -137,6 +141,11 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             gates.fetch().request(frame, header);
         } else if (apiKey == METADATA) {
             metadata(frame);
+        } else if (apiKey == SASL_HANDSHAKE) {
+            authentication.handshake(frame, header);
+            forward(frame, header, null);
+        } else if (apiKey == SASL_AUTHENTICATE) {
+            forward(frame, header, authentication.authenticate(frame, header));
         } else if (NewWorkRefusal.startsNewWork(apiKey)) {
             newWork(frame);
         } else {

@@ -5,6 +5,7 @@ import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.scopes.KafkaNames;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
 
@@ -15,8 +16,9 @@ import java.util.function.Consumer;
  * The topics one connection's requests name, found by the bytes of the name in the frame, or by
  * the topic id (resolved once through {@link TopicIds}): every Produce request and Fetch response
  * names its topics, and turning each name into a string would allocate on every one. Also the
- * connection's client id, which is part of every topic's scopes: should a client change it, the
- * {@link #generation} moves and the gates re-resolve their quotas.
+ * connection's client id and principal, which are part of every topic's scopes: should a client
+ * change its id, or the broker accept its authentication, the {@link #generation} moves and the
+ * gates re-resolve their quotas.
  *
  * <p>A name is checked before anything is kept for it (1 to 249 of {@code [a-zA-Z0-9._-]}, as
  * the broker requires): an invalid one is never tracked, and the broker refuses it. At most
@@ -76,6 +78,7 @@ final class ConnectionTopics {
     private Miss miss;
     private String clientId;
     private byte[] clientIdBytes;
+    private String principal = KafkaScopes.ANONYMOUS;
     private int generation;
 
     ConnectionTopics(TopicIds topicIds, int maxTopics, long nowNanos) {
@@ -99,7 +102,20 @@ final class ConnectionTopics {
         return clientId;
     }
 
-    /** Moves on whenever the client id changes. */
+    /** The broker accepted the connection's authentication as {@code principal}: its topics are charged to it from now on. */
+    void principal(String principal) {
+        if (!principal.equals(this.principal)) {
+            this.principal = principal;
+            generation++;
+        }
+    }
+
+    /** The connection's principal: {@link KafkaScopes#ANONYMOUS} until the broker accepted another. */
+    String principal() {
+        return principal;
+    }
+
+    /** Moves on whenever the client id or the principal changes. */
     int generation() {
         return generation;
     }

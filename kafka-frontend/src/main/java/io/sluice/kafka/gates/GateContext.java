@@ -41,7 +41,7 @@ record GateContext(
 
     /**
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there
-     * is none, re-chained when the client id changed since.
+     * is none, re-chained when the client id or principal changed since.
      */
     GatedTopic gated(ConnectionTopics.Entry entry, GatedTopic current, Direction direction, Consumer<GatedTopic> tick) {
         int generation = topics.generation();
@@ -54,10 +54,11 @@ record GateContext(
                 direction,
                 PROTOCOL,
                 entry.name,
-                KafkaScopes.topic(entry.name, topics.clientId()));
+                KafkaScopes.topic(entry.name, topics.clientId(), topics.principal()));
         TopicThrottle throttle = new TopicThrottle(
                 services.throttles(),
-                new ThrottleSubject(PROTOCOL, clientAddress, topics.clientId(), null, null, entry.name));
+                new ThrottleSubject(
+                        PROTOCOL, clientAddress, topics.clientId(), topics.principal(), null, null, null, entry.name));
         if (current == null) {
             return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
         }

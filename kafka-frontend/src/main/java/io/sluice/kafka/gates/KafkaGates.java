@@ -15,6 +15,7 @@ import io.sluice.relay.ProxyServices;
 public final class KafkaGates {
 
     private final RequestPauses pauses;
+    private final ConnectionTopics topics;
     private final ProduceGate produce;
     private final FetchGate fetch;
 
@@ -37,16 +38,9 @@ public final class KafkaGates {
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
-        GateContext context = new GateContext(
-                out,
-                requests,
-                loop,
-                clock,
-                services,
-                new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime()),
-                topicIds,
-                pauses,
-                clientAddress);
+        this.topics = new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime());
+        GateContext context =
+                new GateContext(out, requests, loop, clock, services, topics, topicIds, pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
     }
@@ -57,6 +51,14 @@ public final class KafkaGates {
 
     public FetchGate fetch() {
         return fetch;
+    }
+
+    /**
+     * The broker accepted the connection's authentication as {@code principal}: what it produces
+     * and fetches is charged to that principal from its next request on.
+     */
+    public void authenticated(String principal) {
+        topics.principal(principal);
     }
 
     /** The connection closes: what the gates hold is released, throttles end, timers stop. */

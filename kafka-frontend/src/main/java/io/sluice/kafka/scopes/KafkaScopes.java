@@ -1,5 +1,6 @@
 package io.sluice.kafka.scopes;
 
+import io.sluice.limits.IdentityName;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.NameParameter;
 import io.sluice.limits.NameTemplate;
@@ -14,8 +15,8 @@ import java.util.Map;
 
 /**
  * Kafka's scopes, declared once: records of a topic produced (or fetched) by a client must fit the
- * topic's limit, the limit of the longest prefix of the topic's name that has one, and the client
- * id's. The kinds sit in the {@code kafka} section of the limits document; the admin routes, the
+ * topic's limit, the limit of the longest prefix of the topic's name that has one, the client id's
+ * and the principal's (the identity the broker accepted, which no client can rename). The kinds sit in the {@code kafka} section of the limits document; the admin routes, the
  * OpenAPI document, the CLI's scopes and the limits metrics follow from these declarations
  * ({@link #DECLARED}).
  */
@@ -70,26 +71,56 @@ public final class KafkaScopes {
                                     .atMost(KafkaNames.MAX_CLIENT_ID_LENGTH)),
                     KafkaNames::clientId,
                     "billing-service")
+            .withDefault()
             .rank(30)
-            .description("everything one Kafka client id produces or fetches, together")
+            .description(
+                    "everything one Kafka client id produces or fetches, together; \"*\" each client id without an entry")
             .build();
 
+    /**
+     * Everything one authenticated principal produces or fetches, over every connection and client
+     * id; {@code "*"} gives each principal without an entry a bucket of its own.
+     */
+    public static final ScopeKind PRINCIPAL = ScopeKind.builder(PROTOCOL, "principal")
+            .field("kafka", "principals")
+            .cliName("kafka-principal")
+            .named(
+                    NameTemplate.of(
+                            "{principal}",
+                            NameParameter.of("principal")
+                                    .described("A Kafka principal as Kafka names it (User:alice), percent-encoded;"
+                                            + " * for each principal without an entry")
+                                    .atMost(IdentityName.MAX_LENGTH)),
+                    IdentityName.rule("a Kafka principal"),
+                    "User:alice")
+            .withDefault()
+            .rank(40)
+            .description(
+                    "everything one Kafka principal produces or fetches, together; \"*\" each principal without an entry")
+            .build();
+
+    /** The principal of a connection that has not authenticated, as Kafka names it. */
+    public static final String ANONYMOUS = "User:ANONYMOUS";
+
     /** Kafka's kinds, as the server registers them in its scope catalogue. */
-    public static final ProtocolScopes DECLARED =
-            new ProtocolScopes(PROTOCOL, List.of(TOPIC, PREFIX, CLIENT), topic -> List.of(new ScopeRef(TOPIC, topic)));
+    public static final ProtocolScopes DECLARED = new ProtocolScopes(
+            PROTOCOL, List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL), topic -> List.of(new ScopeRef(TOPIC, topic)));
 
     private KafkaScopes() {}
 
     /**
-     * The chain of {@code topic} as used by {@code clientId}.
+     * The chain of {@code topic} as used by {@code clientId} authenticated as {@code principal}:
+     * topic, longest prefix, client id, principal.
      *
      * @param clientId the request header's client id; {@code null} or empty (Kafka allows both) has no client scope
+     * @param principal the connection's principal, {@link #ANONYMOUS} before (or without) authentication
      */
-    public static ScopeChain topic(String topic, String clientId) {
+    public static ScopeChain topic(String topic, String clientId, String principal) {
         ScopeRef topicScope = new ScopeRef(TOPIC, topic);
         ScopeRef clientScope = clientId == null || clientId.isEmpty() ? null : new ScopeRef(CLIENT, clientId);
+        ScopeRef principalScope = new ScopeRef(PRINCIPAL, principal);
         return limits -> {
-            List<ScopeRef> scopes = new ArrayList<>(3);
+            List<ScopeRef> scopes = new ArrayList<>(4);
             scopes.add(topicScope);
             String prefix = longestPrefix(limits, topic);
             if (prefix != null) {
@@ -98,6 +129,7 @@ public final class KafkaScopes {
             if (clientScope != null) {
                 scopes.add(clientScope);
             }
+            scopes.add(principalScope);
             return scopes;
         };
     }

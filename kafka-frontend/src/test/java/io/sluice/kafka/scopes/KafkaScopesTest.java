@@ -30,6 +30,7 @@ class KafkaScopesTest {
     private static final ScopeCatalogue CATALOGUE = ScopeCatalogue.of(KafkaScopes.DECLARED);
     private static final Limit LIMIT = new Limit(new RateLimit(100.0, null, null), null, OnExceed.REJECT);
     private static final Limit ANY = new Limit(null, null, null);
+    private static final String ANONYMOUS = KafkaScopes.ANONYMOUS;
 
     private static LimitsDocument parse(String json) {
         return LimitsJson.parseDocument(json.getBytes(StandardCharsets.UTF_8), CATALOGUE);
@@ -86,7 +87,7 @@ class KafkaScopesTest {
                 "{\"kafka\": {\"prefixes\": {\"team/a\": {}}}} | kafka.prefixes[\"team/a\"]: must be a topic name prefix",
                 "{\"kafka\": {\"clients\": {\"\": {}}}}        | kafka.clients[\"\"]: must be a client id of 1 to 255 characters",
                 "{\"kafka\": {\"clients\": {\"a\": null}}}     | kafka.clients[\"a\"]: must be a limit object, got null",
-                "{\"kafka\": {\"topic\": {}}}                  | kafka.topic: unknown field; known fields are clients, prefixes, topics",
+                "{\"kafka\": {\"topic\": {}}}                  | kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
                 "{\"kafka\": []}                               | kafka: must be a JSON object, got an array",
             })
     void badKafkaSectionsAreRejectedNamingTheField(String json, String message) {
@@ -118,26 +119,37 @@ class KafkaScopesTest {
                 List.of(
                         ref(KafkaScopes.TOPIC, "team-a.orders.eu"),
                         ref(KafkaScopes.PREFIX, "team-a.orders"),
-                        ref(KafkaScopes.CLIENT, "billing")),
-                KafkaScopes.topic("team-a.orders.eu", "billing").scopes(limits));
+                        ref(KafkaScopes.CLIENT, "billing"),
+                        ref(KafkaScopes.PRINCIPAL, ANONYMOUS)),
+                KafkaScopes.topic("team-a.orders.eu", "billing", ANONYMOUS).scopes(limits));
         assertEquals(
-                List.of(ref(KafkaScopes.TOPIC, "team-a.clicks"), ref(KafkaScopes.PREFIX, "team-a")),
-                KafkaScopes.topic("team-a.clicks", null).scopes(limits),
+                List.of(
+                        ref(KafkaScopes.TOPIC, "team-a.clicks"),
+                        ref(KafkaScopes.PREFIX, "team-a"),
+                        ref(KafkaScopes.PRINCIPAL, ANONYMOUS)),
+                KafkaScopes.topic("team-a.clicks", null, ANONYMOUS).scopes(limits),
                 "no client id, no client scope");
         assertEquals(
-                List.of(ref(KafkaScopes.TOPIC, "team-c.x"), ref(KafkaScopes.CLIENT, "c")),
-                KafkaScopes.topic("team-c.x", "c").scopes(limits));
+                List.of(
+                        ref(KafkaScopes.TOPIC, "team-c.x"),
+                        ref(KafkaScopes.CLIENT, "c"),
+                        ref(KafkaScopes.PRINCIPAL, ANONYMOUS)),
+                KafkaScopes.topic("team-c.x", "c", ANONYMOUS).scopes(limits));
         assertEquals(
-                List.of(ref(KafkaScopes.TOPIC, "team-b"), ref(KafkaScopes.CLIENT, "c")),
-                KafkaScopes.topic("team-b", "c").scopes(limits),
+                List.of(
+                        ref(KafkaScopes.TOPIC, "team-b"),
+                        ref(KafkaScopes.CLIENT, "c"),
+                        ref(KafkaScopes.PRINCIPAL, ANONYMOUS)),
+                KafkaScopes.topic("team-b", "c", ANONYMOUS).scopes(limits),
                 "a prefix longer than the name does not match");
         assertEquals(
-                List.of(ref(KafkaScopes.TOPIC, "x")), KafkaScopes.topic("x", "").scopes(limits));
+                List.of(ref(KafkaScopes.TOPIC, "x"), ref(KafkaScopes.PRINCIPAL, ANONYMOUS)),
+                KafkaScopes.topic("x", "", ANONYMOUS).scopes(limits));
     }
 
     @Test
     void theKafkaPrefixFollowsLimitChanges() {
-        var chain = KafkaScopes.topic("team-a.orders", "c");
+        var chain = KafkaScopes.topic("team-a.orders", "c", ANONYMOUS);
         LimitsDocument before = LimitsDocument.empty().withLimit(ref(KafkaScopes.PREFIX, "team-"), ANY);
         LimitsDocument after = before.withLimit(ref(KafkaScopes.PREFIX, "team-a."), ANY);
         assertEquals(ref(KafkaScopes.PREFIX, "team-"), chain.scopes(before).get(1));
@@ -156,19 +168,118 @@ class KafkaScopesTest {
         QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
         QuotaDecision decision = new QuotaDecision();
 
-        assertEquals(50, drain(engine.publishPath(KafkaScopes.topic("team-a.orders", "billing")), now[0], decision));
+        assertEquals(
+                50,
+                drain(engine.publishPath(KafkaScopes.topic("team-a.orders", "billing", ANONYMOUS)), now[0], decision));
         assertEquals(ref(KafkaScopes.PREFIX, "team-a."), decision.scope());
         assertEquals("throttled: prefix team-a. exceeds 50.0 msg/s; retry after 1 ms", decision.rejectMessage());
         assertEquals(
                 30,
-                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "billing")), now[0], decision),
+                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "billing", ANONYMOUS)), now[0], decision),
                 "the client has 30 left");
         assertEquals(KafkaScopes.CLIENT, decision.scope().kind());
         assertEquals(
                 20,
-                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "other")), now[0], decision),
+                drain(engine.publishPath(KafkaScopes.topic("team-b.orders", "other", ANONYMOUS)), now[0], decision),
                 "the proxy scope is shared by every client and protocol");
         assertEquals(ScopeRef.PROXY, decision.scope());
+    }
+
+    @Test
+    void aPrincipalIsLimitedOverEveryClientIdAndTopic() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(ref(KafkaScopes.PRINCIPAL, "User:alice"), messages(200.0, OnExceed.DELAY));
+        long[] now = {1_000_000_000L};
+        QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
+        QuotaDecision decision = new QuotaDecision();
+
+        assertEquals(
+                120, drain(engine.publishPath(KafkaScopes.topic("a", "app-1", "User:alice")), now[0], 120, decision));
+        assertEquals(
+                80,
+                drain(engine.publishPath(KafkaScopes.topic("b", "app-2", "User:alice")), now[0], 1000, decision),
+                "another client id and topic of alice's shares her bucket");
+        assertEquals(ref(KafkaScopes.PRINCIPAL, "User:alice"), decision.scope());
+        assertEquals(
+                1000,
+                drain(engine.publishPath(KafkaScopes.topic("a", "app-1", "User:bob")), now[0], 1000, decision),
+                "bob is not alice");
+        assertEquals(
+                1000,
+                drain(engine.publishPath(KafkaScopes.topic("a", "app-1", ANONYMOUS)), now[0], 1000, decision),
+                "nor is a connection that has not authenticated");
+    }
+
+    @Test
+    void theDefaultPrincipalGivesEachPrincipalABucketOfItsOwnAndAnEntryOfItsOwnWins() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(ref(KafkaScopes.PRINCIPAL, "*"), messages(300.0, OnExceed.DELAY))
+                .withLimit(ref(KafkaScopes.PRINCIPAL, "User:alice"), messages(200.0, OnExceed.REJECT));
+        long[] now = {1_000_000_000L};
+        QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
+        QuotaDecision decision = new QuotaDecision();
+
+        assertEquals(200, drain(engine.publishPath(KafkaScopes.topic("a", "c", "User:alice")), now[0], 1000, decision));
+        assertEquals(OnExceed.REJECT, decision.onExceed(), "alice's own entry decides, not the default's");
+        assertEquals(300, drain(engine.publishPath(KafkaScopes.topic("a", "c", "User:bob")), now[0], 1000, decision));
+        assertEquals(ref(KafkaScopes.PRINCIPAL, "User:bob"), decision.scope(), "bob's own bucket, named for him");
+        assertEquals(300, drain(engine.publishPath(KafkaScopes.topic("a", "c", "User:carol")), now[0], 1000, decision));
+
+        LimitsDocument withoutAlice = limits.withLimit(ref(KafkaScopes.PRINCIPAL, "User:alice"), null);
+        engine.update(withoutAlice);
+        now[0] += 1_000_000_000L;
+        assertEquals(
+                300,
+                drain(engine.publishPath(KafkaScopes.topic("a", "c", "User:alice")), now[0], 1000, decision),
+                "without her entry alice falls to the default, in her bucket, refilled for a second at 300/s");
+    }
+
+    @Test
+    void theDefaultClientIdGivesEachClientIdABucketOfItsOwn() {
+        LimitsDocument limits =
+                LimitsDocument.empty().withLimit(ref(KafkaScopes.CLIENT, "*"), messages(50.0, OnExceed.DELAY));
+        long[] now = {1_000_000_000L};
+        QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
+        QuotaDecision decision = new QuotaDecision();
+
+        assertEquals(50, drain(engine.publishPath(KafkaScopes.topic("a", "one", ANONYMOUS)), now[0], 1000, decision));
+        assertEquals(50, drain(engine.publishPath(KafkaScopes.topic("a", "two", ANONYMOUS)), now[0], 1000, decision));
+        assertEquals(
+                1000,
+                drain(engine.publishPath(KafkaScopes.topic("a", null, ANONYMOUS)), now[0], 1000, decision),
+                "a request without a client id has no client scope");
+    }
+
+    @Test
+    void principalNamesAreOneTo255CharactersWithoutControlCharactersAndStarIsTheDefault() {
+        LimitsDocument document = parse("{\"kafka\": {\"principals\": {\"User:alice\": {}, \"*\": {}}}}");
+        assertEquals(2, document.limitsOf(KafkaScopes.PRINCIPAL).size());
+        parse("{\"kafka\": {\"principals\": {\"" + "p".repeat(255) + "\": {}}}}");
+        assertTrue(rejection("{\"kafka\": {\"principals\": {\"" + "p".repeat(256) + "\": {}}}}")
+                .contains("1 to 255"));
+        InvalidSettingsException e = assertThrows(
+                InvalidSettingsException.class,
+                () -> LimitsDocument.empty().withLimit(ref(KafkaScopes.PRINCIPAL, "User:a\nb"), LIMIT));
+        assertTrue(e.path().startsWith("kafka.principals["), e.path());
+        assertThrows(
+                InvalidSettingsException.class,
+                () -> LimitsDocument.empty().withLimit(ref(KafkaScopes.PRINCIPAL, ""), LIMIT));
+        assertThrows(
+                InvalidSettingsException.class,
+                () -> LimitsDocument.empty().withLimit(ref(KafkaScopes.TOPIC, "*"), LIMIT),
+                "a topic has no default");
+    }
+
+    private static Limit messages(double perSecond, OnExceed onExceed) {
+        return new Limit(new RateLimit(perSecond, null, null), null, onExceed);
+    }
+
+    private static int drain(QuotaPath path, long nowNanos, int most, QuotaDecision decision) {
+        int admitted = 0;
+        while (admitted < most && path.tryAcquire(nowNanos, 1, 1, decision)) {
+            admitted++;
+        }
+        return admitted;
     }
 
     private static int drain(QuotaPath path, long nowNanos, QuotaDecision decision) {
@@ -182,10 +293,10 @@ class KafkaScopesTest {
     @Test
     void theKindsKeepTheIdsTheClusterStoreKnowsThemBy() {
         assertEquals(
-                List.of("kafka_topic", "kafka_prefix", "kafka_client"),
+                List.of("kafka_topic", "kafka_prefix", "kafka_client", "kafka_principal"),
                 KafkaScopes.DECLARED.kinds().stream().map(ScopeKind::id).toList());
         assertEquals(
-                List.of("kafka-topic", "kafka-prefix", "kafka-client"),
+                List.of("kafka-topic", "kafka-prefix", "kafka-client", "kafka-principal"),
                 KafkaScopes.DECLARED.kinds().stream().map(ScopeKind::cliName).toList());
         assertEquals(List.of(ref(KafkaScopes.TOPIC, "orders")), CATALOGUE.topicScopes("kafka", "orders"));
         for (ScopeKind kind : KafkaScopes.DECLARED.kinds()) {

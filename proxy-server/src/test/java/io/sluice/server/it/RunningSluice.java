@@ -152,7 +152,12 @@ final class RunningSluice implements AutoCloseable {
         try {
             SluiceConfig config = new SluiceConfig(
                     List.of(new PulsarConfig(
-                            upstream, false, new HostPort("127.0.0.1", port), BrokerAllowList.only(upstream), mode)),
+                            upstream,
+                            false,
+                            new HostPort("127.0.0.1", port),
+                            BrokerAllowList.only(upstream),
+                            mode,
+                            "sub")),
                     new HostPort("127.0.0.1", 0),
                     limitsFile,
                     adminToken,

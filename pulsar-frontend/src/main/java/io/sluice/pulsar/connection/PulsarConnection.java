@@ -80,6 +80,8 @@ final class PulsarConnection implements ConnectionProtocol {
     private final DispatchGate dispatch;
     private final boolean rewriteLookups;
     private final boolean upstreamTls;
+    /** The role the client's CONNECT claims, until the broker's CONNECTED makes it the connection's. */
+    private String claimedRole;
 
     PulsarConnection(ProxiedConnection relay, PulsarSettings settings, ProxyServices services) {
         this.relay = relay;
@@ -169,6 +171,7 @@ final class PulsarConnection implements ConnectionProtocol {
         }
         CommandConnect connect = FrameReader.parse(frame).getConnect();
         publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
+        claimedRole = ConnectRole.claimed(connect, settings.roleClaim());
         openUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
     }
 
@@ -320,10 +323,19 @@ final class PulsarConnection implements ConnectionProtocol {
         }
     }
 
-    /** The broker's CONNECTED is on its way to the client: its max message size applies to both sides, and the handshake is done. */
+    /**
+     * The broker's CONNECTED is on its way to the client: its max message size applies to both
+     * sides, the role the CONNECT claimed is the connection's (the broker accepted it), and the
+     * handshake is done.
+     */
     private void connected(int maxMessageSize) {
         if (maxMessageSize > 0) {
             relay.limitFrames(PulsarFrameRule.maxFrameSize(maxMessageSize));
+        }
+        if (claimedRole != null) {
+            publish.authenticated(claimedRole);
+            dispatch.authenticated(claimedRole);
+            claimedRole = null;
         }
         relay.handshakeCompleted();
     }

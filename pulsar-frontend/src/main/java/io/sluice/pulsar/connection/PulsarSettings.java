@@ -25,6 +25,7 @@ import java.util.Objects;
  *                              handshakes with the client and the broker included
  * @param clientTls             the TLS clients must speak, or null for plaintext
  * @param upstreamTls           the TLS Sluice speaks to every broker, or null for plaintext
+ * @param roleClaim             the token claim that names a client's role ({@code --pulsar-role-claim})
  */
 public record PulsarSettings(
         BrokerAddress upstream,
@@ -35,7 +36,8 @@ public record PulsarSettings(
         Duration throttleReceiptWindow,
         Duration handshakeTimeout,
         ReloadingSslContext clientTls,
-        ReloadingSslContext upstreamTls) {
+        ReloadingSslContext upstreamTls,
+        String roleClaim) {
 
     /** The receipt window of a throttle notice (docs/PROTOCOL-EXTENSION.md), as in the PIP-385 draft. */
     public static final Duration DEFAULT_THROTTLE_RECEIPT_WINDOW = Duration.ofMillis(100);
@@ -85,7 +87,8 @@ public record PulsarSettings(
                 throttleReceiptWindow,
                 handshakeTimeout,
                 null,
-                null);
+                null,
+                ConnectRole.DEFAULT_CLAIM);
     }
 
     /** Plaintext settings with the default throttle receipt window and handshake timeout. */

@@ -19,13 +19,15 @@ import java.util.Objects;
  * @param listen         {@code --listen}: the Pulsar protocol port for clients
  * @param allowedBrokers {@code --allowed-brokers}: which {@code proxy_to_broker_url} values a client may ask for
  * @param lookupMode     {@code --lookup-mode}: whether lookup answers are rewritten to come back through Sluice
+ * @param roleClaim      {@code --pulsar-role-claim}: the token claim that names a client's role
  */
 public record PulsarConfig(
         BrokerAddress upstream,
         boolean upstreamTls,
         HostPort listen,
         BrokerAllowList allowedBrokers,
-        LookupMode lookupMode)
+        LookupMode lookupMode,
+        String roleClaim)
         implements FrontEndConfig {
 
     /** The {@code protocol} label of the Pulsar front end's metrics and meters: its scopes' protocol. */
@@ -36,6 +38,7 @@ public record PulsarConfig(
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(allowedBrokers, "allowedBrokers");
         Objects.requireNonNull(lookupMode, "lookupMode");
+        Objects.requireNonNull(roleClaim, "roleClaim");
     }
 
     @Override

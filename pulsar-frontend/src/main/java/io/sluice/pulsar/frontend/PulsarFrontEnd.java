@@ -42,7 +42,8 @@ final class PulsarFrontEnd implements FrontEnd {
                 PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
                 context.handshakeTimeout(),
                 context.portTls(),
-                context.upstreamTls());
+                context.upstreamTls(),
+                config.roleClaim());
         PulsarChannelInitializer pipeline = new PulsarChannelInitializer(settings, context.services());
         ports.bind(config.listen().host(), config.listen().port(), pipeline).sync();
     }

@@ -25,6 +25,7 @@ public final class PulsarFrontEndFactory implements FrontEndFactory {
     private static final String LISTEN = "--listen";
     private static final String ALLOWED_BROKERS = "--allowed-brokers";
     private static final String LOOKUP_MODE = "--lookup-mode";
+    private static final String ROLE_CLAIM = "--pulsar-role-claim";
 
     @Override
     public List<FrontEndOption> options() {
@@ -54,7 +55,14 @@ public final class PulsarFrontEndFactory implements FrontEndFactory {
                         LOOKUP_MODE,
                         "MODE",
                         "rewrite",
-                        "passthrough (sidecar beside the broker) or rewrite (front proxy) (default: ${DEFAULT-VALUE})."));
+                        "passthrough (sidecar beside the broker) or rewrite (front proxy) (default: ${DEFAULT-VALUE})."),
+                FrontEndOption.text(
+                        90,
+                        ROLE_CLAIM,
+                        "CLAIM",
+                        "sub",
+                        "The claim of a client's token that names its role for limits by role, as the broker's"
+                                + " tokenAuthClaim (default: ${DEFAULT-VALUE})."));
     }
 
     @Override
@@ -83,7 +91,17 @@ public final class PulsarFrontEndFactory implements FrontEndFactory {
                         "rewrite",
                         LookupMode.REWRITE));
         HostPort listen = OptionValues.parse(LISTEN, () -> HostPort.parse(values.value(LISTEN)));
-        return on ? new PulsarConfig(upstream, url.trim().startsWith("pulsar+ssl://"), listen, allowList, mode) : null;
+        String roleClaim = OptionValues.parse(ROLE_CLAIM, () -> roleClaim(values.value(ROLE_CLAIM)));
+        return on
+                ? new PulsarConfig(upstream, url.trim().startsWith("pulsar+ssl://"), listen, allowList, mode, roleClaim)
+                : null;
+    }
+
+    private static String roleClaim(String claim) {
+        if (claim == null || claim.isBlank()) {
+            throw new IllegalArgumentException("must name a claim, e.g. sub");
+        }
+        return claim.trim();
     }
 
     private static BrokerAllowList allowedBrokers(OptionValues values, BrokerAddress upstream) {

@@ -41,6 +41,9 @@ public final class DispatchGate {
     private final NanoClock clock;
     private final ProxyServices services;
     private final String clientAddress;
+    /** The role the broker accepted for the connection; {@code null} until then or without one. */
+    private String role;
+
     private final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(this::newConsumer);
     private final QuotaDecision decision = new QuotaDecision();
 
@@ -78,6 +81,14 @@ public final class DispatchGate {
         if (consumer != null) {
             consumerGone(consumer);
         }
+    }
+
+    /**
+     * The broker accepted the connection as {@code role} (its CONNECTED): every consumer made from now
+     * on is charged to that role too.
+     */
+    public void authenticated(String role) {
+        this.role = role;
     }
 
     /** The connection closes: every consumer is gone. */
@@ -128,9 +139,15 @@ public final class DispatchGate {
 
     private ConsumerState newConsumer(long consumerId, String topic) {
         TopicQuota quota = new TopicQuota(
-                services.quotas(), services.topics(), Direction.DISPATCH, "pulsar", topic, PulsarScopes.topic(topic));
+                services.quotas(),
+                services.topics(),
+                Direction.DISPATCH,
+                "pulsar",
+                topic,
+                PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
-                services.throttles(), new ThrottleSubject("pulsar", clientAddress, null, null, consumerId, topic));
+                services.throttles(),
+                new ThrottleSubject("pulsar", clientAddress, null, null, role, null, consumerId, topic));
         return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 

@@ -78,6 +78,9 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private final NanoClock clock;
     private final ProxyServices services;
     private final String clientAddress;
+    /** The role the broker accepted for the connection; {@code null} until then or without one. */
+    private String role;
+
     private final long receiptWindowNanos;
     private final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(this::newProducer);
     private final ThrottleNotices notices;
@@ -237,6 +240,14 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         }
     }
 
+    /**
+     * The broker accepted the connection as {@code role} (its CONNECTED): every producer made from now
+     * on is charged to that role too.
+     */
+    public void authenticated(String role) {
+        this.role = role;
+    }
+
     /** The connection closes: every producer is gone, and what they hold is released. */
     public void close() {
         producers.clear().forEach(this::producerGone);
@@ -276,9 +287,15 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     private ProducerState newProducer(long producerId, String topic) {
         TopicQuota quota = new TopicQuota(
-                services.quotas(), services.topics(), Direction.PUBLISH, "pulsar", topic, PulsarScopes.topic(topic));
+                services.quotas(),
+                services.topics(),
+                Direction.PUBLISH,
+                "pulsar",
+                topic,
+                PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
-                services.throttles(), new ThrottleSubject("pulsar", clientAddress, null, producerId, null, topic));
+                services.throttles(),
+                new ThrottleSubject("pulsar", clientAddress, null, null, role, producerId, null, topic));
         return new ProducerState(producerId, quota, throttle, loop, MIN_TIMER_NANOS, MAX_TIMER_NANOS, this::release);
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.pulsar.scopes;
 
+import io.sluice.limits.IdentityName;
 import io.sluice.limits.NameParameter;
 import io.sluice.limits.NameTemplate;
 import io.sluice.limits.ProtocolScopes;
@@ -13,7 +14,8 @@ import java.util.List;
 
 /**
  * Pulsar's scopes, declared once: a message on a topic must fit the topic's limit (or the
- * partition's and then its partitioned topic's), its namespace's and its tenant's. The kinds sit
+ * partition's and then its partitioned topic's), its namespace's, its tenant's and the role's the
+ * broker accepted for the connection. The kinds sit
  * at the top level of the limits document, where they were before Sluice spoke Kafka, so that
  * older files load unchanged; the admin routes, the OpenAPI document, the CLI's scopes and the
  * limits metrics follow from these declarations ({@link #DECLARED}).
@@ -68,24 +70,56 @@ public final class PulsarScopes {
             .description("one tenant (all its topics together)")
             .build();
 
+    /**
+     * Everything one authenticated role publishes or receives, over every connection and topic;
+     * {@code "*"} gives each role without an entry a bucket of its own.
+     */
+    public static final ScopeKind ROLE = ScopeKind.builder(PROTOCOL, "role")
+            .field("roles")
+            .cliName("role")
+            .named(
+                    NameTemplate.of(
+                            "{role}",
+                            NameParameter.of("role")
+                                    .described("A Pulsar role, percent-encoded; * for each role without an entry")
+                                    .atMost(IdentityName.MAX_LENGTH)),
+                    IdentityName.rule("a Pulsar role"),
+                    "alice")
+            .withDefault()
+            .rank(40)
+            .description("everything one Pulsar role publishes or receives, together; \"*\" each role without an entry")
+            .build();
+
     /** Pulsar's kinds, as the server registers them in its scope catalogue. */
     public static final ProtocolScopes DECLARED =
-            new ProtocolScopes(PROTOCOL, List.of(TOPIC, NAMESPACE, TENANT), PulsarScopes::topicScopes);
+            new ProtocolScopes(PROTOCOL, List.of(TOPIC, NAMESPACE, TENANT, ROLE), PulsarScopes::topicScopes);
 
     private PulsarScopes() {}
 
     /**
-     * The chain of {@code topic}: {@code persistent://t/n/x-partition-2} falls under itself,
-     * {@code persistent://t/n/x}, namespace {@code t/n} and tenant {@code t}. A name that is not a
-     * valid fully qualified topic name can have no such limit and falls under the proxy alone.
+     * The chain of {@code topic} without a role: {@code persistent://t/n/x-partition-2} falls under
+     * itself, {@code persistent://t/n/x}, namespace {@code t/n} and tenant {@code t}. A name that is
+     * not a valid fully qualified topic name can have no such limit and falls under the proxy alone.
      */
     public static ScopeChain topic(String topic) {
-        List<ScopeRef> scopes = new ArrayList<>(4);
+        return topic(topic, null);
+    }
+
+    /**
+     * The chain of {@code topic} as {@link #topic(String)} has it, then {@code role}'s.
+     *
+     * @param role the role the broker accepted for the connection; {@code null} for none
+     */
+    public static ScopeChain topic(String topic, String role) {
+        List<ScopeRef> scopes = new ArrayList<>(5);
         TopicName name = parseOrNull(topic);
         if (name != null) {
             scopes.addAll(topicScopes(name));
             scopes.add(new ScopeRef(NAMESPACE, name.namespaceName()));
             scopes.add(new ScopeRef(TENANT, name.tenant()));
+        }
+        if (role != null) {
+            scopes.add(new ScopeRef(ROLE, role));
         }
         List<ScopeRef> chain = List.copyOf(scopes);
         return limits -> chain;

@@ -6,6 +6,9 @@ import io.sluice.limits.LimitsJson;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.quota.QuotaDecision;
+import io.sluice.quota.QuotaEngine;
+import io.sluice.quota.QuotaPath;
 import io.sluice.settings.InvalidSettingsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +56,40 @@ class PulsarScopesTest {
     }
 
     @Test
+    void aConnectionsRoleComesAfterTheTenantAndEachRoleWithoutAnEntryHasTheDefaultInABucketOfItsOwn() {
+        assertEquals(
+                List.of(
+                        ref(PulsarScopes.TOPIC, "persistent://t/n/x"),
+                        ref(PulsarScopes.NAMESPACE, "t/n"),
+                        ref(PulsarScopes.TENANT, "t"),
+                        ref(PulsarScopes.ROLE, "alice")),
+                PulsarScopes.topic("persistent://t/n/x", "alice").scopes(LimitsDocument.empty()));
+        LimitsDocument limits = parse("{\"roles\": {\"*\": {\"publish\": {\"messagesPerSecond\": 10}},"
+                + " \"alice\": {\"publish\": {\"messagesPerSecond\": 5}}}}");
+        long[] now = {1_000_000_000L};
+        QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
+        QuotaDecision decision = new QuotaDecision();
+        assertEquals(5, drain(engine.publishPath(PulsarScopes.topic("persistent://t/n/x", "alice")), now[0], decision));
+        assertEquals(10, drain(engine.publishPath(PulsarScopes.topic("persistent://t/n/x", "bob")), now[0], decision));
+        assertEquals(ref(PulsarScopes.ROLE, "bob"), decision.scope());
+        assertEquals(
+                10, drain(engine.publishPath(PulsarScopes.topic("persistent://t/n/y", "carol")), now[0], decision));
+        assertEquals(
+                1000,
+                drain(engine.publishPath(PulsarScopes.topic("persistent://t/n/x", null)), now[0], decision),
+                "a connection without a role has no role scope");
+        assertThrows(InvalidSettingsException.class, () -> parse("{\"roles\": {\"a\\u0007b\": {}}}"));
+    }
+
+    private static int drain(QuotaPath path, long nowNanos, QuotaDecision decision) {
+        int admitted = 0;
+        while (admitted < 1000 && path.tryAcquire(nowNanos, 1, 1, decision)) {
+            admitted++;
+        }
+        return admitted;
+    }
+
+    @Test
     void theChainIsInTheKindsRankOrder() {
         List<ScopeRef> chain =
                 PulsarScopes.topic("persistent://t/n/x-partition-2").scopes(LimitsDocument.empty());
@@ -78,13 +115,13 @@ class PulsarScopesTest {
     @Test
     void theKindsKeepTheIdsTheClusterStoreKnowsThemBy() {
         assertEquals(
-                List.of("pulsar_topic", "pulsar_namespace", "pulsar_tenant"),
+                List.of("pulsar_topic", "pulsar_namespace", "pulsar_tenant", "pulsar_role"),
                 PulsarScopes.DECLARED.kinds().stream().map(ScopeKind::id).toList());
         assertEquals(
-                List.of("topic", "namespace", "tenant"),
+                List.of("topic", "namespace", "tenant", "role"),
                 PulsarScopes.DECLARED.kinds().stream().map(ScopeKind::cliName).toList());
         assertEquals(
-                List.of("topics", "namespaces", "tenants"),
+                List.of("topics", "namespaces", "tenants", "roles"),
                 PulsarScopes.DECLARED.kinds().stream().map(ScopeKind::fieldPath).toList());
     }
 

@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
  * <p>Brokers have node ids 1..n, the controller {@link #CONTROLLER_ID}. Every listener binds
  * 127.0.0.1 on a free port: per broker an {@code INTERNAL} listener for replication, the
  * {@code PLAINTEXT} listener for clients ({@link #bootstrapServers()}) and, with
- * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN and SCRAM-SHA-256
+ * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
  * ({@link #saslBootstrapServers()}) and, with {@link Builder#tls}, an {@code SSL} listener presenting
  * the given PEM certificate ({@link #sslBootstrapServers()}) and, with {@link Builder#requireClientCertificates}, an {@code MTLS}
  * listener requiring client certificates ({@link #mutualTlsBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
@@ -90,8 +90,12 @@ public final class KafkaCluster implements AutoCloseable {
         writeLog4jConfig();
         String clusterId = newClusterId();
         List<String> controllerFormat = new ArrayList<>(List.of("--cluster-id", clusterId));
-        b.saslUsers.forEach((user, password) -> controllerFormat.addAll(
-                List.of("--add-scram", "SCRAM-SHA-256=[name=" + user + ",password=" + password + "]")));
+        b.saslUsers.forEach((user, password) -> {
+            for (String scram : List.of("SCRAM-SHA-256", "SCRAM-SHA-512")) {
+                controllerFormat.addAll(
+                        List.of("--add-scram", scram + "=[name=" + user + ",password=" + password + "]"));
+            }
+        });
         this.controller = node(CONTROLLER_ID, controllerConfig(b), controllerFormat, b.jvmOptions);
         for (int id : brokerPorts.keySet()) {
             Map<String, String> config = brokerConfig(id, b);
@@ -371,7 +375,7 @@ public final class KafkaCluster implements AutoCloseable {
         if (sasl) {
             listeners += ",SASL_PLAINTEXT://127.0.0.1:" + saslPort(nodeId);
             advertised += ",SASL_PLAINTEXT://" + b.advertisedHost + ":" + saslPort(nodeId);
-            c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256");
+            c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
             c.put(
                     "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                     "org.apache.kafka.common.security.plain.PlainLoginModule required "
@@ -379,9 +383,11 @@ public final class KafkaCluster implements AutoCloseable {
                                     .map(u -> "user_" + u.getKey() + "=\"" + u.getValue() + "\"")
                                     .collect(Collectors.joining(" "))
                             + ";");
-            c.put(
-                    "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
-                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            for (String scram : List.of("scram-sha-256", "scram-sha-512")) {
+                c.put(
+                        "listener.name.sasl_plaintext." + scram + ".sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            }
         }
         if (tls) {
             listeners += ",SSL://127.0.0.1:" + sslPort(nodeId);

@@ -81,11 +81,15 @@ public final class PulsarBroker implements AutoCloseable {
     private final int tlsPort;
     private final int sidecarTlsPort;
     private final Map<String, String> config;
+    /** The super user's token the readiness check sends; {@code null} without authentication. */
+    private final String adminToken;
 
     private final RestartableChild process = new RestartableChild("the broker");
     private boolean closed;
 
-    private PulsarBroker(Path dataDir, int[] ports, boolean sidecar, Tls tls, Map<String, String> extraConfig) {
+    private PulsarBroker(
+            Path dataDir, int[] ports, boolean sidecar, Tls tls, Map<String, String> extraConfig, String adminToken) {
+        this.adminToken = adminToken;
         this.dataDir = dataDir;
         this.brokerPort = ports[0];
         this.webPort = ports[1];
@@ -340,9 +344,12 @@ public final class PulsarBroker implements AutoCloseable {
                 .scratchDirectory(dataDir)
                 .unsetEnvironment("PULSAR_STANDALONE_USE_ZOOKEEPER")
                 .build();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
-                .timeout(Duration.ofSeconds(2))
-                .build();
+        HttpRequest.Builder check = HttpRequest.newBuilder(URI.create(webUrl() + "/admin/v2/namespaces/public"))
+                .timeout(Duration.ofSeconds(2));
+        if (adminToken != null) {
+            check.header("Authorization", "Bearer " + adminToken);
+        }
+        HttpRequest request = check.build();
         // An open port is not enough: the broker is usable once the standalone has created its
         // default namespace.
         process.start(spec, "listed public/default (GET " + request.uri() + ")", START_TIMEOUT, () -> {
@@ -392,6 +399,7 @@ public final class PulsarBroker implements AutoCloseable {
         private boolean sidecar;
         private Tls tls;
         private final Map<String, String> extraConfig = new LinkedHashMap<>();
+        private String adminToken;
 
         private Builder() {}
 
@@ -424,6 +432,25 @@ public final class PulsarBroker implements AutoCloseable {
         }
 
         /**
+         * Turns on token authentication (Pulsar's {@code AuthenticationProviderToken}, HS256 with
+         * {@code secretKey}; authorization off, so every authenticated role may publish and
+         * consume): clients need a token {@link PulsarTokens#hs256} signed with the same key. The
+         * broker's own clients and the readiness check use a token of the super user {@code admin}.
+         */
+        public Builder tokenAuthentication(byte[] secretKey) {
+            adminToken = PulsarTokens.hs256(secretKey, "admin");
+            config("authenticationEnabled", "true");
+            config("authenticationProviders", "org.apache.pulsar.broker.authentication.AuthenticationProviderToken");
+            config(
+                    "tokenSecretKey",
+                    "data:;base64," + java.util.Base64.getEncoder().encodeToString(secretKey));
+            config("superUserRoles", "admin");
+            config("brokerClientAuthenticationPlugin", "org.apache.pulsar.client.impl.auth.AuthenticationToken");
+            config("brokerClientAuthenticationParameters", "token:" + adminToken);
+            return this;
+        }
+
+        /**
          * Sets a key of the broker's configuration file (the keys of Pulsar's
          * {@code standalone.conf}), overriding this class's defaults. Overriding the ports or
          * listeners makes the accessors report wrong values.
@@ -443,7 +470,12 @@ public final class PulsarBroker implements AutoCloseable {
         public PulsarBroker start() {
             int ports = (sidecar ? 4 : 2) + (tls == null ? 0 : sidecar ? 2 : 1);
             PulsarBroker broker = new PulsarBroker(
-                    ScratchDirectories.create("pulsar"), FreePorts.loopback(ports), sidecar, tls, extraConfig);
+                    ScratchDirectories.create("pulsar"),
+                    FreePorts.loopback(ports),
+                    sidecar,
+                    tls,
+                    extraConfig,
+                    adminToken);
             try {
                 broker.writeConfigFiles();
                 broker.launch(true);

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 
 /**
  * The Kafka cluster of the Kafka integration tests, started once per test JVM: three brokers and a
- * controller, a SASL listener with user {@code alice}, an SSL listener whose certificate (from
+ * controller, a SASL listener with users {@code alice} and {@code bob}, an SSL listener whose certificate (from
  * {@link #ca}) names the advertised host and an MTLS listener beside it that requires a client
  * certificate of {@link #ca}, messages up to 6 MiB, and brokers that
  * advertise a host name no one but Sluice can resolve. Sluice runs as a process of its own with a
@@ -26,6 +26,10 @@ final class BrokersOnlySluiceReaches {
 
     static final String SASL_USER = "alice";
     static final String SASL_PASSWORD = "alice-secret";
+    /** A second SASL user, for limits by principal. */
+    static final String SECOND_SASL_USER = "bob";
+
+    static final String SECOND_SASL_PASSWORD = "bob-secret";
     /** The brokers' message.max.bytes: room for a 5 MiB record and its batch. */
     static final int MAX_MESSAGE_BYTES = 6 * 1024 * 1024;
 
@@ -55,6 +59,7 @@ final class BrokersOnlySluiceReaches {
                         ca.issue("broker").hosts(ADVERTISED_HOST, "127.0.0.1").write();
                 KafkaCluster cluster = KafkaCluster.builder()
                         .saslUser(SASL_USER, SASL_PASSWORD)
+                        .saslUser(SECOND_SASL_USER, SECOND_SASL_PASSWORD)
                         .tls(broker.certificate(), broker.key())
                         .requireClientCertificates(ca.certificateFile())
                         .advertisedHost(ADVERTISED_HOST)

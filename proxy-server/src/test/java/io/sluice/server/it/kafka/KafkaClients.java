@@ -1,5 +1,6 @@
 package io.sluice.server.it.kafka;
 
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -7,6 +8,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -29,6 +31,19 @@ final class KafkaClients {
     KafkaClients(String bootstrap, Map<String, String> common) {
         this.bootstrap = bootstrap;
         this.common = common;
+    }
+
+    /** Clients that log in to {@code bootstrap} over SASL_PLAINTEXT with {@code mechanism} as {@code module} takes it. */
+    static KafkaClients sasl(String bootstrap, String mechanism, String module, String user, String password) {
+        return new KafkaClients(
+                bootstrap,
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+                        "SASL_PLAINTEXT",
+                        SaslConfigs.SASL_MECHANISM,
+                        mechanism,
+                        SaslConfigs.SASL_JAAS_CONFIG,
+                        module + " required username=\"" + user + "\" password=\"" + password + "\";"));
     }
 
     KafkaProducer<String, String> producer(String... settings) {

@@ -1,15 +1,12 @@
 package io.sluice.server.it.kafka;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -76,15 +73,6 @@ class KafkaSaslIT {
     }
 
     private static KafkaClients login(String mechanism, String module, String password) {
-        return new KafkaClients(
-                sluice.bootstrap(),
-                Map.of(
-                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
-                        "SASL_PLAINTEXT",
-                        SaslConfigs.SASL_MECHANISM,
-                        mechanism,
-                        SaslConfigs.SASL_JAAS_CONFIG,
-                        module + " required username=\"" + BrokersOnlySluiceReaches.SASL_USER + "\" password=\""
-                                + password + "\";"));
+        return KafkaClients.sasl(sluice.bootstrap(), mechanism, module, BrokersOnlySluiceReaches.SASL_USER, password);
     }
 }

@@ -1,0 +1,147 @@
+package io.sluice.kafka.connection;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.kafka.testing.RecordFrames;
+import io.sluice.kafka.testing.RecordFrames.Part;
+import io.sluice.limits.Limit;
+import io.sluice.limits.OnExceed;
+import io.sluice.limits.RateLimit;
+import io.sluice.limits.ScopeRef;
+import io.sluice.testing.LeakCheck;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A connection's principal through the whole pipeline, in memory: read from the SASL exchange,
+ * charged once the broker accepted it, never when the broker refused it or before it answered.
+ */
+@ExtendWith(LeakCheck.class)
+class SaslAuthenticationTest {
+
+    private static final short PRODUCE_VERSION = 11;
+    private static final short AUTHENTICATE_VERSION = 2;
+    private static final ScopeRef ALICE = new ScopeRef(KafkaScopes.PRINCIPAL, "User:alice");
+
+    private final ConnectionHarness harness = new ConnectionHarness();
+
+    @AfterEach
+    void nothingLeft() {
+        harness.close();
+        assertEquals(0, harness.alloc.metric().usedHeapMemory(), "buffers left unreleased");
+    }
+
+    @Test
+    void aPlainPrincipalTheBrokerAcceptedIsCharged() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "alice's 10 records/s are spent by the first");
+    }
+
+    @Test
+    void aScramPrincipalCountsOnlyOnceTheServerFinalMessageCame() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        handshake("SCRAM-SHA-512");
+        exchange(2, "n,,n=alice,r=client-nonce", Errors.NONE, "r=client-nonceserver,s=c2FsdA==,i=4096");
+        assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "the server-first message proves nothing yet");
+        exchange(3, "c=biws,r=client-nonceserver,p=cHJvb2Y=", Errors.NONE, "v=c2lnbmF0dXJl");
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(20, 21), "the server-final message does");
+    }
+
+    @Test
+    void aRefusedAuthenticationChargesNobody() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        authenticate("PLAIN", "\0alice\0wrong", Errors.SASL_AUTHENTICATION_FAILED, new byte[0]);
+        assertEquals(Errors.NONE, secondProduceOutcome(), "not alice's records");
+    }
+
+    @Test
+    void aConnectionThatHasNotAuthenticatedIsAnonymous() {
+        harness.limit(
+                new ScopeRef(KafkaScopes.PRINCIPAL, KafkaScopes.ANONYMOUS),
+                new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "User:ANONYMOUS before any authentication");
+    }
+
+    private void authenticate(String mechanism, String token, Errors outcome, byte[] serverToken) {
+        handshake(mechanism);
+        exchange(2, token, outcome, new String(serverToken, StandardCharsets.UTF_8));
+    }
+
+    private void handshake(String mechanism) {
+        harness.clientSends(
+                KafkaFrames.request(new SaslHandshakeRequestData().setMechanism(mechanism), (short) 1, 1, "client"));
+        harness.brokerReceived();
+        harness.brokerSends(KafkaFrames.response(
+                new SaslHandshakeResponseData().setMechanisms(java.util.List.of(mechanism)), (short) 1, 1));
+        harness.clientReceived();
+    }
+
+    private void exchange(int correlationId, String clientToken, Errors outcome, String serverToken) {
+        harness.clientSends(KafkaFrames.request(
+                new SaslAuthenticateRequestData().setAuthBytes(clientToken.getBytes(StandardCharsets.UTF_8)),
+                AUTHENTICATE_VERSION,
+                correlationId,
+                "client"));
+        harness.brokerReceived();
+        harness.brokerSends(KafkaFrames.response(
+                new SaslAuthenticateResponseData()
+                        .setErrorCode(outcome.code())
+                        .setAuthBytes(serverToken.getBytes(StandardCharsets.UTF_8)),
+                AUTHENTICATE_VERSION,
+                correlationId));
+        harness.clientReceived();
+    }
+
+    private Errors secondProduceOutcome() {
+        return secondProduceOutcome(10, 11);
+    }
+
+    /** Produces 50 records, then 5 more: the client's outcome of the second request. */
+    private Errors secondProduceOutcome(int firstCorrelationId, int secondCorrelationId) {
+        String clientId = "app-" + firstCorrelationId;
+        harness.clientSends(
+                RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, firstCorrelationId, clientId, part(50)));
+        ByteBuf first = Unpooled.wrappedBuffer(harness.brokerReceived());
+        harness.brokerSends(KafkaFrames.response(
+                RecordFrames.produceResponse(RecordFrames.readProduce(first, PRODUCE_VERSION), PRODUCE_VERSION),
+                PRODUCE_VERSION,
+                firstCorrelationId));
+        harness.clientReceived();
+
+        harness.clientSends(
+                RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, secondCorrelationId, clientId, part(5)));
+        byte[] forwarded = harness.brokerReceived();
+        if (forwarded.length > 0) {
+            harness.brokerSends(KafkaFrames.response(
+                    RecordFrames.produceResponse(
+                            RecordFrames.readProduce(Unpooled.wrappedBuffer(forwarded), PRODUCE_VERSION),
+                            PRODUCE_VERSION),
+                    PRODUCE_VERSION,
+                    secondCorrelationId));
+        }
+        ProduceResponseData answer =
+                RecordFrames.readProduceResponse(Unpooled.wrappedBuffer(harness.clientReceived()), PRODUCE_VERSION);
+        assertTrue(!answer.responses().isEmpty(), "an answer");
+        return Errors.forCode(
+                answer.responses().iterator().next().partitionResponses().get(0).errorCode());
+    }
+
+    private static Part part(int records) {
+        return new Part("t", null, 0, RecordFrames.batch(records, 10));
+    }
+}

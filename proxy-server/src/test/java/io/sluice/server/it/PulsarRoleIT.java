@@ -1,0 +1,117 @@
+package io.sluice.server.it;
+
+import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarTokens;
+import org.apache.pulsar.client.api.AuthenticationFactory;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Limits by role through Sluice in front of a broker with token authentication (docs/REFERENCE.md,
+ * "Limits by identity"): role alice is held to her limit while bob, on the same namespace, is not
+ * slowed; a token the broker does not accept is the broker's refusal.
+ */
+class PulsarRoleIT {
+
+    private static final byte[] SECRET = "sluice-test-secret-of-32-bytes!!".getBytes(StandardCharsets.US_ASCII);
+
+    /** Low enough that a broker on a busy test machine gives bob several times as much. */
+    private static final double ALICE_RATE = 50;
+
+    private static PulsarBroker broker;
+    private static RunningSluice sluice;
+
+    @BeforeAll
+    static void start() {
+        broker = PulsarBroker.builder().tokenAuthentication(SECRET).start();
+        sluice = RunningSluice.frontProxy(broker);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sluice != null) {
+            sluice.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aliceIsHeldToHerRoleLimitWhileBobOnTheSameNamespaceIsNot() throws Exception {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(PulsarScopes.ROLE, "alice"),
+                        LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + ALICE_RATE + "}}")
+                                .getBytes(StandardCharsets.UTF_8))));
+        try (PulsarClient alice = client(PulsarTokens.hs256(SECRET, "alice"));
+                PulsarClient bob = client(PulsarTokens.hs256(SECRET, "bob"));
+                Producer<byte[]> aliceProducer = alice.newProducer()
+                        .topic(topic("alice"))
+                        .enableBatching(false)
+                        .create();
+                // Batched, so that what bob gets is bounded by the broker, not by a round trip per message.
+                Producer<byte[]> bobProducer =
+                        bob.newProducer().topic(topic("bob")).create();
+                Flood aliceFlood = new Flood(aliceProducer, 100, 1000);
+                Flood bobFlood = new Flood(bobProducer, 100, 1000)) {
+            // A broker just started takes seconds to come up to speed; the bucket's burst goes in the first second.
+            long from = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            long to = from + TimeUnit.SECONDS.toNanos(5);
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(to - System.nanoTime()) + 100);
+            double aliceRate = aliceFlood.acknowledgedBetween(from, to) / 5.0;
+            double bobRate = bobFlood.acknowledgedBetween(from, to) / 5.0;
+            System.out.printf(
+                    "[pulsar-role] role alice at %.0f msg/s: %.1f msg/s; role bob unlimited beside her: %.1f msg/s%n",
+                    ALICE_RATE, aliceRate, bobRate);
+            assertTrue(aliceRate >= ALICE_RATE * 0.9 && aliceRate <= ALICE_RATE * 1.1, "alice: " + aliceRate);
+            assertTrue(bobRate > 2 * ALICE_RATE, "bob is not slowed by alice's limit: " + bobRate);
+        } finally {
+            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.ROLE, "alice"), null));
+        }
+    }
+
+    @Test
+    void aTokenTheBrokerRefusesIsTheBrokersRefusal() throws Exception {
+        String forged =
+                PulsarTokens.hs256("another-secret-another-secret-32".getBytes(StandardCharsets.US_ASCII), "alice");
+        try (PulsarClient client = client(forged)) {
+            PulsarClientException refused = assertThrows(
+                    PulsarClientException.class,
+                    () -> client.newProducer().topic(topic("forged")).create());
+            assertTrue(
+                    refused instanceof PulsarClientException.AuthenticationException
+                            || String.valueOf(refused.getMessage()).contains("Authentication"),
+                    String.valueOf(refused));
+            assertFalse(String.valueOf(refused.getMessage()).contains("Sluice"), refused.getMessage());
+        }
+    }
+
+    /** Not PublishQuotaIT's: its class starts the shared broker, which this test does not need. */
+    private static String topic(String name) {
+        return "persistent://public/default/" + name + "-" + System.nanoTime();
+    }
+
+    private static PulsarClient client(String token) throws PulsarClientException {
+        return PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .authentication(AuthenticationFactory.token(token))
+                .operationTimeout(20, TimeUnit.SECONDS)
+                .build();
+    }
+}

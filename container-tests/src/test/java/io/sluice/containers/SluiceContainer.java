@@ -3,16 +3,19 @@ package io.sluice.containers;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import io.sluice.testkit.process.FreePorts;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.containers.wait.strategy.WaitStrategy;
-import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +33,8 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
     static final String ADMIN_TOKEN = "container-test-token";
 
     private static final String TOKEN_FILE = "/etc/sluice/admin-token";
+    /** Bound read-only, as the chart mounts its Secret: a copy into the container fails on a read-only root. */
+    private static final Path TOKEN_ON_HOST = writeToken();
 
     /** The Kafka bootstrap port, in the container and on the host alike; 0 without the Kafka front end. */
     private int kafkaPort;
@@ -44,18 +49,22 @@ final class SluiceContainer extends GenericContainer<SluiceContainer> {
     private SluiceContainer(Network network) {
         super(DockerImageName.parse(SluiceImage.ensure()));
         withNetwork(network);
-        withCopyToContainer(Transferable.of(ADMIN_TOKEN, 0444), TOKEN_FILE);
+        withFileSystemBind(TOKEN_ON_HOST.toString(), TOKEN_FILE, BindMode.READ_ONLY);
         withEnv("SLUICE_ADMIN_TOKEN_FILE", TOKEN_FILE);
         waitingFor(probe("/healthz"));
     }
 
-    /**
-     * Without the token file the image's admin API on {@code 0.0.0.0:8080} is an open door, which
-     * Sluice refuses to start with.
-     */
-    SluiceContainer withoutAdminToken() {
-        getEnvMap().remove("SLUICE_ADMIN_TOKEN_FILE");
-        return this;
+    /** The token in a file the image's user (UID 10001) can read. */
+    private static Path writeToken() {
+        try {
+            Path dir = Files.createTempDirectory("sluice-admin-token");
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path file = Files.writeString(dir.resolve("admin-token"), ADMIN_TOKEN + "\n");
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

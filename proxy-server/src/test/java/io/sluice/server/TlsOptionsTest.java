@@ -83,7 +83,7 @@ class TlsOptionsTest {
                 Map.of(),
                 out);
         assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt")), flag.tls());
-        SluiceConfig presenting = SluiceMain.parse(
+        SluiceConfig presenting = parse(
                 new String[] {"--kafka-upstream", "kafka:9093", "--kafka-upstream-tls"},
                 Map.of(
                         "SLUICE_UPSTREAM_TLS_CERT", "/etc/sluice/upstream/tls.crt",

@@ -287,8 +287,8 @@ class AdminCliIT {
         assertTrue(
                 scope.err()
                         .contains(
-                                "unknown scope 'subscription'; scopes are topic, namespace, tenant, proxy, connection,"
-                                        + " kafka-topic, kafka-prefix, kafka-client"),
+                                "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy,"
+                                        + " connection, kafka-topic, kafka-prefix, kafka-client, kafka-principal"),
                 scope.err());
 
         Run shortName = cli("limits", "set", "topic", "orders", "--publish-rate", "1");

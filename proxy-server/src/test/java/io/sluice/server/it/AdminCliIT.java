@@ -286,9 +286,8 @@ class AdminCliIT {
         assertEquals(AdminCli.USAGE, scope.exit());
         assertTrue(
                 scope.err()
-                        .contains(
-                                "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy,"
-                                        + " connection, kafka-topic, kafka-prefix, kafka-client, kafka-principal"),
+                        .contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy,"
+                                + " connection, kafka-topic, kafka-prefix, kafka-client, kafka-principal"),
                 scope.err());
 
         Run shortName = cli("limits", "set", "topic", "orders", "--publish-rate", "1");

@@ -76,8 +76,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private final SaslAuthentication authentication;
     private final RequestHeader header = new RequestHeader();
     private final int maxRequestSize;
-    /** The client sent a request other than ApiVersions and SASL's: its frames may be large now. */
-    private boolean authenticated;
+    /** Its frames are kept small: before its first request, and from a SaslHandshake until the first request past SASL. */
+    private boolean smallFrames = true;
 
     KafkaConnection(ProxiedConnection relay, KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
         this.relay = relay;
@@ -97,9 +97,20 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         this.authentication = new SaslAuthentication(gates::authenticated);
     }
 
-    /** Whether a request of {@code apiKey} comes before authentication: ApiVersions, SaslHandshake, SaslAuthenticate. */
-    private static boolean beforeAuthentication(short apiKey) {
-        return apiKey == ApiKeys.API_VERSIONS.id || apiKey == SASL_HANDSHAKE || apiKey == SASL_AUTHENTICATE;
+    /**
+     * Keeps the client to small frames where a stock client sends only small ones: its first
+     * request (ApiVersions), and its SASL exchange, from SaslHandshake until the first request past
+     * it (a broker with SASL answers nothing else before). Any other request may be as large as
+     * the brokers take, the first Produce on a plaintext connection included.
+     */
+    private void limitFrames(short apiKey) {
+        if (apiKey == SASL_HANDSHAKE) {
+            smallFrames = true;
+            relay.limitClientFrames(maxRequestBeforeAuthentication(maxRequestSize));
+        } else if (smallFrames && apiKey != SASL_AUTHENTICATE) {
+            smallFrames = false;
+            relay.limitClientFrames(maxRequestSize);
+        }
     }
 
     @Override
@@ -125,11 +136,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     public void fromClient(FrameView frame) {
         header.read(frame);
         services.stats().request(header.apiKey());
-        if (!authenticated && !beforeAuthentication(header.apiKey())) {
-            // Past SASL (a broker with SASL answers nothing else before it), or no SASL at all.
-            authenticated = true;
-            relay.limitClientFrames(maxRequestSize);
-        }
+        limitFrames(header.apiKey());
         if (header.isNewerApiVersions()) {
             answer(header, ApiVersionsResponseRewriter.unsupportedVersion(relay.alloc(), header.correlationId()));
             return;

@@ -16,6 +16,7 @@ import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.kafka.KafkaCluster;
+import io.sluice.testkit.process.ChildStartException;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
@@ -60,14 +61,24 @@ public final class SluiceDemo {
         }
         PulsarBroker broker = null;
         KafkaCluster cluster = null;
-        if (pulsar) {
-            System.out.println("Starting a Pulsar 4.0.7 broker (child JVM, about 10 s)...");
-            broker = PulsarBroker.builder().start();
-        }
-        if (kafka) {
-            System.out.println(
-                    "Starting a Kafka cluster: a KRaft controller and three brokers (child JVMs, about 10 s)...");
-            cluster = KafkaCluster.builder().start();
+        try {
+            if (pulsar) {
+                System.out.println("Starting a Pulsar 4.0.7 broker (child JVM, about 10 s)...");
+                broker = PulsarBroker.builder().start();
+            }
+            if (kafka) {
+                System.out.println(
+                        "Starting a Kafka cluster: a KRaft controller and three brokers (child JVMs, about 10 s)...");
+                cluster = KafkaCluster.builder().start();
+            }
+        } catch (ChildStartException e) {
+            // The log holds the cause; a stack trace of the testkit would only hide it.
+            System.err.println("The demo stopped: " + e.getMessage());
+            if (broker != null) {
+                broker.close();
+            }
+            System.exit(1);
+            return;
         }
         Path dir = Files.createTempDirectory("sluice-demo");
         List<FrontEndConfig> frontEnds = new ArrayList<>();

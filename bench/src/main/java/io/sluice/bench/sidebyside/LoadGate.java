@@ -1,5 +1,7 @@
 package io.sluice.bench.sidebyside;
 
+import io.sluice.testkit.process.ChildStartException;
+
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -100,13 +102,20 @@ final class LoadGate {
         return now;
     }
 
-    /** Runs a suite's main body; a refusal ends the JVM with its one line on standard error and exit status 2. */
+    /**
+     * Runs a suite's main body. A refusal ends the JVM with its one line on standard error and exit
+     * status 2; a broker or proxy that did not start, with what to do and where its log is kept (no stack
+     * trace: the log holds the cause) and exit status 1.
+     */
     static void runOrRefuse(SuiteBody suite) throws Exception {
         try {
             suite.run();
         } catch (BusyMachine e) {
             System.err.println(e.getMessage());
             System.exit(2);
+        } catch (ChildStartException e) {
+            System.err.println("The benchmark stopped: " + e.getMessage());
+            System.exit(1);
         }
     }
 

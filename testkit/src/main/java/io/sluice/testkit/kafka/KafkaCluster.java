@@ -10,16 +10,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -88,8 +86,8 @@ public final class KafkaCluster implements AutoCloseable {
             brokerPorts.put(i + 1, own);
         }
         writeLog4jConfig();
-        String clusterId = newClusterId();
-        List<String> controllerFormat = new ArrayList<>(List.of("--cluster-id", clusterId));
+        String clusterId = ClusterId.random(new SecureRandom());
+        List<String> controllerFormat = new ArrayList<>(List.of(ClusterId.option(clusterId)));
         b.saslUsers.forEach((user, password) -> {
             for (String scram : List.of("SCRAM-SHA-256", "SCRAM-SHA-512")) {
                 controllerFormat.addAll(
@@ -100,7 +98,7 @@ public final class KafkaCluster implements AutoCloseable {
         for (int id : brokerPorts.keySet()) {
             Map<String, String> config = brokerConfig(id, b);
             config.putAll(b.nodeConfig.getOrDefault(id, Map.of()));
-            brokers.put(id, node(id, config, List.of("--cluster-id", clusterId), b.jvmOptions));
+            brokers.put(id, node(id, config, List.of(ClusterId.option(clusterId)), b.jvmOptions));
         }
     }
 
@@ -476,14 +474,6 @@ public final class KafkaCluster implements AutoCloseable {
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** A cluster id as Kafka makes them: a random UUID in URL-safe base64 without padding. */
-    private static String newClusterId() {
-        UUID uuid = UUID.randomUUID();
-        ByteBuffer bytes =
-                ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
     }
 
     /** Options of a new cluster; {@link #start()} launches it. */

@@ -13,7 +13,7 @@ import java.util.List;
  * does not compile against the server: its jars are only on the child's classpath.
  *
  * <p>Arguments: {@code SERVER_PROPERTIES [FORMAT_OPTION...]}, e.g.
- * {@code server.properties --cluster-id ID --add-scram SCRAM-SHA-256=[name=alice,password=secret]}.
+ * {@code server.properties --cluster-id=ID --add-scram SCRAM-SHA-256=[name=alice,password=secret]}.
  */
 public final class KafkaNodeMain {
 
@@ -21,8 +21,7 @@ public final class KafkaNodeMain {
 
     public static void main(String[] args) throws Throwable {
         String config = args[0];
-        List<String> format = new ArrayList<>(List.of("format", "--config", config, "--ignore-formatted"));
-        format.addAll(List.of(args).subList(1, args.length));
+        List<String> format = formatArguments(config, List.of(args).subList(1, args.length));
         try {
             int code = (int) Class.forName("kafka.tools.StorageTool")
                     .getMethod("execute", String[].class, PrintStream.class)
@@ -35,5 +34,12 @@ public final class KafkaNodeMain {
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
+    }
+
+    /** The storage tool's arguments for formatting the node of {@code config} once, with {@code options}. */
+    static List<String> formatArguments(String config, List<String> options) {
+        List<String> format = new ArrayList<>(List.of("format", "--config", config, "--ignore-formatted"));
+        format.addAll(options);
+        return format;
     }
 }

@@ -22,16 +22,20 @@ public final class Readiness {
      * Polls {@code probe} until it answers true.
      *
      * @param what what readiness means, for the failure message, e.g. {@code "answered PING"}
-     * @throws IllegalStateException if the child exits first or {@code timeout} passes (it is
-     *     killed then, so that a failed start leaves nothing running); the message ends with the
-     *     tail of its log
+     * @throws ChildStartException if the child exits first or {@code timeout} passes (it is
+     *     killed then, so that a failed start leaves nothing running); the message names its log,
+     *     says what to do and ends with the log's tail
      */
     public static void await(ChildProcess child, String what, Duration timeout, Probe probe) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (!child.isAlive()) {
-                throw new IllegalStateException(child.name() + " exited with code " + child.exitValue() + " before it "
-                        + what + child.logTail());
+                throw ChildStartException.of(
+                        child,
+                        child.name() + " exited with code " + child.exitValue() + " before it " + what,
+                        "The cause is in its last lines, below. A start that fails once and then works is worth"
+                                + " an issue with that log; one that keeps failing names there what to fix (a port,"
+                                + " the disk, a setting)");
             }
             try {
                 if (probe.ready()) {
@@ -42,8 +46,12 @@ public final class Readiness {
             }
             if (System.nanoTime() > deadline) {
                 child.kill();
-                throw new IllegalStateException(child.name() + " (pid " + child.pid() + ") had not " + what + " after "
-                        + timeout.toSeconds() + " s" + child.logTail());
+                throw ChildStartException.of(
+                        child,
+                        child.name() + " (pid " + child.pid() + ") had not " + what + " after " + timeout.toSeconds()
+                                + " s and was killed",
+                        "A busy machine starts slowly: look at `uptime`, stop other work and run again; on an idle"
+                                + " one, its last lines below say where the start stopped");
             }
             try {
                 Thread.sleep(POLL_MILLIS);

@@ -66,9 +66,12 @@ class OrphansTest {
             Path record = PidFile.directory().resolve(child.pid() + ".pid");
             assertTrue(Files.readString(record)
                     .startsWith(child.pid() + " " + ProcessHandle.current().pid() + " - sluice-marker"));
-            IllegalStateException failure = assertThrows(
-                    IllegalStateException.class,
+            ChildStartException failure = assertThrows(
+                    ChildStartException.class,
                     () -> Readiness.await(child, "listened", Duration.ofSeconds(30), () -> false));
+            assertTrue(failure.getMessage().contains("Its log is kept at " + failure.keptLog()), failure.getMessage());
+            assertEquals(Files.readString(scratch.resolve("child.log")), Files.readString(failure.keptLog()));
+            Files.delete(failure.keptLog());
             assertTrue(
                     failure.getMessage().startsWith("failing exited with code 3 before it listened"),
                     failure.getMessage());

@@ -107,7 +107,7 @@ public final class SideBySide {
                 PassthroughScenario.run(
                         "passthrough",
                         contenders,
-                        List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B),
+                        Workload.selected(List.of(Workload.SYNC_1KIB, Workload.ASYNC_1KIB, Workload.BATCHED_100B)),
                         settings,
                         workDir,
                         report);
@@ -116,9 +116,9 @@ public final class SideBySide {
                 PassthroughScenario.run(
                         "producers",
                         contenders,
-                        List.of(
+                        Workload.selected(List.of(
                                 Workload.ASYNC_1KIB.splitOver(settings.producers()),
-                                Workload.BATCHED_100B.splitOver(settings.producers())),
+                                Workload.BATCHED_100B.splitOver(settings.producers()))),
                         settings,
                         workDir,
                         report);

@@ -1,5 +1,8 @@
 package io.sluice.bench.sidebyside;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * What a run's producers send: message size, client-side batching, how many sends each producer
  * keeps in flight (1 is a synchronous send loop, which measures latency; more measures
@@ -24,6 +27,25 @@ record Workload(int payloadBytes, boolean batching, int inFlight, int producers,
     /** This workload with a consumer, on a client of its own, receiving every message. */
     Workload withConsumer() {
         return new Workload(payloadBytes, batching, inFlight, producers, true);
+    }
+
+    /**
+     * The workloads of {@code all} whose {@link #name()} contains one of the comma-separated parts of
+     * {@code -Dbench.workloads} (e.g. {@code "1000 in flight,62 in flight"}, for an A/B run of the
+     * throughput workloads alone); all of them when it is not set.
+     */
+    static List<Workload> selected(List<Workload> all) {
+        String wanted = System.getProperty("bench.workloads", "");
+        if (wanted.isBlank()) {
+            return all;
+        }
+        List<String> parts = Arrays.stream(wanted.split(","))
+                .map(String::trim)
+                .filter(part -> !part.isEmpty())
+                .toList();
+        return all.stream()
+                .filter(workload -> parts.stream().anyMatch(workload.name()::contains))
+                .toList();
     }
 
     /** As tables, charts and file names show it, e.g. "16 producers, 1 KiB, no batching, 62 in flight each". */

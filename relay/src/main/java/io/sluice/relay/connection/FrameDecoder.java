@@ -17,9 +17,11 @@ import io.sluice.relay.MalformedFrameException;
  * (a Pulsar broker tells its own in CONNECTED).
  *
  * <p>Owns what it has read: the bytes of frames not yet whole, and the read buffer while its
- * frames are lent. A buffer that still holds part of a frame is appended to while nobody else
- * holds a reference to it, and copied into a new one otherwise, so bytes lent or kept earlier
- * never move.
+ * frames are lent. A frame that one read leaves unfinished is completed with only the bytes it
+ * lacks from the next read, and the rest of that read is lent from the read buffer itself, so a
+ * stream of frames that straddle reads costs a copy of one frame per read, not of every read.
+ * A buffer that still holds part of a frame is appended to while nobody else holds a reference to
+ * it, and copied into a new one otherwise, so bytes lent or kept earlier never move.
  *
  * <p>Paused by its {@link ProxiedConnection} (for the reasons that stop decoding, and for good
  * when it closes), it lends no frame and keeps what arrives; resumed, it decodes what it kept from
@@ -36,7 +38,14 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
     private final FrameView frame = new FrameView();
     private final Runnable wake = this::decodeKept;
     private ChannelHandlerContext ctx;
+    /** The bytes not yet lent, starting at a frame's first byte; null when there are none. */
     private ByteBuf buffered;
+    /**
+     * Reads that came after {@link #buffered} ends in a partial frame; the decoder takes from them
+     * only what that frame lacks, then lends the rest in place. Null when there are none.
+     */
+    private ByteBuf following;
+
     private int maxFrameSize;
     private boolean paused;
     private boolean decoding;
@@ -74,7 +83,7 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
             return;
         }
         paused = false;
-        if (buffered != null && ctx != null) {
+        if ((buffered != null || following != null) && ctx != null) {
             ctx.executor().execute(wake);
         }
     }
@@ -90,19 +99,30 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
-        append(ctx.alloc(), read);
+        if (buffered == null) {
+            buffered = read;
+        } else if (following == null) {
+            following = read;
+        } else {
+            // Reads that came while paused: ours alone, so they can be appended to in place.
+            try {
+                following = append(ctx.alloc(), following, read, read.readableBytes());
+            } finally {
+                read.release();
+            }
+        }
         decode();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        releaseBuffered();
+        releaseAll();
         ctx.fireChannelInactive();
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        releaseBuffered();
+        releaseAll();
     }
 
     private void decode() {
@@ -114,18 +134,38 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         try {
             while (!paused && buffered != null) {
                 int length = frameLength(buffered);
-                if (length < 0 || buffered.readableBytes() < length) {
+                if (length >= 0 && buffered.readableBytes() >= length) {
+                    int start = buffered.readerIndex();
+                    buffered.skipBytes(length);
+                    ctx.fireChannelRead(frame.lend(buffered, start, length));
+                    if (buffered != null && !buffered.isReadable()) {
+                        nextRead();
+                    }
+                } else if (following != null) {
+                    completeFromFollowing(length);
+                } else {
                     break;
                 }
-                int start = buffered.readerIndex();
-                buffered.skipBytes(length);
-                ctx.fireChannelRead(frame.lend(buffered, start, length));
             }
         } finally {
             decoding = false;
             if (buffered != null && !buffered.isReadable()) {
-                releaseBuffered();
+                nextRead();
             }
+        }
+    }
+
+    /**
+     * Moves into {@link #buffered}, whose frame is not whole, what that frame lacks from
+     * {@link #following}: all of it while the frame's length is not known yet (-1).
+     */
+    private void completeFromFollowing(int length) {
+        int lacking = length < 0 ? following.readableBytes() : length - buffered.readableBytes();
+        int take = Math.min(lacking, following.readableBytes());
+        buffered = append(ctx.alloc(), buffered, following, take);
+        if (!following.isReadable()) {
+            following.release();
+            following = null;
         }
     }
 
@@ -147,42 +187,48 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         try {
             return rule.frameLength(in, maxFrameSize);
         } catch (MalformedFrameException e) {
-            in.skipBytes(in.readableBytes());
+            releaseAll();
             throw e;
         }
     }
 
-    /** Adds {@code read} to what is buffered; takes ownership of it. */
-    private void append(ByteBufAllocator alloc, ByteBuf read) {
-        if (buffered == null) {
-            buffered = read;
-            return;
+    /**
+     * Moves {@code count} bytes from {@code from} to the end of {@code to}, returning the buffer that
+     * now holds {@code to}'s bytes and them: {@code to} itself, or a new buffer (and {@code to}
+     * released) when others hold frames in {@code to} or it has no room. Takes ownership of
+     * {@code to}; {@code from} stays the caller's.
+     */
+    private static ByteBuf append(ByteBufAllocator alloc, ByteBuf to, ByteBuf from, int count) {
+        boolean alone = to.refCnt() == 1;
+        ByteBuf target = to;
+        if (to.isReadOnly() || count > to.maxWritableBytes() || (!alone && count > to.maxFastWritableBytes())) {
+            // Others hold frames in this buffer (lent, held): leave them be, go on in a new one.
+            target = alloc.buffer(to.readableBytes() + count);
+            target.writeBytes(to);
+            to.release();
+        } else if (alone && count > to.maxFastWritableBytes()) {
+            // Ours alone: make room by moving the partial frame to the front.
+            to.discardReadBytes();
         }
-        try {
-            int needed = read.readableBytes();
-            boolean alone = buffered.refCnt() == 1;
-            if (buffered.isReadOnly()
-                    || needed > buffered.maxWritableBytes()
-                    || (!alone && needed > buffered.maxFastWritableBytes())) {
-                // Others hold frames in this buffer (lent, held): leave them be, go on in a new one.
-                ByteBuf merged = alloc.buffer(buffered.readableBytes() + needed);
-                merged.writeBytes(buffered);
-                buffered.release();
-                buffered = merged;
-            } else if (alone && needed > buffered.maxFastWritableBytes()) {
-                // Ours alone: make room by moving the partial frame to the front.
-                buffered.discardReadBytes();
-            }
-            buffered.writeBytes(read);
-        } finally {
-            read.release();
-        }
+        target.writeBytes(from, count);
+        return target;
     }
 
-    private void releaseBuffered() {
+    /** Every byte of {@link #buffered} is lent: goes on with the reads that followed it. */
+    private void nextRead() {
+        buffered.release();
+        buffered = following;
+        following = null;
+    }
+
+    private void releaseAll() {
         if (buffered != null) {
             buffered.release();
             buffered = null;
+        }
+        if (following != null) {
+            following.release();
+            following = null;
         }
     }
 }

@@ -15,9 +15,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -150,6 +153,52 @@ class FrameDecoderTest {
         assertArrayEquals(second, bytes(out2));
         kept.release();
         out2.release();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aFrameStraddlingTwoReadsTakesOnlyWhatItLacksAndTheRestIsLentFromTheNextRead() {
+        byte[] straddling = frame("split over two reads");
+        byte[] next = frame("next");
+        byte[] last = frame("last");
+        ByteBuf secondRead = Unpooled.buffer(64)
+                .writeBytes(straddling, 7, straddling.length - 7)
+                .writeBytes(next)
+                .writeBytes(last);
+        List<ByteBuf> lentFrom = new ArrayList<>();
+        List<byte[]> frames = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(decoder(64), new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                FrameView frame = (FrameView) msg;
+                lentFrom.add(frame.buffer());
+                frames.add(ByteBufUtil.getBytes(frame.buffer(), frame.index(), frame.length()));
+            }
+        });
+        channel.writeInbound(Unpooled.buffer(64).writeBytes(straddling, 0, 7));
+        channel.writeInbound(secondRead);
+
+        assertEquals(3, frames.size());
+        assertArrayEquals(straddling, frames.get(0));
+        assertArrayEquals(next, frames.get(1));
+        assertArrayEquals(last, frames.get(2));
+        assertNotSame(secondRead, lentFrom.get(0), "the straddling frame is completed apart");
+        assertSame(secondRead, lentFrom.get(1), "the rest of the read is lent in place, not copied");
+        assertSame(secondRead, lentFrom.get(2));
+        assertEquals(0, secondRead.refCnt());
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aLengthPrefixSplitOverThreeReadsStillMakesOneFrame() {
+        byte[] whole = frame("prefix split");
+        EmbeddedChannel channel = new EmbeddedChannel(decoder(64), new KeepFrames());
+        channel.writeInbound(Unpooled.wrappedBuffer(whole, 0, 1));
+        channel.writeInbound(Unpooled.wrappedBuffer(whole, 1, 2));
+        channel.writeInbound(Unpooled.wrappedBuffer(whole, 3, whole.length - 3));
+        ByteBuf out = channel.readInbound();
+        assertArrayEquals(whole, bytes(out));
+        out.release();
         channel.finishAndReleaseAll();
     }
 

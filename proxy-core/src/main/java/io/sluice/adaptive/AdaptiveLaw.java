@@ -19,11 +19,13 @@ package io.sluice.adaptive;
  *       rate in force, what held it back was the broker, and what passed is the broker's capacity
  *       as this scope sees it: the <em>knee</em>.
  *   <li><b>Under half the target</b>, the scope using its rate: it climbs, by 25 % an interval
- *       while under 90 % of the knee, then by 2 % an interval. A climb of a share of the rate, not
- *       of the ceiling, does not overshoot a broker whose capacity is a small part of the ceiling,
- *       and the slow probe near the knee keeps each overshoot to a couple of percent, which the
- *       broker's queue drains within an interval. Passing the knee without the latency rising moves
- *       the knee up: the broker can take more now.
+ *       while under 90 % of the knee, then by a probe of 2 % an interval, which after three
+ *       intervals of low latency doubles with each further one (to 25 %). A climb of a share of the rate, not of
+ *       the ceiling, does not overshoot a broker whose capacity is a small part of the ceiling; the
+ *       small first probes near the knee keep an overshoot to a few percent, which the broker's
+ *       queue drains within an interval; and a knee measured while the broker was briefly stalled
+ *       is left behind within seconds. Passing the knee without the latency rising moves the knee
+ *       up: the broker can take more now.
  *   <li><b>Under target, the scope not using its rate</b> (the pressure is off, or its clients slowed
  *       down): the rate doubles an interval, back to the ceiling within seconds of the floor, so a
  *       scope is not held low for want of traffic.
@@ -48,8 +50,14 @@ public final class AdaptiveLaw {
     /** The climb an interval below {@link #KNEE_APPROACH} of the knee (or with no knee known). */
     static final double FAST_CLIMB = 0.25;
 
-    /** The climb an interval from {@link #KNEE_APPROACH} of the knee on. */
+    /** The least climb from {@link #KNEE_APPROACH} of the knee on. */
     static final double PROBE_CLIMB = 0.02;
+
+    /**
+     * What a probe's climb grows from: it doubles with each probe the latency stays low, and a probe
+     * climbs by the larger of it and {@link #PROBE_CLIMB}, so three probes of 2 % come before 4 %.
+     */
+    static final double FIRST_PROBE = PROBE_CLIMB / 4;
 
     static final double KNEE_APPROACH = 0.9;
 
@@ -69,11 +77,21 @@ public final class AdaptiveLaw {
      * @param fraction the part of the ceiling in force, the floor to 1
      * @param knee the part of the ceiling the broker let through when it was last too slow; 0 while unknown
      * @param justCut whether the last interval cut the rate
+     * @param probe what the next probe's climb grows from ({@link #FIRST_PROBE} after a cut)
      */
-    public record State(double fraction, double knee, boolean justCut) {
+    public record State(double fraction, double knee, boolean justCut, double probe) {
 
         /** A scope that was never adapted: the whole ceiling, no knee known. */
-        public static final State INITIAL = new State(1, 0, false);
+        public static final State INITIAL = new State(1, 0, false, FIRST_PROBE);
+
+        /** A scope whose rate in force is {@code fraction} of its ceiling, with nothing else known. */
+        public static State at(double fraction) {
+            return new State(fraction, 0, false, FIRST_PROBE);
+        }
+
+        private State with(double nextFraction, double nextKnee, boolean cut, double nextProbe) {
+            return new State(nextFraction, nextKnee, cut, nextProbe);
+        }
     }
 
     /** One interval's outcome: the new state and the way the rate moved. */
@@ -98,31 +116,33 @@ public final class AdaptiveLaw {
         boolean saturated = passed >= SATURATED * fraction;
         if (latencyMillis > targetMillis) {
             if (state.justCut()) {
-                return new Step(new State(fraction, state.knee(), false), Direction.HOLD);
+                return new Step(state.with(fraction, state.knee(), false, state.probe()), Direction.HOLD);
             }
             double cut = Math.max(DEEPEST_CUT, MILD_CUT * Math.min(1, MILD_OVERSHOOT * targetMillis / latencyMillis));
             double next = clamp(Math.min(fraction, passed) * cut, floor);
             double knee = saturated ? Math.max(state.knee(), Math.min(passed, 1)) : Math.min(passed, 1);
             return next < fraction
-                    ? new Step(new State(next, knee, true), Direction.DOWN)
-                    : new Step(new State(fraction, knee, false), Direction.HOLD);
+                    ? new Step(state.with(next, knee, true, FIRST_PROBE), Direction.DOWN)
+                    : new Step(state.with(fraction, knee, false, FIRST_PROBE), Direction.HOLD);
         }
         // A knee passed with the latency under target was not the broker's limit: it moves up.
         double knee = state.knee() > 0 ? Math.max(state.knee(), Math.min(passed, 1)) : 0;
         if (!saturated) {
             double next = clamp(fraction * 2, floor);
-            return new Step(new State(next, knee, false), next > fraction ? Direction.UP : Direction.HOLD);
+            return new Step(
+                    state.with(next, knee, false, state.probe()), next > fraction ? Direction.UP : Direction.HOLD);
         }
         if (latencyMillis > targetMillis / 2) {
-            return new Step(new State(fraction, knee, false), Direction.HOLD);
+            return new Step(state.with(fraction, knee, false, state.probe()), Direction.HOLD);
         }
-        double climb = knee == 0 || fraction < KNEE_APPROACH * knee ? FAST_CLIMB : PROBE_CLIMB;
-        double next = clamp(fraction * (1 + climb), floor);
-        if (knee > 0 && climb == FAST_CLIMB) {
+        boolean probing = knee > 0 && fraction >= KNEE_APPROACH * knee;
+        double next = clamp(fraction * (1 + (probing ? Math.max(PROBE_CLIMB, state.probe()) : FAST_CLIMB)), floor);
+        if (knee > 0 && !probing) {
             // The fast climb stops short of the knee; the probe takes it from there.
             next = Math.max(fraction, Math.min(next, KNEE_APPROACH * knee));
         }
-        return new Step(new State(next, knee, false), next > fraction ? Direction.UP : Direction.HOLD);
+        double probe = probing ? Math.min(FAST_CLIMB, state.probe() * 2) : state.probe();
+        return new Step(state.with(next, knee, false, probe), next > fraction ? Direction.UP : Direction.HOLD);
     }
 
     private static double clamp(double fraction, double floor) {

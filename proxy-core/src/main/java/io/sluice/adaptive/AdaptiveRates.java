@@ -108,8 +108,7 @@ public final class AdaptiveRates implements AutoCloseable {
             long charged = bucket.chargedUnits();
             Tracked before = tracked.get(bucket);
             // A bucket seen for the first time was made during the interval: what it was charged is all new.
-            AdaptiveLaw.State state =
-                    before == null ? new AdaptiveLaw.State(bucket.adaptiveFraction(), 0, false) : before.state();
+            AdaptiveLaw.State state = before == null ? AdaptiveLaw.State.at(bucket.adaptiveFraction()) : before.state();
             long chargedBefore = before == null ? 0 : before.charged();
             double passed = Math.max(charged - chargedBefore, 0) / seconds / (bucket.limitRate() * bucket.share());
             String protocol = bucket.key().scope().kind().protocol();

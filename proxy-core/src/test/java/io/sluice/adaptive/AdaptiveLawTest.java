@@ -36,7 +36,7 @@ class AdaptiveLawTest {
 
     @Test
     void aMildOvershootIsCutByATenth() {
-        Step step = AdaptiveLaw.next(new State(0.5, 0, false), 0.5, 15, TARGET, FLOOR);
+        Step step = AdaptiveLaw.next(new State(0.5, 0, false, AdaptiveLaw.FIRST_PROBE), 0.5, 15, TARGET, FLOOR);
         assertEquals(0.45, step.state().fraction(), 1e-9);
     }
 
@@ -44,17 +44,17 @@ class AdaptiveLawTest {
     void aLatencyFarOverTargetCutsInProportionAtMostByHalfAndNeverBelowTheFloor() {
         assertEquals(
                 0.5 * 0.9 * 20 / 30,
-                AdaptiveLaw.next(new State(0.5, 0, false), 0.5, 30, TARGET, FLOOR)
+                AdaptiveLaw.next(new State(0.5, 0, false, AdaptiveLaw.FIRST_PROBE), 0.5, 30, TARGET, FLOOR)
                         .state()
                         .fraction(),
                 1e-9);
         assertEquals(
                 0.25,
-                AdaptiveLaw.next(new State(0.5, 0, false), 0.5, 500, TARGET, FLOOR)
+                AdaptiveLaw.next(new State(0.5, 0, false, AdaptiveLaw.FIRST_PROBE), 0.5, 500, TARGET, FLOOR)
                         .state()
                         .fraction(),
                 1e-9);
-        Step floor = AdaptiveLaw.next(new State(0.06, 0, false), 0.06, 1000, TARGET, FLOOR);
+        Step floor = AdaptiveLaw.next(new State(0.06, 0, false, AdaptiveLaw.FIRST_PROBE), 0.06, 1000, TARGET, FLOOR);
         assertEquals(FLOOR, floor.state().fraction(), 1e-9);
         Step atFloor = AdaptiveLaw.next(floor.state(), 0.05, 1000, TARGET, FLOOR);
         assertEquals(Direction.HOLD, atFloor.direction(), "at the floor there is nowhere to go");
@@ -62,7 +62,7 @@ class AdaptiveLawTest {
 
     @Test
     void noReadingHoldsTheRateHoweverLong() {
-        State state = new State(0.3, 0.4, false);
+        State state = new State(0.3, 0.4, false, AdaptiveLaw.FIRST_PROBE);
         for (int interval = 0; interval < 100; interval++) {
             Step step = AdaptiveLaw.next(state, 0.3, Double.NaN, TARGET, FLOOR);
             assertEquals(Direction.HOLD, step.direction());
@@ -73,8 +73,8 @@ class AdaptiveLawTest {
 
     @Test
     void underHalfTheTargetASaturatedScopeClimbsFastToNinetyPercentOfTheKneeThenProbes() {
-        State state = new State(0.075, 0.15, false);
-        double[] expected = {0.09375, 0.1171875, 0.135, 0.1377, 0.140454};
+        State state = new State(0.075, 0.15, false, AdaptiveLaw.FIRST_PROBE);
+        double[] expected = {0.09375, 0.1171875, 0.135, 0.1377, 0.140454, 0.14326308, 0.1489936};
         for (double fraction : expected) {
             Step step = AdaptiveLaw.next(state, state.fraction(), 2, TARGET, FLOOR);
             assertEquals(Direction.UP, step.direction());
@@ -85,14 +85,14 @@ class AdaptiveLawTest {
 
     @Test
     void betweenHalfTheTargetAndTheTargetASaturatedScopeHolds() {
-        Step step = AdaptiveLaw.next(new State(0.2, 0.25, false), 0.2, 7, TARGET, FLOOR);
+        Step step = AdaptiveLaw.next(new State(0.2, 0.25, false, AdaptiveLaw.FIRST_PROBE), 0.2, 7, TARGET, FLOOR);
         assertEquals(Direction.HOLD, step.direction());
         assertEquals(0.2, step.state().fraction());
     }
 
     @Test
     void aScopeNotUsingItsRateDoublesBackToTheCeiling() {
-        State state = new State(FLOOR, 0.15, false);
+        State state = new State(FLOOR, 0.15, false, AdaptiveLaw.FIRST_PROBE);
         int intervals = 0;
         while (state.fraction() < 1) {
             state = AdaptiveLaw.next(state, 0.01, 3, TARGET, FLOOR).state();
@@ -104,8 +104,22 @@ class AdaptiveLawTest {
     }
 
     @Test
+    void eachProbeThatKeepsTheLatencyLowDoublesTheNextSoAKneeMeasuredInAStallIsLeftBehind() {
+        // A knee measured while the broker was stalled: 1 % of the ceiling.
+        State state = new State(0.01, 0.01, false, AdaptiveLaw.FIRST_PROBE);
+        int intervals = 0;
+        while (state.fraction() < 0.1) {
+            state = AdaptiveLaw.next(state, state.fraction(), 2, TARGET, 0.001).state();
+            intervals++;
+        }
+        assertTrue(intervals <= 18, intervals + " intervals from 1 % to 10 %");
+        Step cut = AdaptiveLaw.next(state, state.fraction(), 50, TARGET, 0.001);
+        assertEquals(AdaptiveLaw.FIRST_PROBE, cut.state().probe(), "a cut starts the probes small again");
+    }
+
+    @Test
     void passingTheKneeWithTheLatencyLowMovesTheKneeUp() {
-        Step step = AdaptiveLaw.next(new State(0.2, 0.18, false), 0.2, 2, TARGET, FLOOR);
+        Step step = AdaptiveLaw.next(new State(0.2, 0.18, false, AdaptiveLaw.FIRST_PROBE), 0.2, 2, TARGET, FLOOR);
         assertEquals(0.2, step.state().knee(), 1e-9);
         assertEquals(0.204, step.state().fraction(), 1e-9, "a probe past the knee, not a fast climb");
     }

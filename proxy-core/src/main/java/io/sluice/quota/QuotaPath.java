@@ -104,6 +104,13 @@ public final class QuotaPath {
         }
     }
 
+    /** Gives back to every scope a charge for traffic that never got through (a batch the broker refused). */
+    public void giveBack(long nowNanos, int messages, long bytes) {
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i].giveBack(nowNanos, countsBytes[i] ? bytes : messages);
+        }
+    }
+
     /**
      * Nanoseconds until every scope on the path admits a batch of {@code messages} and
      * {@code bytes}; 0 if they all admit it now.

@@ -164,6 +164,24 @@ public final class TokenBucket {
         charged.add(units);
     }
 
+    /**
+     * Gives back {@code units} taken earlier for traffic that never reached its destination (a
+     * batch the broker refused): the bucket is as if they had not been taken, but never fuller than
+     * full.
+     */
+    public void giveBack(long nowNanos, long units) {
+        long cost = costTicks(units);
+        if (cost == 0) {
+            return;
+        }
+        long now = ticks(nowNanos);
+        long current;
+        do {
+            current = (long) TAT.getVolatile(this);
+        } while (!TAT.compareAndSet(this, current, later(current - cost, now)));
+        charged.add(-units);
+    }
+
     /** Nanoseconds until {@link #admits} turns true; 0 if it is true now. */
     public long waitNanos(long nowNanos) {
         // admits needs tat - now < burst, i.e. now >= tat - burst + 1 (in ticks); round up to whole nanoseconds.

@@ -65,6 +65,14 @@ final class ConnectionTopics {
             this.nameBytes = nameBytes;
             this.hash = hash;
         }
+
+        /** Whether a response naming {@code topic} (before Produce v13) or {@code topicId} (from v13) means this topic. */
+        boolean names(String topic, Uuid topicId) {
+            if (topicId != null && !Uuid.ZERO_UUID.equals(topicId)) {
+                return hasId && idMsb == topicId.getMostSignificantBits() && idLsb == topicId.getLeastSignificantBits();
+            }
+            return name.equals(topic);
+        }
     }
 
     private final TopicIds topicIds;

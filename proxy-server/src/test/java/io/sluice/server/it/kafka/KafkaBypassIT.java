@@ -7,9 +7,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -131,5 +133,76 @@ class KafkaBypassIT {
                     "every held record reached the broker, once and in order");
             assertFalse(sluice.leaked(), "Sluice's log reports a leaked buffer");
         }
+    }
+
+    /**
+     * Sends {@code poison} to partition 0 of a fresh topic limited to 100 records/s (reject), then
+     * 60 records at 10/s with a stock producer; returns how many of those were stored.
+     */
+    private static int storedAfter(String name, MemoryRecords poison) throws Exception {
+        BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
+        String topic = KafkaClientsIT.unique(name);
+        try (SluiceForKafka sluice = SluiceForKafka.start(brokers, brokers.plaintextBootstrap())) {
+            KafkaClients clients = new KafkaClients(sluice.bootstrap());
+            clients.createTopics(1, topic);
+            sluice.limit(topic, "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}");
+            int leader;
+            try (Admin admin = clients.admin()) {
+                leader = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(60, TimeUnit.SECONDS)
+                        .get(topic)
+                        .partitions()
+                        .get(0)
+                        .leader()
+                        .id();
+            }
+            try (RawKafkaClient raw = new RawKafkaClient(sluice.nodePortBase + leader)) {
+                // A record first, so that the topic's bucket exists and is full when the poison comes.
+                assertEquals(Errors.NONE.code(), raw.produce(topic, 0, RawKafkaClient.batch(1)));
+                Thread.sleep(1_500);
+                System.out.printf(
+                        "[kafka-bypass] %s: the poisoning batch was answered %s%n",
+                        name, Errors.forCode(raw.produce(topic, 0, poison)));
+            }
+            int stored = 0;
+            try (KafkaProducer<String, String> producer =
+                    clients.producer(ProducerConfig.LINGER_MS_CONFIG, "0", ProducerConfig.RETRIES_CONFIG, "0")) {
+                for (int i = 0; i < 60; i++) {
+                    try {
+                        producer.send(new ProducerRecord<>(topic, Integer.toString(i)))
+                                .get(30, TimeUnit.SECONDS);
+                        stored++;
+                    } catch (ExecutionException refused) {
+                        // counted as not stored
+                    }
+                    Thread.sleep(100);
+                }
+            }
+            assertFalse(sluice.leaked(), "Sluice's log reports a leaked buffer");
+            return stored;
+        }
+    }
+
+    @Test
+    void aBatchClaimingTwoBillionRecordsPutsNoBucketInDebt() throws Exception {
+        MemoryRecords lying = RawKafkaClient.batch(1);
+        lying.buffer().putInt(57, Integer.MAX_VALUE); // the batch header's recordCount
+        int stored = storedAfter("claims-records", lying);
+        System.out.printf(
+                "[kafka-bypass] after a batch of 1 record claiming 2,147,483,647: %d of 60 records stored at 10/s under 100/s%n",
+                stored);
+        assertEquals(60, stored);
+    }
+
+    @Test
+    void aBatchTheBrokerRefusesGivesItsChargeBack() throws Exception {
+        MemoryRecords corrupt = RawKafkaClient.batch(1_000);
+        corrupt.buffer().put(17, (byte) ~corrupt.buffer().get(17)); // a byte of the CRC: the broker refuses the batch
+        int stored = storedAfter("refused-batch", corrupt);
+        System.out.printf(
+                "[kafka-bypass] after a refused batch of 1,000 records: %d of 60 records stored at 10/s under 100/s%n",
+                stored);
+        assertEquals(60, stored);
     }
 }

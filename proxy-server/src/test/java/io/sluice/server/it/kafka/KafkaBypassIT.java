@@ -10,6 +10,8 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in front of the real KRaft cluster; what reached the brokers is read back from them.
  */
 class KafkaBypassIT {
+
+    private static final String PLAIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
 
     private static boolean accepts(int port) {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
@@ -204,5 +208,75 @@ class KafkaBypassIT {
                 "[kafka-bypass] after a refused batch of 1,000 records: %d of 60 records stored at 10/s under 100/s%n",
                 stored);
         assertEquals(60, stored);
+    }
+
+    @Test
+    void aFreshSluiceOnASaslListenerLogsInToLookTopicIdsUp() throws Exception {
+        BrokersOnlySluiceReaches brokers = BrokersOnlySluiceReaches.get();
+        String topic = KafkaClientsIT.unique("sasl-by-id");
+        Path password = Files.createTempFile("lookup", ".password");
+        Files.writeString(password, BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD + "\n");
+        String user = BrokersOnlySluiceReaches.SASL_USER;
+        try (SluiceForKafka first = SluiceForKafka.start(brokers, brokers.saslBootstrap());
+                SluiceForKafka fresh = SluiceForKafka.start(
+                        brokers,
+                        brokers.saslBootstrap(),
+                        "--kafka-lookup-sasl-mechanism",
+                        "SCRAM-SHA-256",
+                        "--kafka-lookup-sasl-username",
+                        BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                        "--kafka-lookup-sasl-password-file",
+                        password.toString())) {
+            KafkaClients viaFirst = KafkaClients.sasl(
+                    first.bootstrap(), "PLAIN", PLAIN_MODULE, user, BrokersOnlySluiceReaches.SASL_PASSWORD);
+            viaFirst.createTopics(1, topic);
+            TopicDescription description;
+            try (Admin admin = viaFirst.admin()) {
+                description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(60, TimeUnit.SECONDS)
+                        .get(topic);
+            }
+            // The fresh Sluice learns the nodes from a client that names no topic.
+            KafkaClients viaFresh = KafkaClients.sasl(
+                    fresh.bootstrap(), "PLAIN", PLAIN_MODULE, user, BrokersOnlySluiceReaches.SASL_PASSWORD);
+            try (Admin admin = viaFresh.admin()) {
+                admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+            }
+            fresh.limit(topic, "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}");
+            int leader = description.partitions().get(0).leader().id();
+            int nodePort = fresh.nodePortBase + leader;
+            KafkaClientsIT.await(() -> accepts(nodePort), "the fresh Sluice's port for node " + leader);
+            int accepted = 0;
+            int unknown = 0;
+            long start = System.nanoTime();
+            try (RawKafkaClient raw = new RawKafkaClient(nodePort)) {
+                raw.loginPlain(user, BrokersOnlySluiceReaches.SASL_PASSWORD);
+                for (int request = 0; request < 10; request++) {
+                    short error = raw.produceById(description.topicId(), 0, 100);
+                    if (error == Errors.NONE.code()) {
+                        accepted += 100;
+                    } else if (error == Errors.UNKNOWN_TOPIC_ID.code()) {
+                        unknown++;
+                    } else {
+                        assertEquals(
+                                Errors.POLICY_VIOLATION.code(),
+                                error,
+                                Errors.forCode(error).name());
+                    }
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(
+                    "[kafka-bypass] SASL listener, fresh Sluice: %d of 1000 records by id accepted in %.1f s under"
+                            + " 100 records/s, %d of 10 requests answered UNKNOWN_TOPIC_ID%n",
+                    accepted, seconds, unknown);
+            assertEquals(0, unknown, "the lookup logged in and learnt the id");
+            assertTrue(accepted >= 100, "the burst was admitted: " + accepted);
+            assertTrue(accepted <= 200 + 100 * seconds, accepted + " records accepted in " + seconds + " s");
+            assertFalse(fresh.leaked(), "Sluice's log reports a leaked buffer");
+        } finally {
+            Files.deleteIfExists(password);
+        }
     }
 }

@@ -128,6 +128,15 @@ final class ConnectionTopics {
         return generation;
     }
 
+    /** The topic with id {@code msb}/{@code lsb}, as {@link #find(PartitionRecords, int, long)} finds one. */
+    Entry findById(long msb, long lsb, long nowNanos) {
+        Entry entry = byId(msb, lsb, nowNanos);
+        if (entry != null) {
+            entry.lastUsedNanos = nowNanos;
+        }
+        return entry;
+    }
+
     /**
      * Topic {@code t} of {@code parts}, created when new; {@code null} for a topic id no Metadata
      * response has named (no limit can apply to it).

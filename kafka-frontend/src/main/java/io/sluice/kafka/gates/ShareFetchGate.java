@@ -1,6 +1,5 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.MessageFrames;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.ResponseFrame;
@@ -10,7 +9,6 @@ import io.sluice.limits.Direction;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.Throttling;
 import org.apache.kafka.common.Uuid;
@@ -51,23 +49,16 @@ public final class ShareFetchGate {
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final Consumer<GatedTopic> ticker = this::tick;
-    private final GateTimer heldTimer;
-    private final RequestHeader heldHeader = new RequestHeader();
-    private final FrameView heldView = new FrameView();
+    private final HeldRequest held;
     private final List<Uuid> unknownIds = new ArrayList<>();
     /** The share session's topic ids, msb and lsb in turn. */
     private long[] session = new long[16];
 
     private int sessionTopics;
-    /** The request that waits, a slice of the client's bytes of its own; null when none waits. */
-    private ByteBuf held;
-
     private int heldMaxBytes;
     private int heldMaxRecords;
     private int heldMaxBytesOffset;
     private int heldMaxRecordsOffset;
-    private long heldAtNanos;
-    private long heldUntilNanos;
     /** What the buckets of the session's topics have left: set by {@link #allowance}. */
     private long allowedRecords;
 
@@ -77,7 +68,7 @@ public final class ShareFetchGate {
 
     ShareFetchGate(GateContext context) {
         this.context = context;
-        this.heldTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, this::releaseHeldIfDue);
     }
 
     /** The lent ShareFetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
@@ -90,25 +81,17 @@ public final class ShareFetchGate {
             context.requests().forward(frame, header, exchanges.take(null, 0));
             return;
         }
-        held = frame.retainedSlice();
         heldMaxBytes = reader.maxBytes();
         heldMaxRecords = reader.maxRecords();
         heldMaxBytesOffset = reader.maxBytesOffset();
         heldMaxRecordsOffset = reader.maxRecordsOffset();
-        heldAtNanos = now;
-        heldUntilNanos = now + reader.maxWaitMillis() * NANOS_PER_MILLI;
-        context.pauses().pause(RequestPauses.FETCH_HELD);
-        heldTimer.schedule(Math.min(heldUntilNanos - now, waitNanos(now)));
+        held.hold(frame, now, now + reader.maxWaitMillis() * NANOS_PER_MILLI, waitNanos(now));
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
     public void close() {
         closed = true;
-        heldTimer.cancel();
-        if (held != null) {
-            held.release();
-            held = null;
-        }
+        held.drop();
     }
 
     /** Keeps the share session's topics as the request just read changes them. */
@@ -219,25 +202,19 @@ public final class ShareFetchGate {
 
     /** Timer task, and the end of a lookup: forwards the held request once the buckets allow, or its wait is over. */
     private void releaseHeldIfDue() {
-        if (closed || held == null) {
+        if (closed || !held.isHeld()) {
             return;
         }
         long now = context.clock().nanoTime();
-        boolean allowed = allowance(now);
-        if (!allowed && heldUntilNanos - now > 0) {
-            heldTimer.schedule(Math.min(heldUntilNanos - now, waitNanos(now)));
+        if (!allowance(now) && !held.isOver(now)) {
+            held.lookAgainIn(now, waitNanos(now));
             return;
         }
-        ByteBuf frame = held;
-        held = null;
-        heldHeader.read(heldView.lend(frame, frame.readerIndex(), frame.readableBytes()));
         if (tightest != null) {
-            context.services().throttles().delayed(tightest.throttle.scope(), now - heldAtNanos);
+            context.services().throttles().delayed(tightest.throttle.scope(), now - held.heldAtNanos());
         }
-        lower(heldView, heldMaxBytes, heldMaxRecords, heldMaxBytesOffset, heldMaxRecordsOffset);
-        context.requests().forward(frame, heldHeader, exchanges.take(null, 0));
-        context.out().flush();
-        context.pauses().resume(RequestPauses.FETCH_HELD);
+        lower(held.view(), heldMaxBytes, heldMaxRecords, heldMaxBytesOffset, heldMaxRecordsOffset);
+        held.forward(exchanges.take(null, 0));
     }
 
     /** The broker's response to a forwarded request: each topic charged the records acquired and their bytes. */

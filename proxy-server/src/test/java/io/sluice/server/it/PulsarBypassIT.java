@@ -66,6 +66,13 @@ class PulsarBypassIT {
         }
     }
 
+    /** A raw client through Sluice, past CONNECT. */
+    private static RawPulsarClient connected() throws IOException {
+        RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort());
+        assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        return client;
+    }
+
     /** Writes every send at once, then reads as many answers; returns how many were receipts. */
     private static int receipts(RawPulsarClient client, byte[][] sends) throws IOException {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -91,8 +98,7 @@ class PulsarBypassIT {
         String free = topic("repeat-free");
         rejectAbove(limited, 20);
         load(limited, free);
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             assertEquals(
                     BaseCommand.Type.PRODUCER_SUCCESS,
                     client.producer(1, limited).getType());
@@ -116,8 +122,7 @@ class PulsarBypassIT {
         String limited = topic("lying-count");
         rejectAbove(limited, 200);
         load(limited);
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             assertEquals(
                     BaseCommand.Type.PRODUCER_SUCCESS,
                     client.producer(1, limited).getType());
@@ -151,8 +156,7 @@ class PulsarBypassIT {
         String free = topic("request-id-free");
         rejectAbove(limited, 20);
         load(limited, free);
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             ByteArrayOutputStream both = new ByteArrayOutputStream();
             both.write(RawPulsarClient.producerFrame(1, limited, 77));
             both.write(RawPulsarClient.producerFrame(2, free, 77));
@@ -169,30 +173,59 @@ class PulsarBypassIT {
         }
     }
 
-    @Test
-    void permitsGrantedBeforeTheSubscriptionIsAnsweredAreMetered() throws Exception {
-        String limited = topic("early-flow");
-        limitTopic(limited, "{\"dispatch\":{\"messagesPerSecond\":20,\"burstSeconds\":1}}");
+    /**
+     * Gives each of {@code topics} a subscription "s" at its start and 300 unbatched messages, with a
+     * stock client straight to the broker.
+     */
+    private static void fill(String... topics) throws Exception {
         try (PulsarClient stock = PulsarClient.builder()
                 .serviceUrl(broker.serviceUrl())
                 .operationTimeout(60, TimeUnit.SECONDS)
                 .build()) {
-            stock.newConsumer()
-                    .topic(limited)
-                    .subscriptionName("s")
-                    .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
-                    .subscribe()
-                    .close();
-            try (Producer<byte[]> producer =
-                    stock.newProducer().topic(limited).enableBatching(false).create()) {
-                for (int i = 0; i < 300; i++) {
-                    producer.sendAsync(new byte[10]);
+            for (String topic : topics) {
+                stock.newConsumer()
+                        .topic(topic)
+                        .subscriptionName("s")
+                        .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
+                        .subscribe()
+                        .close();
+                try (Producer<byte[]> producer =
+                        stock.newProducer().topic(topic).enableBatching(false).create()) {
+                    for (int i = 0; i < 300; i++) {
+                        producer.sendAsync(new byte[10]);
+                    }
+                    producer.flush();
                 }
-                producer.flush();
             }
         }
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+    }
+
+    @Test
+    void aRepeatedConsumerIdOnAnUnlimitedTopicStaysUnderItsFirstTopicsLimit() throws Exception {
+        String limited = topic("repeat-consumer-limited");
+        String free = topic("repeat-consumer-free");
+        limitTopic(limited, "{\"dispatch\":{\"messagesPerSecond\":20,\"burstSeconds\":1}}");
+        fill(limited, free);
+        try (RawPulsarClient client = connected()) {
+            client.write(RawPulsarClient.subscribeFrame(1, limited, "s", 1));
+            assertEquals(BaseCommand.Type.SUCCESS, client.readCommand().getType());
+            // The broker answers success and keeps consumer 1 on the limited topic.
+            client.write(RawPulsarClient.subscribeFrame(1, free, "s", 2));
+            assertEquals(BaseCommand.Type.SUCCESS, client.readCommand().getType());
+            client.write(RawPulsarClient.flowFrame(1, 1000));
+            int received = client.countFor(BaseCommand.Type.MESSAGE, 2_000);
+            System.out.printf("repeated consumer id: %d of 300 messages in 2 s from a topic at 20/s%n", received);
+            assertTrue(received <= 80, "20/s with a burst of 20 passed " + received + " in 2 s");
+            assertTrue(received >= 20, "the burst was dispatched: " + received);
+        }
+    }
+
+    @Test
+    void permitsGrantedBeforeTheSubscriptionIsAnsweredAreMetered() throws Exception {
+        String limited = topic("early-flow");
+        limitTopic(limited, "{\"dispatch\":{\"messagesPerSecond\":20,\"burstSeconds\":1}}");
+        fill(limited);
+        try (RawPulsarClient client = connected()) {
             ByteArrayOutputStream both = new ByteArrayOutputStream();
             both.write(RawPulsarClient.subscribeFrame(1, limited, "s", 1));
             both.write(RawPulsarClient.flowFrame(1, 1000));
@@ -211,8 +244,7 @@ class PulsarBypassIT {
         rejectAbove(limited, 20);
         load(limited);
         String local = limited.substring("persistent://public/default/".length());
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             assertEquals(
                     BaseCommand.Type.PRODUCER_SUCCESS, client.producer(1, local).getType());
             assertEquals(
@@ -228,8 +260,7 @@ class PulsarBypassIT {
 
     @Test
     void aTopicNameTheBrokerWouldRefuseIsRefusedBySluice() throws Exception {
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             BaseCommand answer = client.repeatProducer(1, "public/orders", 1);
             assertEquals(BaseCommand.Type.ERROR, answer.getType());
             assertTrue(answer.getError().getMessage().startsWith("Sluice"), answer.toString());
@@ -243,8 +274,7 @@ class PulsarBypassIT {
     private static int throughAfter(String limited, byte[] poison) throws Exception {
         rejectAbove(limited, 100);
         load(limited);
-        try (RawPulsarClient client = new RawPulsarClient(sluice.server.proxyPort())) {
-            assertEquals(BaseCommand.Type.CONNECTED, client.connect().getType());
+        try (RawPulsarClient client = connected()) {
             assertEquals(
                     BaseCommand.Type.PRODUCER_SUCCESS,
                     client.producer(1, limited).getType());

@@ -271,17 +271,7 @@ class KafkaPrincipalIT {
         String topic = KafkaClientsIT.unique("scram-m");
         KafkaClients alice = alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD);
         alice.createTopics(1, topic);
-        int leader;
-        try (Admin admin = alice.admin()) {
-            leader = admin.describeTopics(List.of(topic))
-                    .allTopicNames()
-                    .get(60, TimeUnit.SECONDS)
-                    .get(topic)
-                    .partitions()
-                    .get(0)
-                    .leader()
-                    .id();
-        }
+        int leader = alice.describe(topic).partitions().get(0).leader().id();
         String bob = "User:" + BrokersOnlySluiceReaches.SECOND_SASL_USER;
         sluice.limitPrincipal(bob, "{\"publish\": {\"messagesPerSecond\": 50}, \"onExceed\": \"reject\"}");
         int accepted = 0;

@@ -32,6 +32,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -68,6 +69,43 @@ final class RawKafkaClient implements AutoCloseable {
      */
     short produce(String topic, int partition, MemoryRecords batch) throws IOException {
         return produce((short) 11, new ProduceRequestData.TopicProduceData().setName(topic), partition, batch);
+    }
+
+    /**
+     * One Produce v11 request with {@code acks=0} (no response comes) holding {@code batches}, each
+     * for partition 0 of the topic it is keyed by.
+     */
+    void produceUnanswered(Map<String, MemoryRecords> batches) throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(30_000);
+        batches.forEach((topic, batch) -> {
+            ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+            data.partitionData()
+                    .add(new ProduceRequestData.PartitionProduceData()
+                            .setIndex(0)
+                            .setRecords(batch));
+            request.topicData().add(data);
+        });
+        write(ApiKeys.PRODUCE, (short) 11, request);
+    }
+
+    /**
+     * One Produce v11 request (acks=1) of one record to partition 0 of each of {@code topics}; returns
+     * how many partitions the response answers.
+     */
+    int produceToEach(List<String> topics) throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
+        for (String topic : topics) {
+            ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+            data.partitionData()
+                    .add(new ProduceRequestData.PartitionProduceData()
+                            .setIndex(0)
+                            .setRecords(batch(1)));
+            request.topicData().add(data);
+        }
+        ProduceResponseData response = exchange(ApiKeys.PRODUCE, (short) 11, request, new ProduceResponseData());
+        return response.responses().stream()
+                .mapToInt(t -> t.partitionResponses().size())
+                .sum();
     }
 
     /** One uncompressed batch of {@code records} small records. */
@@ -178,6 +216,20 @@ final class RawKafkaClient implements AutoCloseable {
     /** Writes {@code request} as {@code api} v{@code version} and reads its response into {@code response}. */
     private <T extends ApiMessage> T exchange(ApiKeys api, short version, ApiMessage request, T response)
             throws IOException {
+        int id = write(api, version, request);
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        ResponseHeaderData responseHeader = new ResponseHeaderData(reader, api.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != id) {
+            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
+        }
+        response.read(reader, version);
+        return response;
+    }
+
+    /** Writes {@code request} as {@code api} v{@code version}; returns its correlation id. */
+    private int write(ApiKeys api, short version, ApiMessage request) throws IOException {
         int id = ++correlationId;
         RequestHeaderData header = new RequestHeaderData()
                 .setRequestApiKey(api.id)
@@ -191,16 +243,7 @@ final class RawKafkaClient implements AutoCloseable {
                 .flip();
         out.write(frame.array(), 0, frame.limit());
         out.flush();
-
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
-        ResponseHeaderData responseHeader = new ResponseHeaderData(reader, api.responseHeaderVersion(version));
-        if (responseHeader.correlationId() != id) {
-            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
-        }
-        response.read(reader, version);
-        return response;
+        return id;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.sluice.admin;
 
+import io.sluice.adaptive.AdaptiveScope;
+import io.sluice.admin.adaptive.AdaptiveResource;
 import io.sluice.admin.admission.AdmissionResource;
 import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.cluster.ClusterResource;
@@ -56,13 +58,23 @@ final class AdminRoutes {
             BooleanSupplier ready,
             int metricsMaxTopics,
             Supplier<ClusterStatus> cluster,
+            Supplier<List<AdaptiveScope>> adaptive,
             AuditTrail audit) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
         MetricsResource metrics = MetricsResource.forProxy(
-                limits, ledger, activity, stats, tlsReloadFailures, admission, metricsMaxTopics, ready, cluster);
+                limits,
+                ledger,
+                activity,
+                stats,
+                tlsReloadFailures,
+                admission,
+                metricsMaxTopics,
+                ready,
+                cluster,
+                adaptive);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource(limits.catalogue());
@@ -83,6 +95,7 @@ final class AdminRoutes {
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)
                 .add(GET, "/api/v1/cluster", clusterStatus::get)
+                .add(GET, "/api/v1/adaptive", new AdaptiveResource(adaptive)::get)
                 .add(GET, "/api/v1/audit", audit::get)
                 .add(GET, "/api/v1/openapi.json", openApi::get)
                 .add(GET, "/metrics", metrics::get)

@@ -86,6 +86,7 @@ class OpenApiDocumentTest {
                 () -> true,
                 10,
                 ClusterStatus::standalone,
+                List::of,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
 

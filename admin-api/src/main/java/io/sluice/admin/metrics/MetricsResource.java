@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.adaptive.AdaptiveScope;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
@@ -41,6 +42,7 @@ public final class MetricsResource {
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
+     * @param adaptive the adaptive limits' state; none gives no {@code sluice_adaptive_*} families
      */
     public static MetricsResource forProxy(
             LimitsStore limits,
@@ -51,7 +53,8 @@ public final class MetricsResource {
             AdmissionController admission,
             int maxTopics,
             BooleanSupplier ready,
-            Supplier<ClusterStatus> cluster) {
+            Supplier<ClusterStatus> cluster,
+            Supplier<List<AdaptiveScope>> adaptive) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));
@@ -62,6 +65,7 @@ public final class MetricsResource {
             registry.register(new AdmissionCollector(admission));
         }
         registry.register(new ClusterCollector(cluster));
+        registry.register(new AdaptiveCollector(adaptive));
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);
         return new MetricsResource(registry);

@@ -80,7 +80,7 @@ class SaslAuthenticationTest {
 
     @Test
     void anOauthBearerTokenRefusedByAChallengeLeavesNoClaimForTheNextToken() {
-        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT);
+        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:victim"), tenPerSecond);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:mallory"), tenPerSecond);
         handshake("OAUTHBEARER");
@@ -93,7 +93,7 @@ class SaslAuthenticationTest {
 
     @Test
     void aReauthenticationMovesTheConnectionToItsNewPrincipal() {
-        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT);
+        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:bob"), tenPerSecond);
         authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
         assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "alice has no limit");

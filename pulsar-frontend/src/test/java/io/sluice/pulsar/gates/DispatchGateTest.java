@@ -123,7 +123,8 @@ class DispatchGateTest {
 
     @Test
     void permitsGrantedBeforeTheBrokerAnswersWaitAndAreThenMetered() {
-        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        harness.limit(
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null, null), null));
         gate.consumerRequested(1, CONSUMER, TOPIC);
         GateHarness.lend(flow(1000), gate::flow);
         assertEquals(List.of(), grantedPermits(), "nothing reaches the broker before the consumer exists");

@@ -55,6 +55,16 @@ public final class FrameReader {
             tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
     private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
+    /** MessageMetadata.compression (8, NONE is 0) and uncompressed_size (9). */
+    private static final int COMPRESSION_TAG = tag(8, WIRE_VARINT);
+
+    private static final int UNCOMPRESSED_SIZE_TAG = tag(9, WIRE_VARINT);
+    /**
+     * The fewest bytes one message of a batch takes: the 4-byte size of its SingleMessageMetadata
+     * and that metadata's one required field, payload_size (a tag and at least one byte); its
+     * payload may be empty.
+     */
+    public static final int SMALLEST_BATCHED_MESSAGE = 6;
     /** A 64-bit varint takes at most 10 bytes of 7 bits. */
     private static final int MAX_VARINT_BYTES = 10;
     /** What {@link #smallVarint} returns for a varint it leaves to the general reader. */
@@ -224,9 +234,14 @@ public final class FrameReader {
 
     /**
      * Messages a SEND carries by its own metadata: MessageMetadata's num_messages_in_batch (default
-     * 1), read after the optional checksum; 0 when the metadata cannot be read, which the broker
-     * cannot store as a readable batch either. A client declares {@code num_messages} itself, so a
-     * gate charges the larger of the two.
+     * 1), read after the optional checksum. That count is what consumers see, whatever the command's
+     * {@code num_messages} declares, so it is what a gate charges; but the client writes it too, so
+     * it is believed only as far as the bytes can hold it: each message of a batch takes at least
+     * {@link #SMALLEST_BATCHED_MESSAGE} bytes of the payload, or of the uncompressed size a compressed
+     * batch declares. A send whose metadata cannot be read is one message: the broker stores it as
+     * one entry, and no consumer can read more out of it.
+     *
+     * @throws MalformedFrameException if the metadata claims more messages than the bytes can hold
      */
     public static int messagesInSend(FrameView frame) {
         ByteBuf buf = frame.buffer();
@@ -236,18 +251,49 @@ public final class FrameReader {
             pos += 6;
         }
         if (pos + 4 > end) {
-            return 0;
+            return 1;
         }
         long metadataSize = buf.getUnsignedInt(pos);
         pos += 4;
         if (metadataSize > end - pos) {
-            return 0;
+            return 1;
         }
+        int metadataEnd = pos + (int) metadataSize;
+        long count = 1;
+        long compression = 0;
+        long uncompressedSize = 0;
         try {
-            return messagesInBatch(buf, pos, pos + (int) metadataSize);
-        } catch (MalformedFrameException e) {
-            return 0;
+            while (pos < metadataEnd) {
+                long tag = varint32(buf, pos, metadataEnd);
+                pos = after(tag);
+                int field = (int) tag;
+                if (field == NUM_MESSAGES_IN_BATCH_TAG || field == COMPRESSION_TAG || field == UNCOMPRESSED_SIZE_TAG) {
+                    long value = varint32(buf, pos, metadataEnd);
+                    pos = after(value);
+                    long read = value & 0xFFFFFFFFL;
+                    if (field == NUM_MESSAGES_IN_BATCH_TAG) {
+                        count = read;
+                    } else if (field == COMPRESSION_TAG) {
+                        compression = read;
+                    } else {
+                        uncompressedSize = read;
+                    }
+                } else {
+                    pos = skip(buf, pos, metadataEnd, field & 7);
+                }
+            }
+        } catch (MalformedFrameException unreadable) {
+            return 1;
         }
+        if (count <= 1) {
+            return 1;
+        }
+        long bytes = compression == 0 ? end - metadataEnd : uncompressedSize;
+        if (count > bytes / SMALLEST_BATCHED_MESSAGE) {
+            throw malformedSend("a batch of " + bytes + " bytes" + (compression == 0 ? "" : " uncompressed")
+                    + " claims " + count + " messages");
+        }
+        return (int) count;
     }
 
     /**
@@ -474,6 +520,10 @@ public final class FrameReader {
     /** A protobuf field key: the field number and its wire type. */
     private static int tag(int field, int wireType) {
         return field << 3 | wireType;
+    }
+
+    private static MalformedFrameException malformedSend(String message) {
+        return new MalformedFrameException("bad_send_metadata", message);
     }
 
     private static MalformedFrameException malformed(String message) {

@@ -6,18 +6,35 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.RequestUtils;
 
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * Kafka requests written by hand over a plain socket, for what a stock client would not do on its
@@ -42,48 +59,191 @@ final class RawKafkaClient implements AutoCloseable {
      * {@code topicId} (Produce v13, acks=1); returns the partition's error code.
      */
     short produceById(Uuid topicId, int partition, int records) throws IOException {
-        short version = 13;
+        return produce(
+                (short) 13, new ProduceRequestData.TopicProduceData().setTopicId(topicId), partition, batch(records));
+    }
+
+    /**
+     * Produces {@code batch}, as it is, to partition {@code partition} of {@code topic} (Produce v11,
+     * acks=1); returns the partition's error code.
+     */
+    short produce(String topic, int partition, MemoryRecords batch) throws IOException {
+        return produce((short) 11, new ProduceRequestData.TopicProduceData().setName(topic), partition, batch);
+    }
+
+    /**
+     * One Produce v11 request with {@code acks=0} (no response comes) holding {@code batches}, each
+     * for partition 0 of the topic it is keyed by.
+     */
+    void produceUnanswered(Map<String, MemoryRecords> batches) throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(30_000);
+        batches.forEach((topic, batch) -> {
+            ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+            data.partitionData()
+                    .add(new ProduceRequestData.PartitionProduceData()
+                            .setIndex(0)
+                            .setRecords(batch));
+            request.topicData().add(data);
+        });
+        write(ApiKeys.PRODUCE, (short) 11, request);
+    }
+
+    /**
+     * One Produce v11 request (acks=1) of one record to partition 0 of each of {@code topics}; returns
+     * how many partitions the response answers.
+     */
+    int produceToEach(List<String> topics) throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
+        for (String topic : topics) {
+            ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+            data.partitionData()
+                    .add(new ProduceRequestData.PartitionProduceData()
+                            .setIndex(0)
+                            .setRecords(batch(1)));
+            request.topicData().add(data);
+        }
+        ProduceResponseData response = exchange(ApiKeys.PRODUCE, (short) 11, request, new ProduceResponseData());
+        return response.responses().stream()
+                .mapToInt(t -> t.partitionResponses().size())
+                .sum();
+    }
+
+    /** One uncompressed batch of {@code records} small records. */
+    static MemoryRecords batch(int records) {
         SimpleRecord[] batch = new SimpleRecord[records];
         for (int i = 0; i < records; i++) {
             batch[i] = new SimpleRecord(("raw-" + i).getBytes(StandardCharsets.UTF_8));
         }
+        return MemoryRecords.withRecords(Compression.NONE, batch);
+    }
+
+    /** Logs in with SASL/PLAIN, as the broker's SASL listener wants before anything else. */
+    void loginPlain(String user, String password) throws IOException {
+        SaslHandshakeResponseData handshake = exchange(
+                ApiKeys.SASL_HANDSHAKE,
+                (short) 1,
+                new SaslHandshakeRequestData().setMechanism("PLAIN"),
+                new SaslHandshakeResponseData());
+        if (handshake.errorCode() != 0) {
+            throw new IOException("SaslHandshake: " + Errors.forCode(handshake.errorCode()));
+        }
+        authenticate(("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Logs in with SASL/SCRAM-SHA-256, writing {@code firstMessagePrefix} (such as the reserved
+     * {@code m=} extension and its comma) before the user name of the client-first message, where
+     * RFC 5802 allows it. The proof is computed as Kafka's broker computes its half: over the
+     * client-first message without that prefix.
+     */
+    void loginScram(String user, String password, String firstMessagePrefix) throws IOException {
+        SaslHandshakeResponseData handshake = exchange(
+                ApiKeys.SASL_HANDSHAKE,
+                (short) 1,
+                new SaslHandshakeRequestData().setMechanism("SCRAM-SHA-256"),
+                new SaslHandshakeResponseData());
+        if (handshake.errorCode() != 0) {
+            throw new IOException("SaslHandshake: " + Errors.forCode(handshake.errorCode()));
+        }
+        String bare = "n=" + user + ",r=" + UUID.randomUUID().toString().replace("-", "");
+        String serverFirst = new String(
+                authenticate(("n,," + firstMessagePrefix + bare).getBytes(StandardCharsets.UTF_8)),
+                StandardCharsets.UTF_8);
+        Map<String, String> fields = new HashMap<>();
+        for (String field : serverFirst.split(",")) {
+            fields.put(field.substring(0, 1), field.substring(2));
+        }
+        String withoutProof = "c=biws,r=" + fields.get("r");
+        try {
+            SecretKeyFactory pbkdf2 = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256");
+            byte[] salted = pbkdf2.generateSecret(new PBEKeySpec(
+                            password.toCharArray(),
+                            Base64.getDecoder().decode(fields.get("s")),
+                            Integer.parseInt(fields.get("i")),
+                            256))
+                    .getEncoded();
+            byte[] clientKey = hmac(salted, "Client Key");
+            byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(clientKey);
+            byte[] signature = hmac(storedKey, bare + "," + serverFirst + "," + withoutProof);
+            byte[] proof = new byte[clientKey.length];
+            for (int i = 0; i < proof.length; i++) {
+                proof[i] = (byte) (clientKey[i] ^ signature[i]);
+            }
+            authenticate((withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof))
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static byte[] hmac(byte[] key, String message) throws GeneralSecurityException {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+        return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** One SaslAuthenticate round: the client's {@code token}, the broker's answer, which must carry no error. */
+    private byte[] authenticate(byte[] token) throws IOException {
+        SaslAuthenticateResponseData answer = exchange(
+                ApiKeys.SASL_AUTHENTICATE,
+                (short) 2,
+                new SaslAuthenticateRequestData().setAuthBytes(token),
+                new SaslAuthenticateResponseData());
+        if (answer.errorCode() != 0) {
+            throw new IOException(
+                    "SaslAuthenticate: " + Errors.forCode(answer.errorCode()) + " " + answer.errorMessage());
+        }
+        return answer.authBytes();
+    }
+
+    private short produce(short version, ProduceRequestData.TopicProduceData topic, int partition, MemoryRecords batch)
+            throws IOException {
         ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
-        ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setTopicId(topicId);
         topic.partitionData()
                 .add(new ProduceRequestData.PartitionProduceData()
                         .setIndex(partition)
-                        .setRecords(MemoryRecords.withRecords(Compression.NONE, batch)));
+                        .setRecords(batch));
         request.topicData().add(topic);
-        int id = ++correlationId;
-        RequestHeaderData header = new RequestHeaderData()
-                .setRequestApiKey(ApiKeys.PRODUCE.id)
-                .setRequestApiVersion(version)
-                .setCorrelationId(id)
-                .setClientId("raw-it");
-        ByteBuffer message =
-                RequestUtils.serialize(header, ApiKeys.PRODUCE.requestHeaderVersion(version), request, version);
-        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
-                .putInt(message.remaining())
-                .put(message)
-                .flip();
-        out.write(frame.array(), 0, frame.limit());
-        out.flush();
-
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
-        ResponseHeaderData responseHeader =
-                new ResponseHeaderData(reader, ApiKeys.PRODUCE.responseHeaderVersion(version));
-        if (responseHeader.correlationId() != id) {
-            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
-        }
-        ProduceResponseData response = new ProduceResponseData(reader, version);
+        ProduceResponseData response = exchange(ApiKeys.PRODUCE, version, request, new ProduceResponseData());
         return response.responses()
                 .iterator()
                 .next()
                 .partitionResponses()
                 .get(0)
                 .errorCode();
+    }
+
+    /** Writes {@code request} as {@code api} v{@code version} and reads its response into {@code response}. */
+    private <T extends ApiMessage> T exchange(ApiKeys api, short version, ApiMessage request, T response)
+            throws IOException {
+        int id = write(api, version, request);
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        ResponseHeaderData responseHeader = new ResponseHeaderData(reader, api.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != id) {
+            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
+        }
+        response.read(reader, version);
+        return response;
+    }
+
+    /** Writes {@code request} as {@code api} v{@code version}; returns its correlation id. */
+    private int write(ApiKeys api, short version, ApiMessage request) throws IOException {
+        int id = ++correlationId;
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(api.id)
+                .setRequestApiVersion(version)
+                .setCorrelationId(id)
+                .setClientId("raw-it");
+        ByteBuffer message = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
+        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
+                .putInt(message.remaining())
+                .put(message)
+                .flip();
+        out.write(frame.array(), 0, frame.limit());
+        out.flush();
+        return id;
     }
 
     @Override

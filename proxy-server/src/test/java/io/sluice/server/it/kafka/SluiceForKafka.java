@@ -125,11 +125,20 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** Puts the Kafka topic limit {@code json} on {@code topic} through the admin API. */
     void limit(String topic, String json) {
+        putLimit("topics", topic, json);
+    }
+
+    /** Puts the Kafka principal limit {@code json} on {@code principal} ({@code User:name}) through the admin API. */
+    void limitPrincipal(String principal, String json) {
+        putLimit("principals", principal, json);
+    }
+
+    private void putLimit(String kind, String name, String json) {
         try {
             HttpResponse<String> response = HttpClient.newHttpClient()
                     .send(
-                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/topics/"
-                                            + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
+                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kind + "/"
+                                            + URLEncoder.encode(name, StandardCharsets.UTF_8)))
                                     .header("Content-Type", "application/json")
                                     .PUT(HttpRequest.BodyPublishers.ofString(json))
                                     .build(),

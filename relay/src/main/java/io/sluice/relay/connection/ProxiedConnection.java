@@ -85,6 +85,9 @@ public final class ProxiedConnection implements Outbound {
     private final Channel client;
     private final ConnectionSpec spec;
     private final ProxyStats stats;
+    /** Bytes queued for the client since the last flush: counted once a flush, not once a frame. */
+    private long bytesToClient;
+
     private final FrameDecoder clientFrames;
     private final HandshakeDeadline deadline;
     private final ReadGate clientReads;
@@ -246,7 +249,7 @@ public final class ProxiedConnection implements Outbound {
             frame.release();
             return;
         }
-        stats.bytesToClient(frame.readableBytes());
+        bytesToClient += frame.readableBytes();
         clientOut.add(frame);
     }
 
@@ -255,7 +258,7 @@ public final class ProxiedConnection implements Outbound {
         if (state instanceof Closed) {
             return;
         }
-        stats.bytesToClient(frame.length());
+        bytesToClient += frame.length();
         clientOut.add(frame);
     }
 
@@ -269,6 +272,10 @@ public final class ProxiedConnection implements Outbound {
     public void flush() {
         if (state instanceof Connected connected) {
             connected.upstream().out().flush();
+        }
+        if (bytesToClient > 0) {
+            stats.bytesToClient(bytesToClient);
+            bytesToClient = 0;
         }
         clientOut.flush();
         if (state instanceof Draining) {

@@ -49,11 +49,13 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         FrameView frame = (FrameView) msg;
         readBytes += frame.length();
+        connection.clock().frameRead();
         protocol.fromClient(frame);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.clock().readComplete();
         if (readBytes > 0) {
             stats.bytesFromClient(readBytes);
             readBytes = 0;

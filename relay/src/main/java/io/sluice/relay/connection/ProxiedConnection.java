@@ -93,6 +93,7 @@ public final class ProxiedConnection implements Outbound {
     private final ReadGate clientReads;
     private final OutboundFrames clientOut;
     private final ConnectionProtocol protocol;
+    private final ReadClock clock;
     private ConnectionState state = new Accepted(new EarlyFrames());
 
     ProxiedConnection(
@@ -108,6 +109,7 @@ public final class ProxiedConnection implements Outbound {
         this.deadline = deadline;
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
+        this.clock = new ReadClock(spec.services().quotas().clock());
         // Last: the protocol may use the connection from its constructor on.
         this.protocol = protocols.open(this);
     }
@@ -124,6 +126,11 @@ public final class ProxiedConnection implements Outbound {
     /** The client's address, for log lines and throttle records. */
     public SocketAddress remoteAddress() {
         return client.remoteAddress();
+    }
+
+    /** The clock for the protocol's gates: one reading per read of either channel ({@link ReadClock}). */
+    public ReadClock clock() {
+        return clock;
     }
 
     /** The event loop of both channels, for the protocol's timers. */

@@ -95,6 +95,7 @@ final class PulsarConnection implements ConnectionProtocol {
         this.publish = new PublishGate(
                 relay,
                 relay.eventLoop(),
+                relay.clock(),
                 services,
                 clientAddress,
                 settings.throttleReceiptWindow(),
@@ -109,7 +110,7 @@ final class PulsarConnection implements ConnectionProtocol {
                         relay.resumeClient(ReadGate.CONNECTION_LIMIT);
                     }
                 });
-        this.dispatch = new DispatchGate(relay, relay.eventLoop(), services, clientAddress);
+        this.dispatch = new DispatchGate(relay, relay.eventLoop(), relay.clock(), services, clientAddress);
     }
 
     @Override

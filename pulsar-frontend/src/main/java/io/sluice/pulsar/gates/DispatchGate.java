@@ -58,12 +58,14 @@ public final class DispatchGate {
     /**
      * @param out           where frames go
      * @param loop          the connection's event loop, for timers
+     * @param clock         the connection's clock, on the engine's time scale
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
-    public DispatchGate(Outbound out, EventExecutor loop, ProxyServices services, String clientAddress) {
+    public DispatchGate(
+            Outbound out, EventExecutor loop, NanoClock clock, ProxyServices services, String clientAddress) {
         this.out = out;
         this.loop = loop;
-        this.clock = services.quotas().clock();
+        this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
     }

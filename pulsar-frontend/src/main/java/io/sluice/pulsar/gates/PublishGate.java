@@ -91,6 +91,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     /**
      * @param out           where frames go
      * @param loop          the connection's event loop, for timers
+     * @param clock         the connection's clock, on the engine's time scale
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
@@ -98,13 +99,14 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     public PublishGate(
             Outbound out,
             EventExecutor loop,
+            NanoClock clock,
             ProxyServices services,
             String clientAddress,
             Duration receiptWindow,
             ConnectionBudget.Pause reads) {
         this.out = out;
         this.loop = loop;
-        this.clock = services.quotas().clock();
+        this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
         this.receiptWindowNanos = receiptWindow.toNanos();

@@ -32,11 +32,16 @@ final class KafkaOverheadScenario {
 
     private KafkaOverheadScenario() {}
 
+    /**
+     * @param workDir where profiled runs leave their recordings ({@code -Dbench.profile=true}: each
+     *                proxy then runs each workload once more, profiled, as the Pulsar suite does)
+     */
     static void run(
             List<Contender> contenders,
             List<KafkaWorkload> workloads,
             BenchSettings settings,
             LoadGate gate,
+            Path workDir,
             Report report)
             throws Exception {
         for (KafkaWorkload workload : workloads) {
@@ -110,6 +115,21 @@ final class KafkaOverheadScenario {
                     lastCdf,
                     settings.outputDir().resolve(png));
             report.text("![latency CDF](bench/" + png + ")");
+            if (settings.profile()) {
+                for (Contender contender : contenders) {
+                    if (contender.hasProxy()) {
+                        String topic = "bench-profile-" + PassthroughScenario.slug(workload.name());
+                        ProfiledRun.profile(
+                                contender,
+                                "Kafka " + workload.name(),
+                                settings,
+                                workDir,
+                                report,
+                                () -> KafkaPublishRun.run(
+                                        contender.serviceUrl(), topic, workload, settings.measureSeconds()));
+                    }
+                }
+            }
         }
     }
 

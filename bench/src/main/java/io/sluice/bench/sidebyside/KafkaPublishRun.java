@@ -34,7 +34,8 @@ final class KafkaPublishRun {
             double messagesPerSecond,
             LatencySamples latencies,
             long received,
-            LatencySamples endToEnd) {}
+            LatencySamples endToEnd)
+            implements ProfiledRun.Outcome {}
 
     private KafkaPublishRun() {}
 

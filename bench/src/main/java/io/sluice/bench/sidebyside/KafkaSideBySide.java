@@ -85,7 +85,7 @@ public final class KafkaSideBySide {
             List<KafkaWorkload> workloads = List.of(
                     KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB, KafkaWorkload.SYNC_1KIB.withConsumer());
             createTopics(cluster.bootstrapServers(), workloads);
-            KafkaOverheadScenario.run(contenders, workloads, settings, gate, report);
+            KafkaOverheadScenario.run(contenders, workloads, settings, gate, workDir, report);
             KafkaOverheadScenario.producerPerformance(
                     contenders, toolsDir, perfRecords, settings, gate, workDir, report);
             report.text("Load average at the end: " + LoadAverage.now());

@@ -15,6 +15,13 @@ import java.util.concurrent.Callable;
  */
 final class ProfiledRun {
 
+    /** What a profiled run delivered: messages (records) acknowledged, and their rate. */
+    interface Outcome {
+        long completed();
+
+        double messagesPerSecond();
+    }
+
     private ProfiledRun() {}
 
     /**
@@ -23,13 +30,8 @@ final class ProfiledRun {
      * @param name    what was run, for headings and file names
      * @param workDir where the recordings go (they stay there for {@code jfr print} and the like)
      */
-    static PublishRun.Result profile(
-            Contender contender,
-            String name,
-            BenchSettings settings,
-            Path workDir,
-            Report report,
-            Callable<PublishRun.Result> body)
+    static <R extends Outcome> R profile(
+            Contender contender, String name, BenchSettings settings, Path workDir, Report report, Callable<R> body)
             throws Exception {
         Path profiles = Files.createDirectories(settings.outputDir().resolve("profiles"));
         String file = PassthroughScenario.slug(contender.name() + " " + name);
@@ -39,7 +41,7 @@ final class ProfiledRun {
         ProcessCost before = ProcessCost.of(contender.proxyPid());
         ProcessProfiler profiler = ProcessProfiler.start(contender.proxyPid(), workDir, samples);
         SyscallCounter syscalls = SyscallCounter.start(contender.proxyPid(), workDir);
-        PublishRun.Result result;
+        R result;
         Map<String, Long> syscallCounts;
         try {
             result = body.call();

@@ -36,8 +36,10 @@ final class PublishRun {
             RateTimeline timeline,
             List<RateTimeline> producerTimelines,
             long received,
-            LatencySamples endToEnd) {
-        double messagesPerSecond() {
+            LatencySamples endToEnd)
+            implements ProfiledRun.Outcome {
+        @Override
+        public double messagesPerSecond() {
             return completed / seconds;
         }
     }

@@ -118,7 +118,7 @@ final class KafkaOverheadScenario {
             if (settings.profile()) {
                 for (Contender contender : contenders) {
                     if (contender.hasProxy()) {
-                        String topic = "bench-profile-" + PassthroughScenario.slug(workload.name());
+                        String topic = "bench-" + PassthroughScenario.slug(workload.name());
                         ProfiledRun.profile(
                                 contender,
                                 "Kafka " + workload.name(),

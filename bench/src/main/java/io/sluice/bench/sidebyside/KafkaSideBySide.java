@@ -61,20 +61,20 @@ public final class KafkaSideBySide {
                 + Runtime.getRuntime().availableProcessors() + " CPUs");
         report.text(admitted);
         report.figures().describe("load gate", admitted);
+        // Profiling wants the agent, a continuous recording and exact inlined frames, in both proxies alike.
+        List<String> proxyJvm = new ArrayList<>(settings.proxyJvmOptions());
+        if (settings.profile()) {
+            proxyJvm.addAll(ProcessProfiler.jvmOptions(workDir));
+        }
         // Full JIT on the brokers: their throughput is the ceiling both contenders share.
         try (KafkaCluster cluster = KafkaCluster.builder()
                         .brokers(BROKERS)
                         .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4")
                         .start();
                 KafkaSluiceContender sluice = KafkaSluiceContender.start(
-                        settings.sluiceJar(),
-                        cluster.bootstrapServers(),
-                        BROKERS,
-                        settings.proxyJvmOptions(),
-                        workDir);
+                        settings.sluiceJar(), cluster.bootstrapServers(), BROKERS, proxyJvm, workDir);
                 KroxyliciousProcess kroxy = kroxylicious
-                        ? KroxyliciousProcess.start(
-                                cluster.bootstrapServers(), cluster.nodeIds(), settings.proxyJvmOptions(), workDir)
+                        ? KroxyliciousProcess.start(cluster.bootstrapServers(), cluster.nodeIds(), proxyJvm, workDir)
                         : null) {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(Contender.direct(cluster.bootstrapServers()));

@@ -17,6 +17,7 @@ import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -44,6 +45,7 @@ final class AdminRoutes {
     /**
      * @param admission         admission control, or {@code null} when the proxy runs without it
      * @param tlsReloadFailures the process's failed reloads of TLS files
+     * @param incompleteFrames  the bytes of incomplete client frames, or {@code null}
      * @param audit             records the changes of limits and admission settings
      */
     static RouteTable table(
@@ -56,13 +58,23 @@ final class AdminRoutes {
             BooleanSupplier ready,
             int metricsMaxTopics,
             Supplier<ClusterStatus> cluster,
+            IncompleteFrames incompleteFrames,
             AuditTrail audit) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
         ThrottledResource throttled = new ThrottledResource(ledger);
         TopicsResource topicFigures = new TopicsResource(activity);
         MetricsResource metrics = MetricsResource.forProxy(
-                limits, ledger, activity, stats, tlsReloadFailures, admission, metricsMaxTopics, ready, cluster);
+                limits,
+                ledger,
+                activity,
+                stats,
+                tlsReloadFailures,
+                admission,
+                metricsMaxTopics,
+                ready,
+                cluster,
+                incompleteFrames);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource(limits.catalogue());

@@ -19,6 +19,7 @@ import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.status.ThrottleLedger;
@@ -129,6 +130,7 @@ public final class AdminServer implements AutoCloseable {
                 builder.ready,
                 builder.metricsMaxTopics,
                 builder.cluster,
+                builder.incompleteFrames,
                 new AuditTrail(Clock.systemUTC(), builder.cluster));
     }
 
@@ -257,8 +259,18 @@ public final class AdminServer implements AutoCloseable {
         private int metricsMaxTopics = 1000;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
+        private IncompleteFrames incompleteFrames;
 
         private Builder() {}
+
+        /**
+         * The bytes of incomplete client frames, for the {@code sluice_buffered_bytes*} metrics;
+         * {@code null} (the default) for none.
+         */
+        public Builder incompleteFrames(IncompleteFrames frames) {
+            this.incompleteFrames = frames;
+            return this;
+        }
 
         /**
          * How this Sluice shares limits with others, for {@code GET /api/v1/cluster} and the

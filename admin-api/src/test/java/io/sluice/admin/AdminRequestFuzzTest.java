@@ -98,6 +98,7 @@ class AdminRequestFuzzTest {
                 () -> true,
                 1000,
                 ClusterStatus::standalone,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         router = new Router(routes, Runnable::run);
     }

@@ -86,6 +86,7 @@ class OpenApiDocumentTest {
                 () -> true,
                 10,
                 ClusterStatus::standalone,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
 

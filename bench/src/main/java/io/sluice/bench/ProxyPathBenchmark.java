@@ -24,6 +24,7 @@ import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
@@ -97,7 +98,8 @@ public class ProxyPathBenchmark {
                 new ProxyStats("pulsar"),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
         PulsarSettings settings = new PulsarSettings(
                 new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
                 new BrokerAllowList(Pattern.compile(".*")),

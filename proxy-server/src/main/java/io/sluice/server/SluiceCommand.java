@@ -267,6 +267,24 @@ final class SluiceCommand {
     String maxConnections;
 
     @Option(
+            names = "--max-buffered-bytes",
+            order = 245,
+            paramLabel = "BYTES",
+            description = "Bytes of frames clients have not finished sending that Sluice holds, all connections"
+                    + " together; past them it stops reading the connections with the largest until the total"
+                    + " falls, e.g. 64MiB (default: a quarter of the direct memory).")
+    String maxBufferedBytes;
+
+    @Option(
+            names = "--frame-timeout",
+            order = 246,
+            paramLabel = "SECONDS",
+            defaultValue = "30",
+            description = "Closes a client connection whose frame is still incomplete this long after its first"
+                    + " bytes came (default: ${DEFAULT-VALUE}).")
+    String frameTimeout;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -315,7 +333,11 @@ final class SluiceCommand {
         ConnectionBounds bounds = new ConnectionBounds(
                 parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)),
                 parse("--max-topics-per-connection", () -> OptionValues.positiveInt(maxTopicsPerConnection)),
-                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)));
+                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)),
+                maxBufferedBytes == null || maxBufferedBytes.isBlank()
+                        ? ConnectionBounds.defaultMaxBufferedBytes()
+                        : parse("--max-buffered-bytes", () -> OptionValues.positiveBytes(maxBufferedBytes)),
+                parse("--frame-timeout", () -> seconds(frameTimeout)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),

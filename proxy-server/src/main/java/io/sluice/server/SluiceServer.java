@@ -35,6 +35,7 @@ import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.FileWatch;
@@ -81,6 +82,7 @@ public final class SluiceServer implements AutoCloseable {
     private final LimitsStore limits;
     private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
+    private final IncompleteFrames incompleteFrames;
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
     private final List<Hosted> frontEnds = new ArrayList<>();
@@ -95,6 +97,8 @@ public final class SluiceServer implements AutoCloseable {
         this.quotas = quotas;
         this.limits = limits;
         this.cluster = cluster;
+        this.incompleteFrames = new IncompleteFrames(
+                config.bounds().maxBufferedBytes(), config.bounds().frameTimeout());
         IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
@@ -172,7 +176,14 @@ public final class SluiceServer implements AutoCloseable {
         for (int i = 0; i < config.frontEnds().size(); i++) {
             FrontEndConfig frontEnd = config.frontEnds().get(i);
             ProxyServices services = new ProxyServices(
-                    quotas, topics, throttles, stats.get(i), admission, upstreamLatency, connectFailures);
+                    quotas,
+                    topics,
+                    throttles,
+                    stats.get(i),
+                    admission,
+                    upstreamLatency,
+                    connectFailures,
+                    incompleteFrames);
             boolean upstreamTls = frontEnd.upstreamTls();
             FrontEndContext context = new FrontEndContext(
                     services,
@@ -220,6 +231,7 @@ public final class SluiceServer implements AutoCloseable {
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(admission)
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
+                .incompleteFrames(incompleteFrames)
                 .build();
         admin.start();
         if (config.adminOpenDoor()) {

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.netty.util.internal.PlatformDependent;
 import io.sluice.admin.AdminServer;
 import io.sluice.frontend.HostPort;
 import io.sluice.kafka.frontend.KafkaConfig;
@@ -150,6 +151,37 @@ class SluiceMainTest {
         SluiceConfig config = parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
         assertEquals(Duration.ofSeconds(7), config.handshakeTimeout());
         assertEquals(Duration.ofSeconds(8), config.adminIdleTimeout());
+    }
+
+    @Test
+    void incompleteFramesAreBoundedByAQuarterOfTheDirectMemoryAndThirtySecondsUnlessTold() {
+        SluiceConfig defaults = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertEquals(PlatformDependent.maxDirectMemory() / 4, defaults.bounds().maxBufferedBytes());
+        assertEquals(Duration.ofSeconds(30), defaults.bounds().frameTimeout());
+
+        SluiceConfig told = parse(
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "64MiB", "--frame-timeout", "5"},
+                Map.of(),
+                out);
+        assertEquals(64L << 20, told.bounds().maxBufferedBytes());
+        assertEquals(Duration.ofSeconds(5), told.bounds().frameTimeout());
+        assertEquals(
+                3L << 30,
+                parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of("SLUICE_MAX_BUFFERED_BYTES", "3GiB"), out)
+                        .bounds()
+                        .maxBufferedBytes());
+        assertMessage(
+                "invalid --max-buffered-bytes: expected a number of bytes such as 67108864 or 64MiB",
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "64MB"},
+                Map.of());
+        assertMessage(
+                "invalid --max-buffered-bytes: must be a positive number of bytes, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "0"},
+                Map.of());
+        assertMessage(
+                "invalid --frame-timeout: must be a positive integer, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--frame-timeout", "0"},
+                Map.of());
     }
 
     @Test

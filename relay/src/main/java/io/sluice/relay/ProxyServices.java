@@ -16,6 +16,7 @@ import java.util.Objects;
  *
  * @param upstreamLatency  SEND to SEND_RECEIPT times, recorded by every connection
  * @param connectFailures  failed upstream connects, recorded by every connection
+ * @param incompleteFrames what the frames clients have not finished sending may hold, process-wide
  */
 public record ProxyServices(
         QuotaEngine quotas,
@@ -24,7 +25,8 @@ public record ProxyServices(
         ProxyStats stats,
         AdmissionController admission,
         LatencyWindow upstreamLatency,
-        UpstreamConnectFailures connectFailures) {
+        UpstreamConnectFailures connectFailures,
+        IncompleteFrames incompleteFrames) {
 
     public ProxyServices {
         Objects.requireNonNull(quotas, "quotas");
@@ -34,10 +36,19 @@ public record ProxyServices(
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(upstreamLatency, "upstreamLatency");
         Objects.requireNonNull(connectFailures, "connectFailures");
+        Objects.requireNonNull(incompleteFrames, "incompleteFrames");
     }
 
     /** The same services with a front end's own connection counters. */
     public ProxyServices withStats(ProxyStats frontEndStats) {
-        return new ProxyServices(quotas, topics, throttles, frontEndStats, admission, upstreamLatency, connectFailures);
+        return new ProxyServices(
+                quotas,
+                topics,
+                throttles,
+                frontEndStats,
+                admission,
+                upstreamLatency,
+                connectFailures,
+                incompleteFrames);
     }
 }

@@ -11,6 +11,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -57,7 +58,8 @@ public class GateWorld implements Outbound {
                 new ProxyStats(protocol),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 latency,
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
     }
 
     public void limit(ScopeRef scope, Limit limit) {

@@ -10,6 +10,7 @@ import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -41,6 +42,8 @@ public final class MetricsResource {
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
+     * @param incompleteFrames the bytes of incomplete client frames, or {@code null} for no
+     *        {@code sluice_buffered_bytes*} families
      */
     public static MetricsResource forProxy(
             LimitsStore limits,
@@ -51,7 +54,8 @@ public final class MetricsResource {
             AdmissionController admission,
             int maxTopics,
             BooleanSupplier ready,
-            Supplier<ClusterStatus> cluster) {
+            Supplier<ClusterStatus> cluster,
+            IncompleteFrames incompleteFrames) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));
@@ -62,6 +66,9 @@ public final class MetricsResource {
             registry.register(new AdmissionCollector(admission));
         }
         registry.register(new ClusterCollector(cluster));
+        if (incompleteFrames != null) {
+            registry.register(new IncompleteFramesCollector(incompleteFrames));
+        }
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);
         return new MetricsResource(registry);

@@ -22,6 +22,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.connection.RefusingSocketChannel;
@@ -106,7 +107,8 @@ final class ConnectionHarness implements AutoCloseable {
                 stats,
                 admission,
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
                 new TopicIdLookup(new TopicIds(100), ConnectionHarness::clusterNames, ImmediateEventExecutor.INSTANCE),

@@ -5,6 +5,7 @@ import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
@@ -27,6 +28,7 @@ final class TestServices {
                 new ProxyStats("pulsar"),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
     }
 }

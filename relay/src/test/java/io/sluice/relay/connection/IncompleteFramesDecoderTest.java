@@ -1,0 +1,191 @@
+package io.sluice.relay.connection;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.IncompleteFrames;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.testing.LeakCheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Client decoders under one {@link IncompleteFrames}: what they hold counted per read, the
+ * connections with the largest incomplete frames stopped past the bound and read again once the
+ * total falls, and a frame not whole within the frame timeout failing its connection.
+ */
+@ExtendWith(LeakCheck.class)
+class IncompleteFramesDecoderTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @Test
+    void readsOfWholeFramesHoldNothingAndAPartialFrameIsCountedUntilItCompletes() {
+        IncompleteFrames bound = new IncompleteFrames(1_000, TIMEOUT);
+        Peer peer = new Peer(bound);
+        peer.send(Unpooled.buffer().writeInt(2).writeShort(1).writeInt(1).writeByte(2));
+        assertEquals(0, bound.bytes());
+
+        peer.send(Unpooled.buffer().writeInt(10).writeInt(7));
+        assertEquals(8, bound.bytes(), "a size and four of ten bytes");
+        peer.send(Unpooled.buffer().writeShort(1).writeInt(2).writeInt(3));
+        assertEquals(4, bound.bytes(), "the next frame's size, none of its body");
+        peer.send(Unpooled.buffer().writeByte(0).writeShort(0));
+        assertEquals(0, bound.bytes());
+        assertEquals(4, peer.frames);
+        peer.close();
+    }
+
+    @Test
+    void pastTheBoundTheLargestIncompleteFrameStopsBeingReadAndASmallOneGoesOn() {
+        IncompleteFrames bound = new IncompleteFrames(100, TIMEOUT);
+        Peer large = new Peer(bound);
+        Peer small = new Peer(bound);
+        large.send(Unpooled.buffer().writeInt(1_000).writeZero(150));
+        assertEquals(List.of(FrameDecoder.Reads.STOP), large.reads);
+        assertEquals(1, bound.stops());
+
+        small.send(Unpooled.buffer().writeInt(20).writeZero(10));
+        small.send(Unpooled.buffer().writeZero(10).writeInt(5));
+        assertEquals(List.of(), small.reads, "a frame smaller than its fair share is read on");
+        assertEquals(1, small.frames);
+        assertEquals(154 + 4, bound.bytes());
+
+        small.close();
+        large.close();
+        assertEquals(0, bound.bytes(), "closed connections hold nothing");
+    }
+
+    @Test
+    void aStoppedConnectionIsReadAgainOnceTheTotalHasFallen() {
+        IncompleteFrames bound = new IncompleteFrames(100, TIMEOUT);
+        Peer large = new Peer(bound);
+        Peer other = new Peer(bound);
+        large.send(Unpooled.buffer().writeInt(200).writeZero(150));
+        other.send(Unpooled.buffer().writeInt(60).writeZero(40));
+        assertEquals(List.of(FrameDecoder.Reads.STOP), large.reads);
+
+        other.close();
+        large.channel.runPendingTasks();
+        assertEquals(List.of(FrameDecoder.Reads.STOP), large.reads, "still over seven eighths of the bound");
+
+        large.send(Unpooled.buffer().writeZero(50));
+        large.channel.runPendingTasks();
+        assertEquals(List.of(FrameDecoder.Reads.STOP, FrameDecoder.Reads.RESUME), large.reads);
+        assertEquals(1, large.frames);
+        large.close();
+    }
+
+    @Test
+    void aFrameStillIncompleteAfterTheFrameTimeoutFailsItsConnection() {
+        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
+        Peer peer = new Peer(bound);
+        peer.channel.freezeTime();
+        peer.send(Unpooled.buffer().writeInt(100).writeZero(10));
+        peer.channel.advanceTimeBy(3, TimeUnit.SECONDS);
+        peer.channel.runScheduledPendingTasks();
+        peer.send(Unpooled.buffer().writeZero(10));
+        peer.channel.advanceTimeBy(1_900, TimeUnit.MILLISECONDS);
+        peer.channel.runScheduledPendingTasks();
+        assertTrue(peer.failures.isEmpty(), "failed before its time");
+
+        peer.channel.advanceTimeBy(200, TimeUnit.MILLISECONDS);
+        peer.channel.runScheduledPendingTasks();
+        MalformedFrameException failure = assertInstanceOf(MalformedFrameException.class, peer.failures.get(0));
+        assertEquals(FrameDecoder.FRAME_TIMEOUT, failure.reason());
+        assertEquals(0, bound.bytes(), "what it held is let go at once");
+        peer.close();
+    }
+
+    @Test
+    void eachFrameHasTheWholeTimeoutFromTheReadThatBeganIt() {
+        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
+        Peer peer = new Peer(bound);
+        peer.channel.freezeTime();
+        for (int i = 0; i < 10; i++) {
+            // The end of one frame and half of the next, every 4 s: each frame takes 4 s.
+            peer.send(Unpooled.buffer().writeZero(i == 0 ? 0 : 4).writeInt(8).writeZero(4));
+            peer.channel.advanceTimeBy(4, TimeUnit.SECONDS);
+            peer.channel.runScheduledPendingTasks();
+        }
+        assertTrue(peer.failures.isEmpty(), "a slow stream of frames, each within the timeout, was failed");
+        assertEquals(9, peer.frames);
+        peer.close();
+    }
+
+    @Test
+    void aDeadlinePassingWhileSluiceStopsReadingForItsOwnReasonStartsAgain() {
+        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
+        Peer peer = new Peer(bound);
+        peer.channel.freezeTime();
+        peer.send(Unpooled.buffer().writeInt(100).writeZero(10));
+        peer.channel.config().setAutoRead(false);
+        peer.channel.advanceTimeBy(6, TimeUnit.SECONDS);
+        peer.channel.runScheduledPendingTasks();
+        assertTrue(peer.failures.isEmpty(), "failed for Sluice's own back-pressure");
+
+        peer.channel.config().setAutoRead(true);
+        peer.channel.advanceTimeBy(5, TimeUnit.SECONDS);
+        peer.channel.runScheduledPendingTasks();
+        assertEquals(1, peer.failures.size());
+        peer.close();
+    }
+
+    @Test
+    void anUpstreamDecoderReportsNothing() {
+        IncompleteFrames bound = new IncompleteFrames(10, TIMEOUT);
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(FrameRule.INT32_SIZE, 1_000));
+        channel.writeInbound(Unpooled.buffer().writeInt(500).writeZero(100));
+        assertEquals(0, bound.bytes());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** A client connection: its decoder, what it lent, and what it asked of the connection. */
+    private static final class Peer extends ChannelInboundHandlerAdapter {
+
+        final EmbeddedChannel channel;
+        final List<FrameDecoder.Reads> reads = new ArrayList<>();
+        final List<Throwable> failures = new ArrayList<>();
+        int frames;
+
+        Peer(IncompleteFrames bound) {
+            channel = new EmbeddedChannel(new FrameDecoder(FrameRule.INT32_SIZE, 10_000, bound), this);
+        }
+
+        void send(io.netty.buffer.ByteBuf read) {
+            channel.writeInbound(read);
+        }
+
+        void close() {
+            channel.finishAndReleaseAll();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            assertInstanceOf(FrameView.class, msg);
+            frames++;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            reads.add((FrameDecoder.Reads) event);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            failures.add(cause);
+        }
+    }
+}

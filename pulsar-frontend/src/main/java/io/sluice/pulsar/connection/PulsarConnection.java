@@ -324,14 +324,16 @@ final class PulsarConnection implements ConnectionProtocol {
     }
 
     /**
-     * The broker's CONNECTED is on its way to the client: its max message size applies to both
-     * sides, the role the CONNECT claimed is the connection's (the broker accepted it), and the
+     * The broker's CONNECTED is on its way to the client: its max message size (or the default,
+     * when it tells none) applies to both sides from now, lifting the client's 64 KiB before
+     * CONNECTED, the role the CONNECT claimed is the connection's (the broker accepted it), and the
      * handshake is done.
      */
     private void connected(int maxMessageSize) {
-        if (maxMessageSize > 0) {
-            relay.limitFrames(PulsarFrameRule.maxFrameSize(maxMessageSize));
-        }
+        relay.limitFrames(
+                maxMessageSize > 0
+                        ? PulsarFrameRule.maxFrameSize(maxMessageSize)
+                        : PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE);
         if (claimedRole != null) {
             publish.authenticated(claimedRole);
             dispatch.authenticated(claimedRole);

@@ -3,6 +3,7 @@ package io.sluice.bench;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
@@ -99,7 +100,8 @@ public class ProxyPathBenchmark {
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
                 new UpstreamConnectFailures(),
-                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
         PulsarSettings settings = new PulsarSettings(
                 new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
                 new BrokerAllowList(Pattern.compile(".*")),

@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.netty.util.internal.PlatformDependent;
+import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.IncompleteFrames;
 import io.sluice.status.TopicActivity;
 
@@ -21,24 +22,29 @@ import java.util.Objects;
  * @param maxBufferedBytes       {@code --max-buffered-bytes}: bytes of incomplete client frames the
  *                               process holds before it stops reading the connections with the largest
  * @param frameTimeout           {@code --frame-timeout}: how long a client's frame may take to arrive whole
+ * @param maxTrackedIdentities   {@code --max-tracked-identities}: quota buckets of identities (client
+ *                               ids, principals, roles, addresses) Sluice keeps at most, the least used
+ *                               recently dropped first
  */
 public record ConnectionBounds(
         int maxConnections,
         int maxTopicsPerConnection,
         int maxTrackedTopics,
         long maxBufferedBytes,
-        Duration frameTimeout) {
+        Duration frameTimeout,
+        int maxTrackedIdentities) {
 
     /**
      * 10,000 connections per front end, 10,000 topics per connection, 100,000 topics in all, a
-     * quarter of the direct memory in incomplete frames, 30 s for a frame.
+     * quarter of the direct memory in incomplete frames, 30 s for a frame, 100,000 buckets of identities.
      */
     public static final ConnectionBounds DEFAULTS = new ConnectionBounds(
             10_000,
             10_000,
             TopicActivity.DEFAULT_MAX_TOPICS,
             defaultMaxBufferedBytes(),
-            IncompleteFrames.DEFAULT_FRAME_TIMEOUT);
+            IncompleteFrames.DEFAULT_FRAME_TIMEOUT,
+            QuotaEngine.DEFAULT_MAX_TRACKED_IDENTITIES);
 
     public ConnectionBounds {
         if (maxConnections <= 0) {
@@ -55,6 +61,9 @@ public record ConnectionBounds(
             throw new IllegalArgumentException("maxBufferedBytes must be positive, got " + maxBufferedBytes);
         }
         Objects.requireNonNull(frameTimeout, "frameTimeout");
+        if (maxTrackedIdentities <= 0) {
+            throw new IllegalArgumentException("maxTrackedIdentities must be positive, got " + maxTrackedIdentities);
+        }
     }
 
     /** A quarter of the direct memory Netty may allocate in this JVM. */

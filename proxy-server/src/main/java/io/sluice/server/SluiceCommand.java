@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.netty.util.NetUtil;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.FrontEndFactory;
@@ -14,6 +15,8 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,6 +105,15 @@ final class SluiceCommand {
             description = "Topics whose figures and throttle counters Sluice keeps at most, the least used recently"
                     + " dropped first; bounds /api/v1/topics (default: ${DEFAULT-VALUE}).")
     String maxTrackedTopics;
+
+    @Option(
+            names = "--max-tracked-identities",
+            order = 93,
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = "Quota buckets Sluice keeps at most for client ids, principals, roles and addresses under"
+                    + " \"*\" entries, the least used recently dropped first (default: ${DEFAULT-VALUE}).")
+    String maxTrackedIdentities;
 
     @Option(
             names = "--max-topics-per-connection",
@@ -285,6 +297,14 @@ final class SluiceCommand {
     String frameTimeout;
 
     @Option(
+            names = "--dns-servers",
+            order = 247,
+            paramLabel = "IP[:PORT],...",
+            description = "DNS servers Sluice asks for the addresses of brokers and the cluster store, in order"
+                    + " (default: the system's, from /etc/resolv.conf).")
+    String dnsServers;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -337,7 +357,8 @@ final class SluiceCommand {
                 maxBufferedBytes == null || maxBufferedBytes.isBlank()
                         ? ConnectionBounds.defaultMaxBufferedBytes()
                         : parse("--max-buffered-bytes", () -> OptionValues.positiveBytes(maxBufferedBytes)),
-                parse("--frame-timeout", () -> seconds(frameTimeout)));
+                parse("--frame-timeout", () -> seconds(frameTimeout)),
+                parse("--max-tracked-identities", () -> OptionValues.positiveInt(maxTrackedIdentities)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),
@@ -352,7 +373,8 @@ final class SluiceCommand {
                 tls(configured),
                 tokenFile,
                 access,
-                bounds);
+                bounds,
+                parse("--dns-servers", () -> nameServers(dnsServers)));
     }
 
     private TlsConfig tls(List<FrontEndConfig> configured) {
@@ -420,6 +442,49 @@ final class SluiceCommand {
 
     private static String blankToNull(String text) {
         return text == null || text.isBlank() ? null : text.trim();
+    }
+
+    /** {@code IP[:PORT],...}, port 53 when left out; none when blank. Addresses only, so nothing is looked up. */
+    static List<InetSocketAddress> nameServers(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (String server : text.split(",")) {
+            String entry = server.strip();
+            String host = entry;
+            int port = 53;
+            int colon = entry.lastIndexOf(':');
+            if (entry.startsWith("[")) {
+                int close = entry.indexOf(']');
+                host = close < 0 ? "" : entry.substring(1, close);
+                port = close >= 0 && close + 1 < entry.length() && entry.charAt(close + 1) == ':'
+                        ? port(entry.substring(close + 2), entry)
+                        : 53;
+            } else if (colon >= 0 && colon == entry.indexOf(':')) {
+                host = entry.substring(0, colon);
+                port = port(entry.substring(colon + 1), entry);
+            }
+            InetAddress address = NetUtil.createInetAddressFromIpAddressString(host);
+            if (address == null) {
+                throw new IllegalArgumentException(
+                        "expected IP[:PORT],... (addresses, not names), got '" + entry + "'");
+            }
+            servers.add(new InetSocketAddress(address, port));
+        }
+        return servers;
+    }
+
+    private static int port(String text, String entry) {
+        try {
+            int port = Integer.parseInt(text);
+            if (port > 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected a port of 1 to 65535 in '" + entry + "'");
     }
 
     private static Duration seconds(String text) {

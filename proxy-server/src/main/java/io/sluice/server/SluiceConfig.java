@@ -4,6 +4,7 @@ import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -34,6 +35,8 @@ import java.util.Set;
  *                         connections at once; without a token and {@link AdminAccess#insecure()},
  *                         {@code admin} must be a loopback address
  * @param bounds           what client connections may take of the process
+ * @param dnsServers       {@code --dns-servers}: the DNS servers upstream host names are resolved
+ *                         with; empty for the system's
  */
 public record SluiceConfig(
         List<FrontEndConfig> frontEnds,
@@ -49,9 +52,11 @@ public record SluiceConfig(
         TlsConfig tls,
         Path adminTokenFile,
         AdminAccess adminAccess,
-        ConnectionBounds bounds) {
+        ConnectionBounds bounds,
+        List<InetSocketAddress> dnsServers) {
 
     public SluiceConfig {
+        dnsServers = List.copyOf(dnsServers);
         frontEnds = List.copyOf(frontEnds);
         if (frontEnds.isEmpty()) {
             throw new IllegalArgumentException("no front end: nothing to proxy");
@@ -86,8 +91,8 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link AdminAccess#DEFAULTS} and
-     * {@link ConnectionBounds#DEFAULTS}: for Sluices embedded in tests and the demo.
+     * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
+     * {@link ConnectionBounds#DEFAULTS} and the system's DNS servers: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -116,7 +121,8 @@ public record SluiceConfig(
                 tls,
                 adminTokenFile,
                 AdminAccess.DEFAULTS,
-                ConnectionBounds.DEFAULTS);
+                ConnectionBounds.DEFAULTS,
+                List.of());
     }
 
     /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */

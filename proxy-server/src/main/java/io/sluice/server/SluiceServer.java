@@ -6,13 +6,17 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.resolver.AddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.sluice.admin.AdminServer;
@@ -38,6 +42,7 @@ import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.connection.UpstreamResolver;
 import io.sluice.relay.tls.FileWatch;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -47,6 +52,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.net.SocketFactory;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,13 +89,19 @@ public final class SluiceServer implements AutoCloseable {
     private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
     private final IncompleteFrames incompleteFrames;
+    private final AddressResolverGroup<InetSocketAddress> upstreamResolver;
     private AdmissionSampler admissionSampler;
     private volatile boolean draining;
     private final List<Hosted> frontEnds = new ArrayList<>();
     private AdminServer admin;
     private SecretFiles secrets;
 
-    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
+    private SluiceServer(
+            SluiceConfig config,
+            QuotaEngine quotas,
+            LimitsStore limits,
+            ClusterMember cluster,
+            DnsNameResolverBuilder resolution) {
         this.config = config;
         this.topics = new TopicActivity(TOPIC_IDLE_EXPIRY, config.bounds().maxTrackedTopics());
         this.throttles =
@@ -99,7 +111,12 @@ public final class SluiceServer implements AutoCloseable {
         this.cluster = cluster;
         this.incompleteFrames = new IncompleteFrames(
                 config.bounds().maxBufferedBytes(), config.bounds().frameTimeout());
-        IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        boolean epoll = Epoll.isAvailable();
+        this.upstreamResolver = UpstreamResolver.group(
+                resolution,
+                epoll ? EpollDatagramChannel.class : NioDatagramChannel.class,
+                epoll ? EpollSocketChannel.class : NioSocketChannel.class);
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
         this.admission = new AdmissionController(
@@ -141,8 +158,13 @@ public final class SluiceServer implements AutoCloseable {
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
-        QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
-        ClusterMember cluster = ClusterMember.of(config.cluster());
+        QuotaEngine quotas = new QuotaEngine(
+                LimitsDocument.empty(),
+                System::nanoTime,
+                TOPIC_IDLE_EXPIRY,
+                config.bounds().maxTrackedIdentities());
+        DnsNameResolverBuilder resolution = UpstreamResolver.builder(config.dnsServers());
+        ClusterMember cluster = ClusterMember.of(config.cluster(), resolution);
         LimitsStore limits;
         try {
             limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
@@ -155,7 +177,7 @@ public final class SluiceServer implements AutoCloseable {
             }
             throw e;
         }
-        SluiceServer server = new SluiceServer(config, quotas, limits, cluster);
+        SluiceServer server = new SluiceServer(config, quotas, limits, cluster, resolution);
         try {
             server.bind();
         } catch (InterruptedException | IOException | RuntimeException e) {
@@ -183,7 +205,8 @@ public final class SluiceServer implements AutoCloseable {
                     admission,
                     upstreamLatency,
                     connectFailures,
-                    incompleteFrames);
+                    incompleteFrames,
+                    upstreamResolver);
             boolean upstreamTls = frontEnd.upstreamTls();
             FrontEndContext context = new FrontEndContext(
                     services,
@@ -363,6 +386,7 @@ public final class SluiceServer implements AutoCloseable {
         if (admissionSampler != null) {
             admissionSampler.close();
         }
+        upstreamResolver.close();
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

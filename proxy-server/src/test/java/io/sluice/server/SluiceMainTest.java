@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -181,6 +182,36 @@ class SluiceMainTest {
         assertMessage(
                 "invalid --frame-timeout: must be a positive integer, got 0",
                 new String[] {"--upstream", "pulsar://b:1", "--frame-timeout", "0"},
+                Map.of());
+    }
+
+    @Test
+    void dnsServersAreAddressesWithPort53UnlessToldAndTheSystemsByDefault() {
+        assertEquals(
+                List.of(),
+                parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out)
+                        .dnsServers());
+        assertEquals(
+                List.of(
+                        new InetSocketAddress("10.0.0.2", 53), new InetSocketAddress("127.0.0.1", 5353),
+                        new InetSocketAddress("::1", 53), new InetSocketAddress("fd00::1", 54)),
+                parse(
+                                new String[] {
+                                    "--upstream",
+                                    "pulsar://b:1",
+                                    "--dns-servers",
+                                    "10.0.0.2, 127.0.0.1:5353,::1,[fd00::1]:54"
+                                },
+                                Map.of(),
+                                out)
+                        .dnsServers());
+        assertMessage(
+                "invalid --dns-servers: expected IP[:PORT],... (addresses, not names), got 'dns.example'",
+                new String[] {"--upstream", "pulsar://b:1", "--dns-servers", "dns.example"},
+                Map.of());
+        assertMessage(
+                "invalid --dns-servers: expected a port of 1 to 65535 in '10.0.0.2:0'",
+                new String[] {"--upstream", "pulsar://b:1", "--dns-servers", "10.0.0.2:0"},
                 Map.of());
     }
 

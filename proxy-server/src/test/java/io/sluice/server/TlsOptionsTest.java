@@ -182,7 +182,8 @@ class TlsOptionsTest {
                 tls,
                 tokenFile,
                 config.adminAccess(),
-                config.bounds());
+                config.bounds(),
+                config.dnsServers());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))

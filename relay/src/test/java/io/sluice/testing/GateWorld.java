@@ -3,6 +3,7 @@ package io.sluice.testing;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
@@ -59,7 +60,8 @@ public class GateWorld implements Outbound {
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 latency,
                 new UpstreamConnectFailures(),
-                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
     }
 
     public void limit(ScopeRef scope, Limit limit) {

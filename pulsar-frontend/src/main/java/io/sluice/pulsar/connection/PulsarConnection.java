@@ -188,20 +188,24 @@ final class PulsarConnection implements ConnectionProtocol {
                 if (!admit(RequestType.NEW_PRODUCER, requestId)) {
                     return false;
                 }
-                publish.producerRequested(
+                if (!publish.producerRequested(
                         requestId,
                         command.getProducer().getProducerId(),
-                        command.getProducer().getTopic());
+                        command.getProducer().getTopic())) {
+                    return tooMany(requestId, "producers");
+                }
             }
             case SUBSCRIBE -> {
                 long requestId = command.getSubscribe().getRequestId();
                 if (!admit(RequestType.NEW_CONSUMER, requestId)) {
                     return false;
                 }
-                dispatch.consumerRequested(
+                if (!dispatch.consumerRequested(
                         requestId,
                         command.getSubscribe().getConsumerId(),
-                        command.getSubscribe().getTopic());
+                        command.getSubscribe().getTopic())) {
+                    return tooMany(requestId, "consumers");
+                }
             }
             case CLOSE_PRODUCER ->
                 publish.producerClosed(command.getCloseProducer().getProducerId());
@@ -210,6 +214,16 @@ final class PulsarConnection implements ConnectionProtocol {
             default -> {}
         }
         return true;
+    }
+
+    /** Refuses a new producer or consumer past the most Sluice keeps for one connection; returns false. */
+    private boolean tooMany(long requestId, String what) {
+        relay.toClient(FrameWriter.error(
+                relay.alloc(),
+                requestId,
+                ServerError.NotAllowedError,
+                "Sluice: this connection has as many " + what + " as Sluice keeps for one connection; open another"));
+        return false;
     }
 
     /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */

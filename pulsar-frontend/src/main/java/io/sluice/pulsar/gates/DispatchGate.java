@@ -60,9 +60,12 @@ public final class DispatchGate {
         this.clientAddress = clientAddress;
     }
 
-    /** The client asked for consumer {@code consumerId} on {@code topic} with request {@code requestId}. */
-    public void consumerRequested(long requestId, long consumerId, String topic) {
-        consumers.requested(requestId, consumerId, topic);
+    /**
+     * The client asked for consumer {@code consumerId} on {@code topic} with request {@code requestId};
+     * false when the connection has as many consumers as Sluice keeps for one (the request must be refused).
+     */
+    public boolean consumerRequested(long requestId, long consumerId, String topic) {
+        return consumers.requested(requestId, consumerId, topic);
     }
 
     /** The broker's SUCCESS for request {@code requestId}: the consumer is active from now on. */

@@ -217,9 +217,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return budget.pendingSends() == 0;
     }
 
-    /** The client asked for producer {@code producerId} on {@code topic} with request {@code requestId}. */
-    public void producerRequested(long requestId, long producerId, String topic) {
-        producers.requested(requestId, producerId, topic);
+    /**
+     * The client asked for producer {@code producerId} on {@code topic} with request {@code requestId};
+     * false when the connection has as many producers as Sluice keeps for one (the request must be refused).
+     */
+    public boolean producerRequested(long requestId, long producerId, String topic) {
+        return producers.requested(requestId, producerId, topic);
     }
 
     /** The broker's PRODUCER_SUCCESS for request {@code requestId}: the producer is active from now on. */

@@ -18,11 +18,17 @@ import java.util.function.BiFunction;
  * client that could move an id's accounting to another topic would send to a limited topic while
  * being charged to an unlimited one).
  *
+ * <p>A client names as many ids as it likes: past {@link #MAX_PER_CONNECTION} requested and active
+ * together a request is refused, so one connection cannot make Sluice keep more.
+ *
  * <p>Confined to the connection's event loop; not thread-safe.
  *
  * @param <T> the state kept per active resource
  */
 final class ResourceRegistry<T> {
+
+    /** Resources, requested and active together, one connection may have Sluice keep. */
+    static final int MAX_PER_CONNECTION = 10_000;
 
     private record Request(long id, String topic) {}
 
@@ -35,9 +41,16 @@ final class ResourceRegistry<T> {
         this.factory = factory;
     }
 
-    /** The client asked to create resource {@code id} on {@code topic} with request {@code requestId}. */
-    void requested(long requestId, long id, String topic) {
+    /**
+     * The client asked to create resource {@code id} on {@code topic} with request {@code requestId};
+     * false, and nothing kept, when the connection has {@link #MAX_PER_CONNECTION} already.
+     */
+    boolean requested(long requestId, long id, String topic) {
+        if (requests.size() + active.size() >= MAX_PER_CONNECTION && !requests.containsKey(requestId)) {
+            return false;
+        }
         requests.put(requestId, new Request(id, topic));
+        return true;
     }
 
     /**

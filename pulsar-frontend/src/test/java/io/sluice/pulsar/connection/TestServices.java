@@ -1,5 +1,6 @@
 package io.sluice.pulsar.connection;
 
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
@@ -29,6 +30,7 @@ final class TestServices {
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
                 new UpstreamConnectFailures(),
-                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT));
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
     }
 }

@@ -28,6 +28,23 @@ class ResourceRegistryTest {
     }
 
     @Test
+    void pastTheMostPerConnectionARequestIsRefusedAndKeepsNothingUntilOneCloses() {
+        for (long id = 0; id < ResourceRegistry.MAX_PER_CONNECTION; id++) {
+            assertTrue(producers.requested(id, id, "persistent://t/n/a"));
+            if (id % 2 == 0) {
+                producers.succeeded(id);
+            }
+        }
+        long next = ResourceRegistry.MAX_PER_CONNECTION;
+        assertFalse(producers.requested(next, next, "persistent://t/n/a"));
+        assertNull(producers.succeeded(next), "a refused request is not kept");
+        assertEquals(ResourceRegistry.MAX_PER_CONNECTION / 2, producers.activeCount());
+
+        producers.closed(0);
+        assertTrue(producers.requested(next, next, "persistent://t/n/a"));
+    }
+
+    @Test
     void aRepeatedSuccessForOneRequestKeepsTheSameState() {
         producers.requested(10, 1, "persistent://t/n/a");
         Entry first = producers.succeeded(10);

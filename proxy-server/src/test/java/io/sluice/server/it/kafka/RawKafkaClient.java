@@ -12,6 +12,7 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.RequestUtils;
 
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +22,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Kafka requests written by hand over a plain socket, for what a stock client would not do on its
- * own: a Produce v13 naming a topic by an id the Sluice it goes through never saw.
+ * own: a Produce v13 naming a topic by an id the Sluice it goes through never saw; a stream of
+ * unacknowledged produce requests, each under another client id.
  */
 final class RawKafkaClient implements AutoCloseable {
 
@@ -33,7 +35,7 @@ final class RawKafkaClient implements AutoCloseable {
     RawKafkaClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(60_000);
-        out = socket.getOutputStream();
+        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         in = new DataInputStream(socket.getInputStream());
     }
 
@@ -84,6 +86,53 @@ final class RawKafkaClient implements AutoCloseable {
                 .partitionResponses()
                 .get(0)
                 .errorCode();
+    }
+
+    /** Sends ApiVersions v0 and reads its answer, as every client does first: the broker's answer ends Sluice's handshake deadline. */
+    void apiVersions() throws IOException {
+        int id = ++correlationId;
+        ByteBuffer request = ByteBuffer.allocate(14)
+                .putInt(10)
+                .putShort(ApiKeys.API_VERSIONS.id)
+                .putShort((short) 0)
+                .putInt(id)
+                .putShort((short) -1);
+        out.write(request.array());
+        out.flush();
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        if (ByteBuffer.wrap(bytes).getInt() != id) {
+            throw new IOException("ApiVersions answered with another correlation id");
+        }
+    }
+
+    /**
+     * Writes a Produce v9 of one record to partition {@code partition} of {@code topic} with acks=0,
+     * under client id {@code clientId}: no answer comes. Buffered until {@link #flush}.
+     */
+    void produceUnacknowledged(String clientId, String topic, int partition) throws IOException {
+        short version = 9;
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(30_000);
+        ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+        data.partitionData()
+                .add(new ProduceRequestData.PartitionProduceData()
+                        .setIndex(partition)
+                        .setRecords(MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[8]))));
+        request.topicData().add(data);
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(ApiKeys.PRODUCE.id)
+                .setRequestApiVersion(version)
+                .setCorrelationId(++correlationId)
+                .setClientId(clientId);
+        ByteBuffer message =
+                RequestUtils.serialize(header, ApiKeys.PRODUCE.requestHeaderVersion(version), request, version);
+        byte[] size = ByteBuffer.allocate(4).putInt(message.remaining()).array();
+        out.write(size);
+        out.write(message.array(), message.arrayOffset() + message.position(), message.remaining());
+    }
+
+    void flush() throws IOException {
+        out.flush();
     }
 
     @Override

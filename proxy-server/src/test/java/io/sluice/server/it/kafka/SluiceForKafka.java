@@ -125,11 +125,16 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** Puts the Kafka topic limit {@code json} on {@code topic} through the admin API. */
     void limit(String topic, String json) {
+        limit("topics", topic, json);
+    }
+
+    /** Puts the Kafka limit {@code json} on {@code name} of the scope kind at {@code kindPath} ({@code clients}, ...). */
+    void limit(String kindPath, String name, String json) {
         try {
             HttpResponse<String> response = HttpClient.newHttpClient()
                     .send(
-                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/topics/"
-                                            + URLEncoder.encode(topic, StandardCharsets.UTF_8)))
+                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kindPath + "/"
+                                            + URLEncoder.encode(name, StandardCharsets.UTF_8)))
                                     .header("Content-Type", "application/json")
                                     .PUT(HttpRequest.BodyPublishers.ofString(json))
                                     .build(),

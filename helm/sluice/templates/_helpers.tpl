@@ -440,6 +440,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.handshakeTimeoutSeconds | toString | quote }}
     - name: SLUICE_ADMIN_IDLE_TIMEOUT
       value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
+    - name: SLUICE_LOG_FORMAT
+      value: {{ .Values.logFormat | quote }}
+    - name: SLUICE_LOG_LEVELS
+      value: {{ .Values.logLevels | quote }}
     - name: SLUICE_MAX_TRACKED_IDENTITIES
       value: {{ int .Values.maxTrackedIdentities | toString | quote }}
     - name: SLUICE_FRAME_TIMEOUT

@@ -46,6 +46,7 @@ final class AdminRoutes {
      * @param admission         admission control, or {@code null} when the proxy runs without it
      * @param tlsReloadFailures the process's failed reloads of TLS files
      * @param incompleteFrames  the bytes of incomplete client frames, or {@code null}
+     * @param logEventsDropped  log events the logging backend dropped, or {@code null}
      * @param audit             records the changes of limits and admission settings
      */
     static RouteTable table(
@@ -59,6 +60,7 @@ final class AdminRoutes {
             int metricsMaxTopics,
             Supplier<ClusterStatus> cluster,
             IncompleteFrames incompleteFrames,
+            LongSupplier logEventsDropped,
             AuditTrail audit) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
@@ -74,7 +76,8 @@ final class AdminRoutes {
                 metricsMaxTopics,
                 ready,
                 cluster,
-                incompleteFrames);
+                incompleteFrames,
+                logEventsDropped);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource(limits.catalogue());

@@ -131,6 +131,7 @@ public final class AdminServer implements AutoCloseable {
                 builder.metricsMaxTopics,
                 builder.cluster,
                 builder.incompleteFrames,
+                builder.logEventsDropped,
                 new AuditTrail(Clock.systemUTC(), builder.cluster));
     }
 
@@ -260,6 +261,7 @@ public final class AdminServer implements AutoCloseable {
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
         private IncompleteFrames incompleteFrames;
+        private LongSupplier logEventsDropped;
 
         private Builder() {}
 
@@ -269,6 +271,15 @@ public final class AdminServer implements AutoCloseable {
          */
         public Builder incompleteFrames(IncompleteFrames frames) {
             this.incompleteFrames = frames;
+            return this;
+        }
+
+        /**
+         * Log events the logging backend dropped, for {@code sluice_log_events_dropped_total};
+         * {@code null} (the default) for a backend that drops none.
+         */
+        public Builder logEventsDropped(LongSupplier dropped) {
+            this.logEventsDropped = dropped;
             return this;
         }
 

@@ -99,6 +99,7 @@ class AdminRequestFuzzTest {
                 1000,
                 ClusterStatus::standalone,
                 null,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         router = new Router(routes, Runnable::run);
     }

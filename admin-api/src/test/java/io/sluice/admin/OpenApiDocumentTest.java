@@ -87,6 +87,7 @@ class OpenApiDocumentTest {
                 10,
                 ClusterStatus::standalone,
                 null,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
 

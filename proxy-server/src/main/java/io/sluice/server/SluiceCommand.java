@@ -8,6 +8,9 @@ import io.sluice.frontend.FrontEndOption;
 import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
 import io.sluice.redis.RedisLink;
+import io.sluice.server.logging.LogFormat;
+import io.sluice.server.logging.LogLevels;
+import io.sluice.server.logging.LogSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -305,6 +308,24 @@ final class SluiceCommand {
     String dnsServers;
 
     @Option(
+            names = "--log-format",
+            order = 250,
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = "text, or json for one JSON object a line (time, level, logger, thread, message,"
+                    + " fields), as log collectors take them (default: ${DEFAULT-VALUE}).")
+    String logFormat;
+
+    @Option(
+            names = "--log-levels",
+            order = 251,
+            paramLabel = "LEVEL,LOGGER=LEVEL,...",
+            defaultValue = "info,io.netty=warn",
+            description = "What is logged: a level for every logger, and levels for loggers (or packages) by"
+                    + " name (default: ${DEFAULT-VALUE}).")
+    String logLevels;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -374,7 +395,10 @@ final class SluiceCommand {
                 tokenFile,
                 access,
                 bounds,
-                parse("--dns-servers", () -> nameServers(dnsServers)));
+                parse("--dns-servers", () -> nameServers(dnsServers)),
+                new LogSettings(
+                        parse("--log-format", () -> LogFormat.parse(logFormat)),
+                        parse("--log-levels", () -> LogLevels.parse(logLevels))));
     }
 
     private TlsConfig tls(List<FrontEndConfig> configured) {

@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
+import io.sluice.server.logging.LogSettings;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ import java.util.Set;
  * @param bounds           what client connections may take of the process
  * @param dnsServers       {@code --dns-servers}: the DNS servers upstream host names are resolved
  *                         with; empty for the system's
+ * @param logging          {@code --log-format} and {@code --log-levels}, put in force by {@code SluiceMain}
  */
 public record SluiceConfig(
         List<FrontEndConfig> frontEnds,
@@ -53,9 +55,11 @@ public record SluiceConfig(
         Path adminTokenFile,
         AdminAccess adminAccess,
         ConnectionBounds bounds,
-        List<InetSocketAddress> dnsServers) {
+        List<InetSocketAddress> dnsServers,
+        LogSettings logging) {
 
     public SluiceConfig {
+        Objects.requireNonNull(logging, "logging");
         dnsServers = List.copyOf(dnsServers);
         frontEnds = List.copyOf(frontEnds);
         if (frontEnds.isEmpty()) {
@@ -92,7 +96,7 @@ public record SluiceConfig(
 
     /**
      * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
-     * {@link ConnectionBounds#DEFAULTS} and the system's DNS servers: for Sluices embedded in tests and the demo.
+     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -122,7 +126,8 @@ public record SluiceConfig(
                 adminTokenFile,
                 AdminAccess.DEFAULTS,
                 ConnectionBounds.DEFAULTS,
-                List.of());
+                List.of(),
+                LogSettings.DEFAULTS);
     }
 
     /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */

@@ -44,6 +44,7 @@ import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.connection.UpstreamResolver;
 import io.sluice.relay.tls.FileWatch;
+import io.sluice.server.logging.DroppingAsyncAppender;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
@@ -255,6 +256,7 @@ public final class SluiceServer implements AutoCloseable {
                 .admission(admission)
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .incompleteFrames(incompleteFrames)
+                .logEventsDropped(DroppingAsyncAppender::dropped)
                 .build();
         admin.start();
         if (config.adminOpenDoor()) {

@@ -9,6 +9,8 @@ import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.server.logging.LogFormat;
+import io.sluice.server.logging.LogSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -212,6 +214,27 @@ class SluiceMainTest {
         assertMessage(
                 "invalid --dns-servers: expected a port of 1 to 65535 in '10.0.0.2:0'",
                 new String[] {"--upstream", "pulsar://b:1", "--dns-servers", "10.0.0.2:0"},
+                Map.of());
+    }
+
+    @Test
+    void logsAreTextAtInfoUnlessToldAndBadLogOptionsAreOneLineErrors() {
+        SluiceConfig defaults = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertEquals(LogSettings.DEFAULTS, defaults.logging());
+        SluiceConfig told = parse(
+                new String[] {"--upstream", "pulsar://b:1", "--log-format", "json"},
+                Map.of("SLUICE_LOG_LEVELS", "warn,io.sluice.relay=debug"),
+                out);
+        assertEquals(LogFormat.JSON, told.logging().format());
+        assertEquals("warn", told.logging().levels().root());
+        assertEquals(Map.of("io.sluice.relay", "debug"), told.logging().levels().loggers());
+        assertMessage(
+                "invalid --log-format: expected text or json, got 'xml'",
+                new String[] {"--upstream", "pulsar://b:1", "--log-format", "xml"},
+                Map.of());
+        assertMessage(
+                "invalid --log-levels",
+                new String[] {"--upstream", "pulsar://b:1", "--log-levels", "io.sluice=loud"},
                 Map.of());
     }
 

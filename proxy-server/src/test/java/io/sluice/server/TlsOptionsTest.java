@@ -183,7 +183,8 @@ class TlsOptionsTest {
                 tokenFile,
                 config.adminAccess(),
                 config.bounds(),
-                config.dnsServers());
+                config.dnsServers(),
+                config.logging());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))

@@ -44,6 +44,7 @@ public final class MetricsResource {
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      * @param incompleteFrames the bytes of incomplete client frames, or {@code null} for no
      *        {@code sluice_buffered_bytes*} families
+     * @param logEventsDropped log events the logging backend dropped, or {@code null} when it drops none
      */
     public static MetricsResource forProxy(
             LimitsStore limits,
@@ -55,7 +56,8 @@ public final class MetricsResource {
             int maxTopics,
             BooleanSupplier ready,
             Supplier<ClusterStatus> cluster,
-            IncompleteFrames incompleteFrames) {
+            IncompleteFrames incompleteFrames,
+            LongSupplier logEventsDropped) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));
@@ -68,6 +70,9 @@ public final class MetricsResource {
         registry.register(new ClusterCollector(cluster));
         if (incompleteFrames != null) {
             registry.register(new IncompleteFramesCollector(incompleteFrames));
+        }
+        if (logEventsDropped != null) {
+            registry.register(new LogDropsCollector(logEventsDropped));
         }
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);

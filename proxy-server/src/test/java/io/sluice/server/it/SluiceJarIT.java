@@ -1,5 +1,7 @@
 package io.sluice.server.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,49 @@ class SluiceJarIT {
                     "no warning about the open admin API: " + log);
             sluice.terminate();
             assertEquals(0, sluice.awaitExit(30));
+        }
+    }
+
+    @Test
+    void jsonLogsAreOneObjectALineAndLevelsComeFromTheCommandLine() throws Exception {
+        try (SluiceProcess sluice = SluiceProcess.start(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "0.0.0.0:0",
+                "--admin-insecure",
+                "--limits-file",
+                dir.resolve("limits.json").toString(),
+                "--log-format",
+                "json",
+                "--log-levels",
+                "info,io.sluice.admin=warn")) {
+            sluice.readyLine();
+            sluice.terminate();
+            assertEquals(0, sluice.awaitExit(30));
+            List<String> lines = Files.readAllLines(sluice.logFile()).stream()
+                    .filter(line -> line.startsWith("{"))
+                    .toList();
+            ObjectMapper json = new ObjectMapper();
+            boolean ready = false;
+            boolean warned = false;
+            for (String line : lines) {
+                JsonNode event = json.readTree(line);
+                for (String field : List.of("time", "level", "logger", "thread", "message")) {
+                    assertTrue(event.hasNonNull(field), field + " missing in " + line);
+                }
+                ready |= event.get("message").asText().startsWith("Sluice ready");
+                warned |= event.get("level").asText().equals("WARN")
+                        && event.get("message").asText().contains("has no token (--admin-insecure)");
+                assertTrue(
+                        !event.get("logger").asText().startsWith("io.sluice.admin")
+                                || !event.get("level").asText().equals("INFO"),
+                        "io.sluice.admin logged at INFO under io.sluice.admin=warn: " + line);
+            }
+            assertTrue(ready, "no ready line among " + lines);
+            assertTrue(warned, "no warning about the open admin API among " + lines);
         }
     }
 

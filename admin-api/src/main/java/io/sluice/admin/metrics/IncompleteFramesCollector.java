@@ -3,8 +3,6 @@ package io.sluice.admin.metrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.relay.IncompleteFrames;
 
@@ -25,8 +23,9 @@ public final class IncompleteFramesCollector implements MultiCollector {
     @Override
     public MetricSnapshots collect() {
         return MetricSnapshots.of(
-                gauge("sluice_buffered_bytes", "Bytes of incomplete client frames Sluice holds now", frames.bytes()),
-                gauge(
+                NettyMemoryCollector.gauge(
+                        "sluice_buffered_bytes", "Bytes of incomplete client frames Sluice holds now", frames.bytes()),
+                NettyMemoryCollector.gauge(
                         "sluice_buffered_bytes_limit",
                         "Bytes of incomplete client frames past which the largest stop being read (--max-buffered-bytes)",
                         frames.maxBytes()),
@@ -38,13 +37,5 @@ public final class IncompleteFramesCollector implements MultiCollector {
                                 .value(frames.stops())
                                 .build())
                         .build());
-    }
-
-    private static GaugeSnapshot gauge(String name, String help, long value) {
-        return GaugeSnapshot.builder()
-                .name(name)
-                .help(help)
-                .dataPoint(GaugeDataPointSnapshot.builder().value(value).build())
-                .build();
     }
 }

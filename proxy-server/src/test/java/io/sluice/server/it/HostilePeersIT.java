@@ -168,25 +168,7 @@ class HostilePeersIT {
 
     /** Sends a CONNECT naming {@code proxyToBrokerUrl} and returns Sluice's answer, the connection closed after it. */
     private static BaseCommand connectTo(String proxyToBrokerUrl) throws Exception {
-        ByteBuf connect = FrameWriter.encode(
-                ByteBufAllocator.DEFAULT,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("hostile")
-                                .setProtocolVersion(21)
-                                .setProxyToBrokerUrl(proxyToBrokerUrl))
-                        .build());
-        try (Socket socket = new Socket("127.0.0.1", sluice.server.proxyPort())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(ByteBufUtil.getBytes(connect));
-            connect.release();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            in.readInt();
-            byte[] command = new byte[in.readInt()];
-            in.readFully(command);
-            return BaseCommand.parseFrom(command);
-        }
+        return RawPulsarClient.connectTo(sluice.server.proxyPort(), proxyToBrokerUrl);
     }
 
     private static long protocolErrors() {

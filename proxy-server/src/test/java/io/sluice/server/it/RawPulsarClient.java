@@ -39,6 +39,22 @@ final class RawPulsarClient implements AutoCloseable {
         return readCommand();
     }
 
+    /**
+     * Opens a connection to {@code port}, sends a CONNECT naming {@code proxyToBrokerUrl} and returns
+     * the first answer; the connection is closed after it.
+     */
+    static BaseCommand connectTo(int port, String proxyToBrokerUrl) throws IOException {
+        try (RawPulsarClient client = new RawPulsarClient(port)) {
+            client.write(command(BaseCommand.newBuilder()
+                    .setType(BaseCommand.Type.CONNECT)
+                    .setConnect(CommandConnect.newBuilder()
+                            .setClientVersion("hostile")
+                            .setProtocolVersion(21)
+                            .setProxyToBrokerUrl(proxyToBrokerUrl))));
+            return client.readCommand();
+        }
+    }
+
     /** A CONNECT frame as a protocol-21 client without authentication sends it. */
     static byte[] connectFrame() {
         return command(BaseCommand.newBuilder()

@@ -1,11 +1,6 @@
 package io.sluice.server.it;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
-import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.server.SluiceMain;
 import io.sluice.server.SluiceServer;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -15,9 +10,8 @@ import org.apache.pulsar.client.api.Schema;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,29 +150,12 @@ class SlowDnsIT {
         return latencies;
     }
 
-    /** Sends a CONNECT naming {@code proxyToBrokerUrl}; whether Sluice answered with an ERROR and closed. */
+    /** Sends a CONNECT naming {@code proxyToBrokerUrl}; whether Sluice answered with an ERROR. */
     private static boolean connectRefused(int port, String proxyToBrokerUrl) {
-        ByteBuf connect = FrameWriter.encode(
-                ByteBufAllocator.DEFAULT,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("slow-dns")
-                                .setProtocolVersion(21)
-                                .setProxyToBrokerUrl(proxyToBrokerUrl))
-                        .build());
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write(ByteBufUtil.getBytes(connect));
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            in.readInt();
-            byte[] command = new byte[in.readInt()];
-            in.readFully(command);
-            return BaseCommand.parseFrom(command).getType() == BaseCommand.Type.ERROR;
-        } catch (Exception e) {
+        try {
+            return RawPulsarClient.connectTo(port, proxyToBrokerUrl).getType() == BaseCommand.Type.ERROR;
+        } catch (IOException e) {
             return false;
-        } finally {
-            connect.release();
         }
     }
 }

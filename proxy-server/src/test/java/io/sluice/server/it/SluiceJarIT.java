@@ -12,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +33,22 @@ class SluiceJarIT {
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
                 .lines()
                 .toList();
+    }
+
+    /** Sluice with its admin API on every address and no token (--admin-insecure), and {@code options}. */
+    private SluiceProcess startOnTheNetwork(String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "0.0.0.0:0",
+                "--admin-insecure",
+                "--limits-file",
+                dir.resolve("limits.json").toString()));
+        args.addAll(List.of(options));
+        return SluiceProcess.start(args.toArray(String[]::new));
     }
 
     @Test
@@ -61,16 +78,7 @@ class SluiceJarIT {
 
     @Test
     void adminInsecureStartsOnTheNetworkAndWarnsAtTheStart() throws Exception {
-        try (SluiceProcess sluice = SluiceProcess.start(
-                "--upstream",
-                "pulsar://127.0.0.1:6650",
-                "--listen",
-                "127.0.0.1:0",
-                "--admin",
-                "0.0.0.0:0",
-                "--admin-insecure",
-                "--limits-file",
-                dir.resolve("limits.json").toString())) {
+        try (SluiceProcess sluice = startOnTheNetwork()) {
             sluice.readyLine();
             String log = Files.readString(sluice.logFile());
             assertTrue(
@@ -83,20 +91,8 @@ class SluiceJarIT {
 
     @Test
     void jsonLogsAreOneObjectALineAndLevelsComeFromTheCommandLine() throws Exception {
-        try (SluiceProcess sluice = SluiceProcess.start(
-                "--upstream",
-                "pulsar://127.0.0.1:6650",
-                "--listen",
-                "127.0.0.1:0",
-                "--admin",
-                "0.0.0.0:0",
-                "--admin-insecure",
-                "--limits-file",
-                dir.resolve("limits.json").toString(),
-                "--log-format",
-                "json",
-                "--log-levels",
-                "info,io.sluice.admin=warn")) {
+        try (SluiceProcess sluice =
+                startOnTheNetwork("--log-format", "json", "--log-levels", "info,io.sluice.admin=warn")) {
             sluice.readyLine();
             sluice.terminate();
             assertEquals(0, sluice.awaitExit(30));

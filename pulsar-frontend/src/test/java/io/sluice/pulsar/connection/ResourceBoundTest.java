@@ -5,14 +5,8 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.pulsar.codec.FrameReader;
-import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.codec.proto.CommandConnect;
-import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.ServerError;
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.FrameView;
@@ -37,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(LeakCheck.class)
 class ResourceBoundTest {
 
-    private static final BrokerAddress UPSTREAM = new BrokerAddress("127.0.0.1", 6650);
     private static final int BOUND = 10_000;
 
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
@@ -90,30 +83,8 @@ class ResourceBoundTest {
     }
 
     private void connect() {
-        client = new EmbeddedSocketChannel();
-        EmbeddedSocketChannel.takeBootstrapped();
-        client.config().setAllocator(alloc);
-        client.pipeline()
-                .addLast(new PulsarChannelInitializer(
-                        new PulsarSettings(
-                                UPSTREAM,
-                                BrokerAllowList.only(UPSTREAM),
-                                LookupMode.REWRITE,
-                                1_000,
-                                EmbeddedSocketChannel.class,
-                                PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                                Duration.ofSeconds(30)),
-                        services));
-        loop.register(client);
-        loop.runTasks();
-        client.writeInbound(FrameWriter.encode(
-                alloc,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("test")
-                                .setProtocolVersion(21))
-                        .build()));
+        client = InMemoryClient.accept(alloc, loop, services, Duration.ofSeconds(30));
+        client.writeInbound(InMemoryClient.connect(alloc));
         loop.runTasks();
         upstream = EmbeddedSocketChannel.takeBootstrapped().get(0);
         broker.answer(upstream);
@@ -122,15 +93,7 @@ class ResourceBoundTest {
     }
 
     private ByteBuf producer(long id) {
-        return FrameWriter.encode(
-                alloc,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.PRODUCER)
-                        .setProducer(CommandProducer.newBuilder()
-                                .setTopic("persistent://public/default/t")
-                                .setProducerId(id)
-                                .setRequestId(id))
-                        .build());
+        return InMemoryClient.producer(alloc, id, "persistent://public/default/t");
     }
 
     private int countReceived(BaseCommand.Type type) {

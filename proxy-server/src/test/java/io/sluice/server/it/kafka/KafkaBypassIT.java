@@ -1,6 +1,5 @@
 package io.sluice.server.it.kafka;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -10,7 +9,6 @@ import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,13 +46,7 @@ class KafkaBypassIT {
                 SluiceForKafka fresh = SluiceForKafka.start(brokers, brokers.plaintextBootstrap())) {
             KafkaClients viaFirst = new KafkaClients(first.bootstrap());
             viaFirst.createTopics(1, topic);
-            TopicDescription description;
-            try (Admin admin = viaFirst.admin()) {
-                description = admin.describeTopics(List.of(topic))
-                        .allTopicNames()
-                        .get(60, TimeUnit.SECONDS)
-                        .get(topic);
-            }
+            TopicDescription description = viaFirst.describe(topic);
             fresh.limit(topic, "{\"publish\": {\"messagesPerSecond\": 100}, \"onExceed\": \"reject\"}");
             int leader = description.partitions().get(0).leader().id();
             int accepted = 0;

@@ -4,6 +4,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -77,6 +78,16 @@ final class KafkaClients {
                             .toList())
                     .all()
                     .get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** What the cluster says of {@code topic}: its id, partitions and their leaders. */
+    TopicDescription describe(String topic) throws Exception {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(60, TimeUnit.SECONDS)
+                    .get(topic);
         }
     }
 

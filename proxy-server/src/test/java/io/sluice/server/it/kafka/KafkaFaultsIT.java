@@ -180,22 +180,10 @@ class KafkaFaultsIT {
         String series = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_too_large\"}";
         double refusedBefore = sluice.metric(series);
         long ackedBefore = acknowledged.get();
-        List<Thread> hostile = new ArrayList<>();
-        AtomicInteger closed = new AtomicInteger();
-        for (int i = 0; i < 30; i++) {
-            Thread connection = new Thread(() -> {
-                if (streamHugeFrame()) {
-                    closed.incrementAndGet();
-                }
-            });
-            connection.start();
-            hostile.add(connection);
-        }
-        for (Thread connection : hostile) {
-            connection.join(60_000);
-        }
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(false, Integer.MAX_VALUE));
+        hostile.await();
 
-        assertEquals(30, closed.get(), "hostile connections Sluice kept open");
+        assertEquals(30, hostile.closed(), "hostile connections Sluice kept open");
         KafkaClientsIT.await(() -> sluice.metric(series) >= refusedBefore + 30, "each counted as frame_too_large");
         KafkaClientsIT.await(() -> acknowledged.get() > ackedBefore + 10, "the steady producer going on");
         long peakKib = peakResidentKib(sluice.process.pid());
@@ -250,7 +238,7 @@ class KafkaFaultsIT {
         double stopsBefore = sluice.metric("sluice_buffered_bytes_stops_total");
         long ackedBefore = acknowledged.get();
         long start = System.nanoTime();
-        Hostile hostile = Hostile.start(30, () -> streamAfterApiVersions(Integer.MAX_VALUE));
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(true, Integer.MAX_VALUE));
         double peakBuffered = 0;
         double peakHeap = 0;
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -286,7 +274,7 @@ class KafkaFaultsIT {
         String timeouts = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_timeout\"}";
         double timeoutsBefore = sluice.metric(timeouts);
         long start = System.nanoTime();
-        Hostile hostile = Hostile.start(30, () -> streamAfterApiVersions(1024));
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(true, 1024));
         hostile.await();
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
@@ -298,16 +286,19 @@ class KafkaFaultsIT {
     }
 
     /**
-     * Sends ApiVersions and waits for its answer, then announces a 90 MiB Produce and streams its
-     * body at {@code bytesPerSecond} until Sluice closes the connection; whether it did.
+     * Announces a 90 MiB Produce and streams its body at {@code bytesPerSecond} (full speed:
+     * {@link Integer#MAX_VALUE}) until Sluice closes the connection; whether it did. With
+     * {@code apiVersionsFirst} it sends ApiVersions and reads the answer before.
      */
-    private boolean streamAfterApiVersions(int bytesPerSecond) {
+    private boolean streamHugeFrame(boolean apiVersionsFirst, int bytesPerSecond) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
             socket.setSoTimeout(30_000);
-            sendApiVersions(socket);
-            if (!wholeApiVersionsAnswer(socket)) {
-                return false;
+            if (apiVersionsFirst) {
+                sendApiVersions(socket);
+                if (!wholeApiVersionsAnswer(socket)) {
+                    return false;
+                }
             }
             OutputStream out = socket.getOutputStream();
             int chunkSize = bytesPerSecond == Integer.MAX_VALUE ? 64 * 1024 : 256;
@@ -382,32 +373,6 @@ class KafkaFaultsIT {
 
         int closed() {
             return closed.get();
-        }
-    }
-
-    /** Announces a 90 MiB Produce and streams its body until Sluice closes the connection; whether it did. */
-    private boolean streamHugeFrame() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
-            socket.setSoTimeout(30_000);
-            OutputStream out = socket.getOutputStream();
-            byte[] chunk = new byte[64 * 1024];
-            ByteBuffer.wrap(chunk)
-                    .putInt(90 << 20)
-                    .putShort((short) 0)
-                    .putShort((short) 9)
-                    .putInt(1);
-            try {
-                for (int sent = 0; sent < 90 << 20; sent += chunk.length) {
-                    out.write(chunk);
-                    chunk[0] = 0;
-                }
-            } catch (SocketException closedWhileWriting) {
-                return true;
-            }
-            return closed(socket.getInputStream());
-        } catch (IOException e) {
-            return false;
         }
     }
 

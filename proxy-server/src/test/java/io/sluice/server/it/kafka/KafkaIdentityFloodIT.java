@@ -1,6 +1,5 @@
 package io.sluice.server.it.kafka;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -48,17 +47,7 @@ class KafkaIdentityFloodIT {
                 Integer.toString(MAX_TRACKED))) {
             KafkaClients clients = new KafkaClients(sluice.bootstrap());
             clients.createTopics(1, topic);
-            int leader;
-            try (Admin admin = clients.admin()) {
-                leader = admin.describeTopics(List.of(topic))
-                        .allTopicNames()
-                        .get(60, TimeUnit.SECONDS)
-                        .get(topic)
-                        .partitions()
-                        .get(0)
-                        .leader()
-                        .id();
-            }
+            int leader = clients.describe(topic).partitions().get(0).leader().id();
             sluice.limit(
                     "clients", "*", "{\"publish\": {\"messagesPerSecond\": " + LIMIT + "}, \"onExceed\": \"reject\"}");
             double heapBefore = sluice.metric("jvm_memory_used_bytes{area=\"heap\"}");

@@ -15,11 +15,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite=io.sluice.bench.sidebyside.SideBySide
+results=results.json
 if [[ "${1:-}" == "kafka" ]]; then
   suite=io.sluice.bench.sidebyside.KafkaSideBySide
+  results=kafka-results.json
   shift
 elif [[ "${1:-}" == "kafka-quotas" ]]; then
   suite=io.sluice.bench.sidebyside.KafkaQuotaSideBySide
+  results=kafka-quotas-results.json
   shift
 fi
 if [[ "${1:-}" != "--no-build" ]]; then
@@ -37,5 +40,23 @@ if [[ "$(ulimit -Hn)" != unlimited && "$(ulimit -Hn)" -lt $wanted ]]; then
 fi
 ulimit -Sn "$(ulimit -Hn)"
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo +changes)"
+# The committed results are the baseline every run is compared with (bench/compare.sh), before
+# the run overwrites them.
+baseline=$(mktemp "${TMPDIR:-/tmp}/sluice-bench-baseline-XXXXXX.json")
+trap 'rm -f "$baseline"' EXIT
+git show "HEAD:docs/bench/$results" > "$baseline" 2>/dev/null || : > "$baseline"
+output=docs/bench
+for option in ${BENCH_OPTS:-}; do
+  [[ "$option" == -Dbench.output=* ]] && output="${option#-Dbench.output=}"
+done
+status=0
 # shellcheck disable=SC2086  # BENCH_OPTS is a list of options
-exec java -Dbench.commit="$commit" ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$suite"
+java -Dbench.commit="$commit" ${BENCH_OPTS:-} -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$suite" \
+  || status=$?
+if [[ "$status" == 0 && -s "$baseline" && -f "$output/$results" ]]; then
+  echo
+  echo "Against the committed docs/bench/$results (ratios measured in one run; bench/compare.sh):"
+  bench/compare.sh "$baseline" "$output/$results" \
+    || echo "bench: some figures got worse than in the committed results (the table above); a change to explain"
+fi
+exit "$status"

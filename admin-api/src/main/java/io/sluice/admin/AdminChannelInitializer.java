@@ -34,7 +34,7 @@ import java.time.Duration;
  *   -> BodySizeLimit (413) -> MalformedRequestReply (400) -> Router
  * </pre>
  * or, for a connection past the cap, {@code [SslHandler -> TlsHandshakeWatch] -> HttpResponseEncoder
- * -> PastCapReply} (one probe, then closed; {@link AdminSlots} keeps as many of those as the cap,
+ * -> PastCapReply} (one probe, then closed; {@link AdminSlots} keeps four times the cap of those,
  * closing the oldest for a new one).
  * The channel does not read on its own: {@link RequestTurns} asks for each message, so a client
  * that pipelines requests without reading the answers is not read further, and the token is

@@ -1,5 +1,7 @@
 package io.sluice.admin;
 
+import io.sluice.adaptive.AdaptiveScope;
+import io.sluice.admin.adaptive.AdaptiveResource;
 import io.sluice.admin.admission.AdmissionResource;
 import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.cluster.ClusterResource;
@@ -59,6 +61,7 @@ final class AdminRoutes {
             BooleanSupplier ready,
             int metricsMaxTopics,
             Supplier<ClusterStatus> cluster,
+            Supplier<List<AdaptiveScope>> adaptive,
             IncompleteFrames incompleteFrames,
             LongSupplier logEventsDropped,
             AuditTrail audit) {
@@ -76,6 +79,7 @@ final class AdminRoutes {
                 metricsMaxTopics,
                 ready,
                 cluster,
+                adaptive,
                 incompleteFrames,
                 logEventsDropped);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
@@ -98,6 +102,7 @@ final class AdminRoutes {
                 .add(GET, "/api/v1/throttled", throttled::get)
                 .add(GET, "/api/v1/topics", topicFigures::get)
                 .add(GET, "/api/v1/cluster", clusterStatus::get)
+                .add(GET, "/api/v1/adaptive", new AdaptiveResource(adaptive)::get)
                 .add(GET, "/api/v1/audit", audit::get)
                 .add(GET, "/api/v1/openapi.json", openApi::get)
                 .add(GET, "/metrics", metrics::get)

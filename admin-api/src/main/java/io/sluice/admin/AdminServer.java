@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.adaptive.AdaptiveScope;
 import io.sluice.admin.audit.AuditTrail;
 import io.sluice.admin.http.AdminToken;
 import io.sluice.admin.http.RouteTable;
@@ -64,6 +65,7 @@ import java.util.function.Supplier;
  *         .limits(store).throttleLedger(ledger).topicActivity(activity).proxyStats(stats)
  *         .admission(controller)          // optional
  *         .cluster(sync::status)          // optional
+ *         .adaptive(rates::status)        // optional
  *         .ready(() -> proxyListening && upstreamReachable)
  *         .metricsMaxTopics(1000)
  *         .idleTimeout(Duration.ofSeconds(30))  // optional
@@ -130,6 +132,7 @@ public final class AdminServer implements AutoCloseable {
                 builder.ready,
                 builder.metricsMaxTopics,
                 builder.cluster,
+                builder.adaptive,
                 builder.incompleteFrames,
                 builder.logEventsDropped,
                 new AuditTrail(Clock.systemUTC(), builder.cluster));
@@ -260,10 +263,20 @@ public final class AdminServer implements AutoCloseable {
         private int metricsMaxTopics = 1000;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
+        private Supplier<List<AdaptiveScope>> adaptive = List::of;
         private IncompleteFrames incompleteFrames;
         private LongSupplier logEventsDropped;
 
         private Builder() {}
+
+        /**
+         * The adaptive limits' state, for {@code GET /api/v1/adaptive} and the
+         * {@code sluice_adaptive_*} metrics; by default there are none.
+         */
+        public Builder adaptive(Supplier<List<AdaptiveScope>> status) {
+            this.adaptive = Objects.requireNonNull(status, "status");
+            return this;
+        }
 
         /**
          * The bytes of incomplete client frames, for the {@code sluice_buffered_bytes*} metrics;

@@ -7,13 +7,16 @@ import java.util.ArrayDeque;
 /**
  * The admin port's connections (docs/REFERENCE.md, "Admin REST API"): the first
  * {@code --admin-max-connections} may use the whole API; past them a connection may ask one probe,
- * and as many such connections again are kept at most: one more closes the oldest of them. So a
+ * and four times as many such connections are kept at most: one more closes the oldest of them. So a
  * flood of connections that send nothing holds a bounded number of file descriptors (the proxy
  * ports draw on the same ones), and a probe that comes now is answered whatever the flood holds.
  *
  * <p>Confined to the admin event loop, which accepts and serves every admin connection.
  */
 final class AdminSlots {
+
+    /** Connections past the cap kept at most, per connection under it: room for a flood that reconnects. */
+    static final int PAST_CAP_FACTOR = 4;
 
     private final int max;
     private final ArrayDeque<Channel> pastCap = new ArrayDeque<>();
@@ -34,7 +37,7 @@ final class AdminSlots {
             channel.closeFuture().addListener(closed -> open--);
             return true;
         }
-        if (pastCap.size() >= max) {
+        if (pastCap.size() >= PAST_CAP_FACTOR * max) {
             pastCap.poll().close();
         }
         pastCap.add(channel);

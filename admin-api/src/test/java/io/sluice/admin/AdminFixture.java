@@ -2,8 +2,10 @@ package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.adaptive.AdaptiveRates;
 import io.sluice.admin.http.AdminToken;
 import io.sluice.admission.AdmissionController;
+import io.sluice.admission.LatencyWindow;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.LimitsDocument;
@@ -28,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -45,6 +48,10 @@ final class AdminFixture implements AutoCloseable {
 
     final Path limitsFile;
     final QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), NanoClock.SYSTEM);
+    /** The Pulsar upstream's publish latency, which {@link #adaptive} follows; a test records into it and ticks. */
+    final LatencyWindow pulsarLatency = new LatencyWindow();
+
+    final AdaptiveRates adaptive = new AdaptiveRates(engine, Map.of("pulsar", pulsarLatency), NanoClock.SYSTEM);
     final LimitsStore store;
     final ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC());
     final TopicActivity activity = new TopicActivity(Duration.ofMinutes(10));
@@ -94,6 +101,7 @@ final class AdminFixture implements AutoCloseable {
                 .metricsMaxTopics(metricsMaxTopics)
                 .idleTimeout(idleTimeout)
                 .cluster(cluster)
+                .adaptive(adaptive::status)
                 .build();
         server.start();
     }

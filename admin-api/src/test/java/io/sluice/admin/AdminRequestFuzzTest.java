@@ -98,6 +98,7 @@ class AdminRequestFuzzTest {
                 () -> true,
                 1000,
                 ClusterStatus::standalone,
+                List::of,
                 null,
                 null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));

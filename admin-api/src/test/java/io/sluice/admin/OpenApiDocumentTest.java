@@ -86,6 +86,7 @@ class OpenApiDocumentTest {
                 () -> true,
                 10,
                 ClusterStatus::standalone,
+                List::of,
                 null,
                 null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));

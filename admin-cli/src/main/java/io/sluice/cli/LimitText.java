@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)}. */
+/**
+ * One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)},
+ * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}.
+ */
 final class LimitText {
 
     private LimitText() {}
@@ -43,6 +46,16 @@ final class LimitText {
         JsonNode burst = rates.get("burstSeconds");
         if (burst != null && burst.asDouble() != 1.0) {
             text += " (burst " + Json.plain(burst) + " s)";
+        }
+        JsonNode adaptive = rates.get("adaptive");
+        if (adaptive != null && adaptive.isObject()) {
+            text += " (adaptive: target " + Json.plain(adaptive.path("targetLatencyMillis")) + " ms, floor "
+                    + adaptive.path("floorFraction")
+                            .decimalValue()
+                            .movePointRight(2)
+                            .stripTrailingZeros()
+                            .toPlainString()
+                    + "%)";
         }
         parts.add(text);
     }

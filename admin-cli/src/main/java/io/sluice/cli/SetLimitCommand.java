@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
             "'unlimited' removes a field. Rates take units: 500, 5k, 1.5M; bytes 10MiB, 512KiB, 1.5MB. Prints the limit as stored.",
             "e.g. sluice limits set topic persistent://public/default/orders --publish-rate 500 --on-exceed reject",
             "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
+            "     sluice limits set tenant bulk --publish-rate 1M --adaptive-target 20ms --adaptive-floor 5%",
             "     sluice limits set connection --max-held-bytes 128MiB"
         })
 final class SetLimitCommand implements Callable<Integer> {
@@ -69,6 +70,19 @@ final class SetLimitCommand implements Callable<Integer> {
 
     @Option(names = "--on-exceed", paramLabel = "ACTION", description = "delay (hold the sends), reject or notify.")
     String onExceed;
+
+    @Option(
+            names = "--adaptive-target",
+            paramLabel = "LATENCY",
+            description = "Make the publish rates ceilings that follow the broker: the upstream p99 publish latency"
+                    + " to hold, e.g. 20ms or 0.5s; 'off' for fixed rates again.")
+    String adaptiveTarget;
+
+    @Option(
+            names = "--adaptive-floor",
+            paramLabel = "FRACTION",
+            description = "The least part of the ceiling an adaptive rate falls to, e.g. 5% or 0.05 (default 5%).")
+    String adaptiveFloor;
 
     @Option(
             names = "--max-pending-sends",
@@ -121,7 +135,9 @@ final class SetLimitCommand implements Callable<Integer> {
                 || dispatchBytes != null
                 || dispatchBurst != null
                 || burst != null
-                || onExceed != null;
+                || onExceed != null
+                || adaptiveTarget != null
+                || adaptiveFloor != null;
         boolean connection = maxPendingSends != null || maxHeldBytes != null;
         if (kind.isConnection() && rates) {
             throw CliFailure.usage("connection limits take --max-pending-sends and --max-held-bytes only");
@@ -132,7 +148,7 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!rates && !connection && !(replace && kind.isConnection())) {
             throw CliFailure.usage(
                     "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                            + " a burst or --on-exceed"
+                            + " a burst, --on-exceed or --adaptive-target"
                             + (kind.isConnection()
                                     ? "; for connection --max-pending-sends, --max-held-bytes"
                                             + " or --replace (the defaults)"
@@ -156,6 +172,7 @@ final class SetLimitCommand implements Callable<Integer> {
                 throw CliFailure.usage("--burst needs a rate to apply to; give --publish-rate or another rate too");
             }
         }
+        applyAdaptive(limit);
         if (onExceed != null) {
             String action = onExceed.toLowerCase(Locale.ROOT);
             List<String> actions = OnExceed.jsonNames();
@@ -170,6 +187,36 @@ final class SetLimitCommand implements Callable<Integer> {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
                     + kind.describe(scope.name) + "'");
         }
+    }
+
+    /** {@code --adaptive-target} and {@code --adaptive-floor}, on the publish rates they make ceilings of. */
+    private void applyAdaptive(ObjectNode limit) {
+        if (adaptiveTarget == null && adaptiveFloor == null) {
+            return;
+        }
+        if (!(limit.get("publish") instanceof ObjectNode publish)) {
+            throw CliFailure.usage("an adaptive limit needs a publish rate for its ceiling: give --publish-rate or"
+                    + " --publish-bytes too");
+        }
+        if (adaptiveTarget != null && adaptiveTarget.equalsIgnoreCase("off")) {
+            if (adaptiveFloor != null) {
+                throw CliFailure.usage("--adaptive-floor goes with an adaptive limit, not with --adaptive-target off");
+            }
+            publish.remove("adaptive");
+            return;
+        }
+        ObjectNode adaptive =
+                publish.get("adaptive") instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
+        if (adaptiveTarget != null) {
+            adaptive.put("targetLatencyMillis", AdaptiveOptions.latencyMillis(adaptiveTarget));
+        }
+        if (adaptiveFloor != null) {
+            adaptive.put("floorFraction", AdaptiveOptions.fraction(adaptiveFloor));
+        }
+        if (!adaptive.has("targetLatencyMillis")) {
+            throw CliFailure.usage("--adaptive-floor needs --adaptive-target: this limit is not adaptive yet");
+        }
+        publish.set("adaptive", adaptive);
     }
 
     /** Applies one direction's options; a direction left with no rate is removed, with its burst. */

@@ -85,7 +85,7 @@ public class ClusterDecisionBenchmark {
         @Setup
         public void resolve() {
             // 1e12 a second with 60 s of burst: even a third of it admits every call.
-            RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
+            RateLimit fast = new RateLimit(1e12, 1e12, 60.0, null);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
                             .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))

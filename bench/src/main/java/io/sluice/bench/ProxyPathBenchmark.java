@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -74,8 +75,12 @@ public class ProxyPathBenchmark {
     @Param({"1", "100"})
     int sendsPerRead;
 
-    /** {@code none}: no limit applies; {@code topic}: a topic limit that never throttles is checked for every send. */
-    @Param({"none", "topic"})
+    /**
+     * {@code none}: no limit applies; {@code topic}: a topic limit that never throttles is checked
+     * for every send; {@code production}: limits that never throttle on the topic, its namespace and
+     * tenant, every role ({@code "*"}) and the proxy, for a connection authenticated as a role.
+     */
+    @Param({"none", "topic", "production"})
     String limit;
 
     private final ManualEventLoop loop = new ManualEventLoop();
@@ -86,9 +91,16 @@ public class ProxyPathBenchmark {
 
     @Setup(Level.Trial)
     public void connectAndCreateProducer() throws Exception {
-        String limits = limit.equals("topic")
-                ? "{\"topics\": {\"" + TOPIC + "\": {\"publish\": {\"messagesPerSecond\": 1e12}}}}"
-                : "{}";
+        String never = "{\"publish\": {\"messagesPerSecond\": 1e12, \"bytesPerSecond\": 1e12}}";
+        String limits = switch (limit) {
+            case "topic" -> "{\"topics\": {\"" + TOPIC + "\": " + never + "}}";
+            case "production" ->
+                "{\"topics\": {\"" + TOPIC + "\": " + never + "}, "
+                        + "\"namespaces\": {\"public/default\": " + never + "}, "
+                        + "\"tenants\": {\"public\": " + never + "}, "
+                        + "\"roles\": {\"*\": " + never + "}, \"proxy\": " + never + "}";
+            default -> "{}";
+        };
         ProxyServices services = new ProxyServices(
                 new QuotaEngine(
                         LimitsJson.parseDocument(
@@ -120,7 +132,9 @@ public class ProxyPathBenchmark {
                         .setType(BaseCommand.Type.CONNECT)
                         .setConnect(CommandConnect.newBuilder()
                                 .setClientVersion("bench")
-                                .setProtocolVersion(21))
+                                .setProtocolVersion(21)
+                                .setAuthMethodName("basic")
+                                .setAuthData(ByteString.copyFromUtf8("bench:bench-secret")))
                         .build()));
         loop.runTasks();
         List<EmbeddedSocketChannel> upstreams = EmbeddedSocketChannel.takeBootstrapped();
@@ -203,14 +217,14 @@ public class ProxyPathBenchmark {
     }
 
     /** {@code bytes} as a socket read into {@code channel} brings them: copied into a buffer of its allocator. */
-    private static ByteBuf read(EmbeddedChannel channel, ByteBuf bytes) {
+    static ByteBuf read(EmbeddedChannel channel, ByteBuf bytes) {
         return channel.alloc()
                 .directBuffer(bytes.readableBytes())
                 .writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
     }
 
     /** Reads and releases what {@code channel} wrote, as its socket would; returns how many buffers. */
-    private static int drain(EmbeddedChannel channel) {
+    static int drain(EmbeddedChannel channel) {
         int count = 0;
         Object out;
         while ((out = channel.readOutbound()) != null) {
@@ -220,7 +234,7 @@ public class ProxyPathBenchmark {
         return count;
     }
 
-    private static void expect(int actual, int expected, String what) {
+    static void expect(int actual, int expected, String what) {
         if (actual != expected) {
             throw new IllegalStateException(what + ": expected " + expected + " frame(s), got " + actual);
         }

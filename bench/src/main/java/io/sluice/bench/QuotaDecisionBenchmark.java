@@ -51,7 +51,7 @@ public class QuotaDecisionBenchmark {
         @Setup
         public void resolve() {
             // 1e12 a second with 60 s of burst: more than a benchmark can take, so every call admits.
-            RateLimit fast = new RateLimit(1e12, 1e12, 60.0);
+            RateLimit fast = new RateLimit(1e12, 1e12, 60.0, null);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
                             .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
@@ -60,7 +60,7 @@ public class QuotaDecisionBenchmark {
                                     new Limit(fast, null, OnExceed.REJECT))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, SHARED_TOPIC),
-                                    new Limit(new RateLimit(1e12, null, 60.0), null, null)),
+                                    new Limit(new RateLimit(1e12, null, 60.0, null), null, null)),
                     NanoClock.SYSTEM);
             unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The {@link Signal#UPSTREAM_LATENCY_P99} source: upstream SEND to SEND_RECEIPT times recorded by
  * many event loops at once, read as a quantile over a sliding window.
  *
- * <p>The window is a ring of time slots (by default ten of one second); each slot is a histogram
+ * <p>The window is a ring of time slots (by default forty of 250 ms); each slot is a histogram
  * of log-linear buckets over microseconds, 32 per power of two, so a quantile is within 1.6 % of
  * the true value for anything from 1 microsecond to 19 hours (longer times count as 19 hours).
  * Recording is one atomic add into preallocated arrays: no locks, no allocation. A slot is
@@ -16,13 +16,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * recycling may be dropped, which a p99 over thousands of records does not notice. Memory is fixed
  * at 8 KiB per slot.
  *
- * <p>A read covers the current, partly filled slot and the slots before it, so the last 9 to 10
+ * <p>A read covers the current, partly filled slot and the slots before it, so the last 9.75 to 10
  * seconds with the defaults.
  */
 public final class LatencyWindow implements SignalSource {
 
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
-    public static final int DEFAULT_SLOTS = 10;
+    /** Slots of 250 ms, so that a reading of the last second (adaptive limits) holds 0.75 to 1 s of it. */
+    public static final int DEFAULT_SLOTS = 40;
 
     /** Buckets per power of two, as a bit count: 2^5 = 32 gives 1/64 = 1.6 % worst relative error. */
     private static final int SUB_BUCKET_BITS = 5;
@@ -95,11 +96,20 @@ public final class LatencyWindow implements SignalSource {
      * @param quantile from 0 to 1, e.g. 0.99
      */
     public long quantileNanos(double quantile, long nowNanos) {
+        return quantileNanos(quantile, nowNanos, slots.length);
+    }
+
+    /**
+     * The {@code quantile} of the round trips in the newest {@code slotCount} slots only (the
+     * current, partly filled one and those just before it), in nanoseconds, or -1 if there are none:
+     * a reading of the last second or two for a controller that acts every second.
+     */
+    public long quantileNanos(double quantile, long nowNanos, int slotCount) {
         if (!(quantile >= 0 && quantile <= 1)) {
             throw new IllegalArgumentException("quantile must be 0 to 1, got " + quantile);
         }
         long[] counts = new long[BUCKETS];
-        long total = gather(counts, nowNanos);
+        long total = gather(counts, nowNanos, Math.min(slotCount, slots.length));
         if (total == 0) {
             return -1;
         }
@@ -114,9 +124,14 @@ public final class LatencyWindow implements SignalSource {
         return middleMicros(BUCKETS - 1) * 1000;
     }
 
+    /** How long one slot covers, in nanoseconds. */
+    public long slotNanos() {
+        return slotNanos;
+    }
+
     /** How many round trips the window holds. */
     public long count(long nowNanos) {
-        return gather(new long[BUCKETS], nowNanos);
+        return gather(new long[BUCKETS], nowNanos, slots.length);
     }
 
     /** The p99 in milliseconds, or NaN when the window is empty. */
@@ -126,13 +141,13 @@ public final class LatencyWindow implements SignalSource {
         return p99 < 0 ? Double.NaN : p99 / 1e6;
     }
 
-    /** Adds the counts of every slot inside the window into {@code counts}; returns their total. */
-    private long gather(long[] counts, long nowNanos) {
+    /** Adds the counts of the newest {@code slotCount} slots into {@code counts}; returns their total. */
+    private long gather(long[] counts, long nowNanos, int slotCount) {
         long newest = Math.floorDiv(nowNanos, slotNanos);
         long total = 0;
         for (Slot slot : slots) {
             long epoch = slot.epoch.get();
-            if (epoch > newest - slots.length && epoch <= newest) {
+            if (epoch > newest - slotCount && epoch <= newest) {
                 for (int i = 0; i < BUCKETS; i++) {
                     long count = slot.counts.get(i);
                     counts[i] += count;

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.sluice.settings.InvalidSettingsException;
 
 /**
  * The limit of one scope (a topic, namespace, tenant or the whole proxy).
@@ -13,6 +14,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record Limit(RateLimit publish, RateLimit dispatch, OnExceed onExceed) {
 
     public Limit {
+        if (dispatch != null && dispatch.adaptive() != null) {
+            throw new InvalidSettingsException(
+                    "dispatch.adaptive", "adaptive rates follow the upstream's publish latency: publish only");
+        }
         if (onExceed == null) {
             onExceed = OnExceed.DELAY;
         }

@@ -10,9 +10,10 @@ import io.sluice.settings.InvalidSettingsException;
  * @param messagesPerSecond messages per second, or {@code null} for unlimited
  * @param bytesPerSecond payload bytes per second, or {@code null} for unlimited
  * @param burstSeconds bucket size in seconds of rate, 0.01 to 60; {@code null} means 1.0
+ * @param adaptive whether the rates are ceilings that follow the upstream's latency; {@code null} for fixed rates
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double burstSeconds) {
+public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double burstSeconds, AdaptiveLimit adaptive) {
 
     /** Larger rates are taken for typing mistakes: no proxy moves a trillion messages a second. */
     public static final double MAX_RATE = 1e12;
@@ -30,6 +31,10 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
         } else if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
             throw new InvalidSettingsException(
                     "burstSeconds", "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
+        }
+        if (adaptive != null && messagesPerSecond == null && bytesPerSecond == null) {
+            throw new InvalidSettingsException(
+                    "adaptive", "needs a ceiling: messagesPerSecond or bytesPerSecond, or both");
         }
     }
 

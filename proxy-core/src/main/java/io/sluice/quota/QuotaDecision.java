@@ -14,14 +14,19 @@ import java.util.Locale;
  */
 public final class QuotaDecision {
 
+    /** The {@link #reason()} of a throttle by an adaptive limit's lowered rate. */
+    public static final String ADAPTIVE_REASON = "adaptive";
+
     private long waitNanos;
     private Direction direction;
     private ScopeRef scope;
     private Dimension dimension;
     private double rate;
     private OnExceed onExceed;
+    private boolean adapted;
 
-    void refuse(long waitNanos, BucketKey exceeded, double limitRate, OnExceed onExceed) {
+    void refuse(long waitNanos, BucketKey exceeded, double limitRate, OnExceed onExceed, boolean adapted) {
+        this.adapted = adapted;
         this.waitNanos = waitNanos;
         this.direction = exceeded.direction();
         this.scope = exceeded.scope();
@@ -63,12 +68,21 @@ public final class QuotaDecision {
         return rate;
     }
 
+    /** Whether the exceeded scope's adaptive limit had lowered its rate below the configured one. */
+    public boolean adapted() {
+        return adapted;
+    }
+
     /**
      * Which rate is exceeded, as the {@code reason} of a throttle: {@code publish_messages},
-     * {@code dispatch_bytes} and so on. Deliberately without the limit's value, so that a metrics
-     * label made from it keeps a small, fixed set of values whatever the limits are changed to.
+     * {@code dispatch_bytes} and so on, or {@code adaptive} when an adaptive limit had lowered the
+     * rate that held it. Deliberately without the limit's value, so that a metrics label made from
+     * it keeps a small, fixed set of values whatever the limits are changed to.
      */
     public String reason() {
+        if (adapted) {
+            return ADAPTIVE_REASON;
+        }
         return direction.name().toLowerCase(Locale.ROOT) + "_"
                 + dimension.name().toLowerCase(Locale.ROOT);
     }
@@ -83,7 +97,8 @@ public final class QuotaDecision {
      * e.g. {@code throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 12 ms}.
      */
     public String rejectMessage() {
-        return "throttled: " + scope + " exceeds " + plain(rate) + " " + dimension.rateUnit() + "; retry after "
+        return "throttled: " + scope + " exceeds " + (adapted ? "its adaptive rate (limit " : "") + plain(rate) + " "
+                + dimension.rateUnit() + (adapted ? ", lowered while the broker is slow)" : "") + "; retry after "
                 + retryAfterMillis() + " ms";
     }
 

@@ -87,7 +87,8 @@ public final class QuotaPath {
         for (int i = 0; i < path.length; i++) {
             if (!path[i].admits(nowNanos, countsBytes[i] ? bytes : messages)) {
                 path[i].refused();
-                out.refuse(waitNanos(nowNanos, messages, bytes), keys[i], limitRates[i], actions[i]);
+                out.refuse(
+                        waitNanos(nowNanos, messages, bytes), keys[i], limitRates[i], actions[i], path[i].isAdapted());
                 return false;
             }
         }

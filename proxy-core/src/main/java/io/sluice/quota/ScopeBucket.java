@@ -1,10 +1,12 @@
 package io.sluice.quota;
 
 /**
- * The token bucket of one {@link BucketKey}, with the limit it enforces and the share of that
- * limit this Sluice may use: its rate is {@code limitRate x share}. A Sluice alone has the whole
- * limit (share 1); Sluices that share limits through a cluster store each get a part, which the
- * cluster sync sets every interval (io.sluice.cluster). Changing either keeps the bucket's state.
+ * The token bucket of one {@link BucketKey}, with the limit it enforces, the part of that limit
+ * in force while the limit is adaptive, and the share of it this Sluice may use: its rate is
+ * {@code limitRate x adaptiveFraction x share}. A Sluice alone has the whole limit (share 1);
+ * Sluices that share limits through a cluster store each get a part, which the cluster sync sets
+ * every interval (io.sluice.cluster). An adaptive limit's fraction follows the upstream's latency
+ * (io.sluice.adaptive); a fixed limit's is 1. Changing any of them keeps the bucket's state.
  *
  * <p>Thread-safe: the hot path uses the {@link TokenBucket} directly; changes of limit or share are
  * rare and serialised here.
@@ -17,6 +19,7 @@ public final class ScopeBucket {
     private volatile double limitRate;
     private volatile double burstSeconds;
     private volatile double share;
+    private volatile double adaptiveFraction = 1;
 
     ScopeBucket(BucketKey key, double limitRate, double burstSeconds, double share, long nowNanos) {
         this.key = key;
@@ -24,6 +27,11 @@ public final class ScopeBucket {
         this.burstSeconds = burstSeconds;
         this.share = checkedShare(share);
         this.bucket = new TokenBucket(limitRate * this.share, burstSeconds, nowNanos);
+    }
+
+    /** The rate this Sluice's bucket admits now: {@code limitRate x adaptiveFraction x share}. */
+    public double rate() {
+        return bucket.rate();
     }
 
     public BucketKey key() {
@@ -47,7 +55,28 @@ public final class ScopeBucket {
      */
     public synchronized void share(double share) {
         this.share = checkedShare(share);
-        bucket.setRate(limitRate * this.share, burstSeconds);
+        applyRate();
+    }
+
+    /** The part of {@link #limitRate()} in force for all Sluices together: 1 unless the limit is adaptive. */
+    public double adaptiveFraction() {
+        return adaptiveFraction;
+    }
+
+    /**
+     * Sets the part of the limit in force, as an adaptive limit's controller decides, keeping the
+     * bucket's balance as time; 1 puts the whole limit back in force.
+     *
+     * @param fraction more than 0 and at most 1
+     */
+    public synchronized void adapt(double fraction) {
+        if (!(fraction > 0 && fraction <= 1)) {
+            throw new IllegalArgumentException(
+                    "an adaptive fraction must be more than 0 and at most 1, got " + fraction);
+        }
+        this.adaptiveFraction = fraction;
+        bucket.adapted(fraction < 1);
+        applyRate();
     }
 
     /** Every unit charged to the bucket so far; the difference of two readings is the usage between them. */
@@ -72,8 +101,12 @@ public final class ScopeBucket {
         synchronized (this) {
             this.limitRate = limitRate;
             this.burstSeconds = burstSeconds;
-            bucket.setRate(limitRate * share, burstSeconds);
+            applyRate();
         }
+    }
+
+    private void applyRate() {
+        bucket.setRate(limitRate * adaptiveFraction * share, burstSeconds);
     }
 
     private static double checkedShare(double share) {

@@ -59,6 +59,7 @@ public final class TokenBucket {
     private volatile long tat;
     private final LongAdder charged = new LongAdder();
     private volatile boolean refused;
+    private volatile boolean adapted;
 
     /**
      * A full bucket.
@@ -115,6 +116,19 @@ public final class TokenBucket {
         if (!refused) {
             refused = true;
         }
+    }
+
+    /**
+     * Marks the bucket's rate as lowered by an adaptive limit (below its configured rate), so that a
+     * refusal can say so; read only when the bucket refuses.
+     */
+    public void adapted(boolean adapted) {
+        this.adapted = adapted;
+    }
+
+    /** Whether an adaptive limit holds the bucket's rate below its configured rate. */
+    public boolean isAdapted() {
+        return adapted;
     }
 
     /** Whether {@link #refused} was called since the last call of this method; clears the mark. */

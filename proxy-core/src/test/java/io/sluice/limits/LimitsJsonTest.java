@@ -54,14 +54,14 @@ class LimitsJsonTest {
         LimitsDocument doc = parse(REFERENCE_EXAMPLE);
 
         Limit orders = doc.limitsOf(TestScopes.TOPIC).get("public/default/orders");
-        assertEquals(new RateLimit(1000.0, 1048576.0, 1.0), orders.publish());
-        assertEquals(new RateLimit(500.0, null, 1.0), orders.dispatch());
+        assertEquals(new RateLimit(1000.0, 1048576.0, 1.0, null), orders.publish());
+        assertEquals(new RateLimit(500.0, null, 1.0, null), orders.dispatch());
         assertEquals(OnExceed.DELAY, orders.onExceed());
         assertEquals(
                 OnExceed.REJECT,
                 doc.limitsOf(TestScopes.NAMESPACE).get("public/default").onExceed());
         assertEquals(
-                new RateLimit(null, 1e9, 0.5),
+                new RateLimit(null, 1e9, 0.5, null),
                 doc.limitsOf(TestScopes.TENANT).get("public").dispatch());
         assertEquals(
                 OnExceed.NOTIFY, doc.limitsOf(TestScopes.TENANT).get("public").onExceed());
@@ -88,7 +88,7 @@ class LimitsJsonTest {
         assertEquals(new ConnectionLimits(100_000, 67_108_864), doc.connection());
 
         Limit limit = LimitsJson.parseLimit(bytes("{\"publish\": {}}"));
-        assertEquals(new RateLimit(null, null, 1.0), limit.publish());
+        assertEquals(new RateLimit(null, null, 1.0, null), limit.publish());
         assertEquals(OnExceed.DELAY, limit.onExceed());
 
         assertEquals(
@@ -102,7 +102,7 @@ class LimitsJsonTest {
         assertEquals(LimitsDocument.empty(), doc);
         Limit limit = LimitsJson.parseLimit(bytes("""
                 {"publish": {"messagesPerSecond": null, "bytesPerSecond": null, "burstSeconds": null}, "dispatch": null, "onExceed": null}"""));
-        assertEquals(new Limit(new RateLimit(null, null, 1.0), null, OnExceed.DELAY), limit);
+        assertEquals(new Limit(new RateLimit(null, null, 1.0, null), null, OnExceed.DELAY), limit);
         assertEquals(ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes("{\"maxPendingSends\": null}")));
     }
 
@@ -123,7 +123,8 @@ class LimitsJsonTest {
     void writesPrettySortedJsonWithoutUnlimitedFields() {
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(
-                        new ScopeRef(TestScopes.TOPIC, "t/n/b"), new Limit(new RateLimit(10.0, null, null), null, null))
+                        new ScopeRef(TestScopes.TOPIC, "t/n/b"),
+                        new Limit(new RateLimit(10.0, null, null, null), null, null))
                 .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/a"), new Limit(null, null, OnExceed.REJECT));
         String json = new String(write(doc), StandardCharsets.UTF_8);
         assertEquals("""
@@ -171,7 +172,7 @@ class LimitsJsonTest {
 
     @Test
     void withersChangeACopy() {
-        Limit limit = new Limit(new RateLimit(1.0, null, null), null, null);
+        Limit limit = new Limit(new RateLimit(1.0, null, null, null), null, null);
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), limit)
                 .withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), limit)
@@ -251,7 +252,7 @@ class LimitsJsonTest {
     @Test
     void rejectsNaNEvenWhenBuiltInCode() {
         InvalidSettingsException e =
-                assertThrows(InvalidSettingsException.class, () -> new RateLimit(null, Double.NaN, null));
+                assertThrows(InvalidSettingsException.class, () -> new RateLimit(null, Double.NaN, null, null));
         assertEquals("bytesPerSecond: must be a positive finite number, got NaN", e.getMessage());
         assertEquals("bytesPerSecond", e.path());
         assertEquals("must be a positive finite number, got NaN", e.problem());
@@ -274,7 +275,7 @@ class LimitsJsonTest {
     @ParameterizedTest
     @ValueSource(doubles = {0.01, 0.5, 1, 60})
     void acceptsBurstInRange(double burst) {
-        assertEquals(burst, new RateLimit(1.0, null, burst).burstSeconds());
+        assertEquals(burst, new RateLimit(1.0, null, burst, null).burstSeconds());
     }
 
     @ParameterizedTest
@@ -301,7 +302,7 @@ class LimitsJsonTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "{\"proxy\": {\"publish\": {\"messagesPerSecond\": 1, \"burst\": 2}}} | proxy.publish.burst: unknown field; known fields are burstSeconds, bytesPerSecond, messagesPerSecond",
+                "{\"proxy\": {\"publish\": {\"messagesPerSecond\": 1, \"burst\": 2}}} | proxy.publish.burst: unknown field; known fields are adaptive, burstSeconds, bytesPerSecond, messagesPerSecond",
                 "{\"proxy\": {\"onExceed\": \"drop\"}}       | proxy.onExceed: must be one of \"delay\", \"reject\", \"notify\", got \"drop\"",
                 "{\"proxy\": {\"onExceed\": \"DELAY\"}}      | proxy.onExceed: must be one of \"delay\", \"reject\", \"notify\", got \"DELAY\"",
                 "{\"proxy\": {\"onExceed\": 0}}              | proxy.onExceed: must be one of \"delay\", \"reject\", \"notify\", got ",
@@ -328,6 +329,49 @@ class LimitsJsonTest {
     void rejectsBadStructureNamingThePath(String json, String message) {
         String got = rejection(json);
         assertTrue(got.startsWith(message), got);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {}}                     | topics[\"a/b/c\"].publish.adaptive.targetLatencyMillis: is required",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": 0}} | topics[\"a/b/c\"].publish.adaptive.targetLatencyMillis: must be between 0.1 and 60000, got 0",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": 1e9}} | topics[\"a/b/c\"].publish.adaptive.targetLatencyMillis: must be between 0.1 and 60000, got 1000000000",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": 20, \"floorFraction\": 0}} | topics[\"a/b/c\"].publish.adaptive.floorFraction: must be between 0.001 and 1, got 0",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": 20, \"floorFraction\": 1.5}} | topics[\"a/b/c\"].publish.adaptive.floorFraction: must be between 0.001 and 1, got 1.5",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": \"20ms\"}} | topics[\"a/b/c\"].publish.adaptive.targetLatencyMillis: must be a number, got a string",
+                "{\"messagesPerSecond\": 1000, \"adaptive\": {\"targetLatencyMillis\": 20, \"target\": 20}}       | topics[\"a/b/c\"].publish.adaptive.target: unknown field; known fields are floorFraction, targetLatencyMillis",
+                "{\"burstSeconds\": 2, \"adaptive\": {\"targetLatencyMillis\": 20}}   | topics[\"a/b/c\"].publish.adaptive: needs a ceiling: messagesPerSecond or bytesPerSecond, or both",
+            })
+    void rejectsBadAdaptiveLimitsNamingTheField(String publish, String message) {
+        String got = rejection("{\"topics\": {\"a/b/c\": {\"publish\": " + publish + "}}}");
+        assertTrue(got.startsWith(message), got);
+    }
+
+    @Test
+    void adaptiveRatesArePublishOnly() {
+        String got = rejection("{\"topics\": {\"a/b/c\": {\"dispatch\": {\"messagesPerSecond\": 10,"
+                + " \"adaptive\": {\"targetLatencyMillis\": 20}}}}}");
+        assertTrue(
+                got.startsWith("topics[\"a/b/c\"].dispatch.adaptive: adaptive rates follow the upstream's publish"
+                        + " latency: publish only"),
+                got);
+    }
+
+    @Test
+    void anAdaptiveLimitRoundTripsWithItsDefaultFloor() {
+        LimitsDocument document = LimitsJson.parseDocument(
+                bytes("{\"topics\": {\"a/b/c\": {\"publish\": {\"messagesPerSecond\": 50000,"
+                        + " \"adaptive\": {\"targetLatencyMillis\": 20}}}}}"),
+                TestScopes.CATALOGUE);
+        AdaptiveLimit adaptive = document.limitInForce(new ScopeRef(TestScopes.TOPIC, "a/b/c"))
+                .publish()
+                .adaptive();
+        assertEquals(new AdaptiveLimit(20.0, 0.05), adaptive);
+        LimitsDocument again =
+                LimitsJson.parseDocument(LimitsJson.write(document, TestScopes.CATALOGUE), TestScopes.CATALOGUE);
+        assertEquals(document, again);
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.netty.resolver.AddressResolverGroup;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
+import io.sluice.adaptive.AdaptiveRates;
 import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSampler;
@@ -28,6 +29,7 @@ import io.sluice.admission.HeapUsage;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.ProcessCpu;
 import io.sluice.admission.Signal;
+import io.sluice.admission.SignalSource;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.frontend.FrontEnd;
@@ -57,6 +59,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -84,7 +87,9 @@ public final class SluiceServer implements AutoCloseable {
     private final TopicActivity topics;
     private final ThrottleLedger throttles;
     private final AdmissionController admission;
-    private final LatencyWindow upstreamLatency = new LatencyWindow();
+    /** Each front end's upstream publish latency, by protocol: admission reads the slowest, adaptive limits their own. */
+    private final Map<String, LatencyWindow> upstreamLatencies = new LinkedHashMap<>();
+
     private final UpstreamConnectFailures connectFailures = new UpstreamConnectFailures();
     private final LimitsStore limits;
     private final ClusterMember cluster;
@@ -92,6 +97,7 @@ public final class SluiceServer implements AutoCloseable {
     private final IncompleteFrames incompleteFrames;
     private final AddressResolverGroup<InetSocketAddress> upstreamResolver;
     private AdmissionSampler admissionSampler;
+    private AdaptiveRates adaptiveRates;
     private volatile boolean draining;
     private final List<Hosted> frontEnds = new ArrayList<>();
     private AdminServer admin;
@@ -110,6 +116,7 @@ public final class SluiceServer implements AutoCloseable {
         this.quotas = quotas;
         this.limits = limits;
         this.cluster = cluster;
+        config.frontEnds().forEach(frontEnd -> upstreamLatencies.put(frontEnd.protocol(), new LatencyWindow()));
         this.incompleteFrames = new IncompleteFrames(
                 config.bounds().maxBufferedBytes(), config.bounds().frameTimeout());
         boolean epoll = Epoll.isAvailable();
@@ -133,7 +140,7 @@ public final class SluiceServer implements AutoCloseable {
                         Signal.EVENT_LOOP_LAG,
                         eventLoopLag,
                         Signal.UPSTREAM_LATENCY_P99,
-                        upstreamLatency,
+                        (SignalSource) this::slowestUpstreamP99,
                         Signal.UPSTREAM_CONNECT_FAILURES,
                         connectFailures));
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -204,7 +211,7 @@ public final class SluiceServer implements AutoCloseable {
                     throttles,
                     stats.get(i),
                     admission,
-                    upstreamLatency,
+                    upstreamLatencies.get(frontEnd.protocol()),
                     connectFailures,
                     incompleteFrames,
                     upstreamResolver);
@@ -230,6 +237,8 @@ public final class SluiceServer implements AutoCloseable {
         }
         probeEventLoops();
         admissionSampler = AdmissionSampler.start(admission);
+        adaptiveRates = new AdaptiveRates(quotas, upstreamLatencies, quotas.clock());
+        adaptiveRates.start();
         sampler.scheduleAtFixedRate(topics::sample, 1, 1, TimeUnit.SECONDS);
         sampler.scheduleWithFixedDelay(() -> frontEnds.forEach(Hosted::checkUpstream), 2, 2, TimeUnit.SECONDS);
         if (!limits.isShared()) {
@@ -254,6 +263,7 @@ public final class SluiceServer implements AutoCloseable {
                 .metricsMaxTopics(config.metricsMaxTopics())
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(admission)
+                .adaptive(adaptiveRates::status)
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
                 .incompleteFrames(incompleteFrames)
                 .logEventsDropped(DroppingAsyncAppender::dropped)
@@ -272,6 +282,18 @@ public final class SluiceServer implements AutoCloseable {
                 admin.port(),
                 limits.isShared() ? "the cluster store" : limits.file(),
                 cluster == null ? "" : ", " + cluster.describe());
+    }
+
+    /** The p99 publish latency of the slowest upstream, in milliseconds; NaN while none answered. */
+    private double slowestUpstreamP99(long nowNanos) {
+        double slowest = Double.NaN;
+        for (LatencyWindow window : upstreamLatencies.values()) {
+            double p99 = window.read(nowNanos);
+            if (!Double.isNaN(p99) && (Double.isNaN(slowest) || p99 > slowest)) {
+                slowest = p99;
+            }
+        }
+        return slowest;
     }
 
     /** Each worker loop ticks a probe; a late tick is event-loop lag, an admission signal. */
@@ -387,6 +409,9 @@ public final class SluiceServer implements AutoCloseable {
         }
         if (admissionSampler != null) {
             admissionSampler.close();
+        }
+        if (adaptiveRates != null) {
+            adaptiveRates.close();
         }
         upstreamResolver.close();
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.sluice.adaptive.AdaptiveScope;
 import io.sluice.admin.http.ApiRequest;
 import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
@@ -42,6 +43,7 @@ public final class MetricsResource {
      * @param maxTopics how many topics without a limit get their own {@code topic} label
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
+     * @param adaptive the adaptive limits' state; none gives no {@code sluice_adaptive_*} families
      * @param incompleteFrames the bytes of incomplete client frames, or {@code null} for no
      *        {@code sluice_buffered_bytes*} families
      * @param logEventsDropped log events the logging backend dropped, or {@code null} when it drops none
@@ -56,6 +58,7 @@ public final class MetricsResource {
             int maxTopics,
             BooleanSupplier ready,
             Supplier<ClusterStatus> cluster,
+            Supplier<List<AdaptiveScope>> adaptive,
             IncompleteFrames incompleteFrames,
             LongSupplier logEventsDropped) {
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -68,6 +71,7 @@ public final class MetricsResource {
             registry.register(new AdmissionCollector(admission));
         }
         registry.register(new ClusterCollector(cluster));
+        registry.register(new AdaptiveCollector(adaptive));
         if (incompleteFrames != null) {
             registry.register(new IncompleteFramesCollector(incompleteFrames));
         }

@@ -17,6 +17,7 @@ import java.util.List;
  * @param measureSeconds     each measured run of a passthrough, producers or end-to-end workload
  * @param accuracySeconds    each flood of a rate-limited topic
  * @param isolationSeconds   how long topic B is paced in the noisy-neighbour scenario
+ * @param adaptiveSeconds   each case of the adaptive scenario
  * @param accuracyRates      the limits the accuracy scenario configures, msg/s
  * @param accuracyBytesPerSecond the bytes/s limit the accuracy scenario configures once
  * @param producers          how many producers share one connection in the producers scenario
@@ -48,6 +49,7 @@ record BenchSettings(
         double measureSeconds,
         double accuracySeconds,
         double isolationSeconds,
+        double adaptiveSeconds,
         List<Integer> accuracyRates,
         long accuracyBytesPerSecond,
         int producers,
@@ -74,6 +76,7 @@ record BenchSettings(
                 number("bench.measureSeconds", 8),
                 number("bench.accuracySeconds", 12),
                 number("bench.isolationSeconds", 10),
+                number("bench.adaptiveSeconds", 20),
                 Arrays.stream(System.getProperty("bench.accuracyRates", "100,1000,10000")
                                 .split(","))
                         .map(String::trim)
@@ -118,6 +121,7 @@ record BenchSettings(
                 measureSeconds,
                 accuracySeconds,
                 isolationSeconds,
+                adaptiveSeconds,
                 accuracyRates,
                 accuracyBytesPerSecond,
                 producers,

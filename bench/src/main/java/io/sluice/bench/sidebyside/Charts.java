@@ -4,6 +4,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
@@ -53,9 +54,53 @@ final class Charts {
         save(chart, png);
     }
 
-    private static void line(XYChart chart, String name, double[] x, double[] y) {
+    /**
+     * An adaptive limit at work, second by second (log scales): on the left the bulk producer's
+     * acknowledged rate and the rate in force, on the right the online producer's p99, the broker's
+     * p99 the limit followed and the target.
+     */
+    static void adaptiveTimeline(
+            String title,
+            double[] seconds,
+            double[] bulkRate,
+            double[] rateInForce,
+            double[] onlineP99,
+            double[] brokerP99,
+            double targetMillis,
+            Path png) {
+        XYChart chart = new XYChartBuilder()
+                .width(900)
+                .height(550)
+                .title(title)
+                .xAxisTitle("seconds since the flood started")
+                .yAxisTitle("msg/s (log scale)")
+                .build();
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
+        chart.setYAxisGroupTitle(1, "ms (log scale)");
+        line(chart, "bulk acknowledged", seconds, positive(bulkRate));
+        line(chart, "bulk rate in force", seconds, positive(rateInForce));
+        line(chart, "online p99", seconds, positive(onlineP99)).setYAxisGroup(1);
+        line(chart, "broker p99 followed", seconds, positive(brokerP99)).setYAxisGroup(1);
+        double end = seconds.length == 0 ? 1 : seconds[seconds.length - 1];
+        line(chart, "target", new double[] {0, end}, new double[] {targetMillis, targetMillis})
+                .setYAxisGroup(1);
+        save(chart, png);
+    }
+
+    /** A figure a log scale can draw: a missing or zero one as the smallest drawn. */
+    private static double[] positive(double[] values) {
+        double[] drawn = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            drawn[i] = Double.isNaN(values[i]) || values[i] < 0.01 ? 0.01 : values[i];
+        }
+        return drawn;
+    }
+
+    private static XYSeries line(XYChart chart, String name, double[] x, double[] y) {
         XYSeries series = chart.addSeries(name, x, y);
         series.setMarker(SeriesMarkers.NONE);
+        return series;
     }
 
     private static void save(XYChart chart, Path png) {

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * The Kafka quotas suite: a real three-broker Kafka cluster (KRaft) and Sluice's jar, each a
  * process of its own, Sluice's limits set over its REST API. {@link KafkaAccuracyScenario} measures
  * how exactly produce and fetch limits hold, {@link KafkaIsolationScenario} whether a flooded
- * limited topic slows another topic of the same producer, beside Kafka's own client-id quota.
+ * limited topic slows another topic of the same producer, beside Kafka's own client-id quota, and
+ * {@link AdaptiveScenario} an adaptive limit on a bulk producer beside an online one.
  * Writes {@code kafka-quotas-results.md} (and {@code .json}) and PNG charts to {@code bench.output}
  * (default {@code docs/bench}).
  *
@@ -34,13 +35,15 @@ public final class KafkaQuotaSideBySide {
     private static final int BROKERS = 3;
     private static final String NAME = "kafka-quotas-results";
     /** Every scenario, in the order they run; {@code -Dbench.scenarios} picks some of them. */
-    private static final String ALL_SCENARIOS = "accuracy,isolation";
+    private static final String ALL_SCENARIOS = "accuracy,isolation,adaptive";
 
     private KafkaQuotaSideBySide() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        // Every batch Sluice delays comes back to the producer as a retriable error, logged as a warning.
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.producer.internals.Sender", "error");
         if (System.getProperty("bench.accuracyRates") == null) {
             System.setProperty("bench.accuracyRates", "100,1000,10000,50000");
         }
@@ -86,6 +89,13 @@ public final class KafkaQuotaSideBySide {
             }
             if (scenarios.contains("isolation")) {
                 KafkaIsolationScenario.run(sluice, cluster.bootstrapServers(), admin, settings, report);
+            }
+            if (scenarios.contains("adaptive")) {
+                AdaptiveScenario.run(
+                        new KafkaAdaptiveWorkload(sluice, admin),
+                        settings.adaptiveSeconds(),
+                        settings.outputDir(),
+                        report);
             }
             report.text("Load average at the end: " + LoadAverage.now());
         } finally {

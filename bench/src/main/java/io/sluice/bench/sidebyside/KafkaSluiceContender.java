@@ -60,6 +60,21 @@ final class KafkaSluiceContender implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
+    /** The admin API's base URL. */
+    String adminUrl() {
+        return "http://127.0.0.1:" + adminPort;
+    }
+
+    /** Removes one Kafka topic's limit, if it has one. */
+    void deleteTopicLimit(String topic) {
+        String path = "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8);
+        try {
+            SluiceContender.send(HttpRequest.newBuilder(admin(path)).DELETE().build());
+        } catch (IllegalStateException notThere) {
+            // 404: no limit to remove.
+        }
+    }
+
     /** Sets one Kafka topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
     void putTopicLimit(String topic, String limitJson) {
         String path = "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8);

@@ -26,7 +26,7 @@ public final class SideBySide {
 
     /** Every scenario, in the order they run; {@code -Dbench.scenarios} picks some of them. */
     static final String ALL_SCENARIOS =
-            "passthrough,producers,endtoend,pulsarperf,held,accuracy,isolation,connections,manyconnections";
+            "passthrough,producers,endtoend,pulsarperf,held,accuracy,isolation,adaptive,connections,manyconnections";
 
     private SideBySide() {}
 
@@ -138,6 +138,10 @@ public final class SideBySide {
             }
             if (scenarios.contains("isolation")) {
                 IsolationScenario.run(sluice, broker.serviceUrl(), broker.webUrl(), settings, report);
+            }
+            if (scenarios.contains("adaptive")) {
+                AdaptiveScenario.run(
+                        new PulsarAdaptiveWorkload(sluice), settings.adaptiveSeconds(), settings.outputDir(), report);
             }
             // Last: a thousand connections leave the proxies' heaps grown for whatever would follow.
             if (scenarios.contains("connections")) {

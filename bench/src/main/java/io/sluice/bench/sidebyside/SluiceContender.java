@@ -64,6 +64,20 @@ final class SluiceContender implements AutoCloseable {
         return new Contender(name, scheme + "://127.0.0.1:" + port, process.pid());
     }
 
+    /** The admin API's base URL. */
+    String adminUrl() {
+        return "http://127.0.0.1:" + adminPort;
+    }
+
+    /** Removes one topic's limit, if it has one. */
+    void deleteTopicLimit(String topic) {
+        try {
+            send(HttpRequest.newBuilder(topicUri(topic)).DELETE().build());
+        } catch (IllegalStateException notThere) {
+            // 404: no limit to remove.
+        }
+    }
+
     /** Sets one topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
     void putTopicLimit(String topic, String limitJson) {
         send(HttpRequest.newBuilder(topicUri(topic))

@@ -30,18 +30,19 @@ record Workload(int payloadBytes, boolean batching, int inFlight, int producers,
     }
 
     /**
-     * The workloads of {@code all} whose {@link #name()} contains one of the comma-separated parts of
-     * {@code -Dbench.workloads} (e.g. {@code "1000 in flight,62 in flight"}, for an A/B run of the
-     * throughput workloads alone); all of them when it is not set.
+     * The workloads of {@code all} whose {@link #name()} contains one of the parts of
+     * {@code -Dbench.workloads}, separated by {@code |}, with {@code _} for a space (which
+     * BENCH_OPTS cannot carry): {@code no_batching,_1000|no_batching,_62} picks the 1 KiB
+     * throughput workloads of {@code passthrough} and {@code producers}. All of them when it is not set.
      */
     static List<Workload> selected(List<Workload> all) {
         String wanted = System.getProperty("bench.workloads", "");
         if (wanted.isBlank()) {
             return all;
         }
-        List<String> parts = Arrays.stream(wanted.split(","))
-                .map(String::trim)
-                .filter(part -> !part.isEmpty())
+        List<String> parts = Arrays.stream(wanted.split("\\|"))
+                .map(part -> part.replace('_', ' '))
+                .filter(part -> !part.isBlank())
                 .toList();
         return all.stream()
                 .filter(workload -> parts.stream().anyMatch(workload.name()::contains))

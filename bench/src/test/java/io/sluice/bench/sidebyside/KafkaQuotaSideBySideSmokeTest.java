@@ -29,6 +29,7 @@ class KafkaQuotaSideBySideSmokeTest {
                 1,
                 1,
                 1,
+                3,
                 List.of(1000),
                 100_000,
                 1,

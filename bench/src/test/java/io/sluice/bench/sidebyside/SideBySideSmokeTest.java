@@ -35,6 +35,7 @@ class SideBySideSmokeTest {
                 1,
                 3,
                 1,
+                3,
                 List.of(1000),
                 100_000,
                 3,

@@ -28,6 +28,7 @@ class TlsSideBySideSmokeTest {
                 1,
                 3,
                 1,
+                3,
                 List.of(1000),
                 100_000,
                 3,

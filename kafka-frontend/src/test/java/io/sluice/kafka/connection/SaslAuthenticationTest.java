@@ -47,14 +47,14 @@ class SaslAuthenticationTest {
 
     @Test
     void aPlainPrincipalTheBrokerAcceptedIsCharged() {
-        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
         authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
         assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "alice's 10 records/s are spent by the first");
     }
 
     @Test
     void aScramPrincipalCountsOnlyOnceTheServerFinalMessageCame() {
-        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
         handshake("SCRAM-SHA-512");
         exchange(2, "n,,n=alice,r=client-nonce", Errors.NONE, "r=client-nonceserver,s=c2FsdA==,i=4096");
         assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "the server-first message proves nothing yet");
@@ -64,7 +64,7 @@ class SaslAuthenticationTest {
 
     @Test
     void aRefusedAuthenticationChargesNobody() {
-        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
         authenticate("PLAIN", "\0alice\0wrong", Errors.SASL_AUTHENTICATION_FAILED, new byte[0]);
         assertEquals(Errors.NONE, secondProduceOutcome(), "not alice's records");
     }
@@ -73,7 +73,7 @@ class SaslAuthenticationTest {
     void aConnectionThatHasNotAuthenticatedIsAnonymous() {
         harness.limit(
                 new ScopeRef(KafkaScopes.PRINCIPAL, KafkaScopes.ANONYMOUS),
-                new Limit(new RateLimit(10.0, null, null), null, OnExceed.REJECT));
+                new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
         assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "User:ANONYMOUS before any authentication");
     }
 

@@ -6,6 +6,7 @@ import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.Signal;
 import io.sluice.cli.AdminCli;
+import io.sluice.limits.AdaptiveLimit;
 import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
@@ -264,6 +265,59 @@ class AdminCliIT {
         }
         assertEquals(
                 AdminCli.REFUSED, cli("limits", "get", "kafka-client", clientId).exit());
+    }
+
+    @Test
+    void anAdaptiveLimitIsSetShownAndMadeFixedAgain() {
+        String tenant = "cli-adaptive-" + System.nanoTime();
+        try {
+            ok(
+                    "limits",
+                    "set",
+                    "tenant",
+                    tenant,
+                    "--publish-rate",
+                    "1M",
+                    "--adaptive-target",
+                    "20ms",
+                    "--adaptive-floor",
+                    "5%");
+            AdaptiveLimit adaptive =
+                    limits().limitsOf(PulsarScopes.TENANT).get(tenant).publish().adaptive();
+            assertEquals(new AdaptiveLimit(20.0, 0.05), adaptive);
+            String list = ok("limits", "list").out();
+            assertTrue(
+                    list.lines()
+                            .anyMatch(l -> l.matches("tenant\\s+" + tenant
+                                    + "\\s+delay\\s+publish 1M msg/s \\(adaptive: target 20 ms, floor 5%\\)")),
+                    list);
+
+            Run tooLow = cli("limits", "set", "tenant", tenant, "--adaptive-target", "0.01ms");
+            assertEquals(AdminCli.REFUSED, tooLow.exit());
+            assertTrue(
+                    tooLow.err().contains("(400): publish.adaptive.targetLatencyMillis: must be between 0.1 and 60000"),
+                    tooLow.err());
+            Run noCeiling = cli(
+                    "limits",
+                    "set",
+                    "tenant",
+                    tenant,
+                    "--dispatch-rate",
+                    "5",
+                    "--publish-rate",
+                    "unlimited",
+                    "--adaptive-target",
+                    "20ms");
+            assertEquals(AdminCli.USAGE, noCeiling.exit());
+            assertTrue(noCeiling.err().contains("needs a publish rate for its ceiling"), noCeiling.err());
+
+            ok("limits", "set", "tenant", tenant, "--adaptive-target", "off");
+            assertEquals(
+                    null,
+                    limits().limitsOf(PulsarScopes.TENANT).get(tenant).publish().adaptive());
+        } finally {
+            ok("limits", "delete", "tenant", tenant);
+        }
     }
 
     @Test

@@ -91,6 +91,12 @@ class MonitoringContractIT {
                         .withLimit(
                                 new ScopeRef(PulsarScopes.TOPIC, rejected),
                                 LimitsJson.parseLimit("{\"publish\":{\"messagesPerSecond\":2},\"onExceed\":\"reject\"}"
+                                        .getBytes(StandardCharsets.UTF_8)))
+                        // An adaptive limit that never binds, for the sluice_adaptive_* families.
+                        .withLimit(
+                                new ScopeRef(PulsarScopes.TENANT, "public"),
+                                LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":1e9,"
+                                                + "\"adaptive\":{\"targetLatencyMillis\":60000}}}")
                                         .getBytes(StandardCharsets.UTF_8))));
         try (PulsarClient client = PulsarClient.builder()
                         .serviceUrl(sluice.serviceUrl)
@@ -144,21 +150,38 @@ class MonitoringContractIT {
         }
     }
 
-    /** Admission signals are sampled every second; upstream latency needs the traffic above in its window. */
+    /**
+     * Admission signals are sampled every second, adaptive limits run every second; upstream latency
+     * needs the traffic above in its window.
+     */
     private static ExposedMetrics scrapeOnceEverySignalIsIn() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest request = HttpRequest.newBuilder(URI.create(sluice.adminUrl() + "/metrics"))
                 .build();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            ExposedMetrics metrics = ExposedMetrics.parse(
-                    http.send(request, HttpResponse.BodyHandlers.ofString()).body());
-            Set<String> signals = metrics.values("sluice_admission_signal", "signal");
-            if (signals.containsAll(Set.of("upstream_latency_p99", "event_loop_lag", "cpu", "heap", "direct_memory"))
-                    || System.nanoTime() > deadline) {
-                return metrics;
+        // A send every 50 ms meanwhile: the adaptive limit shows the latency of its last second only.
+        try (PulsarClient client = PulsarClient.builder()
+                        .serviceUrl(sluice.serviceUrl)
+                        .operationTimeout(30, TimeUnit.SECONDS)
+                        .build();
+                Producer<byte[]> trickle = client.newProducer()
+                        .topic("persistent://public/default/monitoring-trickle-" + System.nanoTime())
+                        .enableBatching(false)
+                        .create()) {
+            while (true) {
+                trickle.send(new byte[10]);
+                ExposedMetrics metrics = ExposedMetrics.parse(
+                        http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+                Set<String> signals = metrics.values("sluice_admission_signal", "signal");
+                if ((signals.containsAll(Set.of(
+                                        "upstream_latency_p99", "event_loop_lag", "cpu", "heap", "direct_memory"))
+                                && !metrics.values("sluice_adaptive_latency_p99_seconds", "name")
+                                        .isEmpty())
+                        || System.nanoTime() > deadline) {
+                    return metrics;
+                }
+                Thread.sleep(50);
             }
-            Thread.sleep(200);
         }
     }
 

@@ -71,7 +71,8 @@ class DispatchGateTest {
 
     @Test
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
-        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), null));
+        harness.limit(
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -93,7 +94,8 @@ class DispatchGateTest {
             names = {"REJECT", "NOTIFY"})
     void rejectAndNotifyWithholdPermitsAsDelayDoesAndAreRecordedAsTheDelayTheyAre(OnExceed action) {
         harness.limit(
-                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null), action));
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC),
+                new Limit(null, new RateLimit(100.0, null, null, null), action));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -108,7 +110,8 @@ class DispatchGateTest {
 
     @Test
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
-        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null), null));
+        harness.limit(
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(10.0, null, null, null), null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();

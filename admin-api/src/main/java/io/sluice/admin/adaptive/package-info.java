@@ -1,0 +1,2 @@
+/** The adaptive limits' state over REST. */
+package io.sluice.admin.adaptive;

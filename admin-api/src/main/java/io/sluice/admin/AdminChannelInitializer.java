@@ -36,6 +36,8 @@ import java.time.Duration;
  * or, for a connection past the cap, {@code [SslHandler -> TlsHandshakeWatch] -> HttpResponseEncoder
  * -> PastCapReply} (one probe, then closed; {@link AdminSlots} keeps four times the cap of those,
  * closing the oldest for a new one).
+ * A connection accepted while more than half the cap is open has 2 s, not the idle timeout, for
+ * each request, so connections that send nothing cannot hold the API's for long.
  * The channel does not read on its own: {@link RequestTurns} asks for each message, so a client
  * that pipelines requests without reading the answers is not read further, and the token is
  * checked before any of a body is read or buffered. The request timeout starts when the
@@ -100,6 +102,8 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel channel) {
         connections.add(channel);
+        // Taken when connections already run short, a connection gets the probe's time for each request.
+        boolean crowded = slots.crowded();
         boolean pastCap = !slots.admit(channel);
         if (pastCap) {
             long leftOut = PAST_CAP.admit();
@@ -124,7 +128,7 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast("http", new HttpServerCodec());
         pipeline.addLast("flow", new FlowControlHandler());
-        pipeline.addLast("turns", new RequestTurns(idleTimeout));
+        pipeline.addLast("turns", new RequestTurns(crowded ? min(idleTimeout, PAST_CAP_TIMEOUT) : idleTimeout));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         if (token != null) {
             pipeline.addLast("crowded", crowdedClose);

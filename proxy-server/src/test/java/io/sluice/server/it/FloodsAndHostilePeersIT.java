@@ -199,6 +199,7 @@ class FloodsAndHostilePeersIT {
         long peakHeld = 0;
         try (RawPulsarClient flooder = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, flooder.connect().getType());
+            flooder.lookup(topic);
             BaseCommand created = flooder.producer(1, topic);
             assertEquals(BaseCommand.Type.PRODUCER_SUCCESS, created.getType(), created::toString);
             Thread writer = new Thread(

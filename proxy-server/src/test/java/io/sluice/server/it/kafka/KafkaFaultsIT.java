@@ -86,7 +86,10 @@ class KafkaFaultsIT {
                 "--max-connections",
                 Integer.toString(MAX_CONNECTIONS),
                 "--frame-timeout",
-                Integer.toString(FRAME_TIMEOUT_SECONDS));
+                Integer.toString(FRAME_TIMEOUT_SECONDS),
+                // Low enough that 30 connections pass it within the frame timeout however loaded the machine.
+                "--max-buffered-bytes",
+                "16MiB");
         clients = new KafkaClients(sluice.bootstrap());
         steadyTopic = KafkaClientsIT.unique("steady");
         clients.createTopics(3, steadyTopic);

@@ -44,48 +44,29 @@ final class RawKafkaClient implements AutoCloseable {
      * {@code topicId} (Produce v13, acks=1); returns the partition's error code.
      */
     short produceById(Uuid topicId, int partition, int records) throws IOException {
-        short version = 13;
         SimpleRecord[] batch = new SimpleRecord[records];
         for (int i = 0; i < records; i++) {
             batch[i] = new SimpleRecord(("raw-" + i).getBytes(StandardCharsets.UTF_8));
         }
-        ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
-        ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setTopicId(topicId);
-        topic.partitionData()
-                .add(new ProduceRequestData.PartitionProduceData()
-                        .setIndex(partition)
-                        .setRecords(MemoryRecords.withRecords(Compression.NONE, batch)));
-        request.topicData().add(topic);
-        int id = ++correlationId;
-        RequestHeaderData header = new RequestHeaderData()
-                .setRequestApiKey(ApiKeys.PRODUCE.id)
-                .setRequestApiVersion(version)
-                .setCorrelationId(id)
-                .setClientId("raw-it");
-        ByteBuffer message =
-                RequestUtils.serialize(header, ApiKeys.PRODUCE.requestHeaderVersion(version), request, version);
-        ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
-                .putInt(message.remaining())
-                .put(message)
-                .flip();
-        out.write(frame.array(), 0, frame.limit());
-        out.flush();
+        short version = 13;
+        int id = writeProduce(
+                version,
+                (short) 1,
+                "raw-it",
+                new ProduceRequestData.TopicProduceData().setTopicId(topicId),
+                partition,
+                MemoryRecords.withRecords(Compression.NONE, batch));
+        return produceError(id, version);
+    }
 
-        byte[] bytes = new byte[in.readInt()];
-        in.readFully(bytes);
-        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
-        ResponseHeaderData responseHeader =
-                new ResponseHeaderData(reader, ApiKeys.PRODUCE.responseHeaderVersion(version));
-        if (responseHeader.correlationId() != id) {
-            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
-        }
-        ProduceResponseData response = new ProduceResponseData(reader, version);
-        return response.responses()
-                .iterator()
-                .next()
-                .partitionResponses()
-                .get(0)
-                .errorCode();
+    /**
+     * Produces one record to partition {@code partition} of {@code topic} (Produce v9, acks=1) under
+     * client id {@code clientId}; returns the partition's error code.
+     */
+    short produce(String clientId, String topic, int partition) throws IOException {
+        short version = 9;
+        int id = writeProduce(version, (short) 1, clientId, topic, partition);
+        return produceError(id, version);
     }
 
     /** Sends ApiVersions v0 and reads its answer, as every client does first: the broker's answer ends Sluice's handshake deadline. */
@@ -111,24 +92,69 @@ final class RawKafkaClient implements AutoCloseable {
      * under client id {@code clientId}: no answer comes. Buffered until {@link #flush}.
      */
     void produceUnacknowledged(String clientId, String topic, int partition) throws IOException {
-        short version = 9;
-        ProduceRequestData request = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(30_000);
-        ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
-        data.partitionData()
+        writeProduce((short) 9, (short) 0, clientId, topic, partition);
+    }
+
+    /** Writes a Produce of one small record to {@code topic} (by name), unflushed; returns its correlation id. */
+    private int writeProduce(short version, short acks, String clientId, String topic, int partition)
+            throws IOException {
+        return writeProduce(
+                version,
+                acks,
+                clientId,
+                new ProduceRequestData.TopicProduceData().setName(topic),
+                partition,
+                MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[8])));
+    }
+
+    /** Writes a Produce of {@code records} to {@code topic}'s partition, flushed when it awaits an answer. */
+    private int writeProduce(
+            short version,
+            short acks,
+            String clientId,
+            ProduceRequestData.TopicProduceData topic,
+            int partition,
+            MemoryRecords records)
+            throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(30_000);
+        topic.partitionData()
                 .add(new ProduceRequestData.PartitionProduceData()
                         .setIndex(partition)
-                        .setRecords(MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[8]))));
-        request.topicData().add(data);
+                        .setRecords(records));
+        request.topicData().add(topic);
+        int id = ++correlationId;
         RequestHeaderData header = new RequestHeaderData()
                 .setRequestApiKey(ApiKeys.PRODUCE.id)
                 .setRequestApiVersion(version)
-                .setCorrelationId(++correlationId)
+                .setCorrelationId(id)
                 .setClientId(clientId);
         ByteBuffer message =
                 RequestUtils.serialize(header, ApiKeys.PRODUCE.requestHeaderVersion(version), request, version);
-        byte[] size = ByteBuffer.allocate(4).putInt(message.remaining()).array();
-        out.write(size);
+        out.write(ByteBuffer.allocate(4).putInt(message.remaining()).array());
         out.write(message.array(), message.arrayOffset() + message.position(), message.remaining());
+        if (acks != 0) {
+            out.flush();
+        }
+        return id;
+    }
+
+    /** Reads the answer to Produce {@code id} of {@code version}; returns its first partition's error code. */
+    private short produceError(int id, short version) throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        ResponseHeaderData responseHeader =
+                new ResponseHeaderData(reader, ApiKeys.PRODUCE.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != id) {
+            throw new IOException("response " + responseHeader.correlationId() + " to request " + id);
+        }
+        return new ProduceResponseData(reader, version)
+                .responses()
+                .iterator()
+                .next()
+                .partitionResponses()
+                .get(0)
+                .errorCode();
     }
 
     void flush() throws IOException {

@@ -17,11 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  * decoder whose read leaves the total over the bound stops if it holds at least its fair share of
  * the bound (the bound divided among the connections that hold anything). The largest always
  * does, since over the bound the average is above the fair share, and a small frame that
- * straddles two reads goes on. They are read again once the total falls to seven eighths of the
- * bound: when frames complete, or connections close (a frame that stops arriving is closed by the
- * frame timeout, so stopped connections cannot hold the bytes for ever). The total passes the
- * bound by what was in flight when connections stopped, and by what those still read bring, each
- * less than its fair share.
+ * straddles two reads goes on, up to an eighth over the bound: past that every connection whose
+ * frame grows stops. They are read again once the total falls to seven eighths of the bound: when
+ * frames complete, or connections close (a frame that stops arriving is closed by the frame
+ * timeout, so stopped connections cannot hold the bytes for ever). So the total passes the bound
+ * by an eighth at most, and by what one read brings to each connection as it stops.
  *
  * <p>Thread-safe: every event loop reports its decoders' bytes; a decoder reports once per read
  * that leaves it holding bytes, never per frame, and a read of whole frames reports nothing.
@@ -33,6 +33,7 @@ public final class IncompleteFrames {
 
     private final long maxBytes;
     private final long resumeAt;
+    private final long ceiling;
     private final Duration frameTimeout;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicInteger holders = new AtomicInteger();
@@ -53,6 +54,7 @@ public final class IncompleteFrames {
         }
         this.maxBytes = maxBytes;
         this.resumeAt = maxBytes - maxBytes / 8;
+        this.ceiling = maxBytes + maxBytes / 8;
         this.frameTimeout = frameTimeout;
     }
 
@@ -83,7 +85,8 @@ public final class IncompleteFrames {
 
     /**
      * One decoder now holds {@code after} bytes, where it held {@code before}; returns whether it
-     * must stop being read (the total is over the bound and it holds at least its fair share).
+     * must stop being read (the total is over the bound and it holds at least its fair share, or
+     * the total is an eighth over the bound).
      */
     public boolean held(long before, long after) {
         if (before == 0) {
@@ -98,7 +101,7 @@ public final class IncompleteFrames {
             }
             return false;
         }
-        return total > maxBytes && after * holders.get() >= maxBytes;
+        return total > maxBytes && (after * holders.get() >= maxBytes || total > ceiling);
     }
 
     /**

@@ -53,19 +53,35 @@ class IncompleteFramesDecoderTest {
         IncompleteFrames bound = new IncompleteFrames(100, TIMEOUT);
         Peer large = new Peer(bound);
         Peer small = new Peer(bound);
-        large.send(Unpooled.buffer().writeInt(1_000).writeZero(150));
+        large.send(Unpooled.buffer().writeInt(1_000).writeZero(100));
         assertEquals(List.of(FrameDecoder.Reads.STOP), large.reads);
         assertEquals(1, bound.stops());
 
-        small.send(Unpooled.buffer().writeInt(20).writeZero(10));
-        small.send(Unpooled.buffer().writeZero(10).writeInt(5));
+        small.send(Unpooled.buffer().writeInt(6).writeZero(4));
+        small.send(Unpooled.buffer().writeZero(2).writeInt(5));
         assertEquals(List.of(), small.reads, "a frame smaller than its fair share is read on");
         assertEquals(1, small.frames);
-        assertEquals(154 + 4, bound.bytes());
+        assertEquals(104 + 4, bound.bytes());
 
         small.close();
         large.close();
         assertEquals(0, bound.bytes(), "closed connections hold nothing");
+    }
+
+    @Test
+    void anEighthOverTheBoundEveryGrowingFrameStops() {
+        IncompleteFrames bound = new IncompleteFrames(100, TIMEOUT);
+        Peer early = new Peer(bound);
+        Peer late = new Peer(bound);
+        early.send(Unpooled.buffer().writeInt(1_000).writeZero(90));
+        assertEquals(List.of(), early.reads, "under the bound");
+        late.send(Unpooled.buffer().writeInt(1_000).writeZero(10));
+        assertEquals(List.of(), late.reads, "over the bound, under its fair share, under an eighth over");
+        late.send(Unpooled.buffer().writeZero(10));
+        assertEquals(List.of(FrameDecoder.Reads.STOP), late.reads, "an eighth over the bound");
+        assertEquals(118, bound.bytes());
+        early.close();
+        late.close();
     }
 
     @Test

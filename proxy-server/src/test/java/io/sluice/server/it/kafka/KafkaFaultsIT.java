@@ -267,7 +267,9 @@ class KafkaFaultsIT {
                 (long) peakHeap >> 20,
                 peakKib / 1024,
                 acknowledged.get() - ackedBefore);
-        assertTrue(peakBuffered <= 2 * bound, "buffered " + peakBuffered + " bytes, bound " + bound);
+        // An eighth over the bound at most, and a read (up to 64 KiB) per connection as it stops.
+        assertTrue(
+                peakBuffered <= bound * 9 / 8 + 30 * 64 * 1024, "buffered " + peakBuffered + " bytes, bound " + bound);
         assertTrue(peakKib < 600 * 1024, "peak RSS " + peakKib / 1024 + " MiB");
     }
 

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,6 +62,8 @@ class KafkaIdentityFloodIT {
             AtomicBoolean flooding = new AtomicBoolean(true);
             AtomicLong acknowledged = new AtomicLong();
             AtomicLong failed = new AtomicLong();
+            AtomicLong slowestAnswer = new AtomicLong();
+            Map<String, Integer> answers = new ConcurrentHashMap<>();
             try (RawKafkaClient steady = new RawKafkaClient(
                     sluice.nodePortBase + steadyPartition.leader().id())) {
                 steady.apiVersions();
@@ -68,7 +72,10 @@ class KafkaIdentityFloodIT {
                 Thread limited = new Thread(() -> {
                     try {
                         while (flooding.get()) {
+                            long sent = System.nanoTime();
                             short error = steady.produce("steady", steadyTopic, steadyPartition.partition());
+                            slowestAnswer.accumulateAndGet(System.nanoTime() - sent, Math::max);
+                            answers.merge(Errors.forCode(error).name(), 1, Integer::sum);
                             if (error == Errors.NONE.code()) {
                                 acknowledged.incrementAndGet();
                             } else if (error != Errors.POLICY_VIOLATION.code()) {
@@ -114,8 +121,9 @@ class KafkaIdentityFloodIT {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double duringFlood = (acknowledged.get() - countedFrom) / seconds;
-                // After the flood, once Sluice has worked through what it wrote: the client's own bucket.
-                Thread.sleep(3_000);
+                // After the flood, once Sluice has worked through what it wrote (its produce requests counted
+                // stop growing but for the limited client's): the client's own bucket.
+                awaitFloodForwarded(sluice);
                 long afterFrom = acknowledged.get();
                 long afterStart = System.nanoTime();
                 Thread.sleep(5_000);
@@ -144,6 +152,9 @@ class KafkaIdentityFloodIT {
                         LIMIT,
                         duringFlood,
                         after);
+                System.out.printf(
+                        "[identities] the limited client's answers: %s, slowest %d ms%n",
+                        answers, TimeUnit.NANOSECONDS.toMillis(slowestAnswer.get()));
                 assertEquals(List.of(), floodFailures, "Sluice dropped a flooding connection");
                 assertEquals(0, failed.get(), "the limited client saw errors other than Sluice's refusals");
                 assertEquals(200, sluice.get("/healthz").statusCode(), "Sluice no longer answers");
@@ -159,6 +170,22 @@ class KafkaIdentityFloodIT {
                 assertTrue(!sluice.leaked(), "Sluice's log reports a leaked buffer");
             }
         }
+    }
+
+    /** Waits until Sluice takes fewer than 3,000 produce requests a second: the limited client's alone. */
+    private static void awaitFloodForwarded(SluiceForKafka sluice) throws InterruptedException {
+        String produce = "sluice_requests_total{api=\"produce\",protocol=\"kafka\"}";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        double before = sluice.metric(produce);
+        do {
+            Thread.sleep(1_000);
+            double now = sluice.metric(produce);
+            if (now - before < 3_000) {
+                return;
+            }
+            before = now;
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("Sluice still working through the flood after 120 s");
     }
 
     /** The peak resident set of process {@code pid} in KiB (VmHWM). */

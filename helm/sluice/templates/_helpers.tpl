@@ -73,6 +73,12 @@ rendering something that crash-loops.
 {{- end }}
 {{- end }}
 {{- end }}
+{{- if and .Values.kafka.lookupSasl.mechanism (not (and (eq .Values.mode "proxy") .Values.kafka.upstream)) }}
+{{- fail "kafka.lookupSasl is for mode=proxy with kafka.upstream" }}
+{{- end }}
+{{- if and .Values.kafka.lookupSasl.mechanism (not (and .Values.kafka.lookupSasl.username .Values.kafka.lookupSasl.passwordSecretName)) }}
+{{- fail "kafka.lookupSasl.mechanism needs kafka.lookupSasl.username and kafka.lookupSasl.passwordSecretName" }}
+{{- end }}
 {{- if and .Values.kafka.upstreamTls (not (and (eq .Values.mode "proxy") .Values.kafka.upstream)) }}
 {{- fail "kafka.upstreamTls is for mode=proxy with kafka.upstream, the brokers' SSL listener" }}
 {{- end }}
@@ -323,6 +329,9 @@ updates a Secret volume in place when the Secret changes, and Sluice re-reads th
 subPath mount would keep the first version for the life of the pod.
 */}}
 {{- define "sluice.adminTokenFile" -}}/etc/sluice/admin-token/admin-token{{- end }}
+
+{{/* Where the password of Sluice's own Kafka login (kafka.lookupSasl) is mounted. */}}
+{{- define "sluice.lookupPasswordFile" -}}/etc/sluice/kafka-lookup/password{{- end }}
 {{- define "sluice.tlsDir" -}}/etc/sluice/tls{{- end }}
 {{- define "sluice.clientCaDir" -}}/etc/sluice/client-ca{{- end }}
 {{- define "sluice.upstreamCaDir" -}}/etc/sluice/upstream-ca{{- end }}
@@ -409,6 +418,14 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     {{- if .Values.kafka.upstreamTls }}
     - name: SLUICE_KAFKA_UPSTREAM_TLS
       value: "true"
+    {{- end }}
+    {{- if .Values.kafka.lookupSasl.mechanism }}
+    - name: SLUICE_KAFKA_LOOKUP_SASL_MECHANISM
+      value: {{ .Values.kafka.lookupSasl.mechanism | quote }}
+    - name: SLUICE_KAFKA_LOOKUP_SASL_USERNAME
+      value: {{ .Values.kafka.lookupSasl.username | quote }}
+    - name: SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE
+      value: {{ include "sluice.lookupPasswordFile" . }}
     {{- end }}
     {{- end }}
     {{- end }}
@@ -547,6 +564,11 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       mountPath: /etc/sluice/redis-ca
       readOnly: true
     {{- end }}
+    {{- if and (include "sluice.kafkaEnabled" .) (eq .Values.mode "proxy") .Values.kafka.lookupSasl.mechanism }}
+    - name: sluice-kafka-lookup-password
+      mountPath: {{ dir (include "sluice.lookupPasswordFile" .) }}
+      readOnly: true
+    {{- end }}
 {{- end }}
 
 {{/*
@@ -591,5 +613,13 @@ scratch space; the root filesystem is read-only), the admin token and the TLS Se
 - name: sluice-redis-ca
   secret:
     secretName: {{ .Values.cluster.tls.caSecret }}
+{{- end }}
+{{- if and (include "sluice.kafkaEnabled" .) (eq .Values.mode "proxy") .Values.kafka.lookupSasl.mechanism }}
+- name: sluice-kafka-lookup-password
+  secret:
+    secretName: {{ .Values.kafka.lookupSasl.passwordSecretName }}
+    items:
+      - key: {{ .Values.kafka.lookupSasl.passwordSecretKey }}
+        path: {{ base (include "sluice.lookupPasswordFile" .) }}
 {{- end }}
 {{- end }}

@@ -52,7 +52,8 @@ final class KafkaDemo {
                 "127.0.0.1",
                 port,
                 RoutingMode.REWRITE,
-                false);
+                false,
+                null);
     }
 
     static void show(SluiceServer sluice, KafkaConfig config, String adminUrl, KafkaCluster cluster) throws Exception {

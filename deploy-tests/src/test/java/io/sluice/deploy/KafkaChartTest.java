@@ -155,6 +155,36 @@ class KafkaChartTest {
     }
 
     @Test
+    void sluicesOwnRequestsToTheClusterLogInWithAPasswordFromASecretFile() {
+        Manifests manifests = Chart.template(KAFKA_PROXY + """
+                  lookupSasl:
+                    mechanism: SCRAM-SHA-512
+                    username: sluice
+                    passwordSecretName: kafka-sluice-login
+                """);
+        JsonNode sluice = manifests.proxyContainer();
+        Map<String, JsonNode> env = PodChecks.env(sluice);
+        assertEquals("SCRAM-SHA-512", PodChecks.value(env, "SLUICE_KAFKA_LOOKUP_SASL_MECHANISM"));
+        assertEquals("sluice", PodChecks.value(env, "SLUICE_KAFKA_LOOKUP_SASL_USERNAME"));
+        String file = PodChecks.value(env, "SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE");
+        JsonNode volume = PodChecks.secretVolumeOf(manifests.proxyPodSpec(), sluice, file);
+        assertEquals(
+                "kafka-sluice-login", volume.path("secret").path("secretName").asText());
+        assertEquals(
+                "password",
+                volume.path("secret").path("items").get(0).path("key").asText());
+        PodChecks.assertNoSecretInEnvironmentOrCommandLine(manifests.proxyPodSpec());
+
+        RuntimeException half = assertThrows(
+                RuntimeException.class, () -> Chart.template(KAFKA_PROXY + "  lookupSasl:\n    mechanism: PLAIN\n"));
+        assertTrue(half.getMessage().contains("kafka.lookupSasl.username"), half.getMessage());
+        assertFalse(
+                PodChecks.env(Chart.template(KAFKA_PROXY).proxyContainer())
+                        .containsKey("SLUICE_KAFKA_LOOKUP_SASL_MECHANISM"),
+                "no login by default");
+    }
+
+    @Test
     void aProxyWithoutEitherUpstreamOrWithNodePortsPastTheLastPortIsRefused() {
         RuntimeException neither = assertThrows(RuntimeException.class, () -> Chart.template("mode: proxy\n"));
         assertTrue(neither.getMessage().contains("kafka.upstream"), neither.getMessage());

@@ -106,6 +106,28 @@ public final class QuotaPath {
     }
 
     /**
+     * What every scope on the path that counts {@code bytes} (or messages) has left now, in whole
+     * units: the least of their balances, negative while one is in debt; {@link Long#MAX_VALUE}
+     * when no scope limits that dimension.
+     */
+    public long balance(long nowNanos, boolean bytes) {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < buckets.length; i++) {
+            if (countsBytes[i] == bytes) {
+                least = Math.min(least, (long) Math.floor(buckets[i].balance(nowNanos)));
+            }
+        }
+        return least;
+    }
+
+    /** Gives back to every scope a charge for traffic that never got through (a batch the broker refused). */
+    public void giveBack(long nowNanos, int messages, long bytes) {
+        for (int i = 0; i < buckets.length; i++) {
+            buckets[i].giveBack(nowNanos, countsBytes[i] ? bytes : messages);
+        }
+    }
+
+    /**
      * Nanoseconds until every scope on the path admits a batch of {@code messages} and
      * {@code bytes}; 0 if they all admit it now.
      */

@@ -166,16 +166,32 @@ public final class TokenBucket {
 
     /** Takes {@code units} whatever the balance, e.g. for traffic that was let through already. */
     public void charge(long nowNanos, long units) {
+        move(nowNanos, units, false);
+    }
+
+    /**
+     * Gives back {@code units} taken earlier for traffic that never reached its destination (a
+     * batch the broker refused): the bucket is as if they had not been taken, but never fuller than
+     * full.
+     */
+    public void giveBack(long nowNanos, long units) {
+        move(nowNanos, units, true);
+    }
+
+    /** Moves the bucket's time by the cost of {@code units}: forward for a charge, {@code back} for a refund. */
+    private void move(long nowNanos, long units, boolean back) {
         long cost = costTicks(units);
         if (cost == 0) {
             return;
         }
         long now = ticks(nowNanos);
         long current;
+        long next;
         do {
             current = (long) TAT.getVolatile(this);
-        } while (!TAT.compareAndSet(this, current, later(current, now) + cost));
-        charged.add(units);
+            next = back ? later(current - cost, now) : later(current, now) + cost;
+        } while (!TAT.compareAndSet(this, current, next));
+        charged.add(back ? -units : units);
     }
 
     /** Nanoseconds until {@link #admits} turns true; 0 if it is true now. */

@@ -116,6 +116,21 @@ class QuotaEngineTest {
     }
 
     @Test
+    void aPathSaysWhatItsTightestScopeHasLeftAndTakesBackWhatNeverWent() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(100.0, null, null))
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(150.0, null, null));
+        QuotaPath path = new QuotaEngine(limits, clock).publishPath(TestScopes.topic(ORDERS));
+        long now = clock.nanoTime();
+        assertEquals(100, path.balance(now, false), "the topic's 100 are less than the namespace's 150");
+        assertEquals(Long.MAX_VALUE, path.balance(now, true), "nothing limits bytes");
+        path.charge(now, 130, 0);
+        assertEquals(-30, path.balance(now, false), "in debt");
+        path.giveBack(now, 130, 0);
+        assertEquals(100, path.balance(now, false));
+    }
+
+    @Test
     void aTopicLimitIsSharedAcrossConnections() {
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null)),

@@ -202,4 +202,17 @@ class TokenBucketTest {
         assertThrows(IllegalArgumentException.class, () -> new TokenBucket(1, Double.POSITIVE_INFINITY, 0));
         assertEquals(5.0, new TokenBucket(5, 1, 0).rate());
     }
+
+    @Test
+    void aChargeGivenBackIsAsIfNeverTakenButNeverFillsPastFull() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 1_000), "a full bucket takes one oversized charge");
+        assertFalse(bucket.admits(now));
+        bucket.giveBack(now, 1_000);
+        assertEquals(100.0, bucket.balance(now), 1e-6);
+        assertEquals(0, bucket.chargedUnits());
+        bucket.giveBack(now, 1_000);
+        assertEquals(100.0, bucket.balance(now), 1e-6, "no fuller than full");
+    }
 }

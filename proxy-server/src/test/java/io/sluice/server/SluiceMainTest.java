@@ -5,6 +5,7 @@ import io.sluice.admin.AdminServer;
 import io.sluice.frontend.HostPort;
 import io.sluice.kafka.frontend.KafkaConfig;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.LookupLogin;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.frontend.PulsarConfig;
@@ -373,6 +374,47 @@ class SluiceMainTest {
         assertMessage(
                 "invalid --kafka-node-port-base",
                 new String[] {"--kafka-upstream", "k:1", "--kafka-node-port-base", "70000"},
+                Map.of());
+    }
+
+    @Test
+    void theLookupLoginTakesAllThreeOptionsAndAReadablePasswordFile() throws Exception {
+        Path password = Files.writeString(dir.resolve("password"), "secret\n");
+        SluiceConfig config = parse(
+                new String[] {"--kafka-upstream", "k:9092", "--kafka-lookup-sasl-mechanism", "SCRAM-SHA-512"},
+                Map.of(
+                        "SLUICE_KAFKA_LOOKUP_SASL_USERNAME",
+                        "sluice",
+                        "SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE",
+                        password.toString()),
+                out);
+        assertEquals(
+                new LookupLogin("SCRAM-SHA-512", "sluice", password),
+                kafka(config).lookupLogin());
+        assertNull(kafka(parse(new String[] {"--kafka-upstream", "k:9092"}, Map.of(), out))
+                .lookupLogin());
+        assertMessage(
+                "invalid --kafka-lookup-sasl-mechanism: it, --kafka-lookup-sasl-username and"
+                        + " --kafka-lookup-sasl-password-file go together",
+                new String[] {"--kafka-upstream", "k:9092", "--kafka-lookup-sasl-username", "sluice"},
+                Map.of());
+        assertMessage(
+                "invalid --kafka-lookup-sasl-mechanism: must be one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, got GSSAPI",
+                new String[] {
+                    "--kafka-upstream", "k:9092",
+                    "--kafka-lookup-sasl-mechanism", "GSSAPI",
+                    "--kafka-lookup-sasl-username", "sluice",
+                    "--kafka-lookup-sasl-password-file", password.toString()
+                },
+                Map.of());
+        assertMessage(
+                "invalid --kafka-lookup-sasl-password-file: cannot read " + dir.resolve("absent"),
+                new String[] {
+                    "--kafka-upstream", "k:9092",
+                    "--kafka-lookup-sasl-mechanism", "PLAIN",
+                    "--kafka-lookup-sasl-username", "sluice",
+                    "--kafka-lookup-sasl-password-file", dir.resolve("absent").toString()
+                },
                 Map.of());
     }
 

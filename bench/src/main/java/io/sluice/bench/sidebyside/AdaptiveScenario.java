@@ -198,8 +198,8 @@ final class AdaptiveScenario {
     /** The bulk topic's adaptive rate in force and the broker latency it followed; the ceiling when none is shown yet. */
     private static double[] rateInForce(AdaptiveWorkload workload) {
         try {
-            String body =
-                    SluiceContender.send(HttpRequest.newBuilder(URI.create(workload.adminUrl() + "/api/v1/adaptive"))
+            String body = SluiceContender.send(
+                    HttpRequest.newBuilder(URI.create(workload.sluice().adminUrl() + "/api/v1/adaptive"))
                             .build());
             for (JsonNode scope : JSON.readTree(body).get("scopes")) {
                 JsonNode latency = scope.get("latencyP99Millis");

@@ -16,11 +16,20 @@ interface AdaptiveWorkload {
     /** Connects a new bulk producer, its topic created and warmed up; it floods from {@link Bulk#start()}. */
     Bulk bulk() throws Exception;
 
-    /** Sets the bulk topic's limit ({@code null} removes it): a JSON limit of the admin API. */
-    void limitBulk(String limitJson) throws Exception;
+    /** The Sluice under test, where the bulk topic's limit is set and its adaptive state read. */
+    TopicLimits sluice();
 
-    /** The admin API's base URL, for {@code GET /api/v1/adaptive}. */
-    String adminUrl();
+    /** The bulk producer's topic. */
+    String bulkTopic();
+
+    /** Sets the bulk topic's limit ({@code null} removes it): a JSON limit of the admin API. */
+    default void limitBulk(String limitJson) {
+        if (limitJson == null) {
+            sluice().deleteTopicLimit(bulkTopic());
+        } else {
+            sluice().putTopicLimit(bulkTopic(), limitJson);
+        }
+    }
 
     /** A producer that sends one message at a time. */
     interface Online extends AutoCloseable {

@@ -37,17 +37,13 @@ final class KafkaAdaptiveWorkload implements AdaptiveWorkload {
     }
 
     @Override
-    public String adminUrl() {
-        return sluice.adminUrl();
+    public TopicLimits sluice() {
+        return sluice;
     }
 
     @Override
-    public void limitBulk(String limitJson) {
-        if (limitJson == null) {
-            sluice.deleteTopicLimit(bulkTopic);
-        } else {
-            sluice.putTopicLimit(bulkTopic, limitJson);
-        }
+    public String bulkTopic() {
+        return bulkTopic;
     }
 
     @Override

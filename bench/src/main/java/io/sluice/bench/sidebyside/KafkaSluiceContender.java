@@ -16,7 +16,7 @@ import java.util.List;
  * a bootstrap port and, after it, a port per broker node; its limits set and its counters read over
  * its admin API.
  */
-final class KafkaSluiceContender implements AutoCloseable {
+final class KafkaSluiceContender implements TopicLimits, AutoCloseable {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
@@ -60,13 +60,13 @@ final class KafkaSluiceContender implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    /** The admin API's base URL. */
-    String adminUrl() {
+    @Override
+    public String adminUrl() {
         return "http://127.0.0.1:" + adminPort;
     }
 
-    /** Removes one Kafka topic's limit, if it has one. */
-    void deleteTopicLimit(String topic) {
+    @Override
+    public void deleteTopicLimit(String topic) {
         String path = "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8);
         try {
             SluiceContender.send(HttpRequest.newBuilder(admin(path)).DELETE().build());
@@ -75,8 +75,8 @@ final class KafkaSluiceContender implements AutoCloseable {
         }
     }
 
-    /** Sets one Kafka topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
-    void putTopicLimit(String topic, String limitJson) {
+    @Override
+    public void putTopicLimit(String topic, String limitJson) {
         String path = "/api/v1/limits/kafka/topics/" + URLEncoder.encode(topic, StandardCharsets.UTF_8);
         SluiceContender.send(HttpRequest.newBuilder(admin(path))
                 .header("Content-Type", "application/json")

@@ -31,17 +31,13 @@ final class PulsarAdaptiveWorkload implements AdaptiveWorkload {
     }
 
     @Override
-    public String adminUrl() {
-        return sluice.adminUrl();
+    public TopicLimits sluice() {
+        return sluice;
     }
 
     @Override
-    public void limitBulk(String limitJson) {
-        if (limitJson == null) {
-            sluice.deleteTopicLimit(bulkTopic);
-        } else {
-            sluice.putTopicLimit(bulkTopic, limitJson);
-        }
+    public String bulkTopic() {
+        return bulkTopic;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.List;
  * Sluice's executable jar running as a child process in front of a broker, as an operator runs
  * it, with its limits set through its REST API.
  */
-final class SluiceContender implements AutoCloseable {
+final class SluiceContender implements TopicLimits, AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
@@ -64,13 +64,13 @@ final class SluiceContender implements AutoCloseable {
         return new Contender(name, scheme + "://127.0.0.1:" + port, process.pid());
     }
 
-    /** The admin API's base URL. */
-    String adminUrl() {
+    @Override
+    public String adminUrl() {
         return "http://127.0.0.1:" + adminPort;
     }
 
-    /** Removes one topic's limit, if it has one. */
-    void deleteTopicLimit(String topic) {
+    @Override
+    public void deleteTopicLimit(String topic) {
         try {
             send(HttpRequest.newBuilder(topicUri(topic)).DELETE().build());
         } catch (IllegalStateException notThere) {
@@ -78,8 +78,8 @@ final class SluiceContender implements AutoCloseable {
         }
     }
 
-    /** Sets one topic's limit, e.g. {@code {"publish":{"messagesPerSecond":100}}}. */
-    void putTopicLimit(String topic, String limitJson) {
+    @Override
+    public void putTopicLimit(String topic, String limitJson) {
         send(HttpRequest.newBuilder(topicUri(topic))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(limitJson))

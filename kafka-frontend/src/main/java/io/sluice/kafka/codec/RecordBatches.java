@@ -24,7 +24,17 @@ public final class RecordBatches {
     /** The header of a magic 2 batch. */
     public static final int V2_HEADER = 61;
 
+    /**
+     * The fewest bytes a record of a magic 2 batch takes: its length, attributes, timestamp delta,
+     * offset delta, key length, value length and header count, each at least one byte.
+     */
+    public static final int SMALLEST_RECORD = 7;
+
     private static final int MAGIC = 16;
+    private static final int ATTRIBUTES = 21;
+    /** The compression codec's bits of a batch's attributes; 0 for none. */
+    private static final int COMPRESSION_BITS = 0x07;
+
     private static final int PRODUCER_ID = 43;
     private static final int PRODUCER_EPOCH = 51;
     private static final int BASE_SEQUENCE = 53;
@@ -37,6 +47,7 @@ public final class RecordBatches {
     private long producerId;
     private short producerEpoch;
     private int baseSequence;
+    private int overclaimingCount = -1;
 
     /** Counts the batches of {@code buf[start, start + length)}; a negative length (null records) counts none. */
     public RecordBatches count(ByteBuf buf, int start, int length) {
@@ -47,6 +58,7 @@ public final class RecordBatches {
         producerId = -1;
         producerEpoch = -1;
         baseSequence = -1;
+        overclaimingCount = -1;
         int end = start + (int) bytes;
         int index = start;
         int size;
@@ -57,7 +69,11 @@ public final class RecordBatches {
                 baseSequence = buf.getInt(index + BASE_SEQUENCE);
             }
             batches++;
-            records += recordCount(buf, index);
+            int count = recordCount(buf, index);
+            if (overclaimingCount < 0 && overclaims(buf, index, size, count)) {
+                overclaimingCount = count;
+            }
+            records += count;
             completeBytes += size;
             index += size;
         }
@@ -88,6 +104,25 @@ public final class RecordBatches {
             return 1;
         }
         return Math.max(0, buf.getInt(index + RECORD_COUNT));
+    }
+
+    /**
+     * Whether an uncompressed magic 2 batch of {@code size} bytes at {@code index} claims more than
+     * {@code count} records could fill. A compressed batch's records are bounded only by what they
+     * decompress to, which Sluice does not read: the broker does, and refuses one that lies.
+     */
+    private static boolean overclaims(ByteBuf buf, int index, int size, int count) {
+        return buf.getByte(index + MAGIC) >= 2
+                && (buf.getShort(index + ATTRIBUTES) & COMPRESSION_BITS) == 0
+                && count > (size - V2_HEADER) / SMALLEST_RECORD;
+    }
+
+    /**
+     * The record count of the first counted batch that claims more records than its bytes can hold
+     * (it is not a batch the broker would store); -1 when none does.
+     */
+    public int overclaimingCount() {
+        return overclaimingCount;
     }
 
     /** Whole batches counted. */

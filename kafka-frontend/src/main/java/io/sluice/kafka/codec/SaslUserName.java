@@ -3,6 +3,8 @@ package io.sluice.kafka.codec;
 import io.sluice.relay.TokenClaims;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Who a SASL client says it is, read from the first token it sends (docs/KAFKA.md, "Principals"):
@@ -23,6 +25,26 @@ public final class SaslUserName {
 
     /** The claim that names an OAUTHBEARER token's principal, as Kafka's {@code sasl.oauthbearer.sub.claim.name} defaults. */
     public static final String SUBJECT_CLAIM = "sub";
+
+    /**
+     * Whom a SCRAM exchange with a delegation token is charged to: its owner is not in the exchange,
+     * so all such connections share the name of the unauthenticated, never one bucket per token.
+     */
+    public static final String DELEGATION_TOKEN_USER = "ANONYMOUS";
+
+    /** RFC 5802's saslname: characters but {@code ,} and {@code =}, or {@code =2C} and {@code =3D}. */
+    private static final String SASLNAME = "(?:[\\x01-\\x7F&&[^=,]]|=2C|=3D)+";
+
+    private static final String SCRAM_VALUE = "[\\x01-\\x7F&&[^,]]+";
+    private static final Pattern SCRAM_CLIENT_FIRST = Pattern.compile("n,(a=" + SASLNAME + ")?,(m=" + SCRAM_VALUE
+            + ",)?n=(?<saslname>" + SASLNAME + "),r=[\\x21-\\x7E&&[^,]]+(?<extensions>(,[A-Za-z]+=" + SCRAM_VALUE
+            + ")*)");
+    private static final String KEY_VALUE_END = "\u0001";
+    private static final Pattern OAUTHBEARER_INITIAL_RESPONSE = Pattern.compile("n,(a=" + SASLNAME + ")?,"
+            + KEY_VALUE_END + "(?<kvpairs>([A-Za-z]+=[\\x21-\\x7E \\t\\r\\n]+" + KEY_VALUE_END + ")*)"
+            + KEY_VALUE_END);
+    private static final Pattern OAUTHBEARER_AUTH =
+            Pattern.compile("(?<scheme>[\\w]+)[ ]+(?<token>[-_~+/\\.a-zA-Z0-9]+([=]*))");
 
     /** A longer first token names nobody Sluice will charge: no client sends one. */
     public static final int MAX_TOKEN_LENGTH = TokenClaims.MAX_TOKEN_LENGTH;
@@ -67,41 +89,52 @@ public final class SaslUserName {
                 : authorizationId;
     }
 
-    /** {@code gs2-header n=username,r=nonce[,extensions]} (RFC 5802), the header {@code n,[a=authzid],}. */
+    /**
+     * SCRAM's client-first message as Kafka's broker reads it (RFC 5802, the GS2 header {@code n,}
+     * with an optional authorization id, the reserved {@code m=} extension skipped): the user name,
+     * or for a delegation token ({@code tokenauth=true}, the last of that key winning) the
+     * {@link #DELEGATION_TOKEN_USER}, because its owner is not in the exchange.
+     */
     private static String scram(String message) {
-        int bare = gs2HeaderEnd(message);
-        if (bare < 0 || !message.startsWith("n=", bare)) {
+        Matcher first = SCRAM_CLIENT_FIRST.matcher(message);
+        if (!first.matches()) {
             return null;
         }
-        int end = message.indexOf(',', bare);
-        return end < 0 ? null : unescapeSaslName(message.substring(bare + 2, end));
+        String tokenAuth = null;
+        String extensions = first.group("extensions");
+        if (!extensions.isEmpty()) {
+            for (String pair : extensions.substring(1).split(",")) {
+                int equals = pair.indexOf('=');
+                if (pair.substring(0, equals).equals("tokenauth")) {
+                    tokenAuth = pair.substring(equals + 1);
+                }
+            }
+        }
+        return Boolean.parseBoolean(tokenAuth) ? DELEGATION_TOKEN_USER : unescapeSaslName(first.group("saslname"));
     }
 
     /**
-     * {@code gs2-header \x01 auth=Bearer token \x01 (key=value \x01)* \x01} (RFC 7628): the
-     * {@link #SUBJECT_CLAIM} of the token.
+     * OAUTHBEARER's client initial response as Kafka's broker reads it (RFC 7628: the GS2 header,
+     * then {@code key=value} pairs each ended by {@code \x01}, then {@code \x01}): the
+     * {@link #SUBJECT_CLAIM} of the token of the {@code auth} pair, the last one when a key repeats.
      */
     private static String oauthBearer(String message) {
-        int start = gs2HeaderEnd(message);
-        if (start < 0) {
+        Matcher initial = OAUTHBEARER_INITIAL_RESPONSE.matcher(message);
+        if (!initial.matches()) {
             return null;
         }
-        for (String pair : message.substring(start).split("\u0001")) {
-            if (pair.regionMatches(true, 0, "auth=Bearer ", 0, 12)) {
-                return TokenClaims.claim(pair.substring(12).trim(), SUBJECT_CLAIM);
+        String auth = null;
+        for (String pair : initial.group("kvpairs").split(KEY_VALUE_END)) {
+            int equals = pair.indexOf('=');
+            if (equals > 0 && pair.substring(0, equals).equals("auth")) {
+                auth = pair.substring(equals + 1);
             }
         }
-        return null;
-    }
-
-    /** Where the message after the GS2 header {@code (n|y|p=...),[a=authzid],} starts; -1 when it has none. */
-    private static int gs2HeaderEnd(String message) {
-        int firstComma = message.indexOf(',');
-        if (firstComma < 0) {
-            return -1;
+        Matcher bearer = auth == null ? null : OAUTHBEARER_AUTH.matcher(auth);
+        if (bearer == null || !bearer.matches() || !bearer.group("scheme").equalsIgnoreCase("bearer")) {
+            return null;
         }
-        int secondComma = message.indexOf(',', firstComma + 1);
-        return secondComma < 0 ? -1 : secondComma + 1;
+        return TokenClaims.claim(bearer.group("token"), SUBJECT_CLAIM);
     }
 
     /** {@code =2C} is a comma and {@code =3D} an equals sign (RFC 5802 saslname); any other {@code =} names nobody. */

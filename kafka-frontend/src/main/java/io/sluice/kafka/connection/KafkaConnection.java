@@ -64,6 +64,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
 
     private static final short PRODUCE = ApiKeys.PRODUCE.id;
     private static final short FETCH = ApiKeys.FETCH.id;
+    private static final short SHARE_FETCH = ApiKeys.SHARE_FETCH.id;
     private static final short METADATA = ApiKeys.METADATA.id;
     private static final short SASL_HANDSHAKE = ApiKeys.SASL_HANDSHAKE.id;
     private static final short SASL_AUTHENTICATE = ApiKeys.SASL_AUTHENTICATE.id;
@@ -146,6 +147,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             gates.produce().request(frame, header);
         } else if (apiKey == FETCH) {
             gates.fetch().request(frame, header);
+        } else if (apiKey == SHARE_FETCH) {
+            gates.shareFetch().request(frame, header);
         } else if (apiKey == METADATA) {
             metadata(frame);
         } else if (apiKey == SASL_HANDSHAKE) {

@@ -22,8 +22,9 @@ import java.util.function.Consumer;
  * connection's principal (docs/KAFKA.md, "Principals"): the mechanism from SaslHandshake, the user
  * name from the exchange's first SaslAuthenticate token ({@link SaslUserName}), and the principal
  * {@code User:<name>} handed on only when the broker's SaslAuthenticate response ends the exchange
- * without an error. A refused or unfinished authentication charges nobody; a re-authentication
- * (KIP-368) goes the same way. The requests and responses themselves pass through untouched, and
+ * without an error. A refused or unfinished authentication charges nobody, and the token after a
+ * refusal is read as a new exchange's first, as the broker reads it; a re-authentication (KIP-368)
+ * goes the same way and moves the connection to the principal it names. The requests and responses themselves pass through untouched, and
  * one that Sluice cannot read is left for the broker to judge.
  *
  * <p>Confined to the connection's event loop; it reads once per authentication, never per message.
@@ -107,6 +108,11 @@ final class SaslAuthentication {
         };
     }
 
+    /** Whether the broker's error-free {@code authBytes} refuse the token: OAUTHBEARER's error challenge. */
+    private static boolean refusedByChallenge(String mechanism, byte[] authBytes) {
+        return SaslUserName.OAUTHBEARER.equals(mechanism) && authBytes.length > 0;
+    }
+
     /** The broker's response to one SaslAuthenticate request. */
     private final class Response implements Exchange {
 
@@ -129,7 +135,9 @@ final class SaslAuthentication {
             } catch (MalformedFrameException unreadable) {
                 return;
             }
-            if (data.errorCode() != Errors.NONE.code()) {
+            if (data.errorCode() != Errors.NONE.code() || refusedByChallenge(mechanism, data.authBytes())) {
+                // The broker reads the client's next token afresh (an OAUTHBEARER client may answer a
+                // refusal with a new initial response): so does Sluice, keeping no claim of this one.
                 exchangeStarted = false;
                 claimed = null;
             } else if (principal != null && mechanism != null && ends(mechanism, data.authBytes())) {

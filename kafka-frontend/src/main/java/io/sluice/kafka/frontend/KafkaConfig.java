@@ -6,6 +6,7 @@ import io.sluice.frontend.FrontEndContext;
 import io.sluice.frontend.HostPort;
 import io.sluice.kafka.codec.ApiLabels;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.LookupLogin;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.relay.ProxyStats;
@@ -22,6 +23,8 @@ import java.util.Objects;
  * @param nodePortBase   broker node N is served on port {@code nodePortBase + N} (rewrite mode)
  * @param addressMode    whether broker addresses in responses become Sluice's
  * @param upstreamTls    whether Sluice speaks TLS to the brokers ({@code --kafka-upstream-tls})
+ * @param lookupLogin    how Sluice's own requests to the cluster log in with SASL
+ *                       ({@code --kafka-lookup-sasl-*}); {@code null} when they do not
  */
 public record KafkaConfig(
         List<BrokerEndpoint> upstream,
@@ -29,7 +32,8 @@ public record KafkaConfig(
         String advertisedHost,
         int nodePortBase,
         RoutingMode addressMode,
-        boolean upstreamTls)
+        boolean upstreamTls,
+        LookupLogin lookupLogin)
         implements FrontEndConfig {
 
     /** The {@code protocol} label of the Kafka front end's metrics and meters: its scopes' protocol. */

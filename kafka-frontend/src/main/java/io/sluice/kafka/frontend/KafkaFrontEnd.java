@@ -58,7 +58,11 @@ final class KafkaFrontEnd implements FrontEnd {
         AdvertisedNodes advertised =
                 rewrite ? new AdvertisedNodes(config.advertisedHost(), config.nodePortBase(), nodes) : null;
         this.topicIdLookup = TopicIdLookup.ofCluster(
-                new TopicIds(TopicIds.DEFAULT_CAPACITY), config.upstream(), metadataSockets, METADATA_TIMEOUT);
+                new TopicIds(TopicIds.DEFAULT_CAPACITY),
+                config.upstream(),
+                metadataSockets,
+                config.lookupLogin(),
+                METADATA_TIMEOUT);
         this.settings = new KafkaSettings(
                 advertised,
                 topicIdLookup,
@@ -156,7 +160,8 @@ final class KafkaFrontEnd implements FrontEnd {
 
     private boolean learnNodes(BrokerEndpoint server) {
         try {
-            for (MetadataClient.Node node : MetadataClient.brokers(server, METADATA_TIMEOUT, metadataSockets)) {
+            for (MetadataClient.Node node :
+                    MetadataClient.brokers(server, METADATA_TIMEOUT, metadataSockets, config.lookupLogin())) {
                 settings.advertisedNodes().advertise(node.nodeId(), node.host(), node.port());
             }
             return true;

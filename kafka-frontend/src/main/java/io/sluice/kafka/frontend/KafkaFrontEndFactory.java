@@ -6,12 +6,15 @@ import io.sluice.frontend.FrontEndOption;
 import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.routing.LookupLogin;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.ProtocolScopes;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -26,6 +29,9 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
     private static final String NODE_PORT_BASE = "--kafka-node-port-base";
     private static final String ADDRESS_MODE = "--kafka-address-mode";
     private static final String UPSTREAM_TLS = "--kafka-upstream-tls";
+    private static final String LOOKUP_MECHANISM = "--kafka-lookup-sasl-mechanism";
+    private static final String LOOKUP_USERNAME = "--kafka-lookup-sasl-username";
+    private static final String LOOKUP_PASSWORD_FILE = "--kafka-lookup-sasl-password-file";
 
     @Override
     public List<FrontEndOption> options() {
@@ -66,7 +72,28 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
                         350,
                         UPSTREAM_TLS,
                         "Speak TLS to the Kafka brokers, verifying their certificates against --upstream-tls-ca"
-                                + " (default: ${DEFAULT-VALUE})."));
+                                + " (default: ${DEFAULT-VALUE})."),
+                FrontEndOption.text(
+                        360,
+                        LOOKUP_MECHANISM,
+                        "MECHANISM",
+                        null,
+                        "SASL mechanism of Sluice's own requests to the Kafka cluster (topic id lookups, the node list):"
+                                + " PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512; for brokers that require SASL."
+                                + " Env SLUICE_KAFKA_LOOKUP_SASL_MECHANISM."),
+                FrontEndOption.text(
+                        370,
+                        LOOKUP_USERNAME,
+                        "NAME",
+                        null,
+                        "User Sluice's own requests to the Kafka cluster log in as. Env SLUICE_KAFKA_LOOKUP_SASL_USERNAME."),
+                FrontEndOption.text(
+                        380,
+                        LOOKUP_PASSWORD_FILE,
+                        "FILE",
+                        null,
+                        "File holding that user's password, read at each login."
+                                + " Env SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE."));
     }
 
     @Override
@@ -111,7 +138,30 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
             }
             return listen.port() + 1;
         });
-        return OptionValues.parse(NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls));
+        LookupLogin login = lookupLogin(values);
+        return OptionValues.parse(NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls, login));
+    }
+
+    /** The login of Sluice's own requests to the cluster: all three options, or none. */
+    private static LookupLogin lookupLogin(OptionValues values) {
+        boolean mechanism = values.isSet(LOOKUP_MECHANISM);
+        if (!mechanism && !values.isSet(LOOKUP_USERNAME) && !values.isSet(LOOKUP_PASSWORD_FILE)) {
+            return null;
+        }
+        if (!mechanism || !values.isSet(LOOKUP_USERNAME) || !values.isSet(LOOKUP_PASSWORD_FILE)) {
+            throw new IllegalArgumentException("invalid " + LOOKUP_MECHANISM + ": it, " + LOOKUP_USERNAME + " and "
+                    + LOOKUP_PASSWORD_FILE + " go together");
+        }
+        Path passwordFile = Path.of(values.value(LOOKUP_PASSWORD_FILE).trim());
+        if (!Files.isReadable(passwordFile)) {
+            throw new IllegalArgumentException("invalid " + LOOKUP_PASSWORD_FILE + ": cannot read " + passwordFile);
+        }
+        return OptionValues.parse(
+                LOOKUP_MECHANISM,
+                () -> new LookupLogin(
+                        values.value(LOOKUP_MECHANISM).trim(),
+                        values.value(LOOKUP_USERNAME).trim(),
+                        passwordFile));
     }
 
     /** The listen host, or the machine's name when that is a wildcard address. */

@@ -66,6 +66,14 @@ final class ConnectionTopics {
             this.nameBytes = nameBytes;
             this.hash = hash;
         }
+
+        /** Whether a response naming {@code topic} (before Produce v13) or {@code topicId} (from v13) means this topic. */
+        boolean names(String topic, Uuid topicId) {
+            if (topicId != null && !Uuid.ZERO_UUID.equals(topicId)) {
+                return hasId && idMsb == topicId.getMostSignificantBits() && idLsb == topicId.getLeastSignificantBits();
+            }
+            return name.equals(topic);
+        }
     }
 
     private final TopicIds topicIds;
@@ -128,6 +136,15 @@ final class ConnectionTopics {
     /** Moves on whenever the client id or the principal changes. */
     int generation() {
         return generation;
+    }
+
+    /** The topic with id {@code msb}/{@code lsb}, as {@link #find(PartitionRecords, int, long)} finds one. */
+    Entry findById(long msb, long lsb, long nowNanos) {
+        Entry entry = byId(msb, lsb, nowNanos);
+        if (entry != null) {
+            entry.lastUsedNanos = nowNanos;
+        }
+        return entry;
     }
 
     /**

@@ -14,7 +14,6 @@ import io.sluice.limits.Direction;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
 import io.sluice.relay.Throttling;
 import org.apache.kafka.common.Uuid;
 
@@ -61,9 +60,7 @@ public final class FetchGate {
     private final PartitionRecords parts = new PartitionRecords();
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
-    private final RequestHeader heldHeader = new RequestHeader();
-    private final FrameView heldView = new FrameView();
-    private final GateTimer heldTimer;
+    private final HeldRequest held;
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
     private int[] kept = new int[8];
@@ -78,16 +75,11 @@ public final class FetchGate {
 
     private String quietScope = "topic";
     private final List<Uuid> unknownIds = new ArrayList<>();
-    /** The Fetch request that waits, a slice of the client's bytes of its own; null when none waits. */
-    private ByteBuf held;
-
-    private long heldAtNanos;
-    private long heldUntilNanos;
     private boolean closed;
 
     FetchGate(GateContext context) {
         this.context = context;
-        this.heldTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, this::releaseHeldIfDue);
     }
 
     /** The lent Fetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
@@ -96,11 +88,8 @@ public final class FetchGate {
         long now = context.arrived(frame, header);
         long quiet = quietUntilNanos - now;
         if (quiet > 0 && maxWaitMillis > 0) {
-            held = frame.retainedSlice();
-            heldAtNanos = now;
-            heldUntilNanos = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
-            context.pauses().pause(RequestPauses.FETCH_HELD);
-            heldTimer.schedule(heldUntilNanos - now);
+            long until = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
+            held.hold(frame, now, until, until - now);
             return;
         }
         context.requests().forward(frame, header, exchange());
@@ -109,11 +98,7 @@ public final class FetchGate {
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
     public void close() {
         closed = true;
-        heldTimer.cancel();
-        if (held != null) {
-            held.release();
-            held = null;
-        }
+        held.drop();
         context.topics().forEach(entry -> {
             GatedTopic topic = entry.fetch;
             if (topic != null) {
@@ -124,21 +109,16 @@ public final class FetchGate {
     }
 
     private void releaseHeldIfDue() {
-        if (closed || held == null) {
+        if (closed || !held.isHeld()) {
             return;
         }
         long now = context.clock().nanoTime();
-        if (heldUntilNanos - now > 0) {
-            heldTimer.schedule(heldUntilNanos - now);
+        if (!held.isOver(now)) {
+            held.lookAgainIn(now, GateContext.MAX_TIMER_NANOS);
             return;
         }
-        ByteBuf frame = held;
-        held = null;
-        heldHeader.read(heldView.lend(frame, frame.readerIndex(), frame.readableBytes()));
-        context.services().throttles().delayed(quietScope, now - heldAtNanos);
-        context.requests().forward(frame, heldHeader, exchange());
-        context.out().flush();
-        context.pauses().resume(RequestPauses.FETCH_HELD);
+        context.services().throttles().delayed(quietScope, now - held.heldAtNanos());
+        held.forward(exchange());
     }
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */

@@ -2,8 +2,10 @@ package io.sluice.kafka.gates;
 
 import io.sluice.kafka.codec.ProduceVerdicts;
 import io.sluice.kafka.codec.ResponseFrame;
+import org.apache.kafka.common.Uuid;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 
 /**
  * A request a gate forwarded (whole or cut), awaiting the broker's response: what the response
@@ -47,6 +49,9 @@ final class GateExchange implements Exchange {
 
         private void recycle(GateExchange exchange) {
             exchange.verdicts = null;
+            Arrays.fill(exchange.chargedEntries, 0, exchange.charges, null);
+            Arrays.fill(exchange.chargedTopics, 0, exchange.charges, null);
+            exchange.charges = 0;
             if (free.size() < capacity) {
                 free.push(exchange);
             }
@@ -56,6 +61,14 @@ final class GateExchange implements Exchange {
     private final Pool pool;
     private ProduceVerdicts verdicts;
     private int notifyMillis;
+    /** The partitions forwarded and charged, in parallel arrays kept for the exchange's next use. */
+    private ConnectionTopics.Entry[] chargedEntries = new ConnectionTopics.Entry[4];
+
+    private GatedTopic[] chargedTopics = new GatedTopic[4];
+    private int[] chargedPartitions = new int[4];
+    private int[] chargedRecords = new int[4];
+    private long[] chargedBytes = new long[4];
+    private int charges;
 
     private GateExchange(Pool pool) {
         this.pool = pool;
@@ -64,6 +77,45 @@ final class GateExchange implements Exchange {
     /** Sluice's answers to merge in; null when the request went whole. */
     ProduceVerdicts verdicts() {
         return verdicts;
+    }
+
+    /** Partition {@code partition} of {@code entry}'s topic went to the broker, charged {@code records} and {@code bytes}. */
+    void charged(ConnectionTopics.Entry entry, GatedTopic topic, int partition, int records, long bytes) {
+        if (charges == chargedEntries.length) {
+            int size = charges * 2;
+            chargedEntries = Arrays.copyOf(chargedEntries, size);
+            chargedTopics = Arrays.copyOf(chargedTopics, size);
+            chargedPartitions = Arrays.copyOf(chargedPartitions, size);
+            chargedRecords = Arrays.copyOf(chargedRecords, size);
+            chargedBytes = Arrays.copyOf(chargedBytes, size);
+        }
+        chargedEntries[charges] = entry;
+        chargedTopics[charges] = topic;
+        chargedPartitions[charges] = partition;
+        chargedRecords[charges] = records;
+        chargedBytes[charges] = bytes;
+        charges++;
+    }
+
+    /** How many partitions were charged. */
+    int charges() {
+        return charges;
+    }
+
+    /**
+     * Gives back the charge of the partition the broker refused, partition {@code partition} of the
+     * topic named {@code topic} or {@code topicId}, if this exchange charged it; once only.
+     */
+    void giveBack(String topic, Uuid topicId, int partition, long nowNanos) {
+        for (int i = 0; i < charges; i++) {
+            if (chargedTopics[i] != null
+                    && chargedPartitions[i] == partition
+                    && chargedEntries[i].names(topic, topicId)) {
+                chargedTopics[i].quota.path(nowNanos).giveBack(nowNanos, chargedRecords[i], chargedBytes[i]);
+                chargedTopics[i] = null;
+                return;
+            }
+        }
     }
 
     /** The throttle time {@code notify} asks for; 0 for none. */

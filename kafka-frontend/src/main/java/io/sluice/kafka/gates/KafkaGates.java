@@ -7,7 +7,8 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 
 /**
- * The quota gates of one Kafka connection: the {@link ProduceGate} and the {@link FetchGate},
+ * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate} and the
+ * {@link ShareFetchGate},
  * sharing the connection's topics, client id and reasons to pause its requests. Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
  * {@link KafkaOutbound}, never the connection or its pipeline.
@@ -18,6 +19,7 @@ public final class KafkaGates {
     private final ConnectionTopics topics;
     private final ProduceGate produce;
     private final FetchGate fetch;
+    private final ShareFetchGate shareFetch;
 
     /**
      * @param out           where frames go
@@ -43,6 +45,7 @@ public final class KafkaGates {
                 new GateContext(out, requests, loop, clock, services, topics, topicIds, pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
+        this.shareFetch = new ShareFetchGate(context);
     }
 
     public ProduceGate produce() {
@@ -51,6 +54,10 @@ public final class KafkaGates {
 
     public FetchGate fetch() {
         return fetch;
+    }
+
+    public ShareFetchGate shareFetch() {
+        return shareFetch;
     }
 
     /**
@@ -65,6 +72,7 @@ public final class KafkaGates {
     public void close() {
         produce.close();
         fetch.close();
+        shareFetch.close();
         pauses.close();
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.codec.PartitionRecords;
+import io.sluice.kafka.codec.ProduceErrors;
 import io.sluice.kafka.codec.ProduceRequestCut;
 import io.sluice.kafka.codec.ProduceRequestReader;
 import io.sluice.kafka.codec.ProduceVerdicts;
@@ -19,6 +20,7 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
+import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.Throttling;
 import io.sluice.status.TopicMeter;
 import org.apache.kafka.common.Uuid;
@@ -89,6 +91,7 @@ public final class ProduceGate {
     private static final int REJECT = 2;
     private static final int HOLD = 3;
     private static final int UNKNOWN_ID = 4;
+    private static final int MALFORMED = 5;
     private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final GateContext context;
@@ -103,6 +106,8 @@ public final class ProduceGate {
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per topic and per partition of the request being decided. */
     private GatedTopic[] requestTopics = new GatedTopic[4];
+
+    private ConnectionTopics.Entry[] requestEntries = new ConnectionTopics.Entry[4];
     /** Per topic of the request being decided that the connection does not track: why not. */
     private ConnectionTopics.Miss[] misses = new ConnectionTopics.Miss[4];
 
@@ -172,7 +177,7 @@ public final class ProduceGate {
             }
         }
         if (keep.cardinality() == parts.partitionCount()) {
-            context.requests().forward(frame, header, exchange(null));
+            context.requests().forward(frame, header, charged(exchange(null)));
             return;
         }
         ProduceVerdicts verdicts = verdicts(version);
@@ -180,8 +185,22 @@ public final class ProduceGate {
             context.requests().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
         } else {
             context.requests()
-                    .forward(ProduceRequestCut.keep(context.out().alloc(), parts, keep), header, exchange(verdicts));
+                    .forward(
+                            ProduceRequestCut.keep(context.out().alloc(), parts, keep),
+                            header,
+                            charged(exchange(verdicts)));
         }
+    }
+
+    /** Notes in {@code exchange} what each forwarded partition was charged, to give back what the broker refuses. */
+    private GateExchange charged(GateExchange exchange) {
+        for (int p = keep.nextSetBit(0); p >= 0; p = keep.nextSetBit(p + 1)) {
+            int t = parts.topicOf(p);
+            if (requestTopics[t] != null) {
+                exchange.charged(requestEntries[t], requestTopics[t], parts.partitionIndex(p), records[p], bytes[p]);
+            }
+        }
+        return exchange;
     }
 
     /** Nothing held, no held batch to forward and no request waiting for its topic ids. */
@@ -219,6 +238,9 @@ public final class ProduceGate {
 
     /** What becomes of partition {@code p} of an answered request, whose batches {@link #batches} just counted. */
     private int decide(GatedTopic topic, int p, short version, long now) {
+        if (batches.overclaimingCount() >= 0) {
+            return overclaiming(p);
+        }
         if (topic == null) {
             return untracked(p);
         }
@@ -277,6 +299,18 @@ public final class ProduceGate {
         return UNKNOWN_ID;
     }
 
+    /**
+     * Partition {@code p} holds a batch that claims more records than its bytes can hold, which the
+     * broker would refuse as corrupt: Sluice refuses it first, charging nothing, so that its count
+     * puts no bucket in debt (or, with {@code acks=0}, drops it).
+     */
+    private int overclaiming(int p) {
+        context.services().stats().protocolError("batch_overclaims_records");
+        messages[p] = "Sluice refused this batch: it claims " + batches.overclaimingCount()
+                + " records, more than its bytes can hold";
+        return MALFORMED;
+    }
+
     /** Partition {@code p} goes to the broker; {@code closesGap} when it is the batch a gap waited for. */
     private void forwarded(GatedTopic topic, int p, boolean closesGap, long now) {
         topic.quota.meter().published(records[p], bytes[p]);
@@ -296,7 +330,11 @@ public final class ProduceGate {
             GatedTopic topic = topic(t, now);
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 count(p);
-                outcomes[p] = topic == null ? untracked(p) : admitOrHold(topic, p, now);
+                if (batches.overclaimingCount() >= 0) {
+                    outcomes[p] = overclaiming(p);
+                } else {
+                    outcomes[p] = topic == null ? untracked(p) : admitOrHold(topic, p, now);
+                }
                 if (outcomes[p] == ADMIT) {
                     keep.set(p);
                 } else {
@@ -484,6 +522,7 @@ public final class ProduceGate {
             entry.produce = topic;
         }
         requestTopics[t] = topic;
+        requestEntries[t] = entry;
         misses[t] = entry == null ? context.topics().miss() : null;
         return topic;
     }
@@ -506,6 +545,7 @@ public final class ProduceGate {
                     case ADMIT -> verdicts.forwarded(index);
                     case BOUNCE -> verdicts.answered(index, KafkaActions.RETRY_ERROR, messages[p]);
                     case UNKNOWN_ID -> verdicts.answered(index, Errors.UNKNOWN_TOPIC_ID, messages[p]);
+                    case MALFORMED -> verdicts.answered(index, Errors.CORRUPT_MESSAGE, messages[p]);
                     default -> verdicts.answered(index, KafkaActions.REFUSAL_ERROR, messages[p]);
                 }
                 messages[p] = null;
@@ -520,6 +560,9 @@ public final class ProduceGate {
 
     /** The broker's response to {@code exchange}'s request; see {@link Exchange#complete}. */
     private void completed(GateExchange exchange, ResponseFrame response) {
+        if (exchange.charges() > 0) {
+            giveBackRefused(exchange, response);
+        }
         if (exchange.verdicts() != null) {
             response.replace(exchange.verdicts().merge(context.out().alloc(), response.frame(), response.bodyIndex()));
         }
@@ -535,9 +578,29 @@ public final class ProduceGate {
         }
     }
 
+    /**
+     * Gives back the charge of each partition the broker refused (it stored nothing of it); a
+     * response the full reader cannot read gives nothing back and goes on as it is.
+     */
+    private void giveBackRefused(GateExchange exchange, ResponseFrame response) {
+        try {
+            if (!ProduceErrors.any(response.frame(), response.bodyIndex(), response.apiVersion(), cursor)) {
+                return;
+            }
+            long now = context.clock().nanoTime();
+            for (ProduceErrors.Refused refused :
+                    ProduceErrors.refused(response.frame(), response.bodyIndex(), response.apiVersion())) {
+                exchange.giveBack(refused.topic(), refused.topicId(), refused.partition(), now);
+            }
+        } catch (MalformedFrameException unreadable) {
+            // The client gets it as the broker wrote it; what it means is for the client to find out.
+        }
+    }
+
     private void grow(int topicCount, int partitionCount) {
         if (requestTopics.length < topicCount) {
             requestTopics = new GatedTopic[Math.max(topicCount, requestTopics.length * 2)];
+            requestEntries = new ConnectionTopics.Entry[requestTopics.length];
             misses = new ConnectionTopics.Miss[requestTopics.length];
         }
         if (outcomes.length < partitionCount) {

@@ -13,6 +13,10 @@ import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBrok
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -39,8 +43,9 @@ import java.util.function.IntFunction;
 /**
  * Sluice's own Metadata requests to one bootstrap server: for the brokers and no topics, so that
  * a Sluice that just started knows every node (and opens its port) before the first client asks;
- * and for the names of topic ids no response through Sluice named ({@link TopicIdLookup}). Blocking: for a thread of its own, never an event loop. A broker that wants SASL first
- * closes the connection; then Sluice learns the nodes from the clients' own metadata instead.
+ * and for the names of topic ids no response through Sluice named ({@link TopicIdLookup}). Blocking: for a thread of its own, never an event loop. On a listener
+ * that requires SASL Sluice logs in first ({@link LookupLogin}); without a login such a broker
+ * closes the connection, and Sluice learns the nodes from the clients' own metadata instead.
  */
 public final class MetadataClient {
 
@@ -65,20 +70,22 @@ public final class MetadataClient {
      *     an error or with something unreadable
      */
     public static List<Node> brokers(BrokerEndpoint server, Duration timeout) throws IOException {
-        return brokers(server, timeout, SocketFactory.getDefault());
+        return brokers(server, timeout, SocketFactory.getDefault(), null);
     }
 
     /**
      * The brokers {@code server} lists, over a socket from {@code sockets}: an
      * {@code SSLSocketFactory} for a TLS listener, whose certificate must then name the host of
-     * {@code server} (hostname verification as HTTPS does it).
+     * {@code server} (hostname verification as HTTPS does it), and which presents Sluice's upstream
+     * client certificate when one is configured. With a {@code login}, Sluice authenticates with
+     * SASL first, as a listener that requires it wants; {@code null} for none.
      *
      * @throws IOException as {@link #brokers(BrokerEndpoint, Duration)}, and when the TLS handshake fails
      */
-    public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets)
+    public static List<Node> brokers(BrokerEndpoint server, Duration timeout, SocketFactory sockets, LookupLogin login)
             throws IOException {
         MetadataResponseData response =
-                metadata(server, timeout, sockets, version -> new MetadataRequestData().setTopics(List.of()));
+                metadata(server, timeout, sockets, login, version -> new MetadataRequestData().setTopics(List.of()));
         List<Node> nodes = new ArrayList<>();
         for (MetadataResponseBroker broker : response.brokers()) {
             nodes.add(new Node(broker.nodeId(), broker.host(), broker.port()));
@@ -91,11 +98,12 @@ public final class MetadataClient {
      * answer names: asks for those ids (Metadata v12+), or for every topic from a broker too old to
      * take ids. An id the cluster does not know is left out.
      *
-     * @throws IOException as {@link #brokers(BrokerEndpoint, Duration, SocketFactory)}
+     * @throws IOException as {@link #brokers(BrokerEndpoint, Duration, SocketFactory, LookupLogin)}
      */
     public static Map<Uuid, String> topicNames(
-            BrokerEndpoint server, Duration timeout, SocketFactory sockets, Collection<Uuid> ids) throws IOException {
-        MetadataResponseData response = metadata(server, timeout, sockets, version -> {
+            BrokerEndpoint server, Duration timeout, SocketFactory sockets, LookupLogin login, Collection<Uuid> ids)
+            throws IOException {
+        MetadataResponseData response = metadata(server, timeout, sockets, login, version -> {
             if (version < TOPICS_BY_ID) {
                 return new MetadataRequestData().setTopics(null);
             }
@@ -119,7 +127,11 @@ public final class MetadataClient {
      * with ApiVersions v0 (which every broker answers), and its response.
      */
     private static MetadataResponseData metadata(
-            BrokerEndpoint server, Duration timeout, SocketFactory sockets, IntFunction<MetadataRequestData> request)
+            BrokerEndpoint server,
+            Duration timeout,
+            SocketFactory sockets,
+            LookupLogin login,
+            IntFunction<MetadataRequestData> request)
             throws IOException {
         int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
         try (Socket socket = sockets.createSocket()) {
@@ -149,12 +161,44 @@ public final class MetadataClient {
                 throw new IOException(server + " serves Metadata v" + metadata.minVersion() + "-v"
                         + metadata.maxVersion() + " only, none Sluice asks with");
             }
-            send(out, request.apply(version), version, 2);
-            return receive(in, new MetadataResponseData(), version, 2);
+            int correlationId = 2;
+            if (login != null) {
+                correlationId = logIn(server, login, in, out, correlationId);
+            }
+            send(out, request.apply(version), version, correlationId);
+            return receive(in, new MetadataResponseData(), version, correlationId);
         } catch (RuntimeException e) {
             // kafka-clients' readers signal unreadable input with assorted unchecked exceptions.
             throw new IOException(server + " answered something unreadable: " + e, e);
         }
+    }
+
+    /**
+     * SaslHandshake v1 for the login's mechanism, then SaslAuthenticate v2 for each token of the
+     * exchange; returns the next correlation id.
+     */
+    private static int logIn(
+            BrokerEndpoint server, LookupLogin login, DataInputStream in, OutputStream out, int firstCorrelationId)
+            throws IOException {
+        int[] correlationId = {firstCorrelationId};
+        send(out, new SaslHandshakeRequestData().setMechanism(login.mechanism()), (short) 1, correlationId[0]);
+        SaslHandshakeResponseData handshake =
+                receive(in, new SaslHandshakeResponseData(), (short) 1, correlationId[0]++);
+        if (handshake.errorCode() != Errors.NONE.code()) {
+            throw new IOException(server + " does not take SASL " + login.mechanism() + " (it takes "
+                    + handshake.mechanisms() + "): " + Errors.forCode(handshake.errorCode()));
+        }
+        login.authenticate(server.host(), token -> {
+            send(out, new SaslAuthenticateRequestData().setAuthBytes(token), (short) 2, correlationId[0]);
+            SaslAuthenticateResponseData answer =
+                    receive(in, new SaslAuthenticateResponseData(), (short) 2, correlationId[0]++);
+            if (answer.errorCode() != Errors.NONE.code()) {
+                throw new IOException(server + " refused the login " + login + ": " + Errors.forCode(answer.errorCode())
+                        + " " + answer.errorMessage());
+            }
+            return answer.authBytes();
+        });
+        return correlationId[0];
     }
 
     private static void send(OutputStream out, ApiMessage body, short version, int correlationId) throws IOException {

@@ -26,13 +26,21 @@ import java.util.concurrent.RejectedExecutionException;
  * Sluice has never seen, and each must be charged to its topic. The lookup asks the cluster
  * ({@link MetadataClient#topicNames}) on a thread of its own, never an event loop, and learns what
  * it hears into {@link TopicIds}; the ids of every request waiting meanwhile go in one Metadata
- * request. At most {@link #MAX_WAITING} requests wait; past that, or once closed, a request is
- * told at once that nothing will be learnt for it.
+ * request of at most {@link #MAX_IDS_PER_LOOKUP} ids, one lookup at a time. At most
+ * {@link #MAX_WAITING} requests wait; past that, or once closed, a request is told at once that
+ * nothing will be learnt for it.
  */
 public final class TopicIdLookup implements AutoCloseable {
 
     /** Requests waiting for a lookup at most, Sluice-wide. */
     public static final int MAX_WAITING = 1_000;
+
+    /**
+     * Topic ids asked for in one lookup at most: a client names as many as it likes, the cluster
+     * is asked for no more; the requests whose ids were left out are answered UNKNOWN_TOPIC_ID and
+     * retried. One lookup runs at a time.
+     */
+    public static final int MAX_IDS_PER_LOOKUP = 1_000;
 
     private static final Logger log = LoggerFactory.getLogger(TopicIdLookup.class);
 
@@ -60,9 +68,16 @@ public final class TopicIdLookup implements AutoCloseable {
         this.runner = runner;
     }
 
-    /** A lookup that asks the bootstrap {@code servers} in turn over {@code sockets}, each within {@code timeout}. */
+    /**
+     * A lookup that asks the bootstrap {@code servers} in turn over {@code sockets}, each within
+     * {@code timeout}, logging in with {@code login} first ({@code null} for none).
+     */
     public static TopicIdLookup ofCluster(
-            TopicIds topicIds, List<BrokerEndpoint> servers, SocketFactory sockets, Duration timeout) {
+            TopicIds topicIds,
+            List<BrokerEndpoint> servers,
+            SocketFactory sockets,
+            LookupLogin login,
+            Duration timeout) {
         ExecutorService runner = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "sluice-kafka-topic-ids");
             thread.setDaemon(true);
@@ -74,7 +89,7 @@ public final class TopicIdLookup implements AutoCloseable {
                     IOException failed = null;
                     for (BrokerEndpoint server : servers) {
                         try {
-                            return MetadataClient.topicNames(server, timeout, sockets, ids);
+                            return MetadataClient.topicNames(server, timeout, sockets, login, ids);
                         } catch (IOException e) {
                             failed = e;
                         }
@@ -117,7 +132,7 @@ public final class TopicIdLookup implements AutoCloseable {
         Set<Uuid> wanted = new LinkedHashSet<>();
         for (Waiting request : batch) {
             for (Uuid id : request.ids()) {
-                if (topicIds.name(id) == null) {
+                if (wanted.size() < MAX_IDS_PER_LOOKUP && topicIds.name(id) == null) {
                     wanted.add(id);
                 }
             }

@@ -90,4 +90,25 @@ class RecordBatchesTest {
         assertEquals(0, batches.bytes());
         assertEquals(0, batches.batches());
     }
+
+    @Test
+    void anUncompressedBatchClaimingMoreRecordsThanItsBytesHoldIsNoted() {
+        MemoryRecords records = RecordFrames.batches(0, 3, 1);
+        ByteBuf buf = buffer(records);
+        batches.count(buf, 0, buf.readableBytes());
+        assertEquals(-1, batches.overclaimingCount(), "real batches claim what they hold");
+        int second = RecordBatches.batchSize(buf, 0, buf.readableBytes());
+        buf.setInt(second + 57, 1_000);
+        batches.count(buf, 0, buf.readableBytes());
+        assertEquals(1_000, batches.overclaimingCount());
+    }
+
+    @Test
+    void aBatchOfSmallestRecordsIsBelieved() {
+        MemoryRecords records = RecordFrames.batch(50, 0);
+        ByteBuf buf = buffer(records);
+        batches.count(buf, 0, buf.readableBytes());
+        assertEquals(-1, batches.overclaimingCount());
+        assertEquals(50, batches.records());
+    }
 }

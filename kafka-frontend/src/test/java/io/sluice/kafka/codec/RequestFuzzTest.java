@@ -15,6 +15,7 @@ import io.sluice.testing.ByteMutator;
 import io.sluice.testing.FuzzCorpus;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,7 @@ class RequestFuzzTest {
         private final RequestHeader header = new RequestHeader();
         private final WireCursor cursor = new WireCursor();
         private final InFlightRequests<Void> inFlight = new InFlightRequests<>(8);
+        private final ShareFetchRequestReader shareFetch = new ShareFetchRequestReader();
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -100,6 +102,9 @@ class RequestFuzzTest {
                     if (kafka != null) {
                         assertEquals(kafka.acks(), acks, "acks differ from Kafka's");
                     }
+                }
+                if (header.apiKey() == ApiKeys.SHARE_FETCH.id && HandledApi.SHARE_FETCH.supports(header.apiVersion())) {
+                    compareShareFetch(lent, frame);
                 }
                 if (NewWorkRefusal.startsNewWork(header.apiKey())) {
                     NewWorkRefusal.startsProducer(lent, header);
@@ -131,6 +136,40 @@ class RequestFuzzTest {
             assertEquals(kafka.clientId(), header.hasClientId() ? header.clientId(lent) : "");
             assertEquals(bytes.position(), header.bodyIndex() - lent.index(), "body starts elsewhere than for Kafka");
             assertTrue(header.bodyIndex() <= lent.index() + lent.length());
+        }
+
+        /**
+         * A ShareFetch request read in place as Kafka reads it: the fields the share fetch gate acts on,
+         * and where it would lower max_records and max_bytes.
+         */
+        private void compareShareFetch(FrameView lent, ByteBuf frame) {
+            ShareFetchRequestReader read;
+            try {
+                read = shareFetch.read(lent, header, cursor);
+            } catch (MalformedFrameException unreadable) {
+                return;
+            }
+            ByteBuffer body = ByteBuffer.wrap(KafkaFrames.frameBytes(frame));
+            body.position(header.bodyIndex() - lent.index());
+            ShareFetchRequestData kafka;
+            try {
+                kafka = new ShareFetchRequestData(new ByteBufferAccessor(body), header.apiVersion());
+            } catch (RuntimeException unreadable) {
+                return;
+            }
+            assertEquals(kafka.shareSessionEpoch(), read.sessionEpoch());
+            assertEquals(kafka.maxWaitMs(), read.maxWaitMillis());
+            assertEquals(kafka.maxBytes(), read.maxBytes());
+            assertEquals(kafka.maxRecords(), read.maxRecords());
+            assertEquals(kafka.maxRecords(), lent.buffer().getInt(lent.index() + read.maxRecordsOffset()));
+            assertEquals(kafka.maxBytes(), lent.buffer().getInt(lent.index() + read.maxBytesOffset()));
+            assertEquals(kafka.topics().size(), read.topicCount());
+            int t = 0;
+            for (ShareFetchRequestData.FetchTopic topic : kafka.topics()) {
+                assertEquals(topic.topicId().getMostSignificantBits(), read.topicIdMsb(t));
+                assertEquals(topic.topicId().getLeastSignificantBits(), read.topicIdLsb(t++));
+            }
+            assertEquals(kafka.forgottenTopicsData().size(), read.forgottenCount());
         }
 
         /** The Produce body as Kafka reads it, or null when Kafka cannot. */

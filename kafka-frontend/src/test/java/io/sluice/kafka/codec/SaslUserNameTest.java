@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The user names of the first SASL tokens stock clients send, and tokens that name nobody. */
-class SaslUserNameTest {
+public class SaslUserNameTest {
 
     @Test
     void plainIsTheAuthorizationIdWhenGivenElseTheUserName() {
@@ -24,7 +24,7 @@ class SaslUserNameTest {
     void scramIsTheUserNameOfTheClientFirstMessageUnescaped() {
         assertEquals("alice", SaslUserName.of("SCRAM-SHA-512", bytes("n,,n=alice,r=fyko+d2lbbFgONRv9qkxdawL")));
         assertEquals("a,b=c", SaslUserName.of("SCRAM-SHA-256", bytes("n,a=a=2Cb=3Dc,n=a=2Cb=3Dc,r=nonce")));
-        assertEquals("alice", SaslUserName.of("SCRAM-SHA-256", bytes("n,,n=alice,r=nonce,tokenauth=true")));
+        assertEquals("alice", SaslUserName.of("SCRAM-SHA-256", bytes("n,,n=alice,r=nonce,ext=1")));
         assertNull(SaslUserName.of("SCRAM-SHA-256", bytes("n,,n=a=2Xb,r=nonce")), "a bad escape names nobody");
         assertNull(SaslUserName.of("SCRAM-SHA-256", bytes("n,,r=nonce")));
         assertNull(SaslUserName.of("SCRAM-SHA-256", bytes("n=alice")));
@@ -45,6 +45,48 @@ class SaslUserNameTest {
     }
 
     @Test
+    void scramSkipsTheReservedExtensionAsTheBrokerDoes() {
+        assertEquals("alice", SaslUserName.of("SCRAM-SHA-256", bytes("n,,m=x,n=alice,r=nonce")));
+        assertNull(SaslUserName.of("SCRAM-SHA-256", bytes("y,,n=alice,r=nonce")), "the broker takes n, only");
+        assertNull(SaslUserName.of("SCRAM-SHA-256", bytes("n,,n=alice,r=nonce,,")), "nor trailing junk");
+    }
+
+    @Test
+    void aScramDelegationTokenIsChargedAsNobodyInParticularNeverByItsId() {
+        assertEquals(
+                SaslUserName.DELEGATION_TOKEN_USER,
+                SaslUserName.of("SCRAM-SHA-256", bytes("n,,n=tokenid42,r=nonce,tokenauth=true")));
+        assertEquals(
+                SaslUserName.DELEGATION_TOKEN_USER,
+                SaslUserName.of("SCRAM-SHA-512", bytes("n,,n=tokenid42,r=nonce,tokenauth=false,tokenauth=TRUE")));
+        assertEquals(
+                "tokenid42",
+                SaslUserName.of("SCRAM-SHA-512", bytes("n,,n=tokenid42,r=nonce,tokenauth=true,tokenauth=no")),
+                "the last value counts");
+    }
+
+    @Test
+    void oauthBearerTakesTheLastAuthAsTheBrokersParserDoes() {
+        String forged = unsecuredToken("{\"sub\":\"victim\"}");
+        String real = unsecuredToken("{\"sub\":\"mallory\"}");
+        assertEquals(
+                "mallory",
+                SaslUserName.of(
+                        "OAUTHBEARER",
+                        bytes("n,,\u0001auth=Bearer " + forged + "\u0001auth=Bearer " + real + "\u0001\u0001")));
+        assertNull(
+                SaslUserName.of("OAUTHBEARER", bytes("n,,\u0001auth=Basic " + real + "\u0001\u0001")),
+                "not a bearer token");
+        assertNull(
+                SaslUserName.of("OAUTHBEARER", bytes("n,,\u0001auth=Bearer " + real + "\u0001")),
+                "the broker wants the closing separator");
+        assertEquals(
+                "mallory",
+                SaslUserName.of("OAUTHBEARER", bytes("n,,\u0001auth=bearer   " + real + "\u0001\u0001")),
+                "scheme in any case, spaces before the token");
+    }
+
+    @Test
     void otherMechanismsAndHugeTokensNameNobody() {
         assertNull(SaslUserName.of("GSSAPI", bytes("\0alice\0secret")));
         assertNull(SaslUserName.of(null, bytes("\0alice\0secret")));
@@ -54,7 +96,7 @@ class SaslUserNameTest {
         assertNull(SaslUserName.of("PLAIN", huge));
     }
 
-    static String unsecuredToken(String claims) {
+    public static String unsecuredToken(String claims) {
         Base64.Encoder url = Base64.getUrlEncoder().withoutPadding();
         return url.encodeToString(bytes("{\"alg\":\"none\"}")) + "." + url.encodeToString(bytes(claims)) + ".";
     }

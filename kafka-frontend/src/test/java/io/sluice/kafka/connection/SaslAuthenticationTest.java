@@ -2,6 +2,7 @@ package io.sluice.kafka.connection;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.kafka.codec.SaslUserNameTest;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
@@ -75,6 +76,31 @@ class SaslAuthenticationTest {
                 new ScopeRef(KafkaScopes.PRINCIPAL, KafkaScopes.ANONYMOUS),
                 new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
         assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "User:ANONYMOUS before any authentication");
+    }
+
+    @Test
+    void anOauthBearerTokenRefusedByAChallengeLeavesNoClaimForTheNextToken() {
+        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT);
+        harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:victim"), tenPerSecond);
+        harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:mallory"), tenPerSecond);
+        handshake("OAUTHBEARER");
+        String forged = SaslUserNameTest.unsecuredToken("{\"sub\":\"victim\"}");
+        String real = SaslUserNameTest.unsecuredToken("{\"sub\":\"mallory\"}");
+        exchange(2, "n,,\u0001auth=Bearer " + forged + "\u0001\u0001", Errors.NONE, "{\"status\":\"invalid_token\"}");
+        exchange(3, "n,,\u0001auth=Bearer " + real + "\u0001\u0001", Errors.NONE, "");
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "mallory, whom the broker accepted, is charged");
+    }
+
+    @Test
+    void aReauthenticationMovesTheConnectionToItsNewPrincipal() {
+        Limit tenPerSecond = new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT);
+        harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:bob"), tenPerSecond);
+        authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
+        assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "alice has no limit");
+        handshake("PLAIN");
+        exchange(20, "\0bob\0bob-secret", Errors.NONE, "");
+        assertEquals(
+                Errors.POLICY_VIOLATION, secondProduceOutcome(30, 31), "bob's limit from the re-authentication on");
     }
 
     private void authenticate(String mechanism, String token, Errors outcome, byte[] serverToken) {

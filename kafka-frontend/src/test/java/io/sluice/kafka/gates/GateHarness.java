@@ -93,6 +93,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
             RequestHeader header = new RequestHeader().read(lent);
             if (header.apiKey() == ApiKeys.PRODUCE.id) {
                 gates.produce().request(lent, header);
+            } else if (header.apiKey() == ApiKeys.SHARE_FETCH.id) {
+                gates.shareFetch().request(lent, header);
             } else {
                 gates.fetch().request(lent, header);
             }

@@ -21,6 +21,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -585,5 +586,45 @@ class ProduceGateTest {
         assertTrue(harness.throttled().isEmpty());
         harness.advance(5_000);
         assertEquals(1, harness.upstream.size(), "nothing released after close");
+    }
+
+    @Test
+    void aBatchClaimingMoreRecordsThanItsBytesHoldIsRefusedAsCorruptChargingNothing() {
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
+        MemoryRecords lying = RecordFrames.batch(1, 10);
+        lying.buffer().putInt(57, Integer.MAX_VALUE); // recordCount of the batch header
+        produce(new Part(SLOW, null, 0, lying), part(FAST, 0, 1));
+        Forwarded cut = harness.takeForwarded();
+        assertEquals(List.of("fast-0"), partitions(cut), "the lying batch is not forwarded");
+        ByteBuf response =
+                harness.respond(cut, RecordFrames.produceResponse(RecordFrames.readProduce(cut.frame(), V), V));
+        assertEquals(List.of("slow-0:CORRUPT_MESSAGE", "fast-0:NONE"), outcomes(response, V));
+        assertTrue(message(response, V, SLOW, 0).startsWith("Sluice refused this batch: it claims 2147483647"));
+        assertEquals(1L, harness.services.stats().protocolErrors().get("batch_overclaims_records"));
+
+        produce(part(SLOW, 0, 10));
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "the burst is whole");
+    }
+
+    @Test
+    void aPartitionTheBrokerRefusesGivesItsChargeBack() {
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.REJECT));
+        produce(part(SLOW, 0, 10), part(FAST, 0, 1));
+        Forwarded request = harness.takeForwarded();
+        ProduceResponseData refused = RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V);
+        refused.responses()
+                .find(SLOW, Uuid.ZERO_UUID)
+                .partitionResponses()
+                .get(0)
+                .setErrorCode(Errors.CORRUPT_MESSAGE.code());
+        assertEquals(List.of("slow-0:CORRUPT_MESSAGE", "fast-0:NONE"), outcomes(harness.respond(request, refused), V));
+
+        produce(part(SLOW, 0, 10));
+        assertEquals(
+                List.of("slow-0:NONE"),
+                respond(harness.takeForwarded()),
+                "what the broker did not store costs nothing");
+        produce(part(SLOW, 0, 10));
+        assertTrue(harness.forwarded.isEmpty(), "what it stored does");
     }
 }

@@ -14,10 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,15 +53,13 @@ class AdaptiveLimitIT {
                     .enableBatching(false)
                     .sendTimeout(0, TimeUnit.SECONDS)
                     .create();
-            AtomicBoolean flooding = new AtomicBoolean(true);
-            AtomicLong acknowledged = new AtomicLong();
-            Thread flood = new Thread(() -> flood(bulk, flooding, acknowledged), "adaptive-flood");
-            flood.start();
+            // 100 sends in flight at most: little queueing of its own in the broker.
+            Flood flood = new Flood(bulk, 100, 100);
             Thread.sleep(3_000);
             double before = effectiveRate(sluice);
 
             double lowest = CEILING;
-            long slowedFrom = acknowledged.get();
+            long slowedFrom = flood.acknowledged();
             long slowStart = System.nanoTime();
             for (int slice = 0; slice < 8; slice++) {
                 broker.freeze();
@@ -73,7 +68,7 @@ class AdaptiveLimitIT {
                 Thread.sleep(100);
                 lowest = Math.min(lowest, effectiveRate(sluice));
             }
-            double slowedRate = (acknowledged.get() - slowedFrom) / ((System.nanoTime() - slowStart) / 1e9);
+            double slowedRate = (flood.acknowledged() - slowedFrom) / ((System.nanoTime() - slowStart) / 1e9);
             System.out.printf(
                     "adaptive: rate in force %.0f msg/s before, lowest %.0f while the broker was slowed (it passed"
                             + " %.0f msg/s)%n",
@@ -93,8 +88,7 @@ class AdaptiveLimitIT {
             assertTrue(heldAsAdaptive, "the flooding producer was held by the adaptive rate");
             assertTrue(afterwards > lowest, "the rate climbs back: " + lowest + " -> " + afterwards);
 
-            flooding.set(false);
-            flood.join(30_000);
+            flood.close();
             // A producer that sends now and then keeps the latency readings coming, quickly now.
             long recoverStart = System.nanoTime();
             double rate = 0;
@@ -108,28 +102,6 @@ class AdaptiveLimitIT {
             assertEquals(CEILING, rate, 1e-6, "back at the ceiling within 30 s");
             bulk.close();
         }
-    }
-
-    /** Sends as fast as the broker answers, 100 at most unacknowledged (little queueing of its own), until told to stop. */
-    private static void flood(Producer<byte[]> producer, AtomicBoolean flooding, AtomicLong acknowledged) {
-        Semaphore inFlight = new Semaphore(100);
-        byte[] payload = new byte[100];
-        while (flooding.get()) {
-            try {
-                if (!inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    continue;
-                }
-            } catch (InterruptedException e) {
-                return;
-            }
-            producer.sendAsync(payload).whenComplete((id, failure) -> {
-                inFlight.release();
-                if (failure == null) {
-                    acknowledged.incrementAndGet();
-                }
-            });
-        }
-        inFlight.acquireUninterruptibly(100);
     }
 
     private static double effectiveRate(RunningSluice sluice) throws Exception {

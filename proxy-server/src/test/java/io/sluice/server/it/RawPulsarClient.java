@@ -10,6 +10,7 @@ import io.sluice.pulsar.codec.proto.CommandConnect;
 import io.sluice.pulsar.codec.proto.CommandLookupTopic;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandSend;
+import io.sluice.pulsar.codec.proto.CommandSubscribe;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -99,13 +100,65 @@ final class RawPulsarClient implements AutoCloseable {
      * id already active: a second one, naming another topic); returns the broker's answer.
      */
     BaseCommand repeatProducer(long producerId, String topic, long requestId) throws IOException {
-        write(command(BaseCommand.newBuilder()
+        write(producerFrame(producerId, topic, requestId));
+        return readCommand();
+    }
+
+    /** A PRODUCER frame for {@code producerId} on {@code topic} with request id {@code requestId}. */
+    static byte[] producerFrame(long producerId, String topic, long requestId) {
+        return command(BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.PRODUCER)
                 .setProducer(CommandProducer.newBuilder()
                         .setTopic(topic)
                         .setProducerId(producerId)
-                        .setRequestId(requestId))));
-        return readCommand();
+                        .setRequestId(requestId)));
+    }
+
+    /** A SUBSCRIBE frame: an exclusive consumer {@code consumerId} of {@code subscription} on {@code topic}. */
+    static byte[] subscribeFrame(long consumerId, String topic, String subscription, long requestId) {
+        return command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.SUBSCRIBE)
+                .setSubscribe(CommandSubscribe.newBuilder()
+                        .setTopic(topic)
+                        .setSubscription(subscription)
+                        .setSubType(0)
+                        .setConsumerId(consumerId)
+                        .setRequestId(requestId)));
+    }
+
+    /** A FLOW frame granting {@code permits} to {@code consumerId}. */
+    static byte[] flowFrame(long consumerId, int permits) {
+        ByteBuf frame = FrameWriter.flow(ByteBufAllocator.DEFAULT, consumerId, permits);
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /**
+     * Reads commands for {@code millis}; returns how many of them were of {@code type}. The last
+     * read may stop inside a frame: read nothing more from this client afterwards.
+     */
+    int countFor(BaseCommand.Type type, long millis) throws IOException {
+        long end = System.nanoTime() + millis * 1_000_000;
+        int count = 0;
+        while (true) {
+            long left = (end - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                return count;
+            }
+            socket.setSoTimeout((int) left);
+            try {
+                if (readCommand().getType() == type) {
+                    count++;
+                }
+            } catch (java.net.SocketTimeoutException timeUp) {
+                return count;
+            } finally {
+                socket.setSoTimeout(30_000);
+            }
+        }
     }
 
     /** A SEND frame of one message, without checksum (the broker verifies none then). */

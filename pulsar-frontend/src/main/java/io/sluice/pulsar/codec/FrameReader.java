@@ -3,6 +3,7 @@ package io.sluice.pulsar.codec;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSendReceipt;
@@ -18,9 +19,9 @@ import java.io.IOException;
  * readable bytes.
  *
  * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
- * format in place without allocating (they run for every message); {@link #parse} builds a
- * {@link BaseCommand} for the rare control commands. Stateless; all methods leave the frame's
- * indexes untouched.
+ * format without allocating (they run for every message), over a copy of the few bytes they need in
+ * a scratch array of the calling thread; {@link #parse} builds a {@link BaseCommand} for the rare
+ * control commands. Stateless between calls; all methods leave the frame's indexes untouched.
  *
  * <p>The fast readers keep their position in an {@code int} passed from method to method, never in
  * a cursor object: escape analysis does not remove such an object in the running proxy once a
@@ -55,10 +56,29 @@ public final class FrameReader {
             tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
     private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
+    /** MessageMetadata.compression (8, NONE is 0) and uncompressed_size (9). */
+    private static final int COMPRESSION_TAG = tag(8, WIRE_VARINT);
+
+    private static final int UNCOMPRESSED_SIZE_TAG = tag(9, WIRE_VARINT);
+    /**
+     * The fewest bytes one message of a batch takes: the 4-byte size of its SingleMessageMetadata
+     * and that metadata's one required field, payload_size (a tag and at least one byte); its
+     * payload may be empty.
+     */
+    public static final int SMALLEST_BATCHED_MESSAGE = 6;
     /** A 64-bit varint takes at most 10 bytes of 7 bits. */
     private static final int MAX_VARINT_BYTES = 10;
     /** What {@link #smallVarint} returns for a varint it leaves to the general reader. */
     private static final long NOT_SMALL = -1;
+    /** The largest scratch array a thread keeps: a command or metadata larger than this is copied into one of its own. */
+    private static final int MAX_SCRATCH = 64 * 1024;
+
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[512];
+        }
+    };
 
     private FrameReader() {}
 
@@ -73,12 +93,11 @@ public final class FrameReader {
      * (a SEND past its quota) inside another.
      */
     public static int type(FrameView frame) {
-        ByteBuf buf = frame.buffer();
-        int start = frame.index();
-        int end = commandEnd(buf, start, start + frame.length());
+        int end = commandEnd(frame);
+        byte[] buf = copy(frame, 0, end);
         boolean found = false;
         int type = 0;
-        int pos = start + SIZES;
+        int pos = SIZES;
         while (pos < end) {
             long tag = varint32(buf, pos, end);
             pos = after(tag);
@@ -116,8 +135,9 @@ public final class FrameReader {
     /** Reads a SEND's fields into {@code out} without allocating. */
     public static void readSend(FrameView frame, SendFields out) {
         out.clear();
-        ByteBuf buf = frame.buffer();
-        long body = nestedBody(frame, BaseCommand.SEND_FIELD_NUMBER);
+        int commandEnd = commandEnd(frame);
+        byte[] buf = copy(frame, 0, commandEnd);
+        long body = nestedBody(buf, commandEnd, BaseCommand.SEND_FIELD_NUMBER);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -152,9 +172,10 @@ public final class FrameReader {
     /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
     private static void readReceipt(FrameView frame, int commandField, SendFields out) {
         out.clear();
-        ByteBuf buf = frame.buffer();
         boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        long body = nestedBody(frame, commandField);
+        int commandEnd = commandEnd(frame);
+        byte[] buf = copy(frame, 0, commandEnd);
+        long body = nestedBody(buf, commandEnd, commandField);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -176,8 +197,9 @@ public final class FrameReader {
      * BaseCommand field {@code type}; -1 when absent.
      */
     public static long readFirstId(FrameView frame, int type) {
-        ByteBuf buf = frame.buffer();
-        long body = nestedBody(frame, type);
+        int commandEnd = commandEnd(frame);
+        byte[] buf = copy(frame, 0, commandEnd);
+        long body = nestedBody(buf, commandEnd, type);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -219,14 +241,20 @@ public final class FrameReader {
         if (metadataSize > end - pos) {
             throw malformed("metadata size " + metadataSize + " out of bounds");
         }
-        return messagesInBatch(buf, pos, pos + (int) metadataSize);
+        int from = pos - frame.index();
+        return messagesInBatch(copy(frame, from, from + (int) metadataSize), 0, (int) metadataSize);
     }
 
     /**
      * Messages a SEND carries by its own metadata: MessageMetadata's num_messages_in_batch (default
-     * 1), read after the optional checksum; 0 when the metadata cannot be read, which the broker
-     * cannot store as a readable batch either. A client declares {@code num_messages} itself, so a
-     * gate charges the larger of the two.
+     * 1), read after the optional checksum. That count is what consumers see, whatever the command's
+     * {@code num_messages} declares, so it is what a gate charges; but the client writes it too, so
+     * it is believed only as far as the bytes can hold it: each message of a batch takes at least
+     * {@link #SMALLEST_BATCHED_MESSAGE} bytes of the payload, or of the uncompressed size a compressed
+     * batch declares. A send whose metadata cannot be read is one message: the broker stores it as
+     * one entry, and no consumer can read more out of it.
+     *
+     * @throws MalformedFrameException if the metadata claims more messages than the bytes can hold
      */
     public static int messagesInSend(FrameView frame) {
         ByteBuf buf = frame.buffer();
@@ -236,25 +264,60 @@ public final class FrameReader {
             pos += 6;
         }
         if (pos + 4 > end) {
-            return 0;
+            return 1;
         }
         long metadataSize = buf.getUnsignedInt(pos);
         pos += 4;
         if (metadataSize > end - pos) {
-            return 0;
+            return 1;
         }
+        int metadataEnd = pos + (int) metadataSize;
+        int from = pos - frame.index();
+        byte[] metadata = copy(frame, from, from + (int) metadataSize);
+        int at = 0;
+        int last = (int) metadataSize;
+        long count = 1;
+        long compression = 0;
+        long uncompressedSize = 0;
         try {
-            return messagesInBatch(buf, pos, pos + (int) metadataSize);
-        } catch (MalformedFrameException e) {
-            return 0;
+            while (at < last) {
+                long tag = varint32(metadata, at, last);
+                at = after(tag);
+                int field = (int) tag;
+                if (field == NUM_MESSAGES_IN_BATCH_TAG || field == COMPRESSION_TAG || field == UNCOMPRESSED_SIZE_TAG) {
+                    long value = varint32(metadata, at, last);
+                    at = after(value);
+                    long read = value & 0xFFFFFFFFL;
+                    if (field == NUM_MESSAGES_IN_BATCH_TAG) {
+                        count = read;
+                    } else if (field == COMPRESSION_TAG) {
+                        compression = read;
+                    } else {
+                        uncompressedSize = read;
+                    }
+                } else {
+                    at = skip(metadata, at, last, field & 7);
+                }
+            }
+        } catch (MalformedFrameException unreadable) {
+            return 1;
         }
+        if (count <= 1) {
+            return 1;
+        }
+        long bytes = compression == 0 ? end - metadataEnd : uncompressedSize;
+        if (count > bytes / SMALLEST_BATCHED_MESSAGE) {
+            throw malformedSend("a batch of " + bytes + " bytes" + (compression == 0 ? "" : " uncompressed")
+                    + " claims " + count + " messages");
+        }
+        return (int) count;
     }
 
     /**
      * num_messages_in_batch of the MessageMetadata between {@code pos} and {@code end}: its last
      * occurrence, as protobuf reads a repeated scalar, 1 when absent, at most {@link Integer#MAX_VALUE}.
      */
-    private static int messagesInBatch(ByteBuf buf, int pos, int end) {
+    private static int messagesInBatch(byte[] buf, int pos, int end) {
         long count = 1;
         while (pos < end) {
             long tag = varint32(buf, pos, end);
@@ -271,18 +334,16 @@ public final class FrameReader {
     }
 
     /**
-     * Start and end of the body of the BaseCommand field {@code field} (a nested message) in the
-     * frame's command, packed as {@code start << 32 | end}. The field must occur once: the broker
+     * Start and end of the body of the BaseCommand field {@code field} (a nested message) in a
+     * frame's command copied from its first byte up to {@code end}, packed as {@code start << 32 | end}. The field must occur once: the broker
      * reads only the last occurrence, so a second one would make it act on other ids than those
      * Sluice accounted for.
      */
-    private static long nestedBody(FrameView frame, int field) {
-        ByteBuf buf = frame.buffer();
-        int end = commandEnd(buf, frame.index(), frame.index() + frame.length());
+    private static long nestedBody(byte[] buf, int end, int field) {
         int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;
         int bodyEnd = -1;
-        int pos = frame.index() + SIZES;
+        int pos = SIZES;
         while (pos < end) {
             long tagAt = varint32(buf, pos, end);
             int tag = (int) tagAt;
@@ -310,29 +371,53 @@ public final class FrameReader {
         return (long) bodyStart << 32 | bodyEnd;
     }
 
-    /*
-     * The helpers below take the frame's buffer and positions in it, from where the frame starts
-     * (its length prefix) to where what they read ends.
-     */
-
     private static int commandSize(ByteBuf buf, int frameStart) {
         return (int) buf.getUnsignedInt(frameStart + Integer.BYTES);
     }
 
-    /** Where the command ends; a command that claims more than the frame holds is malformed. */
-    private static int commandEnd(ByteBuf buf, int frameStart, int frameEnd) {
-        int end = frameStart + SIZES + commandSize(buf, frameStart);
-        if (end > frameEnd) {
+    /**
+     * Where the command ends, counted from the frame's first byte; a command that claims more than
+     * the frame holds is malformed.
+     */
+    private static int commandEnd(FrameView frame) {
+        long end = SIZES + (frame.buffer().getUnsignedInt(frame.index() + Integer.BYTES));
+        if (end > frame.length()) {
             throw malformed("command extends past the frame");
         }
-        return end;
+        return (int) end;
     }
+
+    /**
+     * Bytes {@code [from, to)} of the frame, counted from its first byte, copied to the start of this
+     * thread's scratch array, which the readers below walk: one call to the frame's buffer instead of
+     * one a byte, which in the running proxy reaches several kinds of buffer (read buffers, buffers of
+     * frames completed across reads, the leak detector's wrappers) through a call the JIT cannot
+     * inline. Nothing is kept between calls; a region larger than {@link #MAX_SCRATCH} gets an array
+     * of its own.
+     */
+    private static byte[] copy(FrameView frame, int from, int to) {
+        int length = to - from;
+        byte[] scratch = SCRATCH.get();
+        if (scratch.length < length) {
+            scratch = new byte[length];
+            if (length <= MAX_SCRATCH) {
+                SCRATCH.set(scratch);
+            }
+        }
+        frame.buffer().getBytes(frame.index() + from, scratch, 0, length);
+        return scratch;
+    }
+
+    /*
+     * The helpers below walk a copy of part of the frame ({@link #copy}), from position {@code pos}
+     * up to {@code end} in it.
+     */
 
     /**
      * Reads the uint64 at {@code pos} into the field of {@code out} that {@code tag} names (a
      * producer or sequence id, a highest sequence id, is_chunk); returns the position after it.
      */
-    private static int readField(ByteBuf buf, int pos, int end, int tag, SendFields out) {
+    private static int readField(byte[] buf, int pos, int end, int tag, SendFields out) {
         long value = smallVarint(buf, pos, end);
         long read;
         int next;
@@ -360,9 +445,9 @@ public final class FrameReader {
      * the position after it: {@code after << 32 | low bits}. Small enough to be inlined where a
      * one-byte varint, the usual tag, is read.
      */
-    private static long varint32(ByteBuf buf, int pos, int end) {
+    private static long varint32(byte[] buf, int pos, int end) {
         if (pos < end) {
-            byte b = buf.getByte(pos);
+            byte b = buf[pos];
             if (b >= 0) {
                 return (long) (pos + 1) << 32 | b;
             }
@@ -370,13 +455,13 @@ public final class FrameReader {
         return longerVarint32(buf, pos, end);
     }
 
-    private static long longerVarint32(ByteBuf buf, int pos, int end) {
+    private static long longerVarint32(byte[] buf, int pos, int end) {
         int value = 0;
         for (int i = 0; i < MAX_VARINT_BYTES; i++) {
             if (pos >= end) {
                 throw malformed("truncated varint");
             }
-            byte b = buf.getByte(pos++);
+            byte b = buf[pos++];
             if (i < 5) {
                 value |= (b & 0x7f) << 7 * i;
             }
@@ -392,9 +477,9 @@ public final class FrameReader {
      * value fits 32 bits, as ids and sequence numbers mostly do; {@link #NOT_SMALL} otherwise, for
      * {@link #varintEnd} and {@link #varint} to read.
      */
-    private static long smallVarint(ByteBuf buf, int pos, int end) {
+    private static long smallVarint(byte[] buf, int pos, int end) {
         if (pos < end) {
-            byte b = buf.getByte(pos);
+            byte b = buf[pos];
             if (b >= 0) {
                 return (long) (pos + 1) << 32 | b;
             }
@@ -404,7 +489,7 @@ public final class FrameReader {
             if (pos >= end) {
                 throw malformed("truncated varint");
             }
-            byte b = buf.getByte(pos++);
+            byte b = buf[pos++];
             value |= (long) (b & 0x7f) << 7 * i;
             if (b >= 0) {
                 return value > 0xffffffffL ? NOT_SMALL : (long) pos << 32 | value;
@@ -422,12 +507,12 @@ public final class FrameReader {
      * Where the varint at {@code pos} ends (the position after it), without decoding it; a varint
      * that runs past {@code end} or over 10 bytes is malformed.
      */
-    private static int varintEnd(ByteBuf buf, int pos, int end) {
+    private static int varintEnd(byte[] buf, int pos, int end) {
         for (int i = 0; i < MAX_VARINT_BYTES; i++) {
             if (pos >= end) {
                 throw malformed("truncated varint");
             }
-            if (buf.getByte(pos++) >= 0) {
+            if (buf[pos++] >= 0) {
                 return pos;
             }
         }
@@ -435,10 +520,10 @@ public final class FrameReader {
     }
 
     /** The value of the varint at {@code pos}, whose end {@link #varintEnd} has checked. */
-    private static long varint(ByteBuf buf, int pos) {
+    private static long varint(byte[] buf, int pos) {
         long value = 0;
         for (int shift = 0; ; shift += 7) {
-            byte b = buf.getByte(pos++);
+            byte b = buf[pos++];
             value |= (long) (b & 0x7f) << shift;
             if (b >= 0) {
                 return value;
@@ -447,7 +532,7 @@ public final class FrameReader {
     }
 
     /** Skips the value of a field of wire type {@code wireType} at {@code pos}; returns where the next field starts. */
-    private static int skip(ByteBuf buf, int pos, int end, int wireType) {
+    private static int skip(byte[] buf, int pos, int end, int wireType) {
         return switch (wireType) {
             case WIRE_VARINT -> varintEnd(buf, pos, end);
             case WIRE_FIXED64 -> advance(pos, 8, end);
@@ -474,6 +559,10 @@ public final class FrameReader {
     /** A protobuf field key: the field number and its wire type. */
     private static int tag(int field, int wireType) {
         return field << 3 | wireType;
+    }
+
+    private static MalformedFrameException malformedSend(String message) {
+        return new MalformedFrameException("bad_send_metadata", message);
     }
 
     private static MalformedFrameException malformed(String message) {

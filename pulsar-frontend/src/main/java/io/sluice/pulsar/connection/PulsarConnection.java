@@ -15,6 +15,7 @@ import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
+import io.sluice.pulsar.scopes.TopicName;
 import io.sluice.relay.ClientText;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
@@ -27,6 +28,7 @@ import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ConnectionState;
 import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.relay.connection.UpstreamFailure;
+import io.sluice.settings.InvalidSettingsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +95,7 @@ final class PulsarConnection implements ConnectionProtocol {
         this.publish = new PublishGate(
                 relay,
                 relay.eventLoop(),
+                relay.clock(),
                 services,
                 clientAddress,
                 settings.throttleReceiptWindow(),
@@ -107,7 +110,7 @@ final class PulsarConnection implements ConnectionProtocol {
                         relay.resumeClient(ReadGate.CONNECTION_LIMIT);
                     }
                 });
-        this.dispatch = new DispatchGate(relay, relay.eventLoop(), services, clientAddress);
+        this.dispatch = new DispatchGate(relay, relay.eventLoop(), relay.clock(), services, clientAddress);
     }
 
     @Override
@@ -185,27 +188,27 @@ final class PulsarConnection implements ConnectionProtocol {
         switch (command.getType()) {
             case PRODUCER -> {
                 long requestId = command.getProducer().getRequestId();
-                if (!admit(RequestType.NEW_PRODUCER, requestId)) {
+                long producerId = command.getProducer().getProducerId();
+                String topic = resolved(requestId, command.getProducer().getTopic());
+                if (topic == null
+                        || refusedAsAmbiguous(requestId, "producer", producerId, publish.isProducerPending(producerId))
+                        || refusedAsTooMany(requestId, "producers", publish.hasMostProducers())
+                        || !admit(RequestType.NEW_PRODUCER, requestId)) {
                     return false;
                 }
-                if (!publish.producerRequested(
-                        requestId,
-                        command.getProducer().getProducerId(),
-                        command.getProducer().getTopic())) {
-                    return tooMany(requestId, "producers");
-                }
+                publish.producerRequested(requestId, producerId, topic);
             }
             case SUBSCRIBE -> {
                 long requestId = command.getSubscribe().getRequestId();
-                if (!admit(RequestType.NEW_CONSUMER, requestId)) {
+                long consumerId = command.getSubscribe().getConsumerId();
+                String topic = resolved(requestId, command.getSubscribe().getTopic());
+                if (topic == null
+                        || refusedAsAmbiguous(requestId, "consumer", consumerId, dispatch.isConsumerPending(consumerId))
+                        || refusedAsTooMany(requestId, "consumers", dispatch.hasMostConsumers())
+                        || !admit(RequestType.NEW_CONSUMER, requestId)) {
                     return false;
                 }
-                if (!dispatch.consumerRequested(
-                        requestId,
-                        command.getSubscribe().getConsumerId(),
-                        command.getSubscribe().getTopic())) {
-                    return tooMany(requestId, "consumers");
-                }
+                dispatch.consumerRequested(requestId, consumerId, topic);
             }
             case CLOSE_PRODUCER ->
                 publish.producerClosed(command.getCloseProducer().getProducerId());
@@ -216,14 +219,58 @@ final class PulsarConnection implements ConnectionProtocol {
         return true;
     }
 
-    /** Refuses a new producer or consumer past the most Sluice keeps for one connection; returns false. */
-    private boolean tooMany(long requestId, String what) {
+    /** Refuses, with Sluice's own ERROR, a new producer or consumer past the most Sluice keeps for one connection; true when refused. */
+    private boolean refusedAsTooMany(long requestId, String what, boolean full) {
+        if (!full) {
+            return false;
+        }
         relay.toClient(FrameWriter.error(
                 relay.alloc(),
                 requestId,
                 ServerError.NotAllowedError,
                 "Sluice: this connection has as many " + what + " as Sluice keeps for one connection; open another"));
-        return false;
+        return true;
+    }
+
+    /**
+     * The full name of the topic a PRODUCER or SUBSCRIBE names, as the broker reads it (a short name
+     * is metered as the topic it stands for); null, and the client answered with Sluice's own
+     * ERROR, for a name the broker would refuse or Sluice cannot meter.
+     */
+    private String resolved(long requestId, String topic) {
+        try {
+            return TopicName.resolve(topic).toString();
+        } catch (InvalidSettingsException notATopic) {
+            services.stats().protocolError("invalid_topic_name");
+            relay.toClient(FrameWriter.error(
+                    relay.alloc(),
+                    requestId,
+                    ServerError.InvalidTopicName,
+                    "Sluice refused topic name \"" + topic + "\": it must be persistent://tenant/namespace/topic, "
+                            + "non-persistent://tenant/namespace/topic, tenant/namespace/topic or topic"));
+            return null;
+        }
+    }
+
+    /**
+     * Refuses, with Sluice's own ERROR, a PRODUCER or SUBSCRIBE whose answer Sluice could not tell
+     * from another's: its request id is that of a PRODUCER or SUBSCRIBE still waiting for its answer,
+     * or its id is still being created (the broker refuses that one too, and keeps the first).
+     * Forwarded, either could leave an id the broker has untracked. True when refused.
+     */
+    private boolean refusedAsAmbiguous(long requestId, String kind, long id, boolean idPending) {
+        String reason;
+        if (publish.isRequestPending(requestId) || dispatch.isRequestPending(requestId)) {
+            reason = "request id " + requestId + " is already waiting for an answer";
+        } else if (idPending) {
+            reason = kind + " " + id + " is already being created";
+        } else {
+            return false;
+        }
+        services.stats().protocolError("ambiguous_request");
+        relay.toClient(FrameWriter.error(
+                relay.alloc(), requestId, ServerError.ServiceNotReady, "Sluice refused the request: " + reason));
+        return true;
     }
 
     /** Admission control for a new producer or consumer; a refusal answers ServiceNotReady, which clients retry. */

@@ -1,5 +1,7 @@
 package io.sluice.pulsar.gates;
 
+import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.collection.LongObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
 import io.sluice.pulsar.codec.FrameReader;
@@ -36,6 +38,9 @@ public final class DispatchGate {
     /** Permits passed per step: small enough to pace smoothly, large enough to keep timers rare. */
     private static final int STEP = 10;
 
+    /** More permits than a consumer can be owed (FLOW's messagePermits is a uint32). */
+    private static final long MAX_PERMITS = 0xFFFF_FFFFL;
+
     private final Outbound out;
     private final EventExecutor loop;
     private final NanoClock clock;
@@ -45,41 +50,76 @@ public final class DispatchGate {
     private String role;
 
     private final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(this::newConsumer);
+    /** Permits the client granted consumers that are not created yet, passed on (metered) once they are. */
+    private final LongObjectMap<Long> earlyPermits = new LongObjectHashMap<>();
+
     private final QuotaDecision decision = new QuotaDecision();
 
     /**
      * @param out           where frames go
      * @param loop          the connection's event loop, for timers
+     * @param clock         the connection's clock, on the engine's time scale
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
-    public DispatchGate(Outbound out, EventExecutor loop, ProxyServices services, String clientAddress) {
+    public DispatchGate(
+            Outbound out, EventExecutor loop, NanoClock clock, ProxyServices services, String clientAddress) {
         this.out = out;
         this.loop = loop;
-        this.clock = services.quotas().clock();
+        this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
     }
 
-    /**
-     * The client asked for consumer {@code consumerId} on {@code topic} with request {@code requestId};
-     * false when the connection has as many consumers as Sluice keeps for one (the request must be refused).
-     */
-    public boolean consumerRequested(long requestId, long consumerId, String topic) {
-        return consumers.requested(requestId, consumerId, topic);
+    /** True when the connection has as many consumers, requested and active, as Sluice keeps for one. */
+    public boolean hasMostConsumers() {
+        return consumers.isFull();
     }
 
-    /** The broker's SUCCESS for request {@code requestId}: the consumer is active from now on. */
+    /** True while a SUBSCRIBE with request id {@code requestId} has no answer from the broker. */
+    public boolean isRequestPending(long requestId) {
+        return consumers.isRequestPending(requestId);
+    }
+
+    /** True while consumer {@code consumerId} is being created: its SUBSCRIBE has no answer yet. */
+    public boolean isConsumerPending(long consumerId) {
+        return consumers.isPending(consumerId);
+    }
+
+    /**
+     * The client's SUBSCRIBE for {@code consumerId} on {@code topic} with request {@code requestId} is
+     * forwarded; neither the request id nor the consumer id is pending.
+     */
+    public void consumerRequested(long requestId, long consumerId, String topic) {
+        consumers.requested(requestId, consumerId, topic);
+    }
+
+    /**
+     * The broker's SUCCESS for request {@code requestId}: the consumer is active from now on, and the
+     * permits its client granted before are passed on as the dispatch limits allow.
+     */
     public void consumerCreated(long requestId) {
-        consumers.succeeded(requestId);
+        ConsumerState consumer = consumers.succeeded(requestId);
+        if (consumer == null) {
+            return;
+        }
+        Long early = earlyPermits.remove(consumer.consumerId);
+        if (early != null) {
+            consumer.withheldPermits += early;
+            release(consumer);
+        }
     }
 
     /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
     public void requestFailed(long requestId) {
-        consumers.failed(requestId);
+        long consumerId = consumers.failed(requestId);
+        if (consumerId != -1) {
+            earlyPermits.remove(consumerId);
+        }
     }
 
     /** Consumer {@code consumerId} is closed, by either side or by a migration. */
     public void consumerClosed(long consumerId) {
+        earlyPermits.remove(consumerId);
         ConsumerState consumer = consumers.closed(consumerId);
         if (consumer != null) {
             consumerGone(consumer);
@@ -96,21 +136,40 @@ public final class DispatchGate {
 
     /** The connection closes: every consumer is gone. */
     public void close() {
+        earlyPermits.clear();
         consumers.clear().forEach(this::consumerGone);
     }
 
-    /** A FLOW from the client, lent: forwarded as it is, or its permits withheld and passed on later. */
+    /**
+     * A FLOW from the client, lent: forwarded as it is, or its permits withheld and passed on later.
+     * Permits for a consumer not created yet wait for the broker's answer; permits for a consumer
+     * Sluice does not track are dropped, as the broker drops them, so that none reach the broker
+     * unmetered.
+     */
     public void flow(FrameView frame) {
         CommandFlow flow = FrameReader.parse(frame).getFlow();
         ConsumerState consumer = consumers.get(flow.getConsumerId());
-        if (consumer == null
-                || (consumer.withheldPermits == 0
-                        && consumer.quota.path(clock.nanoTime()).isUnlimited())) {
+        if (consumer == null) {
+            untracked(flow.getConsumerId(), Integer.toUnsignedLong(flow.getMessagePermits()));
+            return;
+        }
+        if (consumer.withheldPermits == 0
+                && consumer.quota.path(clock.nanoTime()).isUnlimited()) {
             out.toUpstream(frame);
             return;
         }
-        consumer.withheldPermits += flow.getMessagePermits();
+        consumer.withheldPermits += Integer.toUnsignedLong(flow.getMessagePermits());
         release(consumer);
+    }
+
+    private void untracked(long consumerId, long permits) {
+        if (consumers.isPending(consumerId)) {
+            Long before = earlyPermits.get(consumerId);
+            long owed = (before == null ? 0 : before) + permits;
+            earlyPermits.put(consumerId, (Long) Math.min(owed, MAX_PERMITS));
+        } else if (!consumers.isRecentlyClosed(consumerId)) {
+            services.stats().protocolError("flow_untracked_consumer");
+        }
     }
 
     /** A MESSAGE from the broker, lent; counts it and charges its bytes. */

@@ -91,6 +91,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     /**
      * @param out           where frames go
      * @param loop          the connection's event loop, for timers
+     * @param clock         the connection's clock, on the engine's time scale
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
@@ -98,13 +99,14 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     public PublishGate(
             Outbound out,
             EventExecutor loop,
+            NanoClock clock,
             ProxyServices services,
             String clientAddress,
             Duration receiptWindow,
             ConnectionBudget.Pause reads) {
         this.out = out;
         this.loop = loop;
-        this.clock = services.quotas().clock();
+        this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
         this.receiptWindowNanos = receiptWindow.toNanos();
@@ -137,12 +139,11 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         FrameReader.readSend(frame, fields);
         ProducerState producer = producers.get(fields.producerId);
         if (producer == null) {
-            // Not a producer the broker accepted on this connection: the broker will answer it.
-            out.toUpstream(frame);
+            untracked(fields.producerId, fields.lastSequenceId());
             return;
         }
-        // The client declares num_messages; consumers see the batch's own count: charge the larger.
-        int messages = Math.max(1, Math.max(fields.numMessages, FrameReader.messagesInSend(frame)));
+        // Consumers see the batch's own count, bounded by its bytes; num_messages is only the client's word.
+        int messages = FrameReader.messagesInSend(frame);
         long bytes = FrameReader.payloadSize(frame);
         long now = clock.nanoTime();
         budget.sendPending();
@@ -186,6 +187,26 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         producer.timer.schedule(decision.waitNanos());
     }
 
+    /**
+     * A SEND for a producer Sluice does not track is never forwarded, so it can reach no topic
+     * unmetered: one the client wrote before it saw its producer closed is dropped, as the broker
+     * drops it; any other (the producer is not created yet, or never was) is refused with Sluice's
+     * own SendError. The broker would close the whole connection for it.
+     */
+    private void untracked(long producerId, long sequenceId) {
+        if (producers.isRecentlyClosed(producerId)) {
+            return;
+        }
+        services.stats().protocolError("send_untracked_producer");
+        String state = producers.isPending(producerId) ? "is not created yet" : "does not exist";
+        out.toClient(FrameWriter.sendError(
+                out.alloc(),
+                producerId,
+                sequenceId,
+                PulsarActions.REFUSAL,
+                "Sluice refused the send: producer " + producerId + " " + state + " on this connection"));
+    }
+
     /** A SEND_RECEIPT or SEND_ERROR from the broker, lent; forwarded to the client. */
     public void answer(FrameView frame, int type) {
         if (type == SEND_RECEIPT) {
@@ -217,12 +238,27 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return budget.pendingSends() == 0;
     }
 
+    /** True when the connection has as many producers, requested and active, as Sluice keeps for one. */
+    public boolean hasMostProducers() {
+        return producers.isFull();
+    }
+
+    /** True while a PRODUCER with request id {@code requestId} has no answer from the broker. */
+    public boolean isRequestPending(long requestId) {
+        return producers.isRequestPending(requestId);
+    }
+
+    /** True while producer {@code producerId} is being created: its PRODUCER has no answer yet. */
+    public boolean isProducerPending(long producerId) {
+        return producers.isPending(producerId);
+    }
+
     /**
-     * The client asked for producer {@code producerId} on {@code topic} with request {@code requestId};
-     * false when the connection has as many producers as Sluice keeps for one (the request must be refused).
+     * The client's PRODUCER for {@code producerId} on {@code topic} with request {@code requestId} is
+     * forwarded; neither the request id nor the producer id is pending.
      */
-    public boolean producerRequested(long requestId, long producerId, String topic) {
-        return producers.requested(requestId, producerId, topic);
+    public void producerRequested(long requestId, long producerId, String topic) {
+        producers.requested(requestId, producerId, topic);
     }
 
     /** The broker's PRODUCER_SUCCESS for request {@code requestId}: the producer is active from now on. */

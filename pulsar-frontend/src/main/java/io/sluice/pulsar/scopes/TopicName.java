@@ -26,7 +26,7 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
                 || localName == null
                 || !TenantName.PART.matcher(tenant).matches()
                 || !TenantName.PART.matcher(namespace).matches()
-                || localName.isEmpty()
+                || localName.isBlank()
                 || localName.indexOf('/') >= 0
                 || localName.chars().anyMatch(Character::isISOControl)
                 || partitionIndex != partitionIndexOf(localName)) {
@@ -62,6 +62,60 @@ public record TopicName(boolean persistent, String tenant, String namespace, Str
         } catch (InvalidSettingsException e) {
             throw invalid(name);
         }
+    }
+
+    /**
+     * The topic a client's {@code name} means, as the broker reads it: a short name {@code orders}
+     * is {@code persistent://public/default/orders}, {@code tenant/namespace/orders} is
+     * {@code persistent://tenant/namespace/orders} (empty parts between slashes are skipped when
+     * counting the parts, as the broker does), and the domain is matched ignoring case. A client's
+     * producer or consumer is metered by this name.
+     *
+     * @throws InvalidSettingsException if the broker would refuse the name, or it is a legacy name
+     *     with a cluster part ({@code persistent://tenant/cluster/namespace/topic}), which Sluice
+     *     cannot place in its namespace scopes and so refuses
+     */
+    public static TopicName resolve(String name) {
+        if (name == null) {
+            throw invalid(null);
+        }
+        String full = name;
+        int scheme = name.indexOf("://");
+        if (scheme < 0) {
+            int parts = nonEmptyParts(name);
+            if (parts == 3) {
+                full = PERSISTENT + name;
+            } else if (parts == 1) {
+                full = PERSISTENT + "public/default/" + name.replace("/", "");
+            } else {
+                throw invalid(name);
+            }
+        } else {
+            String domain = name.substring(0, scheme);
+            String rest = name.substring(scheme + "://".length());
+            if (domain.equalsIgnoreCase("persistent")) {
+                full = PERSISTENT + rest;
+            } else if (domain.equalsIgnoreCase("non-persistent")) {
+                full = NON_PERSISTENT + rest;
+            } else {
+                throw invalid(name);
+            }
+        }
+        return parse(full);
+    }
+
+    /** The parts of a short name between slashes, leading, trailing and repeated slashes skipped. */
+    private static int nonEmptyParts(String name) {
+        int parts = 0;
+        boolean inPart = false;
+        for (int i = 0; i < name.length(); i++) {
+            boolean slash = name.charAt(i) == '/';
+            if (!slash && !inPart) {
+                parts++;
+            }
+            inPart = !slash;
+        }
+        return parts;
     }
 
     /** The domain as written in the name: {@code persistent} or {@code non-persistent}. */

@@ -244,27 +244,72 @@ class FrameReaderTest {
 
     @Test
     void messagesInSendReadsTheBatchsOwnCountWhateverTheCommandDeclares() {
-        ByteBuf lying = TestFrames.batchSend(1, 0, 1, 100, 10);
-        assertEquals(100, FrameReader.messagesInSend(FrameView.of(lying)));
+        ByteBuf underDeclared = TestFrames.batchSend(1, 0, 1, 100, 600);
+        assertEquals(100, FrameReader.messagesInSend(FrameView.of(underDeclared)));
+        underDeclared.release();
+        ByteBuf overDeclared = TestFrames.batchSend(1, 0, 2_000_000_000, 1, 10);
+        assertEquals(
+                1, FrameReader.messagesInSend(FrameView.of(overDeclared)), "num_messages is only the client's word");
+        overDeclared.release();
+
+        // num_messages_in_batch twice: the last counts
+        ByteBuf withoutChecksum = sendWithMetadata(new byte[] {0x58, 0x05, 0x58, 0x09}, 54);
+        assertEquals(9, FrameReader.messagesInSend(FrameView.of(withoutChecksum)));
+        FrameView cut = new FrameView().lend(withoutChecksum, 0, withoutChecksum.readableBytes() - 55);
+        assertEquals(1, FrameReader.messagesInSend(cut), "metadata past the frame is unreadable: one entry");
+        withoutChecksum.release();
+    }
+
+    @Test
+    void aBatchClaimingMoreMessagesThanItsBytesHoldIsMalformed() {
+        ByteBuf lying = TestFrames.batchSend(1, 0, 1, 2_000_000_000, 10);
+        MalformedFrameException thrown =
+                assertThrows(MalformedFrameException.class, () -> FrameReader.messagesInSend(FrameView.of(lying)));
+        assertEquals("bad_send_metadata", thrown.reason());
         lying.release();
 
-        ByteBuf withoutChecksum = Unpooled.buffer();
+        ByteBuf justEnough = sendWithMetadata(new byte[] {0x58, 0x0a}, 60);
+        assertEquals(10, FrameReader.messagesInSend(FrameView.of(justEnough)), "6 bytes a message");
+        justEnough.release();
+        ByteBuf oneShort = sendWithMetadata(new byte[] {0x58, 0x0a}, 59);
+        assertThrows(MalformedFrameException.class, () -> FrameReader.messagesInSend(FrameView.of(oneShort)));
+        oneShort.release();
+    }
+
+    @Test
+    void aCompressedBatchIsBoundedByTheUncompressedSizeItDeclares() {
+        // compression LZ4 (field 8 = 1), uncompressed_size 600 (field 9), 100 messages, 20 compressed bytes
+        byte[] metadata = {0x40, 0x01, 0x48, (byte) 0xd8, 0x04, 0x58, 0x64};
+        ByteBuf compressed = sendWithMetadata(metadata, 20);
+        assertEquals(100, FrameReader.messagesInSend(FrameView.of(compressed)));
+        compressed.release();
+        byte[] tooSmall = {0x40, 0x01, 0x48, 0x64, 0x58, 0x64}; // uncompressed_size 100
+        ByteBuf lying = sendWithMetadata(tooSmall, 20);
+        assertThrows(MalformedFrameException.class, () -> FrameReader.messagesInSend(FrameView.of(lying)));
+        lying.release();
+    }
+
+    @Test
+    void aBatchOfNoMessagesIsChargedAsOne() {
+        ByteBuf empty = sendWithMetadata(new byte[] {0x58, 0x00}, 0);
+        assertEquals(1, FrameReader.messagesInSend(FrameView.of(empty)));
+        empty.release();
+    }
+
+    /** A SEND without checksum: command, {@code metadata}, {@code payloadSize} zero bytes. */
+    private static ByteBuf sendWithMetadata(byte[] metadata, int payloadSize) {
         byte[] command = BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.SEND)
                 .setSend(CommandSend.newBuilder().setProducerId(1).setSequenceId(0))
                 .build()
                 .toByteArray();
-        byte[] metadata = {0x58, 0x05, 0x58, 0x09}; // num_messages_in_batch twice: the last counts
-        withoutChecksum
-                .writeInt(4 + command.length + 4 + metadata.length)
+        return Unpooled.buffer()
+                .writeInt(4 + command.length + 4 + metadata.length + payloadSize)
                 .writeInt(command.length)
                 .writeBytes(command)
                 .writeInt(metadata.length)
-                .writeBytes(metadata);
-        assertEquals(9, FrameReader.messagesInSend(FrameView.of(withoutChecksum)));
-        FrameView cut = new FrameView().lend(withoutChecksum, 0, withoutChecksum.readableBytes() - 1);
-        assertEquals(0, FrameReader.messagesInSend(cut), "metadata past the frame is unreadable, not trusted");
-        withoutChecksum.release();
+                .writeBytes(metadata)
+                .writeZero(payloadSize);
     }
 
     /** A MESSAGE frame as a broker writes it: command, checksum, {@code metadata}, no payload. */

@@ -28,14 +28,24 @@ public final class TestFrames {
      * num_messages_in_batch is {@code inBatch}, while the command declares {@code declared}.
      */
     public static ByteBuf batchSend(long producerId, long sequenceId, int declared, int inBatch, int payloadSize) {
-        byte[] cmd = BaseCommand.newBuilder()
-                .setType(BaseCommand.Type.SEND)
-                .setSend(CommandSend.newBuilder()
-                        .setProducerId(producerId)
-                        .setSequenceId(sequenceId)
-                        .setNumMessages(declared))
-                .build()
-                .toByteArray();
+        return withBatch(
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.SEND)
+                        .setSend(CommandSend.newBuilder()
+                                .setProducerId(producerId)
+                                .setSequenceId(sequenceId)
+                                .setNumMessages(declared))
+                        .build(),
+                inBatch,
+                payloadSize);
+    }
+
+    /**
+     * {@code command} followed by what a batching client writes after it: checksum magic, a (fake)
+     * checksum, metadata whose num_messages_in_batch is {@code inBatch}, and {@code payloadSize} bytes.
+     */
+    public static ByteBuf withBatch(BaseCommand command, int inBatch, int payloadSize) {
+        byte[] cmd = command.toByteArray();
         ByteBuf metadata = Unpooled.buffer().writeByte(0x58); // field 11, varint
         for (int value = inBatch; ; value >>>= 7) {
             if ((value & ~0x7f) == 0) {

@@ -84,15 +84,17 @@ class BatchRejectionTest {
 
     /** A batch SEND of messages {@code first..last}, as the Java client frames it. */
     private static ByteBuf batch(long first, long last) {
-        return TestFrames.withPayload(
+        int messages = (int) (last - first + 1);
+        return TestFrames.withBatch(
                 BaseCommand.newBuilder()
                         .setType(BaseCommand.Type.SEND)
                         .setSend(CommandSend.newBuilder()
                                 .setProducerId(1)
                                 .setSequenceId(first)
                                 .setHighestSequenceId(last)
-                                .setNumMessages((int) (last - first + 1)))
+                                .setNumMessages(messages))
                         .build(),
-                16);
+                messages,
+                messages * 16);
     }
 }

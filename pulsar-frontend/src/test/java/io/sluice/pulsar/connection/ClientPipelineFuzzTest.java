@@ -23,10 +23,12 @@ import io.sluice.testing.ManualEventLoop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -87,14 +89,13 @@ class ClientPipelineFuzzTest {
         List<EmbeddedSocketChannel> upstreams = new ArrayList<>();
         EmbeddedSocketChannel.takeBootstrapped();
 
-        // In three reads, split where the input says, with time for held sends to be released between them.
-        int first = input.length == 0 ? 0 : (input[0] & 0xff) * input.length / 256;
-        int second = input.length < 2 ? first : first + (input[1] & 0xff) * (input.length - first) / 256;
-        int[] cuts = {0, first, second, input.length};
-        for (int i = 0; i < 3 && client.isOpen(); i++) {
-            client.writeInbound(alloc.heapBuffer().writeBytes(input, cuts[i], cuts[i + 1] - cuts[i]));
+        // A read per frame, as a client that waits for answers writes them, and one frame cut where
+        // the input says; time for held sends to be released after each read.
+        List<Integer> cuts = reads(input);
+        for (int i = 0; i + 1 < cuts.size() && client.isOpen(); i++) {
+            client.writeInbound(alloc.heapBuffer().writeBytes(input, cuts.get(i), cuts.get(i + 1) - cuts.get(i)));
             exchange(client, upstreams, broker);
-            LOOP.advanceTimeBy(150, TimeUnit.MILLISECONDS);
+            LOOP.advanceTimeBy(50, TimeUnit.MILLISECONDS);
             LOOP.runTasks();
             exchange(client, upstreams, broker);
         }
@@ -133,6 +134,27 @@ class ClientPipelineFuzzTest {
         assertTrue(
                 INPUTS_THAT_PUBLISHED.get() > GENERATED_INPUTS / 50,
                 "only " + INPUTS_THAT_PUBLISHED.get() + " inputs got as far as publishing");
+    }
+
+    /**
+     * Where the reads of {@code input} start and end: at the end of each whole frame its length
+     * prefixes announce (the rest, if they stop making sense, is one read), and where input[0] cuts.
+     */
+    private static List<Integer> reads(byte[] input) {
+        TreeSet<Integer> cuts = new TreeSet<>(List.of(0, input.length));
+        int pos = 0;
+        while (pos + 4 <= input.length) {
+            long next = pos + 4L + ByteBuffer.wrap(input, pos, 4).getInt();
+            if (next <= pos + 4 || next > input.length) {
+                break;
+            }
+            pos = (int) next;
+            cuts.add(pos);
+        }
+        if (input.length > 0) {
+            cuts.add((input[0] & 0xff) * input.length / 256);
+        }
+        return new ArrayList<>(cuts);
     }
 
     /** Lets the proxy and the fake broker answer each other until neither has more to say. */

@@ -120,4 +120,27 @@ class DispatchGateTest {
         harness.advance(2_000);
         assertEquals(List.of(), grantedPermits());
     }
+
+    @Test
+    void permitsGrantedBeforeTheBrokerAnswersWaitAndAreThenMetered() {
+        harness.limit(
+                new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, new RateLimit(100.0, null, null, null), null));
+        gate.consumerRequested(1, CONSUMER, TOPIC);
+        GateHarness.lend(flow(1000), gate::flow);
+        assertEquals(List.of(), grantedPermits(), "nothing reaches the broker before the consumer exists");
+        gate.consumerCreated(1);
+        int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
+        assertTrue(atOnce >= 100 && atOnce <= 110, "the burst: " + atOnce);
+    }
+
+    @Test
+    void permitsForAConsumerSluiceDoesNotTrackAreDropped() {
+        GateHarness.lend(flow(1000), gate::flow);
+        gate.consumerRequested(1, CONSUMER, TOPIC);
+        GateHarness.lend(flow(1000), gate::flow);
+        gate.requestFailed(1);
+        gate.consumerRequested(2, CONSUMER, TOPIC);
+        gate.consumerCreated(2);
+        assertEquals(List.of(), grantedPermits(), "neither the unknown consumer's nor the refused one's");
+    }
 }

@@ -31,11 +31,11 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     }
 
     PublishGate publishGate() {
-        return new PublishGate(this, loop, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
+        return new PublishGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
     }
 
     DispatchGate dispatchGate() {
-        return new DispatchGate(this, loop, services, "10.0.0.1:5000");
+        return new DispatchGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000");
     }
 
     /** The client-bound frames so far, parsed, and released. */

@@ -15,6 +15,7 @@ import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.MalformedFrameException;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +30,7 @@ import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -95,10 +97,38 @@ class PublishGateTest {
     }
 
     @Test
-    void aSendOfAnUnknownProducerIsTheBrokersBusiness() {
-        GateHarness.lend(TestFrames.send(99, 0, 1, 10), gate::send);
-        assertEquals(1, harness.upstream.size());
-        assertTrue(gate.isIdle(), "nothing of Sluice's to answer");
+    void aSendOfAnUnknownProducerIsRefusedBySluiceAndNeverForwarded() {
+        GateHarness.lend(TestFrames.send(99, 5, 1, 10), gate::send);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds());
+        List<BaseCommand> answers = harness.takeClientCommands();
+        assertEquals(1, answers.size());
+        assertEquals(5, answers.get(0).getSendError().getSequenceId());
+        assertTrue(answers.get(0).getSendError().getMessage().startsWith("Sluice"), answers.toString());
+        assertTrue(gate.isIdle(), "nothing waits for the broker");
+    }
+
+    @Test
+    void aSendOfAProducerNotCreatedYetIsRefusedUntilTheBrokerAnswers() {
+        harness.limit(TOPIC_SCOPE, publish(1, OnExceed.REJECT));
+        gate.producerRequested(1, PRODUCER, TOPIC);
+        assertTrue(gate.isProducerPending(PRODUCER));
+        assertTrue(gate.isRequestPending(1));
+        send(1, 10);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds(), "not forwarded unmetered");
+        assertTrue(
+                harness.takeClientCommands().get(0).getSendError().getMessage().contains("not created yet"));
+        gate.producerCreated(1);
+        send(1, 10);
+        assertEquals(List.of(1L), harness.takeForwardedSequenceIds(), "metered once created");
+    }
+
+    @Test
+    void aSendWrittenBeforeTheClientSawItsProducerClosedIsDroppedAsTheBrokerDropsIt() {
+        producer();
+        gate.producerClosed(PRODUCER);
+        send(1, 10);
+        assertEquals(List.of(), harness.takeForwardedSequenceIds());
+        assertEquals(List.of(), harness.takeClientCommands(), "the broker answers such a send with nothing");
     }
 
     @Test
@@ -118,19 +148,31 @@ class PublishGateTest {
     void aBatchThatUnderDeclaresItsCountIsChargedAtItsOwnCount() {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
         producer();
-        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 150, 10), gate::send);
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 150, 900), gate::send);
         GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 1, 10), gate::send);
         assertEquals(List.of(0L), harness.takeForwardedSequenceIds(), "150 messages use up the burst of 100 and more");
         assertEquals(150, harness.activity.meter("pulsar", TOPIC).publishMessages());
     }
 
     @Test
-    void aCountDeclaredAboveTheBatchsOwnIsChargedAsDeclared() {
+    void aCountDeclaredAboveTheBatchsOwnIsChargedAtTheBatchsOwn() {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
         producer();
-        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 150, 1, 10), gate::send);
-        assertEquals(150, harness.activity.meter("pulsar", TOPIC).publishMessages());
-        harness.takeForwardedSequenceIds();
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 2_000_000_000, 1, 10), gate::send);
+        send(99, 10);
+        assertEquals(range(0, 100), harness.takeForwardedSequenceIds(), "one message, then the rest of the burst");
+        assertEquals(100, harness.activity.meter("pulsar", TOPIC).publishMessages());
+    }
+
+    @Test
+    void aBatchClaimingMoreMessagesThanItsBytesHoldIsMalformedAndChargesNothing() {
+        harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
+        producer();
+        ByteBuf lying = TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 2_000_000_000, 10);
+        assertThrows(MalformedFrameException.class, () -> GateHarness.lend(lying, gate::send));
+        assertEquals(List.of(), harness.takeForwardedSequenceIds());
+        assertEquals(0, harness.activity.meter("pulsar", TOPIC).publishMessages());
+        assertTrue(gate.isIdle());
     }
 
     @Test

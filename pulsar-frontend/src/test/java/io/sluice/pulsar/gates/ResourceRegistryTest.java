@@ -28,20 +28,23 @@ class ResourceRegistryTest {
     }
 
     @Test
-    void pastTheMostPerConnectionARequestIsRefusedAndKeepsNothingUntilOneCloses() {
+    void atTheMostPerConnectionItIsFullUntilOneCloses() {
         for (long id = 0; id < ResourceRegistry.MAX_PER_CONNECTION; id++) {
-            assertTrue(producers.requested(id, id, "persistent://t/n/a"));
+            assertFalse(producers.isFull());
+            producers.requested(id, id, "persistent://t/n/a");
             if (id % 2 == 0) {
                 producers.succeeded(id);
             }
         }
-        long next = ResourceRegistry.MAX_PER_CONNECTION;
-        assertFalse(producers.requested(next, next, "persistent://t/n/a"));
-        assertNull(producers.succeeded(next), "a refused request is not kept");
+        assertTrue(producers.isFull(), "requested and active count alike");
         assertEquals(ResourceRegistry.MAX_PER_CONNECTION / 2, producers.activeCount());
 
         producers.closed(0);
-        assertTrue(producers.requested(next, next, "persistent://t/n/a"));
+        assertFalse(producers.isFull());
+        producers.failed(1);
+        producers.requested(
+                ResourceRegistry.MAX_PER_CONNECTION, ResourceRegistry.MAX_PER_CONNECTION, "persistent://t/n/a");
+        assertFalse(producers.isFull(), "a refused request frees its place");
     }
 
     @Test
@@ -55,10 +58,11 @@ class ResourceRegistryTest {
     @Test
     void anErrorForTheRequestLeavesNothingBehind() {
         producers.requested(10, 1, "persistent://t/n/a");
-        assertTrue(producers.failed(10));
+        assertEquals(1, producers.failed(10));
         assertNull(producers.succeeded(10));
         assertNull(producers.get(1));
-        assertFalse(producers.failed(99), "errors for other requests are not ours");
+        assertFalse(producers.isPending(1));
+        assertEquals(-1, producers.failed(99), "errors for other requests are not ours");
     }
 
     @Test
@@ -106,5 +110,39 @@ class ResourceRegistryTest {
         assertEquals(100, producers.clear().size());
         assertEquals(0, producers.activeCount());
         assertEquals(0, producers.pendingCount());
+    }
+
+    @Test
+    void aProducerIsTrackedByItsIdFromTheMomentItsRequestIsForwarded() {
+        producers.requested(77, 1, "persistent://t/n/limited");
+        assertTrue(producers.isPending(1));
+        assertTrue(producers.isRequestPending(77), "a second request 77 must not be forwarded");
+        assertFalse(producers.isPending(2));
+        assertEquals("persistent://t/n/limited", producers.succeeded(77).topic());
+        assertFalse(producers.isPending(1));
+        assertFalse(producers.isRequestPending(77));
+    }
+
+    @Test
+    void aRequestForAnActiveIdDoesNotMakeItPending() {
+        producers.requested(10, 1, "persistent://t/n/a");
+        producers.succeeded(10);
+        producers.requested(11, 1, "persistent://t/n/b");
+        assertFalse(producers.isPending(1));
+        assertTrue(producers.isRequestPending(11));
+    }
+
+    @Test
+    void theLastClosedIdsAreRememberedUntilTheyAreRequestedAgain() {
+        for (int id = 0; id < ResourceRegistry.RECENTLY_CLOSED + 1; id++) {
+            producers.requested(id, id, "persistent://t/n/a");
+            producers.succeeded(id);
+            producers.closed(id);
+        }
+        assertFalse(producers.isRecentlyClosed(0), "the oldest is forgotten");
+        assertTrue(producers.isRecentlyClosed(1));
+        assertTrue(producers.isRecentlyClosed(ResourceRegistry.RECENTLY_CLOSED));
+        producers.requested(100, 1, "persistent://t/n/a");
+        assertFalse(producers.isRecentlyClosed(1), "pending again");
     }
 }

@@ -123,4 +123,48 @@ class PulsarNamesTest {
         assertThrows(InvalidSettingsException.class, () -> NamespaceName.parse(null));
         assertThrows(InvalidSettingsException.class, () -> TenantName.parse(null));
     }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "orders",
+                "/orders",
+                "//orders/",
+                "public/default/orders",
+                "persistent://public/default/orders",
+                "PERSISTENT://public/default/orders",
+                "Persistent://public/default/orders"
+            })
+    void resolvesANameAsTheBrokerReadsIt(String name) {
+        assertEquals(
+                "persistent://public/default/orders", TopicName.resolve(name).toString());
+    }
+
+    @Test
+    void resolvesANonPersistentDomainIgnoringCase() {
+        assertEquals(
+                "non-persistent://t/n/x-partition-1",
+                TopicName.resolve("NON-PERSISTENT://t/n/x-partition-1").toString());
+        assertEquals(1, TopicName.resolve("t/n/x-partition-1").partitionIndex());
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "",
+                "/",
+                "public/orders",
+                "a/b/c/d",
+                "/t/n/x",
+                "t//n/x",
+                "t/n/ ",
+                "persistent://t/cluster/n/x",
+                "persistent://t/n/",
+                "persistent:///t/n/x",
+                "queue://t/n/x",
+                "://t/n/x"
+            })
+    void refusesWhatTheBrokerRefusesAndLegacyNamesWithACluster(String name) {
+        assertThrows(InvalidSettingsException.class, () -> TopicName.resolve(name));
+    }
 }

@@ -9,7 +9,8 @@ import io.sluice.relay.ReadGate;
 
 /**
  * The last handler of an accepted client's pipeline: opens its {@link ProxiedConnection} when the
- * client connects, counts and hands each frame to the front end's protocol, and relays what the
+ * client connects, hands each frame to the front end's protocol (counting its bytes once a read),
+ * and relays what the
  * channel says to the connection: the end of a read (flush), writability (the upstream's reads
  * follow it), a drain request, its decoder's {@link FrameDecoder.Reads}, the channel's close and
  * failures.
@@ -23,6 +24,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private final ProxyStats stats;
     private ProxiedConnection connection;
     private ConnectionProtocol protocol;
+    /** Bytes of the frames of this read: counted once a read, not once a frame. */
+    private long readBytes;
 
     ClientHandler(
             ConnectionSpec spec,
@@ -47,12 +50,18 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         FrameView frame = (FrameView) msg;
-        stats.bytesFromClient(frame.length());
+        readBytes += frame.length();
+        connection.clock().frameRead();
         protocol.fromClient(frame);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.clock().readComplete();
+        if (readBytes > 0) {
+            stats.bytesFromClient(readBytes);
+            readBytes = 0;
+        }
         connection.flush();
         ctx.fireChannelReadComplete();
     }

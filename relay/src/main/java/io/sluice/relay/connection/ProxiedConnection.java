@@ -85,11 +85,15 @@ public final class ProxiedConnection implements Outbound {
     private final Channel client;
     private final ConnectionSpec spec;
     private final ProxyStats stats;
+    /** Bytes queued for the client since the last flush: counted once a flush, not once a frame. */
+    private long bytesToClient;
+
     private final FrameDecoder clientFrames;
     private final HandshakeDeadline deadline;
     private final ReadGate clientReads;
     private final OutboundFrames clientOut;
     private final ConnectionProtocol protocol;
+    private final ReadClock clock;
     private ConnectionState state = new Accepted(new EarlyFrames());
 
     ProxiedConnection(
@@ -105,6 +109,7 @@ public final class ProxiedConnection implements Outbound {
         this.deadline = deadline;
         this.clientReads = new ReadGate(client);
         this.clientOut = new OutboundFrames(client);
+        this.clock = new ReadClock(spec.services().quotas().clock());
         // Last: the protocol may use the connection from its constructor on.
         this.protocol = protocols.open(this);
     }
@@ -121,6 +126,11 @@ public final class ProxiedConnection implements Outbound {
     /** The client's address, for log lines and throttle records. */
     public SocketAddress remoteAddress() {
         return client.remoteAddress();
+    }
+
+    /** The clock for the protocol's gates: one reading per read of either channel ({@link ReadClock}). */
+    public ReadClock clock() {
+        return clock;
     }
 
     /** The event loop of both channels, for the protocol's timers. */
@@ -252,7 +262,7 @@ public final class ProxiedConnection implements Outbound {
             frame.release();
             return;
         }
-        stats.bytesToClient(frame.readableBytes());
+        bytesToClient += frame.readableBytes();
         clientOut.add(frame);
     }
 
@@ -261,7 +271,7 @@ public final class ProxiedConnection implements Outbound {
         if (state instanceof Closed) {
             return;
         }
-        stats.bytesToClient(frame.length());
+        bytesToClient += frame.length();
         clientOut.add(frame);
     }
 
@@ -275,6 +285,10 @@ public final class ProxiedConnection implements Outbound {
     public void flush() {
         if (state instanceof Connected connected) {
             connected.upstream().out().flush();
+        }
+        if (bytesToClient > 0) {
+            stats.bytesToClient(bytesToClient);
+            bytesToClient = 0;
         }
         clientOut.flush();
         if (state instanceof Draining) {

@@ -23,11 +23,13 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        connection.clock().frameRead();
         protocol.fromUpstream((FrameView) msg);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        connection.clock().readComplete();
         connection.upstreamReadComplete();
         ctx.fireChannelReadComplete();
     }

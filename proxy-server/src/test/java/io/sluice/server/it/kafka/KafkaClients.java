@@ -81,7 +81,7 @@ final class KafkaClients {
         }
     }
 
-    /** What the cluster says of {@code topic}: its id, partitions and their leaders. */
+    /** The cluster's description of {@code topic}: its id and its partitions' leaders. */
     TopicDescription describe(String topic) throws Exception {
         try (Admin admin = admin()) {
             return admin.describeTopics(List.of(topic))

@@ -55,8 +55,7 @@ class KafkaIdentityFloodIT {
                     .filter(partition -> partition.leader().id() != leader)
                     .findFirst()
                     .orElseThrow();
-            sluice.limit(
-                    "clients", "*", "{\"publish\": {\"messagesPerSecond\": " + LIMIT + "}, \"onExceed\": \"reject\"}");
+            sluice.limitClient("*", "{\"publish\": {\"messagesPerSecond\": " + LIMIT + "}, \"onExceed\": \"reject\"}");
             double heapBefore = sluice.metric("jvm_memory_used_bytes{area=\"heap\"}");
 
             AtomicBoolean flooding = new AtomicBoolean(true);

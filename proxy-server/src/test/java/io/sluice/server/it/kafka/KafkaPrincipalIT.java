@@ -5,14 +5,17 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -261,5 +264,34 @@ class KafkaPrincipalIT {
             }
             return count / ((to - from) / 1e9);
         }
+    }
+
+    @Test
+    void aScramLoginWithTheReservedExtensionIsChargedToItsUser() throws Exception {
+        String topic = KafkaClientsIT.unique("scram-m");
+        KafkaClients alice = alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD);
+        alice.createTopics(1, topic);
+        int leader = alice.describe(topic).partitions().get(0).leader().id();
+        String bob = "User:" + BrokersOnlySluiceReaches.SECOND_SASL_USER;
+        sluice.limitPrincipal(bob, "{\"publish\": {\"messagesPerSecond\": 50}, \"onExceed\": \"reject\"}");
+        int accepted = 0;
+        long start = System.nanoTime();
+        try (RawKafkaClient raw = new RawKafkaClient(sluice.nodePortBase + leader)) {
+            raw.loginScram(
+                    BrokersOnlySluiceReaches.SECOND_SASL_USER, BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD, "m=x,");
+            for (int request = 0; request < 10; request++) {
+                if (raw.produce(topic, 0, RawKafkaClient.batch(50)) == Errors.NONE.code()) {
+                    accepted += 50;
+                }
+            }
+        } finally {
+            delete("/api/v1/limits/kafka/principals/" + URLEncoder.encode(bob, StandardCharsets.UTF_8));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(
+                "[kafka-principal] SCRAM with m=: %d of 500 records accepted in %.1f s under %s's 50 records/s%n",
+                accepted, seconds, bob);
+        assertTrue(accepted >= 50, "the burst was admitted: " + accepted);
+        assertTrue(accepted <= 100 + 50 * seconds, "bob's limit held: " + accepted + " in " + seconds + " s");
     }
 }

@@ -125,15 +125,24 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** Puts the Kafka topic limit {@code json} on {@code topic} through the admin API. */
     void limit(String topic, String json) {
-        limit("topics", topic, json);
+        putLimit("topics", topic, json);
     }
 
-    /** Puts the Kafka limit {@code json} on {@code name} of the scope kind at {@code kindPath} ({@code clients}, ...). */
-    void limit(String kindPath, String name, String json) {
+    /** Puts the Kafka client limit {@code json} on {@code clientId} ({@code *} for each client without its own). */
+    void limitClient(String clientId, String json) {
+        putLimit("clients", clientId, json);
+    }
+
+    /** Puts the Kafka principal limit {@code json} on {@code principal} ({@code User:name}) through the admin API. */
+    void limitPrincipal(String principal, String json) {
+        putLimit("principals", principal, json);
+    }
+
+    private void putLimit(String kind, String name, String json) {
         try {
             HttpResponse<String> response = HttpClient.newHttpClient()
                     .send(
-                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kindPath + "/"
+                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kind + "/"
                                             + URLEncoder.encode(name, StandardCharsets.UTF_8)))
                                     .header("Content-Type", "application/json")
                                     .PUT(HttpRequest.BodyPublishers.ofString(json))

@@ -1,0 +1,87 @@
+package io.sluice.kafka.gates;
+
+import io.netty.buffer.ByteBuf;
+import io.sluice.kafka.codec.RequestHeader;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.GateTimer;
+
+/**
+ * A request of one connection that waits in Sluice until a gate lets it go (a fetch after a
+ * response cut to nothing, a share fetch its topics have nothing left for), at most until a
+ * deadline; the connection takes no request behind it meanwhile, to keep the order of answers.
+ *
+ * <p>Buffer ownership: the request is a slice of the client's bytes of its own, this class's until
+ * it is forwarded (then the connection's) or dropped.
+ *
+ * <p>Confined to the connection's event loop.
+ */
+final class HeldRequest {
+
+    private final GateContext context;
+    private final GateTimer timer;
+    private final RequestHeader header = new RequestHeader();
+    private final FrameView view = new FrameView();
+    private ByteBuf frame;
+    private long heldAtNanos;
+    private long untilNanos;
+
+    /** @param due what runs when the request is worth a look again: the gate decides whether it goes */
+    HeldRequest(GateContext context, Runnable due) {
+        this.context = context;
+        this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, due);
+    }
+
+    /**
+     * Holds the lent request {@code lent} until {@code untilNanos} at most, looking at it again in
+     * {@code lookAgainNanos}, and stops the connection's requests behind it.
+     */
+    void hold(FrameView lent, long nowNanos, long untilNanos, long lookAgainNanos) {
+        frame = lent.retainedSlice();
+        heldAtNanos = nowNanos;
+        this.untilNanos = untilNanos;
+        context.pauses().pause(RequestPauses.FETCH_HELD);
+        timer.schedule(Math.min(untilNanos - nowNanos, lookAgainNanos));
+    }
+
+    boolean isHeld() {
+        return frame != null;
+    }
+
+    /** Whether the request has waited as long as it may. */
+    boolean isOver(long nowNanos) {
+        return untilNanos - nowNanos <= 0;
+    }
+
+    /** Looks at the request again in {@code nanos}, or at its deadline if that comes first. */
+    void lookAgainIn(long nowNanos, long nanos) {
+        timer.schedule(Math.min(untilNanos - nowNanos, nanos));
+    }
+
+    long heldAtNanos() {
+        return heldAtNanos;
+    }
+
+    /** The held request, lent for the call, to read or write in place before it goes. */
+    FrameView view() {
+        return view.lend(frame, frame.readerIndex(), frame.readableBytes());
+    }
+
+    /** Forwards the held request through {@code exchange} and lets the connection's requests go on. */
+    void forward(Exchange exchange) {
+        ByteBuf request = frame;
+        frame = null;
+        header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
+        context.requests().forward(request, header, exchange);
+        context.out().flush();
+        context.pauses().resume(RequestPauses.FETCH_HELD);
+    }
+
+    /** The connection closes: the request is dropped with it. */
+    void drop() {
+        timer.cancel();
+        if (frame != null) {
+            frame.release();
+            frame = null;
+        }
+    }
+}

@@ -106,35 +106,27 @@ class IncompleteFramesDecoderTest {
 
     @Test
     void aFrameStillIncompleteAfterTheFrameTimeoutFailsItsConnection() {
-        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
-        Peer peer = new Peer(bound);
-        peer.channel.freezeTime();
+        Peer peer = timed();
         peer.send(Unpooled.buffer().writeInt(100).writeZero(10));
-        peer.channel.advanceTimeBy(3, TimeUnit.SECONDS);
-        peer.channel.runScheduledPendingTasks();
+        peer.advance(3_000);
         peer.send(Unpooled.buffer().writeZero(10));
-        peer.channel.advanceTimeBy(1_900, TimeUnit.MILLISECONDS);
-        peer.channel.runScheduledPendingTasks();
+        peer.advance(1_900);
         assertTrue(peer.failures.isEmpty(), "failed before its time");
 
-        peer.channel.advanceTimeBy(200, TimeUnit.MILLISECONDS);
-        peer.channel.runScheduledPendingTasks();
+        peer.advance(200);
         MalformedFrameException failure = assertInstanceOf(MalformedFrameException.class, peer.failures.get(0));
         assertEquals(FrameDecoder.FRAME_TIMEOUT, failure.reason());
-        assertEquals(0, bound.bytes(), "what it held is let go at once");
+        assertEquals(0, peer.bound.bytes(), "what it held is let go at once");
         peer.close();
     }
 
     @Test
     void eachFrameHasTheWholeTimeoutFromTheReadThatBeganIt() {
-        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
-        Peer peer = new Peer(bound);
-        peer.channel.freezeTime();
+        Peer peer = timed();
         for (int i = 0; i < 10; i++) {
             // The end of one frame and half of the next, every 4 s: each frame takes 4 s.
             peer.send(Unpooled.buffer().writeZero(i == 0 ? 0 : 4).writeInt(8).writeZero(4));
-            peer.channel.advanceTimeBy(4, TimeUnit.SECONDS);
-            peer.channel.runScheduledPendingTasks();
+            peer.advance(4_000);
         }
         assertTrue(peer.failures.isEmpty(), "a slow stream of frames, each within the timeout, was failed");
         assertEquals(9, peer.frames);
@@ -143,18 +135,14 @@ class IncompleteFramesDecoderTest {
 
     @Test
     void aDeadlinePassingWhileSluiceStopsReadingForItsOwnReasonStartsAgain() {
-        IncompleteFrames bound = new IncompleteFrames(1_000, Duration.ofSeconds(5));
-        Peer peer = new Peer(bound);
-        peer.channel.freezeTime();
+        Peer peer = timed();
         peer.send(Unpooled.buffer().writeInt(100).writeZero(10));
         peer.channel.config().setAutoRead(false);
-        peer.channel.advanceTimeBy(6, TimeUnit.SECONDS);
-        peer.channel.runScheduledPendingTasks();
+        peer.advance(6_000);
         assertTrue(peer.failures.isEmpty(), "failed for Sluice's own back-pressure");
 
         peer.channel.config().setAutoRead(true);
-        peer.channel.advanceTimeBy(5, TimeUnit.SECONDS);
-        peer.channel.runScheduledPendingTasks();
+        peer.advance(5_000);
         assertEquals(1, peer.failures.size());
         peer.close();
     }
@@ -168,20 +156,35 @@ class IncompleteFramesDecoderTest {
         assertFalse(channel.finishAndReleaseAll());
     }
 
+    /** A client connection under a frame timeout of 5 s, on a clock the test moves. */
+    private static Peer timed() {
+        Peer peer = new Peer(new IncompleteFrames(1_000, Duration.ofSeconds(5)));
+        peer.channel.freezeTime();
+        return peer;
+    }
+
     /** A client connection: its decoder, what it lent, and what it asked of the connection. */
     private static final class Peer extends ChannelInboundHandlerAdapter {
 
+        final IncompleteFrames bound;
         final EmbeddedChannel channel;
         final List<FrameDecoder.Reads> reads = new ArrayList<>();
         final List<Throwable> failures = new ArrayList<>();
         int frames;
 
         Peer(IncompleteFrames bound) {
+            this.bound = bound;
             channel = new EmbeddedChannel(new FrameDecoder(FrameRule.INT32_SIZE, 10_000, bound), this);
         }
 
         void send(io.netty.buffer.ByteBuf read) {
             channel.writeInbound(read);
+        }
+
+        /** Moves the channel's clock on by {@code millis} and runs the timers that came due. */
+        void advance(long millis) {
+            channel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+            channel.runScheduledPendingTasks();
         }
 
         void close() {

@@ -103,6 +103,9 @@ rendering something that crash-loops.
 {{- if lt (int .Values.adminIdleTimeoutSeconds) 1 }}
 {{- fail "adminIdleTimeoutSeconds must be a positive number of seconds" }}
 {{- end }}
+{{- if lt (int .Values.frameTimeoutSeconds) 1 }}
+{{- fail "frameTimeoutSeconds must be a positive number of seconds" }}
+{{- end }}
 {{- $_ := include "sluice.terminationGracePeriodSeconds" . }}
 {{- if or (hasKey .Values "existingSecret") (hasKey .Values "existingSecretKey") }}
 {{- fail "existingSecret and existingSecretKey moved to adminToken.existingSecret and adminToken.existingSecretKey" }}
@@ -454,6 +457,18 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.handshakeTimeoutSeconds | toString | quote }}
     - name: SLUICE_ADMIN_IDLE_TIMEOUT
       value: {{ int .Values.adminIdleTimeoutSeconds | toString | quote }}
+    - name: SLUICE_LOG_FORMAT
+      value: {{ .Values.logFormat | quote }}
+    - name: SLUICE_LOG_LEVELS
+      value: {{ .Values.logLevels | quote }}
+    - name: SLUICE_MAX_TRACKED_IDENTITIES
+      value: {{ int .Values.maxTrackedIdentities | toString | quote }}
+    - name: SLUICE_FRAME_TIMEOUT
+      value: {{ int .Values.frameTimeoutSeconds | toString | quote }}
+    {{- if .Values.maxBufferedBytes }}
+    - name: SLUICE_MAX_BUFFERED_BYTES
+      value: {{ .Values.maxBufferedBytes | toString | quote }}
+    {{- end }}
     {{- with .Values.cluster }}
     {{- if include "sluice.clusterStore" $ }}
     - name: SLUICE_CLUSTER_STORE

@@ -11,6 +11,7 @@ import io.netty.handler.flow.FlowControlHandler;
 import io.sluice.admin.http.AdminToken;
 import io.sluice.admin.http.BearerTokenCheck;
 import io.sluice.admin.http.BodySizeLimit;
+import io.sluice.admin.http.CrowdedClose;
 import io.sluice.admin.http.MalformedRequestReply;
 import io.sluice.admin.http.PastCapReply;
 import io.sluice.admin.http.RequestTurns;
@@ -23,18 +24,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline of one admin connection:
  * <pre>
  * [SslHandler -> TlsHandshakeWatch, with --tls-cert] -> HttpServerCodec -> FlowControlHandler
  *   -> RequestTurns (one request at a time, each within the timeout) -> HttpServerKeepAliveHandler
- *   -> [BearerTokenCheck (401, 403) on the request's head, when a token is set]
+ *   -> [CrowdedClose -> BearerTokenCheck (401, 403) on the request's head, when a token is set]
  *   -> BodySizeLimit (413) -> MalformedRequestReply (400) -> Router
  * </pre>
  * or, for a connection past the cap, {@code [SslHandler -> TlsHandshakeWatch] -> HttpResponseEncoder
- * -> PastCapReply} (one probe, then closed).
+ * -> PastCapReply} (one probe, then closed; {@link AdminSlots} keeps four times the cap of those,
+ * closing the oldest for a new one).
+ * A connection accepted while more than half the cap is open has 2 s, not the idle timeout, for
+ * each request, so connections that send nothing cannot hold the API's for long.
  * The channel does not read on its own: {@link RequestTurns} asks for each message, so a client
  * that pipelines requests without reading the answers is not read further, and the token is
  * checked before any of a body is read or buffered. The request timeout starts when the
@@ -54,7 +57,8 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final int maxBodyBytes;
     private final Duration idleTimeout;
     private final int maxConnections;
-    private final AtomicInteger open = new AtomicInteger();
+    private final AdminSlots slots;
+    private final CrowdedClose crowdedClose;
     private final MalformedRequestReply malformed = new MalformedRequestReply();
     private final AdminToken token;
     private final AdminToken readToken;
@@ -91,13 +95,16 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
         this.routes = routes;
         this.router = router;
         this.tls = tls;
+        this.slots = new AdminSlots(maxConnections);
+        this.crowdedClose = new CrowdedClose(slots::crowded);
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
         connections.add(channel);
-        boolean pastCap = open.incrementAndGet() > maxConnections;
-        channel.closeFuture().addListener(closed -> open.decrementAndGet());
+        // Taken when connections already run short, a connection gets the probe's time for each request.
+        boolean crowded = slots.crowded();
+        boolean pastCap = !slots.admit(channel);
         if (pastCap) {
             long leftOut = PAST_CAP.admit();
             if (leftOut >= 0) {
@@ -121,9 +128,10 @@ final class AdminChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast("http", new HttpServerCodec());
         pipeline.addLast("flow", new FlowControlHandler());
-        pipeline.addLast("turns", new RequestTurns(idleTimeout));
+        pipeline.addLast("turns", new RequestTurns(crowded ? min(idleTimeout, PAST_CAP_TIMEOUT) : idleTimeout));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         if (token != null) {
+            pipeline.addLast("crowded", crowdedClose);
             pipeline.addLast("token", new BearerTokenCheck(token, readToken));
         }
         pipeline.addLast("body-limit", new BodySizeLimit(maxBodyBytes));

@@ -19,6 +19,7 @@ import io.sluice.admin.status.TopicsResource;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -46,6 +47,8 @@ final class AdminRoutes {
     /**
      * @param admission         admission control, or {@code null} when the proxy runs without it
      * @param tlsReloadFailures the process's failed reloads of TLS files
+     * @param incompleteFrames  the bytes of incomplete client frames, or {@code null}
+     * @param logEventsDropped  log events the logging backend dropped, or {@code null}
      * @param audit             records the changes of limits and admission settings
      */
     static RouteTable table(
@@ -59,6 +62,8 @@ final class AdminRoutes {
             int metricsMaxTopics,
             Supplier<ClusterStatus> cluster,
             Supplier<List<AdaptiveScope>> adaptive,
+            IncompleteFrames incompleteFrames,
+            LongSupplier logEventsDropped,
             AuditTrail audit) {
         LimitsDocumentResource document = new LimitsDocumentResource(limits);
         ConnectionLimitsResource connection = new ConnectionLimitsResource(limits);
@@ -74,7 +79,9 @@ final class AdminRoutes {
                 metricsMaxTopics,
                 ready,
                 cluster,
-                adaptive);
+                adaptive,
+                incompleteFrames,
+                logEventsDropped);
         ClusterResource clusterStatus = new ClusterResource(cluster, limits);
         ProbeResource probes = new ProbeResource(ready);
         OpenApiResource openApi = new OpenApiResource(limits.catalogue());

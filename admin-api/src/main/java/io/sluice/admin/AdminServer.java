@@ -20,6 +20,7 @@ import io.sluice.admin.http.Router;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.status.ThrottleLedger;
@@ -132,6 +133,8 @@ public final class AdminServer implements AutoCloseable {
                 builder.metricsMaxTopics,
                 builder.cluster,
                 builder.adaptive,
+                builder.incompleteFrames,
+                builder.logEventsDropped,
                 new AuditTrail(Clock.systemUTC(), builder.cluster));
     }
 
@@ -261,6 +264,8 @@ public final class AdminServer implements AutoCloseable {
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
         private Supplier<List<AdaptiveScope>> adaptive = List::of;
+        private IncompleteFrames incompleteFrames;
+        private LongSupplier logEventsDropped;
 
         private Builder() {}
 
@@ -270,6 +275,24 @@ public final class AdminServer implements AutoCloseable {
          */
         public Builder adaptive(Supplier<List<AdaptiveScope>> status) {
             this.adaptive = Objects.requireNonNull(status, "status");
+            return this;
+        }
+
+        /**
+         * The bytes of incomplete client frames, for the {@code sluice_buffered_bytes*} metrics;
+         * {@code null} (the default) for none.
+         */
+        public Builder incompleteFrames(IncompleteFrames frames) {
+            this.incompleteFrames = frames;
+            return this;
+        }
+
+        /**
+         * Log events the logging backend dropped, for {@code sluice_log_events_dropped_total};
+         * {@code null} (the default) for a backend that drops none.
+         */
+        public Builder logEventsDropped(LongSupplier dropped) {
+            this.logEventsDropped = dropped;
             return this;
         }
 

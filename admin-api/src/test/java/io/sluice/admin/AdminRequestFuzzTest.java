@@ -99,6 +99,8 @@ class AdminRequestFuzzTest {
                 1000,
                 ClusterStatus::standalone,
                 List::of,
+                null,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         router = new Router(routes, Runnable::run);
     }

@@ -87,6 +87,8 @@ class OpenApiDocumentTest {
                 10,
                 ClusterStatus::standalone,
                 List::of,
+                null,
+                null,
                 new AuditTrail(Clock.systemUTC(), ClusterStatus::standalone));
         JsonNode document = AdminFixture.JSON.readTree(OpenApiDocument.of(catalogue));
 

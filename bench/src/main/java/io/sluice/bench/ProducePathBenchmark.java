@@ -3,6 +3,7 @@ package io.sluice.bench;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.admission.AdmissionController;
@@ -26,6 +27,7 @@ import io.sluice.limits.LimitsJson;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
@@ -111,7 +113,9 @@ public class ProducePathBenchmark {
                 new ProxyStats("kafka", ApiLabels.byKey()),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
         UpstreamNodes nodes = new UpstreamNodes(node -> {});
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes("sluice.example", 19_000, nodes),

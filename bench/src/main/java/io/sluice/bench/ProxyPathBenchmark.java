@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
@@ -25,6 +26,7 @@ import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
@@ -109,7 +111,9 @@ public class ProxyPathBenchmark {
                 new ProxyStats("pulsar"),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
         PulsarSettings settings = new PulsarSettings(
                 new BrokerAllowList.BrokerAddress("127.0.0.1", 6650),
                 new BrokerAllowList(Pattern.compile(".*")),

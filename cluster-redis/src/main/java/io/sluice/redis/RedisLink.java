@@ -14,6 +14,9 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.Transports;
+import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,13 +41,18 @@ public final class RedisLink implements AutoCloseable {
     private final RedisURI uri;
     private final Duration timeout;
     private final ClientResources resources;
+    private final DnsAddressResolverGroup resolver;
     private final RedisClient client;
     private StatefulRedisConnection<String, String> connection;
 
-    private RedisLink(RedisURI uri, Duration timeout, SslOptions ssl) {
+    private RedisLink(RedisURI uri, Duration timeout, SslOptions ssl, DnsNameResolverBuilder resolution) {
         this.uri = uri;
         this.timeout = timeout;
+        // Lettuce's transport, with Sluice's hosts file, name servers and cache.
+        this.resolver =
+                new DnsAddressResolverGroup(resolution.copy().datagramChannelType(Transports.datagramChannelClass()));
         this.resources = DefaultClientResources.builder()
+                .addressResolverGroup(resolver)
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(2)
                 .reconnectDelay(Delay.exponential(
@@ -72,9 +80,11 @@ public final class RedisLink implements AutoCloseable {
      * @param password the password, overriding one in the URL; null for the URL's (or none)
      * @param caFile PEM certificates to trust for {@code rediss://}; null for the JVM's trust store
      * @param timeout how long a command or a connect may take
+     * @param resolution how the store's host name is resolved (without blocking: Netty's DNS resolver)
      * @throws IllegalArgumentException when the URL or the CA file is not usable
      */
-    public static RedisLink to(String url, String password, Path caFile, Duration timeout) {
+    public static RedisLink to(
+            String url, String password, Path caFile, Duration timeout, DnsNameResolverBuilder resolution) {
         RedisURI uri = parse(url);
         uri.setTimeout(timeout);
         uri.setClientName("sluice");
@@ -103,7 +113,7 @@ public final class RedisLink implements AutoCloseable {
                     .trustManager(caFile.toFile())
                     .build();
         }
-        return new RedisLink(uri, timeout, ssl);
+        return new RedisLink(uri, timeout, ssl, resolution);
     }
 
     /**
@@ -186,5 +196,6 @@ public final class RedisLink implements AutoCloseable {
         }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         resources.shutdown(0, 2, TimeUnit.SECONDS);
+        resolver.close();
     }
 }

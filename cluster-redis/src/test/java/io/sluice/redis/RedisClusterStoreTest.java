@@ -1,5 +1,6 @@
 package io.sluice.redis;
 
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.sluice.cluster.Demand;
 import io.sluice.cluster.MemberDemand;
 import io.sluice.cluster.MemberSeen;
@@ -26,6 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The cluster store and the shared limits against a real redis-server 7.0. */
 class RedisClusterStoreTest {
 
+    /** The store's name resolved as Sluice does by default. */
+    private static final DnsNameResolverBuilder SYSTEM_DNS = new DnsNameResolverBuilder();
+
     private static final Duration INTERVAL = Duration.ofMillis(200);
     private static final String BUCKET = "publish messages pulsar_namespace public/default";
 
@@ -48,7 +52,7 @@ class RedisClusterStoreTest {
 
     private RedisClusterStore store() {
         return new RedisClusterStore(
-                RedisLink.to(redis.uri(), null, null, Duration.ofMillis(500)), clusterId, INTERVAL);
+                RedisLink.to(redis.uri(), null, null, Duration.ofMillis(500), SYSTEM_DNS), clusterId, INTERVAL);
     }
 
     private void open() {
@@ -110,7 +114,7 @@ class RedisClusterStoreTest {
                 List.of("b"), reply.members().stream().map(MemberSeen::member).toList());
 
         Thread.sleep(INTERVAL.toMillis() * 3 + 200);
-        try (RedisLink link = RedisLink.to(redis.uri(), null, null, Duration.ofSeconds(2))) {
+        try (RedisLink link = RedisLink.to(redis.uri(), null, null, Duration.ofSeconds(2), SYSTEM_DNS)) {
             assertEquals(
                     0L,
                     link.await(link.commands()
@@ -122,7 +126,7 @@ class RedisClusterStoreTest {
     @Test
     void theLimitsDocumentIsWrittenOnlyOverTheVersionItWasBasedOn() throws IOException {
         open();
-        try (RedisLink link = RedisLink.to(redis.uri(), null, null, Duration.ofSeconds(2))) {
+        try (RedisLink link = RedisLink.to(redis.uri(), null, null, Duration.ofSeconds(2), SYSTEM_DNS)) {
             RedisSharedLimits limits = new RedisSharedLimits(link, clusterId);
             assertTrue(limits.read().isEmpty());
             assertTrue(limits.compareAndSet(0, 1, "{}"));
@@ -193,7 +197,8 @@ class RedisClusterStoreTest {
         assertEquals(6380, RedisLink.parse("rediss://redis:6380/2").getPort());
         assertThrows(
                 IllegalArgumentException.class,
-                () -> RedisLink.to("redis://redis:6379", null, java.nio.file.Path.of("ca.pem"), Duration.ofSeconds(1)),
+                () -> RedisLink.to(
+                        "redis://redis:6379", null, java.nio.file.Path.of("ca.pem"), Duration.ofSeconds(1), SYSTEM_DNS),
                 "a CA file without TLS");
     }
 }

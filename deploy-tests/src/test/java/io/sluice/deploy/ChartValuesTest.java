@@ -33,6 +33,7 @@ class ChartValuesTest {
     void timeoutsForStalledPeersMustBePositive() {
         ChartChecks.assertRefused("handshakeTimeoutSeconds: 0\n", "handshakeTimeoutSeconds");
         ChartChecks.assertRefused("adminIdleTimeoutSeconds: 0\n", "adminIdleTimeoutSeconds");
+        ChartChecks.assertRefused("frameTimeoutSeconds: 0\n", "frameTimeoutSeconds");
     }
 
     @Test

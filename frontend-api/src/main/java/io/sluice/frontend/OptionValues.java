@@ -48,6 +48,35 @@ public interface OptionValues {
         }
     }
 
+    /**
+     * A count of bytes above zero: a whole number, or one followed by {@code KiB}, {@code MiB} or
+     * {@code GiB} (powers of 1024), e.g. {@code 64MiB}.
+     */
+    static long positiveBytes(String text) {
+        String trimmed = text.strip();
+        String[] units = {"KiB", "MiB", "GiB"};
+        long unit = 1;
+        String digits = trimmed;
+        for (int i = 0; i < units.length; i++) {
+            if (trimmed.endsWith(units[i])) {
+                unit = 1L << (10 * (i + 1));
+                digits = trimmed.substring(0, trimmed.length() - units[i].length())
+                        .strip();
+                break;
+            }
+        }
+        try {
+            long value = Math.multiplyExact(Long.parseLong(digits), unit);
+            if (value <= 0) {
+                throw new IllegalArgumentException("must be a positive number of bytes, got " + text);
+            }
+            return value;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(
+                    "expected a number of bytes such as 67108864 or 64MiB (KiB, MiB, GiB), got '" + text + "'");
+        }
+    }
+
     /** One of two words, in any case: {@code passthrough} or {@code rewrite}, as both front ends spell their modes. */
     static <M> M either(String text, String first, M firstValue, String second, M secondValue) {
         String word = text.toLowerCase(Locale.ROOT);

@@ -27,7 +27,10 @@ import java.util.function.DoubleSupplier;
  * <p>Limits are an immutable snapshot swapped atomically by {@link #update}; each swap bumps a
  * version so paths know they are stale. Buckets live in a cache keyed by direction, scope and
  * dimension ({@link BucketKey}), expiring after they go unused for a while
- * ({@link #DEFAULT_IDLE_EXPIRY}), so a million short-lived topics leave nothing behind. Paths
+ * ({@link #DEFAULT_IDLE_EXPIRY}), so a million short-lived topics leave nothing behind; buckets of
+ * identities (scopes of a kind with a default entry: client ids, principals, roles, addresses,
+ * which clients name as they like) are kept {@code maxTrackedIdentities} at most, the least used
+ * recently dropped first, however fast new names come. Paths
  * re-resolve at least once a second, which touches their buckets, so a bucket in use never
  * expires; a changed limit is put in force in the same bucket, which keeps its state. A scope
  * limited by its kind's default entry ({@link LimitsDocument#limitInForce}) has a bucket of its own
@@ -40,6 +43,9 @@ public final class QuotaEngine {
 
     /** How long an unused bucket is kept: long enough that a pause in traffic does not refill it early. */
     public static final Duration DEFAULT_IDLE_EXPIRY = Duration.ofMinutes(10);
+
+    /** Buckets of identities kept at most by default ({@code --max-tracked-identities}). */
+    public static final int DEFAULT_MAX_TRACKED_IDENTITIES = 100_000;
 
     private static final Comparator<ScopeRef> BY_RANK =
             Comparator.comparingInt(scope -> scope.kind().rank());
@@ -61,10 +67,26 @@ public final class QuotaEngine {
      * @param idleExpiry how long a bucket nobody resolves is kept
      */
     public QuotaEngine(LimitsDocument initial, NanoClock clock, Duration idleExpiry) {
+        this(initial, clock, idleExpiry, DEFAULT_MAX_TRACKED_IDENTITIES);
+    }
+
+    /**
+     * @param maxTrackedIdentities how many buckets identities may have at once (an identity limited
+     *     in messages and bytes both ways has four); other scopes' buckets are not counted
+     */
+    public QuotaEngine(LimitsDocument initial, NanoClock clock, Duration idleExpiry, int maxTrackedIdentities) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.snapshot = new AtomicReference<>(new Snapshot(Objects.requireNonNull(initial, "initial"), 0));
+        if (maxTrackedIdentities <= 0) {
+            throw new IllegalArgumentException("maxTrackedIdentities must be positive, got " + maxTrackedIdentities);
+        }
         this.buckets = Caffeine.newBuilder()
                 .expireAfterAccess(Objects.requireNonNull(idleExpiry, "idleExpiry"))
+                // Topics, prefixes, namespaces and tenants weigh nothing: only identities are bounded.
+                .maximumWeight(maxTrackedIdentities)
+                .weigher((BucketKey key, ScopeBucket bucket) ->
+                        key.scope().kind().hasDefault() ? 1 : 0)
+                .executor(Runnable::run)
                 .ticker(clock::nanoTime)
                 .build();
     }

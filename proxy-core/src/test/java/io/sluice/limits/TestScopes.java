@@ -58,6 +58,7 @@ public final class TestScopes {
             .field("test", "clients")
             .cliName("test-client")
             .named(NameTemplate.of("{client}", NameParameter.of("client")), TestScopes::client, "billing")
+            .withDefault()
             .rank(40)
             .description("everything one test client sends")
             .build();

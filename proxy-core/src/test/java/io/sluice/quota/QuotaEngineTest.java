@@ -48,6 +48,38 @@ class QuotaEngineTest {
     }
 
     @Test
+    void bucketsOfIdentitiesAreBoundedWhateverNamesComeAndAnIdentityInUseKeepsItsBucket() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(TestScopes.CLIENT, ScopeKind.DEFAULT_NAME), publish(10.0, null, null));
+        QuotaEngine engine = new QuotaEngine(limits, clock, Duration.ofMinutes(10), 100);
+        QuotaPath held = engine.publishPath(TestScopes.topic(ORDERS, "steady"));
+        assertEquals(10, drain(held, 1), "the burst of a client limited by the default entry");
+
+        for (int i = 0; i < 100_000; i++) {
+            engine.publishPath(TestScopes.topic(ORDERS, "renamed-" + i));
+            if (i % 1_000 == 0) {
+                // The steady client goes on sending: its path re-resolves as paths do, once a second.
+                clock.advance(MILLI);
+                held = engine.publishPath(TestScopes.topic(ORDERS, "steady"));
+            }
+        }
+
+        assertTrue(engine.liveBucketCount() <= 100, "buckets kept: " + engine.liveBucketCount());
+        clock.advance(100 * MILLI);
+        assertEquals(2, drain(engine.publishPath(TestScopes.topic(ORDERS, "steady")), 1), "its bucket was dropped");
+    }
+
+    @Test
+    void bucketsOfTopicsAreNotCountedAgainstTheIdentities() {
+        LimitsDocument limits = LimitsDocument.empty()
+                .withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), publish(10.0, null, null))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, ORDERS), publish(10.0, null, null));
+        QuotaEngine engine = new QuotaEngine(limits, clock, Duration.ofMinutes(10), 1);
+        engine.publishPath(TestScopes.topic(ORDERS));
+        assertEquals(2, engine.liveBucketCount());
+    }
+
+    @Test
     void noLimitsMeansAnEmptyPathThatAlwaysAdmits() {
         QuotaEngine engine = new QuotaEngine(LimitsDocument.empty(), clock);
         QuotaPath path = engine.publishPath(TestScopes.topic(ORDERS));

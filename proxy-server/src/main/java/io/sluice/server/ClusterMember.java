@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.cluster.ClusterSync;
 import io.sluice.limits.LimitsStore;
@@ -32,18 +33,21 @@ final class ClusterMember implements AutoCloseable {
     private final RedisClusterStore store;
     private ClusterSync sync;
 
-    private ClusterMember(ClusterSettings settings) {
+    private ClusterMember(ClusterSettings settings, DnsNameResolverBuilder resolution) {
         this.settings = settings;
         this.name = memberName();
         // Commands may take up to one interval: a slow store delays the next sync, never traffic.
         this.link = RedisLink.to(
-                settings.storeUrl(), settings.storePassword(), settings.storeCa(), settings.syncInterval());
+                settings.storeUrl(), settings.storePassword(), settings.storeCa(), settings.syncInterval(), resolution);
         this.store = new RedisClusterStore(link, settings.clusterId(), settings.syncInterval());
     }
 
-    /** A member for {@code settings}, not yet syncing; null when Sluice shares no limits. */
-    static ClusterMember of(ClusterSettings settings) {
-        return settings.enabled() ? new ClusterMember(settings) : null;
+    /**
+     * A member for {@code settings}, not yet syncing, resolving the store's name with
+     * {@code resolution}'s settings; null when Sluice shares no limits.
+     */
+    static ClusterMember of(ClusterSettings settings, DnsNameResolverBuilder resolution) {
+        return settings.enabled() ? new ClusterMember(settings, resolution) : null;
     }
 
     /** The limits document in the store, for {@code --limits-source store}. */

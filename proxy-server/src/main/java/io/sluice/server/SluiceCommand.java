@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.netty.util.NetUtil;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.FrontEndFactory;
@@ -7,6 +8,9 @@ import io.sluice.frontend.FrontEndOption;
 import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
 import io.sluice.redis.RedisLink;
+import io.sluice.server.logging.LogFormat;
+import io.sluice.server.logging.LogLevels;
+import io.sluice.server.logging.LogSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,6 +18,8 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,6 +108,15 @@ final class SluiceCommand {
             description = "Topics whose figures and throttle counters Sluice keeps at most, the least used recently"
                     + " dropped first; bounds /api/v1/topics (default: ${DEFAULT-VALUE}).")
     String maxTrackedTopics;
+
+    @Option(
+            names = "--max-tracked-identities",
+            order = 93,
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = "Quota buckets Sluice keeps at most for client ids, principals, roles and addresses under"
+                    + " \"*\" entries, the least used recently dropped first (default: ${DEFAULT-VALUE}).")
+    String maxTrackedIdentities;
 
     @Option(
             names = "--max-topics-per-connection",
@@ -267,6 +282,50 @@ final class SluiceCommand {
     String maxConnections;
 
     @Option(
+            names = "--max-buffered-bytes",
+            order = 245,
+            paramLabel = "BYTES",
+            description = "Bytes of frames clients have not finished sending that Sluice holds, all connections"
+                    + " together; past them it stops reading the connections with the largest until the total"
+                    + " falls, e.g. 64MiB (default: a quarter of the direct memory).")
+    String maxBufferedBytes;
+
+    @Option(
+            names = "--frame-timeout",
+            order = 246,
+            paramLabel = "SECONDS",
+            defaultValue = "30",
+            description = "Closes a client connection whose frame is still incomplete this long after its first"
+                    + " bytes came (default: ${DEFAULT-VALUE}).")
+    String frameTimeout;
+
+    @Option(
+            names = "--dns-servers",
+            order = 247,
+            paramLabel = "IP[:PORT],...",
+            description = "DNS servers Sluice asks for the addresses of brokers and the cluster store, in order"
+                    + " (default: the system's, from /etc/resolv.conf).")
+    String dnsServers;
+
+    @Option(
+            names = "--log-format",
+            order = 250,
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = "text, or json for one JSON object a line (time, level, logger, thread, message,"
+                    + " fields), as log collectors take them (default: ${DEFAULT-VALUE}).")
+    String logFormat;
+
+    @Option(
+            names = "--log-levels",
+            order = 251,
+            paramLabel = "LEVEL,LOGGER=LEVEL,...",
+            defaultValue = "info,io.netty=warn",
+            description = "What is logged: a level for every logger, and levels for loggers (or packages) by"
+                    + " name (default: ${DEFAULT-VALUE}).")
+    String logLevels;
+
+    @Option(
             names = {"-h", "--help"},
             usageHelp = true,
             order = 10_000,
@@ -315,7 +374,12 @@ final class SluiceCommand {
         ConnectionBounds bounds = new ConnectionBounds(
                 parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)),
                 parse("--max-topics-per-connection", () -> OptionValues.positiveInt(maxTopicsPerConnection)),
-                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)));
+                parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)),
+                maxBufferedBytes == null || maxBufferedBytes.isBlank()
+                        ? ConnectionBounds.defaultMaxBufferedBytes()
+                        : parse("--max-buffered-bytes", () -> OptionValues.positiveBytes(maxBufferedBytes)),
+                parse("--frame-timeout", () -> seconds(frameTimeout)),
+                parse("--max-tracked-identities", () -> OptionValues.positiveInt(maxTrackedIdentities)));
         return new SluiceConfig(
                 configured,
                 parse("--admin", () -> HostPort.parse(admin)),
@@ -330,7 +394,11 @@ final class SluiceCommand {
                 tls(configured),
                 tokenFile,
                 access,
-                bounds);
+                bounds,
+                parse("--dns-servers", () -> nameServers(dnsServers)),
+                new LogSettings(
+                        parse("--log-format", () -> LogFormat.parse(logFormat)),
+                        parse("--log-levels", () -> LogLevels.parse(logLevels))));
     }
 
     private TlsConfig tls(List<FrontEndConfig> configured) {
@@ -398,6 +466,49 @@ final class SluiceCommand {
 
     private static String blankToNull(String text) {
         return text == null || text.isBlank() ? null : text.trim();
+    }
+
+    /** {@code IP[:PORT],...}, port 53 when left out; none when blank. Addresses only, so nothing is looked up. */
+    static List<InetSocketAddress> nameServers(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (String server : text.split(",")) {
+            String entry = server.strip();
+            String host = entry;
+            int port = 53;
+            int colon = entry.lastIndexOf(':');
+            if (entry.startsWith("[")) {
+                int close = entry.indexOf(']');
+                host = close < 0 ? "" : entry.substring(1, close);
+                port = close >= 0 && close + 1 < entry.length() && entry.charAt(close + 1) == ':'
+                        ? port(entry.substring(close + 2), entry)
+                        : 53;
+            } else if (colon >= 0 && colon == entry.indexOf(':')) {
+                host = entry.substring(0, colon);
+                port = port(entry.substring(colon + 1), entry);
+            }
+            InetAddress address = NetUtil.createInetAddressFromIpAddressString(host);
+            if (address == null) {
+                throw new IllegalArgumentException(
+                        "expected IP[:PORT],... (addresses, not names), got '" + entry + "'");
+            }
+            servers.add(new InetSocketAddress(address, port));
+        }
+        return servers;
+    }
+
+    private static int port(String text, String entry) {
+        try {
+            int port = Integer.parseInt(text);
+            if (port > 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("expected a port of 1 to 65535 in '" + entry + "'");
     }
 
     private static Duration seconds(String text) {

@@ -3,7 +3,9 @@ package io.sluice.server;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
+import io.sluice.server.logging.LogSettings;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -34,6 +36,9 @@ import java.util.Set;
  *                         connections at once; without a token and {@link AdminAccess#insecure()},
  *                         {@code admin} must be a loopback address
  * @param bounds           what client connections may take of the process
+ * @param dnsServers       {@code --dns-servers}: the DNS servers upstream host names are resolved
+ *                         with; empty for the system's
+ * @param logging          {@code --log-format} and {@code --log-levels}, put in force by {@code SluiceMain}
  */
 public record SluiceConfig(
         List<FrontEndConfig> frontEnds,
@@ -49,9 +54,13 @@ public record SluiceConfig(
         TlsConfig tls,
         Path adminTokenFile,
         AdminAccess adminAccess,
-        ConnectionBounds bounds) {
+        ConnectionBounds bounds,
+        List<InetSocketAddress> dnsServers,
+        LogSettings logging) {
 
     public SluiceConfig {
+        Objects.requireNonNull(logging, "logging");
+        dnsServers = List.copyOf(dnsServers);
         frontEnds = List.copyOf(frontEnds);
         if (frontEnds.isEmpty()) {
             throw new IllegalArgumentException("no front end: nothing to proxy");
@@ -86,8 +95,8 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link AdminAccess#DEFAULTS} and
-     * {@link ConnectionBounds#DEFAULTS}: for Sluices embedded in tests and the demo.
+     * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
+     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -116,7 +125,9 @@ public record SluiceConfig(
                 tls,
                 adminTokenFile,
                 AdminAccess.DEFAULTS,
-                ConnectionBounds.DEFAULTS);
+                ConnectionBounds.DEFAULTS,
+                List.of(),
+                LogSettings.DEFAULTS);
     }
 
     /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */

@@ -1,6 +1,7 @@
 package io.sluice.server;
 
 import io.sluice.cli.AdminCli;
+import io.sluice.server.logging.SluiceLogging;
 import io.sluice.settings.InvalidSettingsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -49,6 +50,7 @@ public final class SluiceMain {
         if (config == null) {
             return;
         }
+        SluiceLogging.apply(config.logging());
         run(config);
     }
 

@@ -6,13 +6,17 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.resolver.AddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.sluice.adaptive.AdaptiveRates;
@@ -37,9 +41,12 @@ import io.sluice.limits.LimitsFileWatch;
 import io.sluice.limits.LimitsStore;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.connection.UpstreamResolver;
 import io.sluice.relay.tls.FileWatch;
+import io.sluice.server.logging.DroppingAsyncAppender;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
@@ -48,6 +55,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.net.SocketFactory;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,6 +94,8 @@ public final class SluiceServer implements AutoCloseable {
     private final LimitsStore limits;
     private final ClusterMember cluster;
     private final EventLoopLag eventLoopLag = new EventLoopLag();
+    private final IncompleteFrames incompleteFrames;
+    private final AddressResolverGroup<InetSocketAddress> upstreamResolver;
     private AdmissionSampler admissionSampler;
     private AdaptiveRates adaptiveRates;
     private volatile boolean draining;
@@ -93,7 +103,12 @@ public final class SluiceServer implements AutoCloseable {
     private AdminServer admin;
     private SecretFiles secrets;
 
-    private SluiceServer(SluiceConfig config, QuotaEngine quotas, LimitsStore limits, ClusterMember cluster) {
+    private SluiceServer(
+            SluiceConfig config,
+            QuotaEngine quotas,
+            LimitsStore limits,
+            ClusterMember cluster,
+            DnsNameResolverBuilder resolution) {
         this.config = config;
         this.topics = new TopicActivity(TOPIC_IDLE_EXPIRY, config.bounds().maxTrackedTopics());
         this.throttles =
@@ -102,7 +117,14 @@ public final class SluiceServer implements AutoCloseable {
         this.limits = limits;
         this.cluster = cluster;
         config.frontEnds().forEach(frontEnd -> upstreamLatencies.put(frontEnd.protocol(), new LatencyWindow()));
-        IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.incompleteFrames = new IncompleteFrames(
+                config.bounds().maxBufferedBytes(), config.bounds().frameTimeout());
+        boolean epoll = Epoll.isAvailable();
+        this.upstreamResolver = UpstreamResolver.group(
+                resolution,
+                epoll ? EpollDatagramChannel.class : NioDatagramChannel.class,
+                epoll ? EpollSocketChannel.class : NioSocketChannel.class);
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
         this.workers = new MultiThreadIoEventLoopGroup(io);
         this.admission = new AdmissionController(
@@ -144,8 +166,13 @@ public final class SluiceServer implements AutoCloseable {
      * @throws IOException when the limits file cannot be read or created
      */
     public static SluiceServer start(SluiceConfig config) throws IOException, InterruptedException {
-        QuotaEngine quotas = new QuotaEngine(LimitsDocument.empty(), System::nanoTime, TOPIC_IDLE_EXPIRY);
-        ClusterMember cluster = ClusterMember.of(config.cluster());
+        QuotaEngine quotas = new QuotaEngine(
+                LimitsDocument.empty(),
+                System::nanoTime,
+                TOPIC_IDLE_EXPIRY,
+                config.bounds().maxTrackedIdentities());
+        DnsNameResolverBuilder resolution = UpstreamResolver.builder(config.dnsServers());
+        ClusterMember cluster = ClusterMember.of(config.cluster(), resolution);
         LimitsStore limits;
         try {
             limits = config.cluster().limitsSource() == ClusterSettings.LimitsSource.STORE
@@ -158,7 +185,7 @@ public final class SluiceServer implements AutoCloseable {
             }
             throw e;
         }
-        SluiceServer server = new SluiceServer(config, quotas, limits, cluster);
+        SluiceServer server = new SluiceServer(config, quotas, limits, cluster, resolution);
         try {
             server.bind();
         } catch (InterruptedException | IOException | RuntimeException e) {
@@ -185,7 +212,9 @@ public final class SluiceServer implements AutoCloseable {
                     stats.get(i),
                     admission,
                     upstreamLatencies.get(frontEnd.protocol()),
-                    connectFailures);
+                    connectFailures,
+                    incompleteFrames,
+                    upstreamResolver);
             boolean upstreamTls = frontEnd.upstreamTls();
             FrontEndContext context = new FrontEndContext(
                     services,
@@ -236,6 +265,8 @@ public final class SluiceServer implements AutoCloseable {
                 .admission(admission)
                 .adaptive(adaptiveRates::status)
                 .cluster(cluster == null ? ClusterStatus::standalone : cluster.status())
+                .incompleteFrames(incompleteFrames)
+                .logEventsDropped(DroppingAsyncAppender::dropped)
                 .build();
         admin.start();
         if (config.adminOpenDoor()) {
@@ -382,6 +413,7 @@ public final class SluiceServer implements AutoCloseable {
         if (adaptiveRates != null) {
             adaptiveRates.close();
         }
+        upstreamResolver.close();
         acceptors.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

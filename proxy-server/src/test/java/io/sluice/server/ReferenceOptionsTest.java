@@ -44,7 +44,8 @@ class ReferenceOptionsTest {
         documented.replaceAll((name, row) -> row.replaceFirst(
                 " \\(required\\)$| none$| the upstream's `host:port`$"
                         + "| the JDK's trust store$"
-                        + "| the listen host \\(the machine's name if that is a wildcard\\)$| the listen port \\+ 1$",
+                        + "| the listen host \\(the machine's name if that is a wildcard\\)$| the listen port \\+ 1$"
+                        + "| a quarter of the direct memory$",
                 " null"));
         assertEquals(actual, documented);
     }

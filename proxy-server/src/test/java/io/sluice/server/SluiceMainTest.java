@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.netty.util.internal.PlatformDependent;
 import io.sluice.admin.AdminServer;
 import io.sluice.frontend.HostPort;
 import io.sluice.kafka.frontend.KafkaConfig;
@@ -9,12 +10,15 @@ import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.server.logging.LogFormat;
+import io.sluice.server.logging.LogSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -151,6 +155,88 @@ class SluiceMainTest {
         SluiceConfig config = parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
         assertEquals(Duration.ofSeconds(7), config.handshakeTimeout());
         assertEquals(Duration.ofSeconds(8), config.adminIdleTimeout());
+    }
+
+    @Test
+    void incompleteFramesAreBoundedByAQuarterOfTheDirectMemoryAndThirtySecondsUnlessTold() {
+        SluiceConfig defaults = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertEquals(PlatformDependent.maxDirectMemory() / 4, defaults.bounds().maxBufferedBytes());
+        assertEquals(Duration.ofSeconds(30), defaults.bounds().frameTimeout());
+
+        SluiceConfig told = parse(
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "64MiB", "--frame-timeout", "5"},
+                Map.of(),
+                out);
+        assertEquals(64L << 20, told.bounds().maxBufferedBytes());
+        assertEquals(Duration.ofSeconds(5), told.bounds().frameTimeout());
+        assertEquals(
+                3L << 30,
+                parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of("SLUICE_MAX_BUFFERED_BYTES", "3GiB"), out)
+                        .bounds()
+                        .maxBufferedBytes());
+        assertMessage(
+                "invalid --max-buffered-bytes: expected a number of bytes such as 67108864 or 64MiB",
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "64MB"},
+                Map.of());
+        assertMessage(
+                "invalid --max-buffered-bytes: must be a positive number of bytes, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--max-buffered-bytes", "0"},
+                Map.of());
+        assertMessage(
+                "invalid --frame-timeout: must be a positive integer, got 0",
+                new String[] {"--upstream", "pulsar://b:1", "--frame-timeout", "0"},
+                Map.of());
+    }
+
+    @Test
+    void dnsServersAreAddressesWithPort53UnlessToldAndTheSystemsByDefault() {
+        assertEquals(
+                List.of(),
+                parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out)
+                        .dnsServers());
+        assertEquals(
+                List.of(
+                        new InetSocketAddress("10.0.0.2", 53), new InetSocketAddress("127.0.0.1", 5353),
+                        new InetSocketAddress("::1", 53), new InetSocketAddress("fd00::1", 54)),
+                parse(
+                                new String[] {
+                                    "--upstream",
+                                    "pulsar://b:1",
+                                    "--dns-servers",
+                                    "10.0.0.2, 127.0.0.1:5353,::1,[fd00::1]:54"
+                                },
+                                Map.of(),
+                                out)
+                        .dnsServers());
+        assertMessage(
+                "invalid --dns-servers: expected IP[:PORT],... (addresses, not names), got 'dns.example'",
+                new String[] {"--upstream", "pulsar://b:1", "--dns-servers", "dns.example"},
+                Map.of());
+        assertMessage(
+                "invalid --dns-servers: expected a port of 1 to 65535 in '10.0.0.2:0'",
+                new String[] {"--upstream", "pulsar://b:1", "--dns-servers", "10.0.0.2:0"},
+                Map.of());
+    }
+
+    @Test
+    void logsAreTextAtInfoUnlessToldAndBadLogOptionsAreOneLineErrors() {
+        SluiceConfig defaults = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertEquals(LogSettings.DEFAULTS, defaults.logging());
+        SluiceConfig told = parse(
+                new String[] {"--upstream", "pulsar://b:1", "--log-format", "json"},
+                Map.of("SLUICE_LOG_LEVELS", "warn,io.sluice.relay=debug"),
+                out);
+        assertEquals(LogFormat.JSON, told.logging().format());
+        assertEquals("warn", told.logging().levels().root());
+        assertEquals(Map.of("io.sluice.relay", "debug"), told.logging().levels().loggers());
+        assertMessage(
+                "invalid --log-format: expected text or json, got 'xml'",
+                new String[] {"--upstream", "pulsar://b:1", "--log-format", "xml"},
+                Map.of());
+        assertMessage(
+                "invalid --log-levels",
+                new String[] {"--upstream", "pulsar://b:1", "--log-levels", "io.sluice=loud"},
+                Map.of());
     }
 
     @Test

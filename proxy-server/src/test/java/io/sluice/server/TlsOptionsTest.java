@@ -182,7 +182,9 @@ class TlsOptionsTest {
                 tls,
                 tokenFile,
                 config.adminAccess(),
-                config.bounds());
+                config.bounds(),
+                config.dnsServers(),
+                config.logging());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> SecretFiles.open(withFiles, List.of(new ProxyStats("pulsar")), Duration.ofSeconds(1))

@@ -1,5 +1,6 @@
 package io.sluice.relay;
 
+import io.netty.resolver.AddressResolverGroup;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.UpstreamConnectFailures;
@@ -7,6 +8,7 @@ import io.sluice.quota.QuotaEngine;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 
+import java.net.SocketAddress;
 import java.util.Objects;
 
 /**
@@ -16,6 +18,9 @@ import java.util.Objects;
  *
  * @param upstreamLatency  SEND to SEND_RECEIPT times, recorded by every connection
  * @param connectFailures  failed upstream connects, recorded by every connection
+ * @param incompleteFrames what the frames clients have not finished sending may hold, process-wide
+ * @param resolver         resolves upstream host names without blocking an event loop ({@link
+ *                         io.sluice.relay.connection.UpstreamResolver})
  */
 public record ProxyServices(
         QuotaEngine quotas,
@@ -24,7 +29,9 @@ public record ProxyServices(
         ProxyStats stats,
         AdmissionController admission,
         LatencyWindow upstreamLatency,
-        UpstreamConnectFailures connectFailures) {
+        UpstreamConnectFailures connectFailures,
+        IncompleteFrames incompleteFrames,
+        AddressResolverGroup<? extends SocketAddress> resolver) {
 
     public ProxyServices {
         Objects.requireNonNull(quotas, "quotas");
@@ -34,10 +41,21 @@ public record ProxyServices(
         Objects.requireNonNull(admission, "admission");
         Objects.requireNonNull(upstreamLatency, "upstreamLatency");
         Objects.requireNonNull(connectFailures, "connectFailures");
+        Objects.requireNonNull(incompleteFrames, "incompleteFrames");
+        Objects.requireNonNull(resolver, "resolver");
     }
 
     /** The same services with a front end's own connection counters. */
     public ProxyServices withStats(ProxyStats frontEndStats) {
-        return new ProxyServices(quotas, topics, throttles, frontEndStats, admission, upstreamLatency, connectFailures);
+        return new ProxyServices(
+                quotas,
+                topics,
+                throttles,
+                frontEndStats,
+                admission,
+                upstreamLatency,
+                connectFailures,
+                incompleteFrames,
+                resolver);
     }
 }

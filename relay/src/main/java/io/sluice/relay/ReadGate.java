@@ -18,6 +18,8 @@ public final class ReadGate {
     public static final int DRAINING = 1 << 3;
     /** A quota gate holds one of the client's requests, or told the client to keep quiet for a while. */
     public static final int QUOTA = 1 << 4;
+    /** The process holds too many bytes of incomplete frames, and this connection some of the most. */
+    public static final int BUFFERED_BYTES = 1 << 5;
 
     private final Channel channel;
     private int reasons;

@@ -3,6 +3,7 @@ package io.sluice.testing;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
@@ -11,6 +12,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
@@ -57,7 +59,9 @@ public class GateWorld implements Outbound {
                 new ProxyStats(protocol),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 latency,
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
     }
 
     public void limit(ScopeRef scope, Limit limit) {

@@ -39,10 +39,12 @@ public final class BearerTokenCheck extends RequestScreen {
     protected ApiResponse refusal(ChannelHandlerContext ctx, HttpRequest request) {
         if (!isProtected(request)) {
             ctx.channel().attr(Caller.OF_REQUEST).set(Caller.NONE);
+            ctx.channel().attr(Caller.OF_ANSWER).set(Caller.NONE);
             return null;
         }
         Caller caller = presented(request);
         ctx.channel().attr(Caller.OF_REQUEST).set(caller);
+        ctx.channel().attr(Caller.OF_ANSWER).set(caller);
         if (caller == Caller.ADMIN || caller == Caller.READ && HttpMethod.GET.equals(request.method())) {
             return null;
         }

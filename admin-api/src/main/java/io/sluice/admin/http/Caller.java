@@ -16,6 +16,9 @@ public enum Caller {
     /** The caller of the request a connection is being answered for; requests of a connection come one at a time. */
     static final AttributeKey<Caller> OF_REQUEST = AttributeKey.valueOf(Caller.class, "caller");
 
+    /** The caller of the request a connection is being answered for, kept until its answer is written. */
+    static final AttributeKey<Caller> OF_ANSWER = AttributeKey.valueOf(Caller.class, "answered");
+
     /** {@code admin}, {@code read} or {@code none}. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);

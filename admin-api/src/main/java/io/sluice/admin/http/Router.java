@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.sluice.limits.LimitsUnavailableException;
+import io.sluice.relay.ClientText;
 import io.sluice.settings.InvalidSettingsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,10 +131,10 @@ public final class Router extends SimpleChannelInboundHandler<FullHttpRequest> {
         } catch (LimitsUnavailableException e) {
             return ApiResponse.error(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage());
         } catch (IOException e) {
-            log.warn("Admin request {} {} failed", call.method(), call.uri(), e);
+            log.warn("Admin request {} {} failed", call.method(), ClientText.of(call.uri()), e);
             return ApiResponse.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "could not complete the request: " + e);
         } catch (RuntimeException e) {
-            log.error("Admin request {} {} failed", call.method(), call.uri(), e);
+            log.error("Admin request {} {} failed", call.method(), ClientText.of(call.uri()), e);
             return ApiResponse.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error; see the proxy's log");
         }
     }

@@ -11,6 +11,7 @@ import io.sluice.admin.http.ApiResponse;
 import io.sluice.admission.AdmissionController;
 import io.sluice.cluster.ClusterStatus;
 import io.sluice.limits.LimitsStore;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
@@ -43,6 +44,9 @@ public final class MetricsResource {
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      * @param adaptive the adaptive limits' state; none gives no {@code sluice_adaptive_*} families
+     * @param incompleteFrames the bytes of incomplete client frames, or {@code null} for no
+     *        {@code sluice_buffered_bytes*} families
+     * @param logEventsDropped log events the logging backend dropped, or {@code null} when it drops none
      */
     public static MetricsResource forProxy(
             LimitsStore limits,
@@ -54,7 +58,9 @@ public final class MetricsResource {
             int maxTopics,
             BooleanSupplier ready,
             Supplier<ClusterStatus> cluster,
-            Supplier<List<AdaptiveScope>> adaptive) {
+            Supplier<List<AdaptiveScope>> adaptive,
+            IncompleteFrames incompleteFrames,
+            LongSupplier logEventsDropped) {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
         registry.register(new LimitsCollector(limits));
@@ -66,6 +72,12 @@ public final class MetricsResource {
         }
         registry.register(new ClusterCollector(cluster));
         registry.register(new AdaptiveCollector(adaptive));
+        if (incompleteFrames != null) {
+            registry.register(new IncompleteFramesCollector(incompleteFrames));
+        }
+        if (logEventsDropped != null) {
+            registry.register(new LogDropsCollector(logEventsDropped));
+        }
         registry.register(new NettyMemoryCollector(ByteBufAllocator.DEFAULT));
         JvmMetrics.builder().register(registry);
         return new MetricsResource(registry);

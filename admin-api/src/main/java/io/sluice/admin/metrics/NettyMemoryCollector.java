@@ -40,7 +40,8 @@ public final class NettyMemoryCollector implements MultiCollector {
                         metric.usedHeapMemory()));
     }
 
-    private static GaugeSnapshot gauge(String name, String help, long bytes) {
+    /** A gauge of one unlabelled value. */
+    static GaugeSnapshot gauge(String name, String help, long bytes) {
         return GaugeSnapshot.builder()
                 .name(name)
                 .help(help)

@@ -10,6 +10,7 @@ import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -95,17 +96,26 @@ final class ConnectionTopics {
         this.sweptAtNanos = nowNanos;
     }
 
-    /** Notes the client id of the request whose header {@code header} just read from {@code frame}. */
+    /**
+     * Notes the client id of the request whose header {@code header} just read from {@code frame}:
+     * the one it is charged to ({@link KafkaNames#chargedClientId}), which moves the generation on
+     * when it changes.
+     */
     void clientId(FrameView frame, RequestHeader header) {
         if (generation > 0 && header.clientIdEquals(frame, clientIdBytes)) {
             return;
         }
-        clientId = header.clientId(frame);
-        clientIdBytes = clientId == null ? null : clientId.getBytes(StandardCharsets.UTF_8);
+        String named = header.clientId(frame);
+        clientIdBytes = named == null ? null : named.getBytes(StandardCharsets.UTF_8);
+        String charged = KafkaNames.chargedClientId(named);
+        if (generation > 0 && Objects.equals(charged, clientId)) {
+            return;
+        }
+        clientId = charged;
         generation++;
     }
 
-    /** The connection's client id; {@code null} when its requests name none. */
+    /** The connection's client id as charged; {@code null} when its requests name none. */
     String clientId() {
         return clientId;
     }

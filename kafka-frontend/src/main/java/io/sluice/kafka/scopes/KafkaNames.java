@@ -17,6 +17,13 @@ public final class KafkaNames {
 
     public static final int MAX_CLIENT_ID_LENGTH = 255;
 
+    /**
+     * The client a request is charged to when its client id is over {@link #MAX_CLIENT_ID_LENGTH}
+     * characters or holds control characters: all such clients share its bucket (and a limit may
+     * be set for it by this name), so renaming itself that way grows nothing.
+     */
+    public static final String INVALID_CLIENT_ID = "(invalid)";
+
     private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
     private KafkaNames() {}
@@ -40,6 +47,26 @@ public final class KafkaNames {
                 clientId != null && !clientId.isEmpty() && clientId.length() <= MAX_CLIENT_ID_LENGTH,
                 "a client id of 1 to 255 characters",
                 clientId);
+    }
+
+    /**
+     * The client id a request of {@code clientId} is charged to: itself, or
+     * {@link #INVALID_CLIENT_ID} when it is longer than 255 characters or holds a control
+     * character; {@code null} and empty (no client scope) stay as they are.
+     */
+    public static String chargedClientId(String clientId) {
+        if (clientId == null) {
+            return null;
+        }
+        if (clientId.length() > MAX_CLIENT_ID_LENGTH) {
+            return INVALID_CLIENT_ID;
+        }
+        for (int i = 0; i < clientId.length(); i++) {
+            if (Character.isISOControl(clientId.charAt(i))) {
+                return INVALID_CLIENT_ID;
+            }
+        }
+        return clientId;
     }
 
     /** Whether {@code text} is 1 to 249 characters of {@code [a-zA-Z0-9._-]}. */

@@ -3,6 +3,7 @@ package io.sluice.kafka.connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionJson;
@@ -22,6 +23,7 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.connection.RefusingSocketChannel;
@@ -106,7 +108,9 @@ final class ConnectionHarness implements AutoCloseable {
                 stats,
                 admission,
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
         KafkaSettings settings = new KafkaSettings(
                 new AdvertisedNodes(SLUICE_HOST, NODE_PORT_BASE, nodes),
                 new TopicIdLookup(new TopicIds(100), ConnectionHarness::clusterNames, ImmediateEventExecutor.INSTANCE),

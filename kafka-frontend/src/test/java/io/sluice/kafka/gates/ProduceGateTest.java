@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.gates.GateHarness.Answer;
 import io.sluice.kafka.gates.GateHarness.Forwarded;
+import io.sluice.kafka.scopes.KafkaNames;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
@@ -380,6 +381,22 @@ class ProduceGateTest {
                 List.of("slow-0:REQUEST_TIMED_OUT", "fast-0:REQUEST_TIMED_OUT"),
                 outcomes(harness.answers.get(0).frame(), V));
         assertEquals("client", harness.throttled().get(0).scope());
+    }
+
+    @Test
+    void clientIdsTooLongOrWithControlCharactersAreAllChargedAsOneInvalidClient() {
+        harness.limit(new ScopeRef(KafkaScopes.CLIENT, KafkaNames.INVALID_CLIENT_ID), records(10, OnExceed.DELAY));
+        String[] renamed = {"x".repeat(256), "tab\there", "new\nline", "y".repeat(32_000)};
+        for (String clientId : renamed) {
+            harness.request(RecordFrames.produceRequest(V, ALL, ++correlationId, clientId, part(FAST, 0, 3)));
+            assertEquals(List.of("fast-0:NONE"), respond(harness.takeForwarded()), "admitted while positive");
+        }
+        harness.request(RecordFrames.produceRequest(V, ALL, ++correlationId, "z".repeat(300), part(FAST, 0, 1)));
+        assertEquals(
+                List.of("fast-0:REQUEST_TIMED_OUT"),
+                outcomes(harness.answers.get(0).frame(), V),
+                "ten records a second for all of them together");
+        assertEquals(KafkaNames.INVALID_CLIENT_ID, harness.throttled().get(0).clientId());
     }
 
     @Test

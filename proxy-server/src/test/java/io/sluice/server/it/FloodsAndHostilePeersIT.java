@@ -58,6 +58,8 @@ class FloodsAndHostilePeersIT {
     static final long MAX_HELD_BYTES = 1L << 20;
     /** The handshake and admin idle timeouts of {@link #strict}: short, to keep the test short. */
     static final Duration SHORT_TIMEOUT = Duration.ofSeconds(2);
+    /** Admin connections a peer opens and holds. */
+    static final int HELD_ADMIN_CONNECTIONS = 5_000;
     /** How long a stalled connection may stay open before the test decides Sluice never closes it. */
     static final long CLOSE_DEADLINE_SECONDS = 30;
 
@@ -197,6 +199,7 @@ class FloodsAndHostilePeersIT {
         long peakHeld = 0;
         try (RawPulsarClient flooder = new RawPulsarClient(sluice.server.proxyPort())) {
             assertEquals(BaseCommand.Type.CONNECTED, flooder.connect().getType());
+            flooder.lookup(topic);
             BaseCommand created = flooder.producer(1, topic);
             assertEquals(BaseCommand.Type.PRODUCER_SUCCESS, created.getType(), created::toString);
             Thread writer = new Thread(
@@ -242,6 +245,47 @@ class FloodsAndHostilePeersIT {
             assertTrue(peakHeld > MAX_HELD_BYTES / 2, "the limit was never approached: held " + peakHeld);
         } finally {
             sluice.server.limits().replace(io.sluice.limits.LimitsDocument.empty());
+        }
+    }
+
+    @Test
+    void fiveThousandHeldAdminConnectionsLeaveProbesAndTheProxyPortAlone() throws Exception {
+        startNeighbour(sluice);
+        List<Socket> held = new ArrayList<>();
+        List<Long> probeMillis = new ArrayList<>();
+        try {
+            for (int i = 0; i < HELD_ADMIN_CONNECTIONS; i++) {
+                held.add(new Socket("127.0.0.1", sluice.server.adminPort()));
+            }
+            for (int i = 0; i < 20; i++) {
+                long start = System.nanoTime();
+                try (Socket probe = new Socket("127.0.0.1", sluice.server.adminPort())) {
+                    probe.setSoTimeout(10_000);
+                    probe.getOutputStream()
+                            .write("GET /healthz HTTP/1.1\r\nHost: kubelet\r\n\r\n"
+                                    .getBytes(StandardCharsets.US_ASCII));
+                    byte[] status = probe.getInputStream().readNBytes(12);
+                    assertEquals("HTTP/1.1 200", new String(status, StandardCharsets.US_ASCII));
+                }
+                probeMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                // The proxy port takes a new client meanwhile: the neighbour's connection is not enough.
+                try (Socket client = new Socket("127.0.0.1", sluice.server.proxyPort())) {
+                    assertTrue(client.isConnected());
+                }
+                Thread.sleep(50);
+            }
+            long since = neighbour.roundTrips.get();
+            neighbour.awaitRoundTrips(since, 10);
+            List<Long> sorted = probeMillis.stream().sorted().toList();
+            figures.put(
+                    "held admin connections",
+                    HELD_ADMIN_CONNECTIONS + " held: /healthz median " + sorted.get(sorted.size() / 2) + " ms, slowest "
+                            + sorted.get(sorted.size() - 1) + " ms; the proxy port accepted 20 of 20");
+            assertTrue(sorted.get(sorted.size() - 1) < 10_000, "a probe waited " + sorted.get(sorted.size() - 1));
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
         }
     }
 

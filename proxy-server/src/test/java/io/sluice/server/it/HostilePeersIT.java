@@ -143,27 +143,32 @@ class HostilePeersIT {
         }
     }
 
-    /** Sends a CONNECT naming {@code proxyToBrokerUrl} and returns Sluice's answer, the connection closed after it. */
-    private static BaseCommand connectTo(String proxyToBrokerUrl) throws Exception {
-        ByteBuf connect = FrameWriter.encode(
-                ByteBufAllocator.DEFAULT,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("hostile")
-                                .setProtocolVersion(21)
-                                .setProxyToBrokerUrl(proxyToBrokerUrl))
-                        .build());
+    @Test
+    void aFrameOver64KibibytesBeforeConnectedClosesThatConnectionAndAfterItAMebibyteMessagePasses() throws Exception {
+        long tooLarge = sluice.server.stats().protocolErrors().getOrDefault("frame_too_large", 0L);
         try (Socket socket = new Socket("127.0.0.1", sluice.server.proxyPort())) {
             socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(ByteBufUtil.getBytes(connect));
-            connect.release();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            in.readInt();
-            byte[] command = new byte[in.readInt()];
-            in.readFully(command);
-            return BaseCommand.parseFrom(command);
+            // A size of 64 KiB + 1, then the start of a command: no CONNECT needs that much.
+            byte[] header = {0, 1, 0, 1, 0, 0, 0, 4};
+            socket.getOutputStream().write(header);
+            assertEquals(-1, socket.getInputStream().read());
         }
+        assertEquals(tooLarge + 1, sluice.server.stats().protocolErrors().get("frame_too_large"));
+        try (PulsarClient client = PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .operationTimeout(10, TimeUnit.SECONDS)
+                .build()) {
+            client.newProducer()
+                    .topic("persistent://public/default/mebibyte-" + System.nanoTime())
+                    .enableBatching(false)
+                    .create()
+                    .send(new byte[1 << 20]);
+        }
+    }
+
+    /** Sends a CONNECT naming {@code proxyToBrokerUrl} and returns Sluice's answer, the connection closed after it. */
+    private static BaseCommand connectTo(String proxyToBrokerUrl) throws Exception {
+        return RawPulsarClient.connectTo(sluice.server.proxyPort(), proxyToBrokerUrl);
     }
 
     private static long protocolErrors() {

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.CommandLookupTopic;
 import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandSend;
 import io.sluice.pulsar.codec.proto.CommandSubscribe;
@@ -40,6 +41,22 @@ final class RawPulsarClient implements AutoCloseable {
         return readCommand();
     }
 
+    /**
+     * Opens a connection to {@code port}, sends a CONNECT naming {@code proxyToBrokerUrl} and returns
+     * the first answer; the connection is closed after it.
+     */
+    static BaseCommand connectTo(int port, String proxyToBrokerUrl) throws IOException {
+        try (RawPulsarClient client = new RawPulsarClient(port)) {
+            client.write(command(BaseCommand.newBuilder()
+                    .setType(BaseCommand.Type.CONNECT)
+                    .setConnect(CommandConnect.newBuilder()
+                            .setClientVersion("hostile")
+                            .setProtocolVersion(21)
+                            .setProxyToBrokerUrl(proxyToBrokerUrl))));
+            return client.readCommand();
+        }
+    }
+
     /** A CONNECT frame as a protocol-21 client without authentication sends it. */
     static byte[] connectFrame() {
         return command(BaseCommand.newBuilder()
@@ -48,10 +65,18 @@ final class RawPulsarClient implements AutoCloseable {
                         CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
     }
 
+    /** Looks {@code topic} up, as a real client does before its PRODUCER: the broker then owns the topic's bundle. */
+    BaseCommand lookup(String topic) throws IOException {
+        write(command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.LOOKUP)
+                .setLookupTopic(CommandLookupTopic.newBuilder().setTopic(topic).setRequestId(0))));
+        return readCommand();
+    }
+
     /**
      * Creates producer {@code producerId} on {@code topic}; returns the last answer. Like a real
      * client it retries an ERROR (the broker refuses while the topic's bundle is still loading,
-     * since this client skips the lookup that would have loaded it).
+     * since this client skips the lookup that would have loaded it: see {@link #lookup}).
      */
     BaseCommand producer(long producerId, String topic) throws IOException {
         BaseCommand answer = null;

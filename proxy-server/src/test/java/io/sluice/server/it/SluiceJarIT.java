@@ -1,5 +1,7 @@
 package io.sluice.server.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
 import org.junit.jupiter.api.Test;
@@ -10,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +33,22 @@ class SluiceJarIT {
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
                 .lines()
                 .toList();
+    }
+
+    /** Sluice with its admin API on every address and no token (--admin-insecure), and {@code options}. */
+    private SluiceProcess startOnTheNetwork(String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "--upstream",
+                "pulsar://127.0.0.1:6650",
+                "--listen",
+                "127.0.0.1:0",
+                "--admin",
+                "0.0.0.0:0",
+                "--admin-insecure",
+                "--limits-file",
+                dir.resolve("limits.json").toString()));
+        args.addAll(List.of(options));
+        return SluiceProcess.start(args.toArray(String[]::new));
     }
 
     @Test
@@ -59,16 +78,7 @@ class SluiceJarIT {
 
     @Test
     void adminInsecureStartsOnTheNetworkAndWarnsAtTheStart() throws Exception {
-        try (SluiceProcess sluice = SluiceProcess.start(
-                "--upstream",
-                "pulsar://127.0.0.1:6650",
-                "--listen",
-                "127.0.0.1:0",
-                "--admin",
-                "0.0.0.0:0",
-                "--admin-insecure",
-                "--limits-file",
-                dir.resolve("limits.json").toString())) {
+        try (SluiceProcess sluice = startOnTheNetwork()) {
             sluice.readyLine();
             String log = Files.readString(sluice.logFile());
             assertTrue(
@@ -76,6 +86,37 @@ class SluiceJarIT {
                     "no warning about the open admin API: " + log);
             sluice.terminate();
             assertEquals(0, sluice.awaitExit(30));
+        }
+    }
+
+    @Test
+    void jsonLogsAreOneObjectALineAndLevelsComeFromTheCommandLine() throws Exception {
+        try (SluiceProcess sluice =
+                startOnTheNetwork("--log-format", "json", "--log-levels", "info,io.sluice.admin=warn")) {
+            sluice.readyLine();
+            sluice.terminate();
+            assertEquals(0, sluice.awaitExit(30));
+            List<String> lines = Files.readAllLines(sluice.logFile()).stream()
+                    .filter(line -> line.startsWith("{"))
+                    .toList();
+            ObjectMapper json = new ObjectMapper();
+            boolean ready = false;
+            boolean warned = false;
+            for (String line : lines) {
+                JsonNode event = json.readTree(line);
+                for (String field : List.of("time", "level", "logger", "thread", "message")) {
+                    assertTrue(event.hasNonNull(field), field + " missing in " + line);
+                }
+                ready |= event.get("message").asText().startsWith("Sluice ready");
+                warned |= event.get("level").asText().equals("WARN")
+                        && event.get("message").asText().contains("has no token (--admin-insecure)");
+                assertTrue(
+                        !event.get("logger").asText().startsWith("io.sluice.admin")
+                                || !event.get("level").asText().equals("INFO"),
+                        "io.sluice.admin logged at INFO under io.sluice.admin=warn: " + line);
+            }
+            assertTrue(ready, "no ready line among " + lines);
+            assertTrue(warned, "no warning about the open admin API among " + lines);
         }
     }
 

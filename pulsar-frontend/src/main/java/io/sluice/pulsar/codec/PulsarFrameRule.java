@@ -10,8 +10,8 @@ import io.sluice.relay.connection.FrameRule;
  * for the relay's {@link FrameDecoder}, which lends each whole frame (length prefix included): a
  * declared size under 4 or over the limit, or a command size that does not fit the frame, is a
  * {@link MalformedFrameException} as soon as its bytes are in. The limit is the broker's max
- * message size with room for the command and metadata ({@link #maxFrameSize}): the default one
- * until the broker's CONNECTED tells its own.
+ * message size with room for the command and metadata ({@link #maxFrameSize}), from the broker's
+ * CONNECTED on; before it a client's frames are kept to {@link #MAX_FRAME_BEFORE_CONNECTED}.
  */
 public final class PulsarFrameRule implements FrameRule {
 
@@ -24,8 +24,14 @@ public final class PulsarFrameRule implements FrameRule {
     /** The rule; it keeps no state, so every decoder shares it. */
     public static final PulsarFrameRule RULE = new PulsarFrameRule();
 
-    /** The largest frame before the broker's CONNECTED. */
+    /** The largest frame a broker that does not tell its own max message size takes. */
     public static final int DEFAULT_MAX_FRAME_SIZE = maxFrameSize(DEFAULT_MAX_MESSAGE_SIZE);
+
+    /**
+     * The largest frame a client may send before the broker's CONNECTED: CONNECT and the
+     * authentication exchange, a token or a SASL round at most, never a message.
+     */
+    public static final int MAX_FRAME_BEFORE_CONNECTED = 64 * 1024;
 
     private PulsarFrameRule() {}
 

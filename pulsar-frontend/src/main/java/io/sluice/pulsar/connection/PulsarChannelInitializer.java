@@ -25,21 +25,21 @@ import io.sluice.relay.connection.UpstreamDialer;
  * [SslHandler, with --upstream-tls] -> FrameDecoder (PulsarFrameRule) -> UpstreamHandler -> PulsarConnection
  * </pre>
  * A connection stops decoding the client's frames, not only reading its socket, while it is over
- * its connection limits; frames sent before the upstream is up wait for it.
+ * its connection limits; frames sent before the upstream is up wait for it. Until the broker's
+ * CONNECTED a client's frames may be at most 64 KiB, after it as large as the broker takes.
  */
 public final class PulsarChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private final ClientPipeline pipeline;
 
     public PulsarChannelInitializer(PulsarSettings settings, ProxyServices services) {
-        Framing frames = new Framing(PulsarFrameRule.RULE, PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE);
         ConnectionSpec spec = new ConnectionSpec(
                 "Pulsar",
                 "connection",
                 services,
                 settings.clientTls(),
-                frames,
-                frames,
+                new Framing(PulsarFrameRule.RULE, PulsarFrameRule.MAX_FRAME_BEFORE_CONNECTED),
+                new Framing(PulsarFrameRule.RULE, PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE),
                 new UpstreamDialer(
                         settings.upstreamChannelType(),
                         settings.connectTimeoutMillis(),

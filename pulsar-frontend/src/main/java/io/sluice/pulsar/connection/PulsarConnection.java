@@ -192,6 +192,7 @@ final class PulsarConnection implements ConnectionProtocol {
                 String topic = resolved(requestId, command.getProducer().getTopic());
                 if (topic == null
                         || refusedAsAmbiguous(requestId, "producer", producerId, publish.isProducerPending(producerId))
+                        || refusedAsTooMany(requestId, "producers", publish.hasMostProducers())
                         || !admit(RequestType.NEW_PRODUCER, requestId)) {
                     return false;
                 }
@@ -203,6 +204,7 @@ final class PulsarConnection implements ConnectionProtocol {
                 String topic = resolved(requestId, command.getSubscribe().getTopic());
                 if (topic == null
                         || refusedAsAmbiguous(requestId, "consumer", consumerId, dispatch.isConsumerPending(consumerId))
+                        || refusedAsTooMany(requestId, "consumers", dispatch.hasMostConsumers())
                         || !admit(RequestType.NEW_CONSUMER, requestId)) {
                     return false;
                 }
@@ -214,6 +216,19 @@ final class PulsarConnection implements ConnectionProtocol {
                 dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
             default -> {}
         }
+        return true;
+    }
+
+    /** Refuses, with Sluice's own ERROR, a new producer or consumer past the most Sluice keeps for one connection; true when refused. */
+    private boolean refusedAsTooMany(long requestId, String what, boolean full) {
+        if (!full) {
+            return false;
+        }
+        relay.toClient(FrameWriter.error(
+                relay.alloc(),
+                requestId,
+                ServerError.NotAllowedError,
+                "Sluice: this connection has as many " + what + " as Sluice keeps for one connection; open another"));
         return true;
     }
 
@@ -370,14 +385,16 @@ final class PulsarConnection implements ConnectionProtocol {
     }
 
     /**
-     * The broker's CONNECTED is on its way to the client: its max message size applies to both
-     * sides, the role the CONNECT claimed is the connection's (the broker accepted it), and the
+     * The broker's CONNECTED is on its way to the client: its max message size (or the default,
+     * when it tells none) applies to both sides from now, lifting the client's 64 KiB before
+     * CONNECTED, the role the CONNECT claimed is the connection's (the broker accepted it), and the
      * handshake is done.
      */
     private void connected(int maxMessageSize) {
-        if (maxMessageSize > 0) {
-            relay.limitFrames(PulsarFrameRule.maxFrameSize(maxMessageSize));
-        }
+        relay.limitFrames(
+                maxMessageSize > 0
+                        ? PulsarFrameRule.maxFrameSize(maxMessageSize)
+                        : PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE);
         if (claimedRole != null) {
             publish.authenticated(claimedRole);
             dispatch.authenticated(claimedRole);

@@ -70,6 +70,11 @@ public final class DispatchGate {
         this.clientAddress = clientAddress;
     }
 
+    /** True when the connection has as many consumers, requested and active, as Sluice keeps for one. */
+    public boolean hasMostConsumers() {
+        return consumers.isFull();
+    }
+
     /** True while a SUBSCRIBE with request id {@code requestId} has no answer from the broker. */
     public boolean isRequestPending(long requestId) {
         return consumers.isRequestPending(requestId);

@@ -238,6 +238,11 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return budget.pendingSends() == 0;
     }
 
+    /** True when the connection has as many producers, requested and active, as Sluice keeps for one. */
+    public boolean hasMostProducers() {
+        return producers.isFull();
+    }
+
     /** True while a PRODUCER with request id {@code requestId} has no answer from the broker. */
     public boolean isRequestPending(long requestId) {
         return producers.isRequestPending(requestId);

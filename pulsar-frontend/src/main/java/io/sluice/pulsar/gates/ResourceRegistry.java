@@ -26,11 +26,18 @@ import java.util.function.BiFunction;
  * <p>The last few closed ids are remembered: a SEND the client wrote before it saw the broker close
  * its producer is dropped by the broker without an answer, and so by Sluice.
  *
+ * <p>A client names as many ids as it likes: at {@link #MAX_PER_CONNECTION} requested and active
+ * together the registry is full ({@link #isFull}) and the caller refuses the next request, so one
+ * connection cannot make Sluice keep more.
+ *
  * <p>Confined to the connection's event loop; not thread-safe.
  *
  * @param <T> the state kept per active resource
  */
 final class ResourceRegistry<T> {
+
+    /** Resources, requested and active together, one connection may have Sluice keep. */
+    static final int MAX_PER_CONNECTION = 10_000;
 
     /** How many closed ids are remembered for the sends and permits still on their way. */
     static final int RECENTLY_CLOSED = 16;
@@ -50,6 +57,11 @@ final class ResourceRegistry<T> {
     ResourceRegistry(BiFunction<Long, String, T> factory) {
         this.factory = factory;
         Arrays.fill(recentlyClosed, -1);
+    }
+
+    /** True when the connection has {@link #MAX_PER_CONNECTION} resources requested and active: the next is refused. */
+    boolean isFull() {
+        return requests.size() + active.size() >= MAX_PER_CONNECTION;
     }
 
     /** True while a request with id {@code requestId} has no answer from the broker. */

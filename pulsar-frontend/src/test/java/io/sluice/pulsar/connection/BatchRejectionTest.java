@@ -6,15 +6,9 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.pulsar.codec.FrameReader;
-import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.TestFrames;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.codec.proto.CommandConnect;
-import io.sluice.pulsar.codec.proto.CommandProducer;
 import io.sluice.pulsar.codec.proto.CommandSend;
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
@@ -42,7 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class BatchRejectionTest {
 
     private static final String TOPIC = "persistent://public/default/batches";
-    private static final BrokerAddress UPSTREAM = new BrokerAddress("127.0.0.1", 6650);
 
     @Test
     void aRejectedBatchIsAnsweredWithItsHighestSequenceId() throws Exception {
@@ -54,44 +47,17 @@ class BatchRejectionTest {
                                 .getBytes(StandardCharsets.UTF_8),
                         ScopeCatalogue.of(PulsarScopes.DECLARED)),
                 NanoClock.SYSTEM));
-        EmbeddedSocketChannel client = new EmbeddedSocketChannel();
-        EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
-        client.config().setAllocator(alloc);
-        client.pipeline()
-                .addLast(new PulsarChannelInitializer(
-                        new PulsarSettings(
-                                UPSTREAM,
-                                BrokerAllowList.only(UPSTREAM),
-                                LookupMode.REWRITE,
-                                1_000,
-                                EmbeddedSocketChannel.class),
-                        services));
         ManualEventLoop loop = new ManualEventLoop();
-        loop.register(client);
-        loop.runTasks();
+        EmbeddedSocketChannel client =
+                InMemoryClient.accept(alloc, loop, services, PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT);
         FakeBroker broker = new FakeBroker(alloc);
 
-        client.writeInbound(FrameWriter.encode(
-                alloc,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("test")
-                                .setProtocolVersion(21))
-                        .build()));
+        client.writeInbound(InMemoryClient.connect(alloc));
         loop.runTasks();
         EmbeddedChannel upstream = EmbeddedSocketChannel.takeBootstrapped().get(0);
         broker.answer(upstream);
         loop.runTasks();
-        client.writeInbound(FrameWriter.encode(
-                alloc,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.PRODUCER)
-                        .setProducer(CommandProducer.newBuilder()
-                                .setTopic(TOPIC)
-                                .setProducerId(1)
-                                .setRequestId(1))
-                        .build()));
+        client.writeInbound(InMemoryClient.producer(alloc, 1, TOPIC));
         broker.answer(upstream);
         // Two batches of five: the first takes the bucket (and drives it negative), the second is refused.
         client.writeInbound(batch(0, 4), batch(5, 9));

@@ -5,12 +5,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.pulsar.codec.FrameReader;
-import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.codec.proto.CommandConnect;
-import io.sluice.pulsar.lookup.BrokerAllowList;
-import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
-import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
 import io.sluice.relay.FrameView;
@@ -42,7 +37,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(LeakCheck.class)
 class HandshakeTimeoutTest {
 
-    private static final BrokerAddress UPSTREAM = new BrokerAddress("127.0.0.1", 6650);
     private static final long TIMEOUT_MILLIS = 5_000;
 
     private final UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
@@ -54,22 +48,7 @@ class HandshakeTimeoutTest {
 
     @BeforeEach
     void accept() {
-        client = new EmbeddedSocketChannel();
-        EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
-        client.config().setAllocator(alloc);
-        client.pipeline()
-                .addLast(new PulsarChannelInitializer(
-                        new PulsarSettings(
-                                UPSTREAM,
-                                BrokerAllowList.only(UPSTREAM),
-                                LookupMode.REWRITE,
-                                1_000,
-                                EmbeddedSocketChannel.class,
-                                PulsarSettings.DEFAULT_THROTTLE_RECEIPT_WINDOW,
-                                Duration.ofMillis(TIMEOUT_MILLIS)),
-                        services));
-        loop.register(client);
-        loop.runTasks();
+        client = InMemoryClient.accept(alloc, loop, services, Duration.ofMillis(TIMEOUT_MILLIS));
     }
 
     @AfterEach
@@ -166,13 +145,6 @@ class HandshakeTimeoutTest {
     }
 
     private ByteBuf connectFrame() {
-        return FrameWriter.encode(
-                alloc,
-                BaseCommand.newBuilder()
-                        .setType(BaseCommand.Type.CONNECT)
-                        .setConnect(CommandConnect.newBuilder()
-                                .setClientVersion("test")
-                                .setProtocolVersion(21))
-                        .build());
+        return InMemoryClient.connect(alloc);
     }
 }

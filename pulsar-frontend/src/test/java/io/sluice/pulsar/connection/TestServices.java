@@ -1,10 +1,12 @@
 package io.sluice.pulsar.connection;
 
+import io.netty.resolver.DefaultAddressResolverGroup;
 import io.sluice.admission.AdmissionController;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.admission.LatencyWindow;
 import io.sluice.admission.UpstreamConnectFailures;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ProxyStats;
 import io.sluice.status.ThrottleLedger;
@@ -27,6 +29,8 @@ final class TestServices {
                 new ProxyStats("pulsar"),
                 new AdmissionController(AdmissionSettings.DEFAULTS, Map.of()),
                 new LatencyWindow(),
-                new UpstreamConnectFailures());
+                new UpstreamConnectFailures(),
+                new IncompleteFrames(1L << 30, IncompleteFrames.DEFAULT_FRAME_TIMEOUT),
+                DefaultAddressResolverGroup.INSTANCE);
     }
 }

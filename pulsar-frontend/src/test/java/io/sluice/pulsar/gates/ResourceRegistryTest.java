@@ -28,6 +28,26 @@ class ResourceRegistryTest {
     }
 
     @Test
+    void atTheMostPerConnectionItIsFullUntilOneCloses() {
+        for (long id = 0; id < ResourceRegistry.MAX_PER_CONNECTION; id++) {
+            assertFalse(producers.isFull());
+            producers.requested(id, id, "persistent://t/n/a");
+            if (id % 2 == 0) {
+                producers.succeeded(id);
+            }
+        }
+        assertTrue(producers.isFull(), "requested and active count alike");
+        assertEquals(ResourceRegistry.MAX_PER_CONNECTION / 2, producers.activeCount());
+
+        producers.closed(0);
+        assertFalse(producers.isFull());
+        producers.failed(1);
+        producers.requested(
+                ResourceRegistry.MAX_PER_CONNECTION, ResourceRegistry.MAX_PER_CONNECTION, "persistent://t/n/a");
+        assertFalse(producers.isFull(), "a refused request frees its place");
+    }
+
+    @Test
     void aRepeatedSuccessForOneRequestKeepsTheSameState() {
         producers.requested(10, 1, "persistent://t/n/a");
         Entry first = producers.succeeded(10);

@@ -5,13 +5,15 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.relay.Drain;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyStats;
+import io.sluice.relay.ReadGate;
 
 /**
  * The last handler of an accepted client's pipeline: opens its {@link ProxiedConnection} when the
  * client connects, hands each frame to the front end's protocol (counting its bytes once a read),
  * and relays what the
  * channel says to the connection: the end of a read (flush), writability (the upstream's reads
- * follow it), a drain request, the channel's close and failures.
+ * follow it), a drain request, its decoder's {@link FrameDecoder.Reads}, the channel's close and
+ * failures.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
 
@@ -74,6 +76,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event == Drain.REQUEST) {
             connection.drain();
+        } else if (event == FrameDecoder.Reads.STOP) {
+            connection.pauseClient(ReadGate.BUFFERED_BYTES);
+        } else if (event == FrameDecoder.Reads.RESUME) {
+            connection.resumeClient(ReadGate.BUFFERED_BYTES);
         } else {
             ctx.fireUserEventTriggered(event);
         }

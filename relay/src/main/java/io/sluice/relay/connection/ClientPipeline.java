@@ -42,7 +42,8 @@ public final class ClientPipeline {
             pipeline.addLast("tls", spec.clientTls().newServerHandler(ch.alloc()));
             pipeline.addLast("tls-handshake", tlsWatch);
         }
-        FrameDecoder frames = spec.clientFrames().newDecoder();
+        FrameDecoder frames =
+                spec.clientFrames().newClientDecoder(spec.services().incompleteFrames());
         HandshakeDeadline deadline = new HandshakeDeadline(spec, tls);
         pipeline.addLast("frames", frames);
         pipeline.addLast("handshake-timeout", deadline);

@@ -1,5 +1,6 @@
 package io.sluice.relay.connection;
 
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.tls.ReloadingSslContext;
@@ -52,8 +53,14 @@ public record ConnectionSpec(
             Objects.requireNonNull(rule, "rule");
         }
 
+        /** A decoder of the upstream's frames. */
         FrameDecoder newDecoder() {
             return new FrameDecoder(rule, maxFrameSize);
+        }
+
+        /** A decoder of a client's frames, under the process's bound on incomplete frames. */
+        FrameDecoder newClientDecoder(IncompleteFrames bounds) {
+            return new FrameDecoder(rule, maxFrameSize, bounds);
         }
     }
 

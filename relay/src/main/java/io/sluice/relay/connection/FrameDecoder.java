@@ -4,8 +4,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.MalformedFrameException;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * Cuts a byte stream of length-prefixed frames into whole frames and lends each to the next
@@ -30,11 +34,39 @@ import io.sluice.relay.MalformedFrameException;
  * <p>A rule that finds a frame malformed raises a {@link MalformedFrameException}, and everything
  * buffered is dropped: nothing later in the stream can be trusted. The connection closes.
  *
+ * <p>A client's decoder answers to the process's {@link IncompleteFrames}: after a read that leaves
+ * it holding bytes it reports how many, and when told to stop it fires {@link Reads#STOP} down the
+ * pipeline (the connection stops reading its socket) and {@link Reads#RESUME} once the total has
+ * fallen, when the frame it holds gets the whole timeout again. A frame still incomplete {@link IncompleteFrames#frameTimeout()} after the read that
+ * brought its first bytes raises a {@link MalformedFrameException} {@code frame_timeout}: one timer
+ * per connection, armed by the first read that ends in an incomplete frame and re-armed from its
+ * expiry only while frames keep ending reads incomplete. None of this runs for a read of whole
+ * frames, nor while the decoder is paused (Sluice, not the client, holds its frames then); a
+ * deadline that passes while Sluice stops reading the socket for a reason of its own other than
+ * this bound (back-pressure, a quota) starts again.
+ *
  * <p>Confined to the channel's event loop.
  */
 public final class FrameDecoder extends ChannelInboundHandlerAdapter {
 
+    /** What a client's decoder asks of its connection, as user events down the pipeline. */
+    public enum Reads {
+        /** Stop reading the socket: the process holds too many bytes of incomplete frames. */
+        STOP,
+        /** Read the socket again. */
+        RESUME
+    }
+
+    /** {@link #incompleteSince} while the decoder does not hold an incomplete frame. */
+    private static final long NONE = Long.MIN_VALUE;
+
+    /** The {@code sluice_protocol_errors_total} reason of a frame not whole in time. */
+    public static final String FRAME_TIMEOUT = "frame_timeout";
+
     private final FrameRule rule;
+    /** The process's bound, for a client's decoder; null for an upstream's, whose frames the broker sends. */
+    private final IncompleteFrames bounds;
+
     private final FrameView frame = new FrameView();
     private final Runnable wake = this::decodeKept;
     private ChannelHandlerContext ctx;
@@ -49,10 +81,36 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
     private int maxFrameSize;
     private boolean paused;
     private boolean decoding;
+    /** The bytes last reported to {@link #bounds}. */
+    private long held;
 
-    /** @param maxFrameSize the largest size a frame's prefix may declare, until the connection changes it */
+    private boolean readsStopped;
+    /** When the read that began the incomplete frame came (the event loop's ticker), or {@link #NONE}. */
+    private long incompleteSince = NONE;
+
+    private ScheduledFuture<?> frameTimer;
+    private final Runnable frameTimerExpired = this::frameTimerExpired;
+    private final Runnable resumeReads = this::resumeReads;
+    private final Runnable wakeReads = () -> ctx.executor().execute(resumeReads);
+
+    /**
+     * A decoder of an upstream's frames, which the broker sends: no bound, no frame timeout.
+     *
+     * @param maxFrameSize the largest size a frame's prefix may declare, until the connection changes it
+     */
     public FrameDecoder(FrameRule rule, int maxFrameSize) {
+        this(rule, maxFrameSize, null);
+    }
+
+    /**
+     * A decoder of a client's frames.
+     *
+     * @param maxFrameSize the largest size a frame's prefix may declare, until the connection changes it
+     * @param bounds       the process's bound on incomplete frames, or null for none
+     */
+    public FrameDecoder(FrameRule rule, int maxFrameSize, IncompleteFrames bounds) {
         this.rule = rule;
+        this.bounds = bounds;
         maxFrameSize(maxFrameSize);
     }
 
@@ -111,7 +169,10 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
                 read.release();
             }
         }
-        decode();
+        if (!decoding) {
+            settle(decode());
+        }
+        // Else a handler fired bytes at us while taking a frame: the decode under way comes to them.
     }
 
     @Override
@@ -125,18 +186,17 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         releaseAll();
     }
 
-    private void decode() {
-        if (decoding) {
-            // A handler fired bytes at us while taking a frame: the loop below comes to them.
-            return;
-        }
+    /** Lends every whole frame it holds, unless paused; returns whether it lent any. */
+    private boolean decode() {
         decoding = true;
+        boolean lent = false;
         try {
             while (!paused && buffered != null) {
                 int length = frameLength(buffered);
                 if (length >= 0 && buffered.readableBytes() >= length) {
                     int start = buffered.readerIndex();
                     buffered.skipBytes(length);
+                    lent = true;
                     ctx.fireChannelRead(frame.lend(buffered, start, length));
                     if (buffered != null && !buffered.isReadable()) {
                         nextRead();
@@ -153,6 +213,93 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
                 nextRead();
             }
         }
+        return lent;
+    }
+
+    /**
+     * After a decode: reports what is held to the process's bound, and starts the frame deadline
+     * when a frame is left incomplete. Costs two tests when the decode left nothing held.
+     */
+    private void settle(boolean lent) {
+        if (bounds == null) {
+            return;
+        }
+        if (buffered == null) {
+            if (held != 0) {
+                report(0);
+            }
+            incompleteSince = NONE;
+            return;
+        }
+        report(buffered.readableBytes() + (following == null ? 0 : (long) following.readableBytes()));
+        if (paused) {
+            incompleteSince = NONE;
+        } else if (lent || incompleteSince == NONE) {
+            // A new frame began in this read: its deadline runs from now.
+            incompleteSince = ctx.executor().ticker().nanoTime();
+            if (frameTimer == null) {
+                armFrameTimer(bounds.frameTimeout().toNanos());
+            }
+        }
+    }
+
+    /** Reports that the decoder holds {@code now} bytes, and stops reading when the bound says so. */
+    private void report(long now) {
+        if (now == held) {
+            return;
+        }
+        long before = held;
+        held = now;
+        if (bounds.held(before, now)) {
+            if (!readsStopped) {
+                readsStopped = true;
+                ctx.fireUserEventTriggered(Reads.STOP);
+                bounds.stopUntilFallen(wakeReads);
+            }
+        } else if (readsStopped && now == 0) {
+            // Holding nothing, it keeps nobody else from reading.
+            resumeReads();
+        }
+    }
+
+    private void resumeReads() {
+        if (readsStopped && !ctx.isRemoved()) {
+            readsStopped = false;
+            if (incompleteSince != NONE) {
+                // Its frame waited for others to be done: it has the whole timeout again.
+                incompleteSince = ctx.executor().ticker().nanoTime();
+            }
+            ctx.fireUserEventTriggered(Reads.RESUME);
+        }
+    }
+
+    private void armFrameTimer(long delayNanos) {
+        frameTimer = ctx.executor().schedule(frameTimerExpired, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void frameTimerExpired() {
+        frameTimer = null;
+        if (incompleteSince == NONE || ctx.isRemoved()) {
+            return;
+        }
+        long timeout = bounds.frameTimeout().toNanos();
+        long now = ctx.executor().ticker().nanoTime();
+        long left = incompleteSince + timeout - now;
+        if (left > 0) {
+            armFrameTimer(left);
+            return;
+        }
+        if (!readsStopped && !ctx.channel().config().isAutoRead()) {
+            // Sluice stopped reading the client (back-pressure, a quota): not the client's delay.
+            incompleteSince = now;
+            armFrameTimer(timeout);
+            return;
+        }
+        incompleteSince = NONE;
+        releaseAll();
+        ctx.fireExceptionCaught(new MalformedFrameException(
+                FRAME_TIMEOUT,
+                "a frame was still incomplete " + bounds.frameTimeout().toMillis() + " ms after it began"));
     }
 
     /**
@@ -175,7 +322,7 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            decode();
+            settle(decode());
         } catch (MalformedFrameException e) {
             ctx.fireExceptionCaught(e);
         } finally {
@@ -222,6 +369,11 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
     }
 
     private void releaseAll() {
+        if (frameTimer != null) {
+            frameTimer.cancel(false);
+            frameTimer = null;
+        }
+        incompleteSince = NONE;
         if (buffered != null) {
             buffered.release();
             buffered = null;
@@ -229,6 +381,9 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         if (following != null) {
             following.release();
             following = null;
+        }
+        if (bounds != null) {
+            report(0);
         }
     }
 }

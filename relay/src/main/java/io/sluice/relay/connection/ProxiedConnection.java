@@ -158,7 +158,13 @@ public final class ProxiedConnection implements Outbound {
         pauseClient(ReadGate.CONNECTING);
         FrameDecoder upstreamFrames = spec.upstreamFrames().newDecoder();
         UpstreamDialer.Attempt attempt = spec.upstream()
-                .dial(client.eventLoop(), host, port, upstreamFrames, new UpstreamHandler(this, protocol));
+                .dial(
+                        client.eventLoop(),
+                        spec.services().resolver(),
+                        host,
+                        port,
+                        upstreamFrames,
+                        new UpstreamHandler(this, protocol));
         Connecting connecting = accepted.connecting(attempt.channel());
         state = connecting;
         attempt.whenDone(new UpstreamDialer.Outcome() {

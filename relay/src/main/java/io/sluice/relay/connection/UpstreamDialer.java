@@ -10,13 +10,16 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.resolver.AddressResolverGroup;
 import io.sluice.relay.tls.ReloadingSslContext;
 
+import java.net.SocketAddress;
 import java.util.Objects;
 
 /**
  * How a front end opens upstream connections: on the client's event loop, so that both channels
- * of a connection share it and nothing needs a lock; without Nagle's delay; with a connect timeout,
+ * of a connection share it and nothing needs a lock; its host name resolved without blocking that
+ * loop ({@link UpstreamResolver}); without Nagle's delay; with a connect timeout,
  * which also bounds the TLS handshake where the upstream speaks TLS. The upstream pipeline is
  * <pre>
  * [SslHandler, when the upstream speaks TLS] -&gt; FrameDecoder -&gt; the connection's upstream handler
@@ -64,11 +67,20 @@ public final class UpstreamDialer {
     /**
      * Starts opening {@code host:port} on {@code loop} with {@code frames} and {@code handler} in
      * its pipeline, and returns its channel at once; {@link Attempt#whenDone} hears how it went.
+     * {@code resolver} resolves {@code host} without blocking the loop; a name that does not
+     * resolve fails the attempt.
      */
-    Attempt dial(EventLoop loop, String host, int port, FrameDecoder frames, ChannelHandler handler) {
+    Attempt dial(
+            EventLoop loop,
+            AddressResolverGroup<? extends SocketAddress> resolver,
+            String host,
+            int port,
+            FrameDecoder frames,
+            ChannelHandler handler) {
         UpstreamPipeline pipeline = new UpstreamPipeline(host, port, frames, handler);
         ChannelFuture connecting = new Bootstrap()
                 .group(loop)
+                .resolver(resolver)
                 .channel(channelType)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                 .option(ChannelOption.TCP_NODELAY, true)

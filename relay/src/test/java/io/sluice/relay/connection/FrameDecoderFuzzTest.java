@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.IncompleteFrames;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.testing.ByteMutator;
 import io.sluice.testing.LeakCheck;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -27,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * split where the input says, the decoder paused after a frame and woken again where the input
  * says: the only exception that may escape is {@link MalformedFrameException}; the frames lent,
  * one after the other, are exactly the input's whole frames, each as long as its size says; pausing
- * loses and reorders nothing; every buffer is released. Pulsar's rule gets the same in
+ * loses and reorders nothing; every buffer is released, and nothing stays counted against the
+ * process's bound on incomplete frames. Pulsar's rule gets the same in
  * {@code FrameFuzzTest}, with its readers.
  */
 @ExtendWith(LeakCheck.class)
@@ -39,7 +42,8 @@ class FrameDecoderFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void decode(byte[] input) {
         UnpooledByteBufAllocator alloc = new UnpooledByteBufAllocator(false);
-        FrameDecoder decoder = new FrameDecoder(FrameRule.INT32_SIZE, MAX_FRAME_SIZE);
+        IncompleteFrames bound = new IncompleteFrames(64, Duration.ofSeconds(30));
+        FrameDecoder decoder = new FrameDecoder(FrameRule.INT32_SIZE, MAX_FRAME_SIZE, bound);
         Lent lent = new Lent(decoder, input.length == 0 ? 0 : input[input.length - 1] & 0x7);
         EmbeddedChannel channel = new EmbeddedChannel(decoder, lent);
         channel.config().setAllocator(alloc);
@@ -69,6 +73,7 @@ class FrameDecoderFuzzTest {
             assertArrayEquals(whole, lent.bytes.toByteArray(), "every whole frame, in order");
         }
         assertEquals(0, alloc.metric().usedHeapMemory(), "buffers left unreleased");
+        assertEquals(0, bound.bytes(), "bytes still counted against the bound");
     }
 
     private static void wake(FrameDecoder decoder, EmbeddedChannel channel) {

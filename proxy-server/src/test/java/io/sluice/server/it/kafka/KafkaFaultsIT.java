@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,6 +60,7 @@ class KafkaFaultsIT {
 
     private static final int HANDSHAKE_TIMEOUT_SECONDS = 2;
     private static final int MAX_CONNECTIONS = 200;
+    private static final int FRAME_TIMEOUT_SECONDS = 5;
     private static final String REFUSED_CONSUMERS =
             "sluice_admission_rejections_total{mode=\"enforced\",type=\"new_consumer\"}";
 
@@ -82,7 +84,12 @@ class KafkaFaultsIT {
                 "--handshake-timeout",
                 Integer.toString(HANDSHAKE_TIMEOUT_SECONDS),
                 "--max-connections",
-                Integer.toString(MAX_CONNECTIONS));
+                Integer.toString(MAX_CONNECTIONS),
+                "--frame-timeout",
+                Integer.toString(FRAME_TIMEOUT_SECONDS),
+                // Low enough that 30 connections pass it within the frame timeout however loaded the machine.
+                "--max-buffered-bytes",
+                "16MiB");
         clients = new KafkaClients(sluice.bootstrap());
         steadyTopic = KafkaClientsIT.unique("steady");
         clients.createTopics(3, steadyTopic);
@@ -176,22 +183,10 @@ class KafkaFaultsIT {
         String series = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_too_large\"}";
         double refusedBefore = sluice.metric(series);
         long ackedBefore = acknowledged.get();
-        List<Thread> hostile = new ArrayList<>();
-        AtomicInteger closed = new AtomicInteger();
-        for (int i = 0; i < 30; i++) {
-            Thread connection = new Thread(() -> {
-                if (streamHugeFrame()) {
-                    closed.incrementAndGet();
-                }
-            });
-            connection.start();
-            hostile.add(connection);
-        }
-        for (Thread connection : hostile) {
-            connection.join(60_000);
-        }
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(false, Integer.MAX_VALUE));
+        hostile.await();
 
-        assertEquals(30, closed.get(), "hostile connections Sluice kept open");
+        assertEquals(30, hostile.closed(), "hostile connections Sluice kept open");
         KafkaClientsIT.await(() -> sluice.metric(series) >= refusedBefore + 30, "each counted as frame_too_large");
         KafkaClientsIT.await(() -> acknowledged.get() > ackedBefore + 10, "the steady producer going on");
         long peakKib = peakResidentKib(sluice.process.pid());
@@ -237,22 +232,95 @@ class KafkaFaultsIT {
         }
     }
 
-    /** Announces a 90 MiB Produce and streams its body until Sluice closes the connection; whether it did. */
-    private boolean streamHugeFrame() {
+    @Test
+    @Order(8)
+    void thirtyConnectionsStreaming90MebibyteFramesAfterApiVersionsAreStoppedAtTheBoundThenClosed() throws Exception {
+        double bound = sluice.metric("sluice_buffered_bytes_limit");
+        String timeouts = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_timeout\"}";
+        double timeoutsBefore = sluice.metric(timeouts);
+        double stopsBefore = sluice.metric("sluice_buffered_bytes_stops_total");
+        long ackedBefore = acknowledged.get();
+        long start = System.nanoTime();
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(true, Integer.MAX_VALUE));
+        double peakBuffered = 0;
+        double peakHeap = 0;
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!hostile.done() && System.nanoTime() < giveUp) {
+            String metrics = sluice.metrics();
+            peakBuffered = Math.max(peakBuffered, SluiceForKafka.sample(metrics, "sluice_buffered_bytes"));
+            peakHeap = Math.max(peakHeap, SluiceForKafka.sample(metrics, "jvm_memory_used_bytes{area=\"heap\"}"));
+            Thread.sleep(100);
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+
+        assertEquals(30, hostile.closed(), "hostile connections Sluice kept open");
+        KafkaClientsIT.await(() -> sluice.metric(timeouts) >= timeoutsBefore + 30, "each counted as frame_timeout");
+        assertTrue(sluice.metric("sluice_buffered_bytes_stops_total") > stopsBefore, "nobody stopped being read");
+        assertTrue(acknowledged.get() > ackedBefore + 10 * seconds, "the steady producer stalled");
+        long peakKib = peakResidentKib(sluice.process.pid());
+        System.out.printf(
+                "Sluice at -Xmx256m, 30 x 90 MiB frames after ApiVersions: closed after %d s, buffered at most %d MiB"
+                        + " (bound %d MiB), heap at most %d MiB, peak RSS %d MiB; the steady producer %d acknowledged%n",
+                seconds,
+                (long) peakBuffered >> 20,
+                (long) bound >> 20,
+                (long) peakHeap >> 20,
+                peakKib / 1024,
+                acknowledged.get() - ackedBefore);
+        // An eighth over the bound at most, and a read (up to 64 KiB) per connection as it stops.
+        assertTrue(
+                peakBuffered <= bound * 9 / 8 + 30 * 64 * 1024, "buffered " + peakBuffered + " bytes, bound " + bound);
+        assertTrue(peakKib < 600 * 1024, "peak RSS " + peakKib / 1024 + " MiB");
+    }
+
+    @Test
+    @Order(9)
+    void framesTrickledAfterApiVersionsAreClosedAfterTheFrameTimeout() throws Exception {
+        String timeouts = "sluice_protocol_errors_total{protocol=\"kafka\",reason=\"frame_timeout\"}";
+        double timeoutsBefore = sluice.metric(timeouts);
+        long start = System.nanoTime();
+        Hostile hostile = Hostile.start(30, () -> streamHugeFrame(true, 1024));
+        hostile.await();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertEquals(30, hostile.closed(), "trickling connections Sluice kept open");
+        KafkaClientsIT.await(() -> sluice.metric(timeouts) >= timeoutsBefore + 30, "each counted as frame_timeout");
+        System.out.println("30 frames trickled at 1 KiB/s closed after " + millis + " ms");
+        assertTrue(millis >= FRAME_TIMEOUT_SECONDS * 1_000L - 200, "closed before the frame timeout: " + millis);
+        assertTrue(millis < (FRAME_TIMEOUT_SECONDS + 5) * 1_000L, "closed late: " + millis);
+    }
+
+    /**
+     * Announces a 90 MiB Produce and streams its body at {@code bytesPerSecond} (full speed:
+     * {@link Integer#MAX_VALUE}) until Sluice closes the connection; whether it did. With
+     * {@code apiVersionsFirst} it sends ApiVersions and reads the answer before.
+     */
+    private boolean streamHugeFrame(boolean apiVersionsFirst, int bytesPerSecond) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", sluice.kafkaPort), 5_000);
             socket.setSoTimeout(30_000);
+            if (apiVersionsFirst) {
+                sendApiVersions(socket);
+                if (!wholeApiVersionsAnswer(socket)) {
+                    return false;
+                }
+            }
             OutputStream out = socket.getOutputStream();
-            byte[] chunk = new byte[64 * 1024];
+            int chunkSize = bytesPerSecond == Integer.MAX_VALUE ? 64 * 1024 : 256;
+            byte[] chunk = new byte[chunkSize];
             ByteBuffer.wrap(chunk)
                     .putInt(90 << 20)
                     .putShort((short) 0)
                     .putShort((short) 9)
                     .putInt(1);
             try {
-                for (int sent = 0; sent < 90 << 20; sent += chunk.length) {
+                for (long sent = 0; sent < 90 << 20; sent += chunk.length) {
                     out.write(chunk);
+                    out.flush();
                     chunk[0] = 0;
+                    if (bytesPerSecond != Integer.MAX_VALUE) {
+                        Thread.sleep(1_000L * chunk.length / bytesPerSecond);
+                    }
                 }
             } catch (SocketException closedWhileWriting) {
                 return true;
@@ -260,6 +328,56 @@ class KafkaFaultsIT {
             return closed(socket.getInputStream());
         } catch (IOException e) {
             return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Reads a whole ApiVersions answer; whether it came. */
+    private static boolean wholeApiVersionsAnswer(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        byte[] size = in.readNBytes(4);
+        if (size.length < 4) {
+            return false;
+        }
+        byte[] answer = in.readNBytes(ByteBuffer.wrap(size).getInt());
+        return answer.length >= 4 && ByteBuffer.wrap(answer).getInt() == 42;
+    }
+
+    /** Hostile connections, each on a thread of its own, and how many of them Sluice closed. */
+    private static final class Hostile {
+
+        private final List<Thread> threads = new ArrayList<>();
+        private final AtomicInteger closed = new AtomicInteger();
+
+        /** Starts {@code count} connections, each running {@code connection} (true: Sluice closed it). */
+        static Hostile start(int count, BooleanSupplier connection) {
+            Hostile hostile = new Hostile();
+            for (int i = 0; i < count; i++) {
+                Thread thread = new Thread(() -> {
+                    if (connection.getAsBoolean()) {
+                        hostile.closed.incrementAndGet();
+                    }
+                });
+                thread.start();
+                hostile.threads.add(thread);
+            }
+            return hostile;
+        }
+
+        boolean done() {
+            return threads.stream().noneMatch(Thread::isAlive);
+        }
+
+        void await() throws InterruptedException {
+            for (Thread thread : threads) {
+                thread.join(60_000);
+            }
+        }
+
+        int closed() {
+            return closed.get();
         }
     }
 

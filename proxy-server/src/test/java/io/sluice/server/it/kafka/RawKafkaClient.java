@@ -2,6 +2,8 @@ package io.sluice.server.it.kafka;
 
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -22,6 +24,7 @@ import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 import javax.crypto.spec.SecretKeySpec;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,19 +41,22 @@ import java.util.UUID;
 
 /**
  * Kafka requests written by hand over a plain socket, for what a stock client would not do on its
- * own: a Produce v13 naming a topic by an id the Sluice it goes through never saw.
+ * own: a Produce v13 naming a topic by an id the Sluice it goes through never saw; a stream of
+ * unanswered produce requests, each under another client id.
  */
 final class RawKafkaClient implements AutoCloseable {
 
     private final Socket socket;
     private final OutputStream out;
     private final DataInputStream in;
+    private static final String CLIENT_ID = "raw-it";
+
     private int correlationId;
 
     RawKafkaClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(60_000);
-        out = socket.getOutputStream();
+        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         in = new DataInputStream(socket.getInputStream());
     }
 
@@ -106,6 +112,39 @@ final class RawKafkaClient implements AutoCloseable {
         return response.responses().stream()
                 .mapToInt(t -> t.partitionResponses().size())
                 .sum();
+    }
+
+    /** Sends ApiVersions and reads its answer, as every client does first: the broker's answer ends Sluice's handshake deadline. */
+    void apiVersions() throws IOException {
+        exchange(ApiKeys.API_VERSIONS, (short) 0, new ApiVersionsRequestData(), new ApiVersionsResponseData());
+    }
+
+    /**
+     * Produces one record to partition {@code partition} of {@code topic} (Produce v11, acks=1)
+     * under client id {@code clientId}; returns the partition's error code.
+     */
+    short produce(String clientId, String topic, int partition) throws IOException {
+        return produce(
+                clientId, (short) 11, new ProduceRequestData.TopicProduceData().setName(topic), partition, batch(1));
+    }
+
+    /**
+     * Writes a Produce v11 of one record to partition {@code partition} of {@code topic} with acks=0,
+     * under client id {@code clientId}: no answer comes. Buffered until {@link #flush}.
+     */
+    void produceUnacknowledged(String clientId, String topic, int partition) throws IOException {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(30_000);
+        ProduceRequestData.TopicProduceData data = new ProduceRequestData.TopicProduceData().setName(topic);
+        data.partitionData()
+                .add(new ProduceRequestData.PartitionProduceData()
+                        .setIndex(partition)
+                        .setRecords(batch(1)));
+        request.topicData().add(data);
+        write(clientId, ApiKeys.PRODUCE, (short) 11, request);
+    }
+
+    void flush() throws IOException {
+        out.flush();
     }
 
     /** One uncompressed batch of {@code records} small records. */
@@ -198,13 +237,23 @@ final class RawKafkaClient implements AutoCloseable {
 
     private short produce(short version, ProduceRequestData.TopicProduceData topic, int partition, MemoryRecords batch)
             throws IOException {
+        return produce(CLIENT_ID, version, topic, partition, batch);
+    }
+
+    private short produce(
+            String clientId,
+            short version,
+            ProduceRequestData.TopicProduceData topic,
+            int partition,
+            MemoryRecords batch)
+            throws IOException {
         ProduceRequestData request = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000);
         topic.partitionData()
                 .add(new ProduceRequestData.PartitionProduceData()
                         .setIndex(partition)
                         .setRecords(batch));
         request.topicData().add(topic);
-        ProduceResponseData response = exchange(ApiKeys.PRODUCE, version, request, new ProduceResponseData());
+        ProduceResponseData response = exchange(clientId, ApiKeys.PRODUCE, version, request, new ProduceResponseData());
         return response.responses()
                 .iterator()
                 .next()
@@ -216,7 +265,14 @@ final class RawKafkaClient implements AutoCloseable {
     /** Writes {@code request} as {@code api} v{@code version} and reads its response into {@code response}. */
     private <T extends ApiMessage> T exchange(ApiKeys api, short version, ApiMessage request, T response)
             throws IOException {
-        int id = write(api, version, request);
+        return exchange(CLIENT_ID, api, version, request, response);
+    }
+
+    /** As {@link #exchange(ApiKeys, short, ApiMessage, ApiMessage)}, under client id {@code clientId}. */
+    private <T extends ApiMessage> T exchange(
+            String clientId, ApiKeys api, short version, ApiMessage request, T response) throws IOException {
+        int id = write(clientId, api, version, request);
+        out.flush();
         byte[] bytes = new byte[in.readInt()];
         in.readFully(bytes);
         ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
@@ -228,21 +284,27 @@ final class RawKafkaClient implements AutoCloseable {
         return response;
     }
 
-    /** Writes {@code request} as {@code api} v{@code version}; returns its correlation id. */
+    /** Writes {@code request} as {@code api} v{@code version} and flushes it; returns its correlation id. */
     private int write(ApiKeys api, short version, ApiMessage request) throws IOException {
+        int id = write(CLIENT_ID, api, version, request);
+        out.flush();
+        return id;
+    }
+
+    /** Writes {@code request} as {@code api} v{@code version} under {@code clientId}, unflushed; returns its correlation id. */
+    private int write(String clientId, ApiKeys api, short version, ApiMessage request) throws IOException {
         int id = ++correlationId;
         RequestHeaderData header = new RequestHeaderData()
                 .setRequestApiKey(api.id)
                 .setRequestApiVersion(version)
                 .setCorrelationId(id)
-                .setClientId("raw-it");
+                .setClientId(clientId);
         ByteBuffer message = RequestUtils.serialize(header, api.requestHeaderVersion(version), request, version);
         ByteBuffer frame = ByteBuffer.allocate(4 + message.remaining())
                 .putInt(message.remaining())
                 .put(message)
                 .flip();
         out.write(frame.array(), 0, frame.limit());
-        out.flush();
         return id;
     }
 

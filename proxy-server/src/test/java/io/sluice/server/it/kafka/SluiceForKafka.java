@@ -128,6 +128,11 @@ final class SluiceForKafka implements AutoCloseable {
         putLimit("topics", topic, json);
     }
 
+    /** Puts the Kafka client limit {@code json} on {@code clientId} ({@code *} for each client without its own). */
+    void limitClient(String clientId, String json) {
+        putLimit("clients", clientId, json);
+    }
+
     /** Puts the Kafka principal limit {@code json} on {@code principal} ({@code User:name}) through the admin API. */
     void limitPrincipal(String principal, String json) {
         putLimit("principals", principal, json);

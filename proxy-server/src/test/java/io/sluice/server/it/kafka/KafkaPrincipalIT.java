@@ -1,5 +1,7 @@
 package io.sluice.server.it.kafka;
 
+import io.sluice.testkit.tls.CertificateAuthority;
+import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -116,33 +118,82 @@ class KafkaPrincipalIT {
         assertFalse(sluice.get("/api/v1/throttled").body().contains("wrong"));
     }
 
+    @Test
+    void clientCertificatesNameTheirPrincipalsByTheMappingRules() throws Exception {
+        CertificateAuthority ca = brokers.ca;
+        IssuedCertificate serving =
+                ca.issue("sluice-mtls").hosts("127.0.0.1", "localhost").write();
+        IssuedCertificate aliceCertificate = ca.issue("alice-app")
+                .subject("CN=Alice,OU=ServiceUsers,O=Sluice")
+                .write();
+        IssuedCertificate bobCertificate =
+                ca.issue("bob-app").subject("CN=bob,OU=ServiceUsers,O=Sluice").write();
+        String aliceTopic1 = KafkaClientsIT.unique("mtls-alice-one");
+        String aliceTopic2 = KafkaClientsIT.unique("mtls-alice-two");
+        String bobTopic = KafkaClientsIT.unique("mtls-bob");
+        try (SluiceForKafka mtls = SluiceForKafka.start(
+                brokers,
+                brokers.plaintextBootstrap(),
+                "--tls-cert",
+                serving.certificate().toString(),
+                "--tls-key",
+                serving.key().toString(),
+                "--tls-client-ca",
+                ca.certificateFile().toString(),
+                "--kafka-ssl-principal-mapping-rules",
+                "RULE:^CN=([^,]+),OU=ServiceUsers,.*$/$1/L, DEFAULT")) {
+            KafkaClients alice =
+                    KafkaClients.ssl(mtls.bootstrap(), ca.certificateFile(), KafkaClients.identity(aliceCertificate));
+            KafkaClients bob =
+                    KafkaClients.ssl(mtls.bootstrap(), ca.certificateFile(), KafkaClients.identity(bobCertificate));
+            alice.createTopics(1, aliceTopic1, aliceTopic2, bobTopic);
+            mtls.limitPrincipal("User:alice", "{\"publish\": {\"messagesPerSecond\": 200}}");
+            Flood[] floods = run(
+                    new Flood(alice, "alice-cert-1", aliceTopic1, SMALL_BATCH),
+                    new Flood(alice, "alice-cert-2", aliceTopic2, SMALL_BATCH),
+                    new Flood(bob, "bob-cert", bobTopic, DEFAULT_BATCH));
+            double aliceRate = Flood.rate(floods, floods[0], floods[1]);
+            double bobRate = Flood.rate(floods, floods[2]);
+            System.out.printf(
+                    "[kafka-principal] mTLS: CN=Alice,OU=ServiceUsers mapped to User:alice at 200/s: %.1f records/s"
+                            + " over two producers; User:bob unlimited beside her: %.1f records/s%n",
+                    aliceRate, bobRate);
+            assertTrue(aliceRate >= 180 && aliceRate <= 220, "alice's two producers together: " + aliceRate);
+            assertTrue(bobRate > 2 * 200, "bob is not slowed by alice's limit: " + bobRate);
+            assertFalse(mtls.leaked(), "Sluice's log reports a leaked buffer");
+        }
+    }
+
     /**
      * Floods for {@link #FLOOD}: alice on two topics with two client ids (PLAIN, SCRAM-SHA-512), bob
      * on a third with batches of {@code bobBatch} bytes.
      */
     private static Flood[] flood(String aliceTopic1, String aliceTopic2, String bobTopic, int bobBatch)
             throws Exception {
-        Flood[] floods = {
-            new Flood(
-                    alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD),
-                    "alice-app-1",
-                    aliceTopic1,
-                    SMALL_BATCH),
-            new Flood(
-                    alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD),
-                    "alice-app-2",
-                    aliceTopic2,
-                    SMALL_BATCH),
-            new Flood(
-                    login(
-                            "SCRAM-SHA-256",
-                            SCRAM,
-                            BrokersOnlySluiceReaches.SECOND_SASL_USER,
-                            BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
-                    "bob-app",
-                    bobTopic,
-                    bobBatch)
-        };
+        return run(
+                new Flood(
+                        alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                        "alice-app-1",
+                        aliceTopic1,
+                        SMALL_BATCH),
+                new Flood(
+                        alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                        "alice-app-2",
+                        aliceTopic2,
+                        SMALL_BATCH),
+                new Flood(
+                        login(
+                                "SCRAM-SHA-256",
+                                SCRAM,
+                                BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                                BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
+                        "bob-app",
+                        bobTopic,
+                        bobBatch));
+    }
+
+    /** Runs {@code floods} together, each once warm, and returns them when all are done. */
+    private static Flood[] run(Flood... floods) throws Exception {
         CountDownLatch warm = new CountDownLatch(floods.length);
         List<Thread> threads = new ArrayList<>();
         for (Flood flood : floods) {

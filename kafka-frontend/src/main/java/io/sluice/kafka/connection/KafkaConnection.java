@@ -160,6 +160,11 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         if (!certificateRead) {
             readCertificate();
         }
+        if (authentication.rawTokens()) {
+            authentication.rawFromClient(frame);
+            relay.toUpstream(frame);
+            return;
+        }
         header.read(frame);
         services.stats().request(header.apiKey());
         limitFrames(header.apiKey());
@@ -177,8 +182,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         } else if (apiKey == METADATA) {
             metadata(frame);
         } else if (apiKey == SASL_HANDSHAKE) {
-            authentication.handshake(frame, header);
-            forward(frame, header, null);
+            forward(frame, header, authentication.handshake(frame, header));
         } else if (apiKey == SASL_AUTHENTICATE) {
             forward(frame, header, authentication.authenticate(frame, header));
         } else if (NewWorkRefusal.startsNewWork(apiKey)) {
@@ -309,6 +313,12 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
      */
     @Override
     public void fromUpstream(FrameView frame) {
+        if (authentication.rawTokens()) {
+            // A raw SASL token (SaslHandshake v0): no Kafka header, no request in flight it answers.
+            relay.toClient(frame);
+            authentication.rawFromBroker(frame);
+            return;
+        }
         responses.response(frame);
         relay.handshakeCompleted();
         if (responses.size() <= PAUSE_IN_FLIGHT / 2) {

@@ -53,6 +53,23 @@ final class KafkaClients {
     }
 
     /**
+     * Clients that log in to {@code bootstrap} over SASL_PLAINTEXT with OAUTHBEARER, presenting an
+     * unsecured token (Kafka's own, algorithm {@code none}) whose {@code sub} claim is {@code subject}.
+     */
+    static KafkaClients oauthBearer(String bootstrap, String subject) {
+        return new KafkaClients(
+                bootstrap,
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+                        "SASL_PLAINTEXT",
+                        SaslConfigs.SASL_MECHANISM,
+                        "OAUTHBEARER",
+                        SaslConfigs.SASL_JAAS_CONFIG,
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                                + " unsecuredLoginStringClaim_sub=\"" + subject + "\";"));
+    }
+
+    /**
      * Clients that speak SSL to {@code bootstrap}, trusting {@code ca} (PEM) and presenting the key
      * and certificate of {@code identity} (one PEM file, the key first).
      */

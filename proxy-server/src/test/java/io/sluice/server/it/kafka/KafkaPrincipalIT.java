@@ -119,6 +119,31 @@ class KafkaPrincipalIT {
     }
 
     @Test
+    void anOauthBearerTokensSubjectIsItsPrincipal() throws Exception {
+        String carolTopic = KafkaClientsIT.unique("oauth-carol");
+        String daveTopic = KafkaClientsIT.unique("oauth-dave");
+        KafkaClients carol = KafkaClients.oauthBearer(sluice.bootstrap(), "carol");
+        KafkaClients dave = KafkaClients.oauthBearer(sluice.bootstrap(), "dave");
+        carol.createTopics(1, carolTopic, daveTopic);
+        sluice.limitPrincipal("User:carol", "{\"publish\": {\"messagesPerSecond\": 200}}");
+        try {
+            Flood[] floods = run(
+                    new Flood(carol, "carol-app", carolTopic, SMALL_BATCH),
+                    new Flood(dave, "dave-app", daveTopic, DEFAULT_BATCH));
+            double carolRate = Flood.rate(floods, floods[0]);
+            double daveRate = Flood.rate(floods, floods[1]);
+            System.out.printf(
+                    "[kafka-principal] OAUTHBEARER (the brokers' unsecured validator): User:carol at 200/s:"
+                            + " %.1f records/s; User:dave unlimited beside her: %.1f records/s%n",
+                    carolRate, daveRate);
+            assertTrue(carolRate >= 180 && carolRate <= 220, "carol: " + carolRate);
+            assertTrue(daveRate > 2 * 200, "dave is not slowed by carol's limit: " + daveRate);
+        } finally {
+            delete("/api/v1/limits/kafka/principals/User%3Acarol");
+        }
+    }
+
+    @Test
     void clientCertificatesNameTheirPrincipalsByTheMappingRules() throws Exception {
         CertificateAuthority ca = brokers.ca;
         IssuedCertificate serving =
@@ -314,6 +339,45 @@ class KafkaPrincipalIT {
                 }
             }
             return count / ((to - from) / 1e9);
+        }
+    }
+
+    @Test
+    void rawTokensAfterSaslHandshakeV0NameTheirPrincipals() throws Exception {
+        String topic = KafkaClientsIT.unique("sasl-v0");
+        KafkaClients alice = alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD);
+        alice.createTopics(1, topic);
+        int leader = alice.describe(topic).partitions().get(0).leader().id();
+        String bob = "User:" + BrokersOnlySluiceReaches.SECOND_SASL_USER;
+        String limit = "{\"publish\": {\"messagesPerSecond\": 50}, \"onExceed\": \"reject\"}";
+        sluice.limitPrincipal("User:" + BrokersOnlySluiceReaches.SASL_USER, limit);
+        sluice.limitPrincipal(bob, limit);
+        try (RawKafkaClient plain = new RawKafkaClient(sluice.nodePortBase + leader);
+                RawKafkaClient scram = new RawKafkaClient(sluice.nodePortBase + leader)) {
+            plain.loginPlain(BrokersOnlySluiceReaches.SASL_USER, BrokersOnlySluiceReaches.SASL_PASSWORD, (short) 0);
+            scram.loginScram(
+                    BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                    BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD,
+                    "",
+                    (short) 0);
+            for (RawKafkaClient client : new RawKafkaClient[] {plain, scram}) {
+                long start = System.nanoTime();
+                int accepted = 0;
+                for (int request = 0; request < 6; request++) {
+                    if (client.produce(topic, 0, RawKafkaClient.batch(50)) == Errors.NONE.code()) {
+                        accepted += 50;
+                    }
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                assertTrue(accepted >= 50, "the burst was admitted: " + accepted);
+                // The burst, one batch into debt, and the rate since: the principal's 50 records/s held.
+                assertTrue(accepted <= 100 + 50 * seconds, accepted + " records in " + seconds + " s");
+            }
+            System.out.println("[kafka-principal] SaslHandshake v0, raw PLAIN and SCRAM-SHA-256 tokens: each"
+                    + " principal's 50 records/s held");
+        } finally {
+            delete("/api/v1/limits/kafka/principals/User%3A" + BrokersOnlySluiceReaches.SASL_USER);
+            delete("/api/v1/limits/kafka/principals/" + URLEncoder.encode(bob, StandardCharsets.UTF_8));
         }
     }
 

@@ -428,6 +428,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ include "sluice.lookupPasswordFile" . }}
     {{- end }}
     {{- end }}
+    {{- if .Values.kafka.sslPrincipalMappingRules }}
+    - name: SLUICE_KAFKA_SSL_PRINCIPAL_MAPPING_RULES
+      value: {{ .Values.kafka.sslPrincipalMappingRules | quote }}
+    {{- end }}
     {{- end }}
     - name: SLUICE_ADMIN
       value: {{ printf "0.0.0.0:%d" $adminPort | quote }}

@@ -4,6 +4,7 @@ import io.sluice.frontend.HostPort;
 import io.sluice.kafka.frontend.KafkaConfig;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.RoutingMode;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.relay.ProxyStats;
 import io.sluice.server.SluiceServer;
 import io.sluice.testkit.kafka.KafkaCluster;
@@ -53,7 +54,8 @@ final class KafkaDemo {
                 port,
                 RoutingMode.REWRITE,
                 false,
-                null);
+                null,
+                SslPrincipalMapping.byDefault());
     }
 
     static void show(SluiceServer sluice, KafkaConfig config, String adminUrl, KafkaCluster cluster) throws Exception {

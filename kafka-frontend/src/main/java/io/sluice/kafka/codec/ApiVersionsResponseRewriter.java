@@ -20,12 +20,11 @@ import java.util.Iterator;
  * whose messages Sluice would misread. Everything else in the response (features, throttle time,
  * unknown tagged fields) is kept.
  *
- * <p>Two exceptions keep the broker's minimum, because librdkafka enables features only where an
+ * <p>One exception keeps the broker's minimum, because librdkafka enables features only where an
  * API's advertised range includes v0: Kafka advertises Produce from v0 although it serves it from
  * v3, and Sluice keeps that minimum for the same reason, closing (like the broker) a connection
- * that uses v0-v2; and Sluice keeps SaslHandshake's v0, without which librdkafka decides that the
- * broker has no SASL handshake at all and fails every SASL mechanism, while it sends v1 (which it
- * prefers where v1 is advertised) and Sluice closes a connection that sends v0.
+ * that uses v0-v2. (SaslHandshake's v0, without which librdkafka decides that the broker has no
+ * SASL handshake at all, Sluice reads.)
  */
 public final class ApiVersionsResponseRewriter {
 
@@ -94,7 +93,7 @@ public final class ApiVersionsResponseRewriter {
                 changed = true;
                 continue;
             }
-            boolean brokersMinimum = handled == HandledApi.PRODUCE || handled == HandledApi.SASL_HANDSHAKE;
+            boolean brokersMinimum = handled == HandledApi.PRODUCE;
             short advertisedMin = brokersMinimum ? range.minVersion() : lowest;
             if (advertisedMin != range.minVersion() || highest != range.maxVersion()) {
                 range.setMinVersion(advertisedMin).setMaxVersion(highest);

@@ -29,8 +29,8 @@ public enum HandledApi {
     DESCRIBE_CLUSTER(ApiKeys.DESCRIBE_CLUSTER, 0, 2),
     /** Responses are the version negotiation Sluice rewrites. */
     API_VERSIONS(ApiKeys.API_VERSIONS, 0, 4),
-    /** v0 switches the connection to raw SASL tokens without Kafka headers, which Sluice cannot frame. */
-    SASL_HANDSHAKE(ApiKeys.SASL_HANDSHAKE, 1, 1),
+    /** v0 switches the connection to raw SASL tokens without Kafka headers, read as they pass. */
+    SASL_HANDSHAKE(ApiKeys.SASL_HANDSHAKE, 0, 1),
     /** Responses carry node endpoints. */
     SHARE_FETCH(ApiKeys.SHARE_FETCH, 1, 2),
     /** Responses carry node endpoints. */

@@ -12,6 +12,7 @@ import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.cert.X509Certificate;
 import java.util.List;
 
 /**
@@ -36,7 +38,8 @@ import java.util.List;
  * answered as a broker answers it; Produce and Fetch to the connection's quota gates
  * ({@link KafkaGates}), which forward them, cut or whole, or answer them; SaslHandshake and
  * SaslAuthenticate read on their way ({@link SaslAuthentication}), so that the gates charge the
- * principal the broker accepts; every other request
+ * principal the broker accepts (before that, the principal of the client certificate on a port with
+ * {@code --tls-client-ca}, mapped by {@link SslPrincipalMapping}); every other request
  * forwarded as the very bytes that came. Requests that start new producers or consumers
  * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
  * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
@@ -77,6 +80,9 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private final SaslAuthentication authentication;
     private final RequestHeader header = new RequestHeader();
     private final int maxRequestSize;
+    private final SslPrincipalMapping principalMapping;
+    /** Whether the client's certificate, if it presented one, has been read: at its first request. */
+    private boolean certificateRead;
     /** Its frames are kept small: before its first request, and from a SaslHandshake until the first request past SASL. */
     private boolean smallFrames = true;
 
@@ -85,6 +91,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         this.services = services;
         this.route = route;
         this.maxRequestSize = settings.maxRequestSize();
+        this.principalMapping = settings.principalMapping();
         this.responses =
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
@@ -133,8 +140,31 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         return Math.min(MAX_REQUEST_BEFORE_AUTHENTICATION, maxRequestSize);
     }
 
+    /**
+     * The principal of the certificate the client presented on a port with {@code --tls-client-ca},
+     * which the TLS handshake verified, as Kafka's SSL listener names it; a SASL exchange that the
+     * broker accepts later names another, as on Kafka's SASL_SSL listener.
+     */
+    private void readCertificate() {
+        certificateRead = true;
+        X509Certificate certificate = relay.clientCertificate();
+        if (certificate != null) {
+            String principal = principalMapping.principalOf(certificate.getSubjectX500Principal());
+            log.debug("Kafka connection from {} presented a client certificate: {}", relay.remoteAddress(), principal);
+            gates.authenticated(principal);
+        }
+    }
+
     @Override
     public void fromClient(FrameView frame) {
+        if (!certificateRead) {
+            readCertificate();
+        }
+        if (authentication.rawTokens()) {
+            authentication.rawFromClient(frame);
+            relay.toUpstream(frame);
+            return;
+        }
         header.read(frame);
         services.stats().request(header.apiKey());
         limitFrames(header.apiKey());
@@ -152,8 +182,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         } else if (apiKey == METADATA) {
             metadata(frame);
         } else if (apiKey == SASL_HANDSHAKE) {
-            authentication.handshake(frame, header);
-            forward(frame, header, null);
+            forward(frame, header, authentication.handshake(frame, header));
         } else if (apiKey == SASL_AUTHENTICATE) {
             forward(frame, header, authentication.authenticate(frame, header));
         } else if (NewWorkRefusal.startsNewWork(apiKey)) {
@@ -284,6 +313,12 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
      */
     @Override
     public void fromUpstream(FrameView frame) {
+        if (authentication.rawTokens()) {
+            // A raw SASL token (SaslHandshake v0): no Kafka header, no request in flight it answers.
+            relay.toClient(frame);
+            authentication.rawFromBroker(frame);
+            return;
+        }
         responses.response(frame);
         relay.handshakeCompleted();
         if (responses.size() <= PAUSE_IN_FLIGHT / 2) {

@@ -4,6 +4,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.sluice.kafka.routing.AdvertisedNodes;
 import io.sluice.kafka.routing.ResponseRewriter;
 import io.sluice.kafka.routing.TopicIdLookup;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.relay.tls.ReloadingSslContext;
 
 import java.time.Duration;
@@ -27,6 +28,8 @@ import java.util.Objects;
  * @param clientTls            the TLS clients speak to Sluice's Kafka ports, or null for plaintext
  * @param upstreamTls          the TLS Sluice speaks to the brokers, or null for plaintext
  * @param maxTopicsPerConnection topics one connection's gates track at most
+ * @param principalMapping     how a client certificate's subject names the connection's principal
+ *                             ({@code --kafka-ssl-principal-mapping-rules})
  */
 public record KafkaSettings(
         AdvertisedNodes advertisedNodes,
@@ -37,7 +40,8 @@ public record KafkaSettings(
         int maxRequestSize,
         ReloadingSslContext clientTls,
         ReloadingSslContext upstreamTls,
-        int maxTopicsPerConnection) {
+        int maxTopicsPerConnection,
+        SslPrincipalMapping principalMapping) {
 
     /** Topics one connection tracks at most unless {@code --max-topics-per-connection} says otherwise. */
     public static final int DEFAULT_MAX_TOPICS_PER_CONNECTION = 10_000;
@@ -52,6 +56,7 @@ public record KafkaSettings(
         Objects.requireNonNull(topicIdLookup, "topicIdLookup");
         Objects.requireNonNull(upstreamChannelType, "upstreamChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
+        Objects.requireNonNull(principalMapping, "principalMapping");
         if (connectTimeoutMillis <= 0) {
             throw new IllegalArgumentException("connectTimeoutMillis must be positive");
         }
@@ -81,7 +86,8 @@ public record KafkaSettings(
                 DEFAULT_MAX_REQUEST_SIZE,
                 null,
                 null,
-                DEFAULT_MAX_TOPICS_PER_CONNECTION);
+                DEFAULT_MAX_TOPICS_PER_CONNECTION,
+                SslPrincipalMapping.byDefault());
     }
 
     /** A rewriter for one connection's responses, in this front end's routing mode. */

@@ -12,6 +12,7 @@ import io.sluice.relay.MalformedFrameException;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,15 @@ import java.util.function.Consumer;
  * goes the same way and moves the connection to the principal it names. The requests and responses themselves pass through untouched, and
  * one that Sluice cannot read is left for the broker to judge.
  *
+ * <p>SaslHandshake v0 (before Kafka 1.0, and librdkafka without ApiVersions) switches the
+ * connection, once the broker accepted the handshake, to raw SASL tokens: each a size and the
+ * token, without a Kafka header or SaslAuthenticate around it, both ways ({@link #rawTokens()}).
+ * They are read the same way, the first client token naming the user; the exchange ends with the
+ * broker's last token (a broker refusing a v0 exchange closes the connection), after which the
+ * connection speaks Kafka requests again. Sluice follows only exchanges whose end it can see
+ * ({@link SaslUserName#readable}); v0 with another mechanism (GSSAPI) closes the connection, as
+ * before.
+ *
  * <p>Confined to the connection's event loop; it reads once per authentication, never per message.
  */
 final class SaslAuthentication {
@@ -39,14 +49,22 @@ final class SaslAuthentication {
     private String claimed;
 
     private boolean exchangeStarted;
+    /** The connection carries raw SASL tokens (SaslHandshake v0), not Kafka requests and responses. */
+    private boolean rawTokens;
 
     /** @param accepted told the principal the broker accepted, {@code User:<name>} */
     SaslAuthentication(Consumer<String> accepted) {
         this.accepted = accepted;
     }
 
-    /** A SaslHandshake request, lent for the call: a new exchange of the mechanism it names begins. */
-    void handshake(FrameView frame, RequestHeader header) {
+    /**
+     * A SaslHandshake request, lent for the call: a new exchange of the mechanism it names begins.
+     * Returns the exchange its response goes through: for v0, the broker's acceptance switches the
+     * connection to raw tokens; {@code null} for v1.
+     *
+     * @throws MalformedFrameException for v0 with a mechanism whose exchange Sluice cannot follow
+     */
+    Exchange handshake(FrameView frame, RequestHeader header) {
         mechanism = null;
         claimed = null;
         exchangeStarted = false;
@@ -61,6 +79,53 @@ final class SaslAuthentication {
         } catch (MalformedFrameException unreadable) {
             // The broker refuses it; no mechanism, no principal.
         }
+        if (header.apiVersion() > 0) {
+            return null;
+        }
+        if (!SaslUserName.readable(mechanism)) {
+            throw new MalformedFrameException(
+                    "unsupported_api_version",
+                    "SaslHandshake v0 (raw SASL tokens) with a mechanism other than PLAIN, SCRAM or OAUTHBEARER");
+        }
+        return new RawHandshake();
+    }
+
+    /** Whether the connection carries raw SASL tokens now (after an accepted SaslHandshake v0), not Kafka frames. */
+    boolean rawTokens() {
+        return rawTokens;
+    }
+
+    /** A raw SASL token from the client (size and token), lent for the call: the exchange's first names the user. */
+    void rawFromClient(FrameView frame) {
+        if (!exchangeStarted) {
+            exchangeStarted = true;
+            claimed = principalOf(rawToken(frame));
+        }
+    }
+
+    /**
+     * A raw SASL token from the broker, lent for the call: when it ends the exchange, the principal
+     * claimed is the connection's and Kafka requests follow; an OAUTHBEARER refusal (an error
+     * challenge, after which the broker closes the connection) names nobody.
+     */
+    void rawFromBroker(FrameView frame) {
+        byte[] token = rawToken(frame);
+        if (refusedByChallenge(mechanism, token)) {
+            claimed = null;
+        } else if (ends(mechanism, token)) {
+            rawTokens = false;
+            exchangeStarted = false;
+            if (claimed != null) {
+                accepted.accept(claimed);
+            }
+        }
+    }
+
+    /** The token of a raw frame: its bytes after the size. */
+    private static byte[] rawToken(FrameView frame) {
+        byte[] token = new byte[Math.max(0, frame.length() - 4)];
+        frame.buffer().getBytes(frame.index() + 4, token);
+        return token;
     }
 
     /**
@@ -80,20 +145,24 @@ final class SaslAuthentication {
             return null;
         }
         try {
-            byte[] token = MessageFrames.read(
+            return principalOf(MessageFrames.read(
                             new SaslAuthenticateRequestData(),
                             frame,
                             header.bodyIndex(),
                             header.apiVersion(),
                             "bad_sasl_authenticate")
-                    .authBytes();
-            String name = SaslUserName.of(mechanism, token);
-            String principal = name == null ? null : PRINCIPAL_TYPE + name;
-            // A name no limit could be set for (control characters, too long) is charged as nobody in particular.
-            return principal != null && IdentityName.isValid(principal) ? principal : KafkaScopes.ANONYMOUS;
+                    .authBytes());
         } catch (MalformedFrameException unreadable) {
             return null;
         }
+    }
+
+    /** The principal the first {@code token} of an exchange of the current (readable) mechanism claims. */
+    private String principalOf(byte[] token) {
+        String name = SaslUserName.of(mechanism, token);
+        String principal = name == null ? null : PRINCIPAL_TYPE + name;
+        // A name no limit could be set for (control characters, too long) is charged as nobody in particular.
+        return principal != null && IdentityName.isValid(principal) ? principal : KafkaScopes.ANONYMOUS;
     }
 
     /** Whether the broker's error-free {@code authBytes} end an exchange of {@code mechanism}. */
@@ -111,6 +180,29 @@ final class SaslAuthentication {
     /** Whether the broker's error-free {@code authBytes} refuse the token: OAUTHBEARER's error challenge. */
     private static boolean refusedByChallenge(String mechanism, byte[] authBytes) {
         return SaslUserName.OAUTHBEARER.equals(mechanism) && authBytes.length > 0;
+    }
+
+    /** The broker's response to a SaslHandshake v0 request: accepted, the connection carries raw tokens. */
+    private final class RawHandshake implements Exchange {
+
+        @Override
+        public void complete(ResponseFrame response) {
+            try {
+                rawTokens = MessageFrames.read(
+                                        new SaslHandshakeResponseData(),
+                                        response.frame(),
+                                        response.bodyIndex(),
+                                        response.apiVersion(),
+                                        "bad_sasl_handshake_response")
+                                .errorCode()
+                        == Errors.NONE.code();
+            } catch (MalformedFrameException unreadable) {
+                // Then the client cannot read it either, and gives up.
+            }
+        }
+
+        @Override
+        public void abandon() {}
     }
 
     /** The broker's response to one SaslAuthenticate request. */

@@ -9,6 +9,7 @@ import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.LookupLogin;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.relay.ProxyStats;
 
 import java.util.List;
@@ -25,6 +26,8 @@ import java.util.Objects;
  * @param upstreamTls    whether Sluice speaks TLS to the brokers ({@code --kafka-upstream-tls})
  * @param lookupLogin    how Sluice's own requests to the cluster log in with SASL
  *                       ({@code --kafka-lookup-sasl-*}); {@code null} when they do not
+ * @param principalMapping how a client certificate's subject names its connection's principal
+ *                       ({@code --kafka-ssl-principal-mapping-rules})
  */
 public record KafkaConfig(
         List<BrokerEndpoint> upstream,
@@ -33,7 +36,8 @@ public record KafkaConfig(
         int nodePortBase,
         RoutingMode addressMode,
         boolean upstreamTls,
-        LookupLogin lookupLogin)
+        LookupLogin lookupLogin,
+        SslPrincipalMapping principalMapping)
         implements FrontEndConfig {
 
     /** The {@code protocol} label of the Kafka front end's metrics and meters: its scopes' protocol. */
@@ -47,6 +51,7 @@ public record KafkaConfig(
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(addressMode, "addressMode");
+        Objects.requireNonNull(principalMapping, "principalMapping");
         if (nodePortBase < 1 || nodePortBase > 65535) {
             throw new IllegalArgumentException("node port base " + nodePortBase + " is not a port");
         }

@@ -72,7 +72,8 @@ final class KafkaFrontEnd implements FrontEnd {
                 KafkaSettings.DEFAULT_MAX_REQUEST_SIZE,
                 context.portTls(),
                 context.upstreamTls(),
-                context.maxTopicsPerConnection());
+                context.maxTopicsPerConnection(),
+                config.principalMapping());
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.LookupLogin;
 import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.limits.ProtocolScopes;
 
 import java.net.InetAddress;
@@ -32,6 +33,7 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
     private static final String LOOKUP_MECHANISM = "--kafka-lookup-sasl-mechanism";
     private static final String LOOKUP_USERNAME = "--kafka-lookup-sasl-username";
     private static final String LOOKUP_PASSWORD_FILE = "--kafka-lookup-sasl-password-file";
+    private static final String SSL_PRINCIPAL_MAPPING_RULES = "--kafka-ssl-principal-mapping-rules";
 
     @Override
     public List<FrontEndOption> options() {
@@ -93,7 +95,15 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
                         "FILE",
                         null,
                         "File holding that user's password, read at each login."
-                                + " Env SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE."));
+                                + " Env SLUICE_KAFKA_LOOKUP_SASL_PASSWORD_FILE."),
+                FrontEndOption.text(
+                        390,
+                        SSL_PRINCIPAL_MAPPING_RULES,
+                        "RULES",
+                        "DEFAULT",
+                        "How a client certificate's subject (RFC 2253, with --tls-client-ca) names the"
+                                + " connection's principal for limits by principal, in the syntax of Kafka's"
+                                + " ssl.principal.mapping.rules (default: ${DEFAULT-VALUE})."));
     }
 
     @Override
@@ -139,7 +149,11 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
             return listen.port() + 1;
         });
         LookupLogin login = lookupLogin(values);
-        return OptionValues.parse(NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls, login));
+        SslPrincipalMapping principalMapping = OptionValues.parse(
+                SSL_PRINCIPAL_MAPPING_RULES,
+                () -> SslPrincipalMapping.parse(values.value(SSL_PRINCIPAL_MAPPING_RULES)));
+        return OptionValues.parse(
+                NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls, login, principalMapping));
     }
 
     /** The login of Sluice's own requests to the cluster: all three options, or none. */

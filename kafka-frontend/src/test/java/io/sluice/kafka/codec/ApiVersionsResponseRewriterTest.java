@@ -49,7 +49,7 @@ class ApiVersionsResponseRewriterTest {
                 String what = "v" + version;
                 assertRange(keys, ApiKeys.FETCH, 4, 18, what);
                 assertRange(keys, ApiKeys.METADATA, 0, 13, what);
-                // SaslHandshake keeps the broker's v0 too: librdkafka has no SASL without it, and sends v1.
+                // SaslHandshake v0 is read (raw tokens); librdkafka has no SASL without it advertised.
                 assertRange(keys, ApiKeys.SASL_HANDSHAKE, 0, 1, what);
                 // Produce keeps the broker's minimum (librdkafka looks for v0), and Sluice's maximum.
                 assertRange(keys, ApiKeys.PRODUCE, 0, 13, what);

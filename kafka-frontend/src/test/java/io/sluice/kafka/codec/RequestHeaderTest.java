@@ -95,9 +95,9 @@ class RequestHeaderTest {
         assertReason("unsupported_api_version", frameOf(ApiKeys.FETCH.id, (short) 3));
         assertReason("unsupported_api_version", frameOf(ApiKeys.METADATA.id, (short) 14));
         assertReason("unsupported_api_version", frameOf(ApiKeys.JOIN_GROUP.id, (short) -1));
-        // SaslHandshake v0 would switch the connection to raw SASL tokens Sluice cannot frame.
-        ByteBuf v0 = KafkaFrames.request(new SaslHandshakeRequestData().setMechanism("PLAIN"), (short) 0, 1, "c");
-        assertReason("unsupported_api_version", v0);
+        ByteBuf v2 = KafkaFrames.request(new SaslHandshakeRequestData().setMechanism("PLAIN"), (short) 1, 1, "c");
+        v2.setShort(6, 2);
+        assertReason("unsupported_api_version", v2);
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.routing.UpstreamNodes;
+import io.sluice.kafka.scopes.SslPrincipalMapping;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
@@ -120,7 +121,8 @@ final class ConnectionHarness implements AutoCloseable {
                 maxRequestSize,
                 null,
                 upstreamTls,
-                KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION);
+                KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION,
+                SslPrincipalMapping.byDefault());
         EmbeddedSocketChannel.takeBootstrapped(); // forget the client itself
         client.config().setAllocator(alloc);
         client.pipeline().addLast(new KafkaChannelInitializer(settings, services, route));

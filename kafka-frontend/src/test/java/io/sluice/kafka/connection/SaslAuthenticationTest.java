@@ -22,9 +22,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -103,17 +106,78 @@ class SaslAuthenticationTest {
                 Errors.POLICY_VIOLATION, secondProduceOutcome(30, 31), "bob's limit from the re-authentication on");
     }
 
+    @Test
+    void aPlainPrincipalOfSaslHandshakeV0RawTokensIsChargedOnceTheBrokerAnswered() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
+        handshake("PLAIN", (short) 0);
+        byte[] token = raw("\0alice\0alice-secret");
+        harness.clientSends(token);
+        assertArrayEquals(token, harness.brokerReceived(), "the raw token passes as it came");
+        byte[] success = raw("");
+        harness.brokerSends(Unpooled.wrappedBuffer(success));
+        assertArrayEquals(success, harness.clientReceived(), "the broker's raw answer passes as it came");
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "Kafka requests follow, charged to alice");
+    }
+
+    @Test
+    void aScramExchangeOfRawTokensCountsOnlyOnceTheServerFinalMessageCame() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
+        handshake("SCRAM-SHA-256", (short) 0);
+        harness.clientSends(raw("n,,n=alice,r=client-nonce"));
+        harness.brokerReceived();
+        harness.brokerSends(Unpooled.wrappedBuffer(raw("r=client-nonceserver,s=c2FsdA==,i=4096")));
+        harness.clientReceived();
+        byte[] clientFinal = raw("c=biws,r=client-nonceserver,p=cHJvb2Y=");
+        harness.clientSends(clientFinal);
+        assertArrayEquals(clientFinal, harness.brokerReceived(), "still a raw token, not read as a request");
+        harness.brokerSends(Unpooled.wrappedBuffer(raw("v=c2lnbmF0dXJl")));
+        harness.clientReceived();
+        assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "charged from the server-final message on");
+    }
+
+    @Test
+    void aRefusedV0HandshakeLeavesTheConnectionOnKafkaRequests() {
+        harness.limit(ALICE, new Limit(new RateLimit(10.0, null, null, null), null, OnExceed.REJECT));
+        harness.clientSends(
+                KafkaFrames.request(new SaslHandshakeRequestData().setMechanism("PLAIN"), (short) 0, 1, "client"));
+        harness.brokerReceived();
+        harness.brokerSends(KafkaFrames.response(
+                new SaslHandshakeResponseData().setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), (short) 0, 1));
+        harness.clientReceived();
+        assertEquals(Errors.NONE, secondProduceOutcome(), "no raw tokens, no principal: requests are read as such");
+    }
+
+    @Test
+    void saslHandshakeV0WithAMechanismWhoseEndSluiceCannotSeeClosesTheConnection() {
+        harness.clientSends(
+                KafkaFrames.request(new SaslHandshakeRequestData().setMechanism("GSSAPI"), (short) 0, 1, "client"));
+        assertFalse(harness.client.isOpen(), "GSSAPI's raw tokens could not be followed");
+    }
+
+    /** A raw SASL token as SaslHandshake v0 sends it: its size, then its bytes. */
+    private static byte[] raw(String token) {
+        byte[] bytes = token.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(4 + bytes.length)
+                .putInt(bytes.length)
+                .put(bytes)
+                .array();
+    }
+
     private void authenticate(String mechanism, String token, Errors outcome, byte[] serverToken) {
         handshake(mechanism);
         exchange(2, token, outcome, new String(serverToken, StandardCharsets.UTF_8));
     }
 
     private void handshake(String mechanism) {
+        handshake(mechanism, (short) 1);
+    }
+
+    private void handshake(String mechanism, short version) {
         harness.clientSends(
-                KafkaFrames.request(new SaslHandshakeRequestData().setMechanism(mechanism), (short) 1, 1, "client"));
+                KafkaFrames.request(new SaslHandshakeRequestData().setMechanism(mechanism), version, 1, "client"));
         harness.brokerReceived();
         harness.brokerSends(KafkaFrames.response(
-                new SaslHandshakeResponseData().setMechanisms(java.util.List.of(mechanism)), (short) 1, 1));
+                new SaslHandshakeResponseData().setMechanisms(java.util.List.of(mechanism)), version, 1));
         harness.clientReceived();
     }
 

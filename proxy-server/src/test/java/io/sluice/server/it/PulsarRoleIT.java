@@ -9,6 +9,7 @@ import org.apache.pulsar.client.api.AuthenticationFactory;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
+import org.apache.pulsar.client.impl.auth.AuthenticationBasic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,9 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Limits by role through Sluice in front of a broker with token authentication (docs/REFERENCE.md,
- * "Limits by identity"): role alice is held to her limit while bob, on the same namespace, is not
- * slowed; a token the broker does not accept is the broker's refusal.
+ * Limits by role through Sluice in front of a broker with token and basic authentication
+ * (docs/REFERENCE.md, "Limits by identity"): role alice is held to her limit while bob, on the same
+ * namespace, is not slowed, whether the role comes from a token or a basic user; a token or a
+ * password the broker does not accept is the broker's refusal.
  */
 class PulsarRoleIT {
 
@@ -37,7 +39,10 @@ class PulsarRoleIT {
 
     @BeforeAll
     static void start() {
-        broker = PulsarBroker.builder().tokenAuthentication(SECRET).start();
+        broker = PulsarBroker.builder()
+                .tokenAuthentication(SECRET)
+                .basicAuthentication()
+                .start();
         sluice = RunningSluice.frontProxy(broker);
     }
 
@@ -53,15 +58,40 @@ class PulsarRoleIT {
 
     @Test
     void aliceIsHeldToHerRoleLimitWhileBobOnTheSameNamespaceIsNot() throws Exception {
+        try (PulsarClient alice = client(PulsarTokens.hs256(SECRET, "alice"));
+                PulsarClient bob = client(PulsarTokens.hs256(SECRET, "bob"))) {
+            aliceIsHeldWhileBobIsNot(alice, bob, "token");
+        }
+    }
+
+    @Test
+    void basicAuthenticationNamesTheRoleByItsUser() throws Exception {
+        try (PulsarClient alice = basicClient("alice", "alice" + PulsarBroker.BASIC_PASSWORD_SUFFIX);
+                PulsarClient bob = basicClient("bob", "bob" + PulsarBroker.BASIC_PASSWORD_SUFFIX)) {
+            aliceIsHeldWhileBobIsNot(alice, bob, "basic");
+        }
+    }
+
+    @Test
+    void aBasicPasswordTheBrokerRefusesIsTheBrokersRefusal() throws Exception {
+        try (PulsarClient client = basicClient("alice", "wrong")) {
+            PulsarClientException refused = assertThrows(
+                    PulsarClientException.class,
+                    () -> client.newProducer().topic(topic("wrong-basic")).create());
+            assertFalse(String.valueOf(refused.getMessage()).contains("Sluice"), refused.getMessage());
+        }
+    }
+
+    /** Floods as alice and bob side by side with alice's role limited: she is held to it, he is not slowed. */
+    private static void aliceIsHeldWhileBobIsNot(PulsarClient alice, PulsarClient bob, String authentication)
+            throws Exception {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
                         new ScopeRef(PulsarScopes.ROLE, "alice"),
                         LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + ALICE_RATE + "}}")
                                 .getBytes(StandardCharsets.UTF_8))));
-        try (PulsarClient alice = client(PulsarTokens.hs256(SECRET, "alice"));
-                PulsarClient bob = client(PulsarTokens.hs256(SECRET, "bob"));
-                Producer<byte[]> aliceProducer = alice.newProducer()
+        try (Producer<byte[]> aliceProducer = alice.newProducer()
                         .topic(topic("alice"))
                         .enableBatching(false)
                         .create();
@@ -77,8 +107,9 @@ class PulsarRoleIT {
             double aliceRate = aliceFlood.acknowledgedBetween(from, to) / 5.0;
             double bobRate = bobFlood.acknowledgedBetween(from, to) / 5.0;
             System.out.printf(
-                    "[pulsar-role] role alice at %.0f msg/s: %.1f msg/s; role bob unlimited beside her: %.1f msg/s%n",
-                    ALICE_RATE, aliceRate, bobRate);
+                    "[pulsar-role] %s: role alice at %.0f msg/s: %.1f msg/s; role bob unlimited beside her:"
+                            + " %.1f msg/s%n",
+                    authentication, ALICE_RATE, aliceRate, bobRate);
             assertTrue(aliceRate >= ALICE_RATE * 0.9 && aliceRate <= ALICE_RATE * 1.1, "alice: " + aliceRate);
             assertTrue(bobRate > 2 * ALICE_RATE, "bob is not slowed by alice's limit: " + bobRate);
         } finally {
@@ -105,6 +136,16 @@ class PulsarRoleIT {
     /** Not PublishQuotaIT's: its class starts the shared broker, which this test does not need. */
     private static String topic(String name) {
         return "persistent://public/default/" + name + "-" + System.nanoTime();
+    }
+
+    private static PulsarClient basicClient(String user, String password) throws PulsarClientException {
+        return PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .authentication(AuthenticationFactory.create(
+                        AuthenticationBasic.class.getName(),
+                        "{\"userId\":\"" + user + "\",\"password\":\"" + password + "\"}"))
+                .operationTimeout(20, TimeUnit.SECONDS)
+                .build();
     }
 
     private static PulsarClient client(String token) throws PulsarClientException {

@@ -32,6 +32,9 @@ import io.sluice.settings.InvalidSettingsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.security.auth.x500.X500Principal;
+import java.security.cert.X509Certificate;
+
 /**
  * What is Pulsar's in one proxied connection; the relay's {@link ProxiedConnection} runs the rest
  * (states, the upstream connect, reads, writes, back-pressure, drain, close).
@@ -174,8 +177,14 @@ final class PulsarConnection implements ConnectionProtocol {
         }
         CommandConnect connect = FrameReader.parse(frame).getConnect();
         publish.notices().clientSupportsNotices(connect.getFeatureFlags().getSupportsThrottleProducerCommands());
-        claimedRole = ConnectRole.claimed(connect, settings.roleClaim());
+        claimedRole = ConnectRole.claimed(connect, settings.roleClaim(), this::clientCertificateSubject);
         openUpstream(frame, connect.hasProxyToBrokerUrl() ? connect.getProxyToBrokerUrl() : null);
+    }
+
+    /** The subject of the client certificate the TLS handshake verified, or {@code null}. */
+    private X500Principal clientCertificateSubject() {
+        X509Certificate certificate = relay.clientCertificate();
+        return certificate == null ? null : certificate.getSubjectX500Principal();
     }
 
     /**

@@ -34,7 +34,7 @@ class ConnectRoleFuzzTest {
                 .setAuthMethodName(METHODS[(input[0] & 0xff) % METHODS.length])
                 .setAuthData(ByteString.copyFrom(Arrays.copyOfRange(input, 1, input.length)))
                 .build();
-        String role = ConnectRole.claimed(connect, ConnectRole.DEFAULT_CLAIM);
+        String role = ConnectRole.claimed(connect, ConnectRole.DEFAULT_CLAIM, () -> null);
         assertTrue(role == null || IdentityName.isValid(role), "not a valid role: " + role);
     }
 

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
 import io.sluice.relay.ClientText;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -21,7 +22,10 @@ import io.sluice.relay.connection.ConnectionState.Forwarding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLPeerUnverifiedException;
 import java.net.SocketAddress;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.function.Consumer;
 
 /**
@@ -126,6 +130,25 @@ public final class ProxiedConnection implements Outbound {
     /** The client's address, for log lines and throttle records. */
     public SocketAddress remoteAddress() {
         return client.remoteAddress();
+    }
+
+    /**
+     * The certificate the client presented in its TLS handshake, which chains to
+     * {@code --tls-client-ca} (the handshake verified it): the first of its chain. {@code null} on a
+     * plaintext port, without a client certificate, or before the handshake is done; once a frame
+     * of the client has arrived, the handshake is done. Not for the hot path: it asks the TLS session.
+     */
+    public X509Certificate clientCertificate() {
+        SslHandler tls = client.pipeline().get(SslHandler.class);
+        if (tls == null || !tls.handshakeFuture().isSuccess()) {
+            return null;
+        }
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate first ? first : null;
+        } catch (SSLPeerUnverifiedException none) {
+            return null;
+        }
     }
 
     /** The clock for the protocol's gates: one reading per read of either channel ({@link ReadClock}). */

@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * <p>Brokers have node ids 1..n, the controller {@link #CONTROLLER_ID}. Every listener binds
  * 127.0.0.1 on a free port: per broker an {@code INTERNAL} listener for replication, the
  * {@code PLAINTEXT} listener for clients ({@link #bootstrapServers()}) and, with
- * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512
+ * {@link Builder#saslUser}, a {@code SASL_PLAINTEXT} listener taking PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and
+ * OAUTHBEARER (Kafka's unsecured tokens: any {@code sub} is accepted)
  * ({@link #saslBootstrapServers()}) and, with {@link Builder#tls}, an {@code SSL} listener presenting
  * the given PEM certificate ({@link #sslBootstrapServers()}) and, with {@link Builder#requireClientCertificates}, an {@code MTLS}
  * listener requiring client certificates ({@link #mutualTlsBootstrapServers()}). Client listeners advertise {@code 127.0.0.1:<port>} unless
@@ -373,7 +374,13 @@ public final class KafkaCluster implements AutoCloseable {
         if (sasl) {
             listeners += ",SASL_PLAINTEXT://127.0.0.1:" + saslPort(nodeId);
             advertised += ",SASL_PLAINTEXT://" + b.advertisedHost + ":" + saslPort(nodeId);
-            c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
+            c.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER");
+            // Kafka's unsecured JWT validator (the default without a JWKS endpoint): any token of
+            // algorithm "none" is accepted and its sub claim is the principal.
+            c.put(
+                    "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                            + " unsecuredLoginStringClaim_sub=\"admin\";");
             c.put(
                     "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                     "org.apache.kafka.common.security.plain.PlainLoginModule required "

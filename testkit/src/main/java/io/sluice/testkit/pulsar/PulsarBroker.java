@@ -14,9 +14,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -395,11 +397,22 @@ public final class PulsarBroker implements AutoCloseable {
     }
 
     /** Options of a new broker; {@link #start()} launches it. */
+    /** A basic user's password: its name and this, e.g. {@code alice-secret}. */
+    public static final String BASIC_PASSWORD_SUFFIX = "-secret";
+
+    /**
+     * The basic users' {@code htpasswd} lines: APR1 MD5 hashes of {@code alice-secret} and
+     * {@code bob-secret}, made with {@code openssl passwd -apr1 -salt sluiceIT}.
+     */
+    private static final String BASIC_USERS =
+            "alice:$apr1$sluiceIT$qOPr53gGwOjOBTWrLNobm1\nbob:$apr1$sluiceIT$zop4/fp5h9IxvC745l3h70\n";
+
     public static final class Builder {
         private boolean sidecar;
         private Tls tls;
         private final Map<String, String> extraConfig = new LinkedHashMap<>();
         private String adminToken;
+        private boolean basic;
 
         private Builder() {}
 
@@ -451,6 +464,18 @@ public final class PulsarBroker implements AutoCloseable {
         }
 
         /**
+         * Turns on basic authentication (Pulsar's {@code AuthenticationProviderBasic}), beside token
+         * authentication when {@link #tokenAuthentication} is on too: the users {@code alice} and
+         * {@code bob}, whose passwords are {@link #BASIC_PASSWORD_SUFFIX} after their names
+         * ({@code alice-secret}); a client logs in with {@code AuthenticationFactory.create(
+         * AuthenticationBasic.class.getName(), "{\"userId\":\"alice\",\"password\":\"alice-secret\"}")}.
+         */
+        public Builder basicAuthentication() {
+            basic = true;
+            return this;
+        }
+
+        /**
          * Sets a key of the broker's configuration file (the keys of Pulsar's
          * {@code standalone.conf}), overriding this class's defaults. Overriding the ports or
          * listeners makes the accessors report wrong values.
@@ -468,6 +493,18 @@ public final class PulsarBroker implements AutoCloseable {
          *     ends with the tail of the broker's log
          */
         public PulsarBroker start() {
+            if (basic) {
+                String providers = extraConfig.getOrDefault("authenticationProviders", "");
+                config("authenticationEnabled", "true");
+                config(
+                        "authenticationProviders",
+                        (providers.isEmpty() ? "" : providers + ",")
+                                + "org.apache.pulsar.broker.authentication.AuthenticationProviderBasic");
+                config(
+                        "basicAuthConf",
+                        "data:;base64,"
+                                + Base64.getEncoder().encodeToString(BASIC_USERS.getBytes(StandardCharsets.US_ASCII)));
+            }
             int ports = (sidecar ? 4 : 2) + (tls == null ? 0 : sidecar ? 2 : 1);
             PulsarBroker broker = new PulsarBroker(
                     ScratchDirectories.create("pulsar"),

@@ -20,6 +20,7 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.util.io.pem.PemObject;
 
+import javax.security.auth.x500.X500Principal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -158,6 +159,7 @@ public final class CertificateAuthority {
     /** One certificate to issue; {@link #write()} issues it. */
     public final class Issue {
         private final String commonName;
+        private X500Name subject;
         private final List<GeneralName> hosts = new ArrayList<>();
         private Instant notAfter = Instant.now().plus(LIFETIME);
         private boolean rsa;
@@ -181,6 +183,17 @@ public final class CertificateAuthority {
         /** When it expires; in the past for an expired certificate. Default 30 days from now. */
         public Issue validUntil(Instant instant) {
             this.notAfter = instant;
+            return this;
+        }
+
+        /**
+         * The certificate's subject, a distinguished name in RFC 2253 form such as
+         * {@code CN=alice,OU=ServiceUsers,O=Example} (its first name is the last in the certificate,
+         * as Java's and Kafka's readers take it), instead of {@code CN=name}; the files keep the name
+         * {@link #issue} was given.
+         */
+        public Issue subject(String distinguishedName) {
+            this.subject = X500Name.getInstance(new X500Principal(distinguishedName).getEncoded());
             return this;
         }
 
@@ -208,7 +221,7 @@ public final class CertificateAuthority {
                                 nextSerial(),
                                 Date.from(notBefore),
                                 Date.from(notAfter),
-                                new X500Name("CN=" + commonName),
+                                subject != null ? subject : new X500Name("CN=" + commonName),
                                 leaf.getPublic())
                         .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                         .addExtension(

@@ -1,5 +1,6 @@
 package io.sluice.server.it.kafka;
 
+import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -10,9 +11,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -45,6 +50,47 @@ final class KafkaClients {
                         mechanism,
                         SaslConfigs.SASL_JAAS_CONFIG,
                         module + " required username=\"" + user + "\" password=\"" + password + "\";"));
+    }
+
+    /**
+     * Clients that log in to {@code bootstrap} over SASL_PLAINTEXT with OAUTHBEARER, presenting an
+     * unsecured token (Kafka's own, algorithm {@code none}) whose {@code sub} claim is {@code subject}.
+     */
+    static KafkaClients oauthBearer(String bootstrap, String subject) {
+        return new KafkaClients(
+                bootstrap,
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+                        "SASL_PLAINTEXT",
+                        SaslConfigs.SASL_MECHANISM,
+                        "OAUTHBEARER",
+                        SaslConfigs.SASL_JAAS_CONFIG,
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                                + " unsecuredLoginStringClaim_sub=\"" + subject + "\";"));
+    }
+
+    /**
+     * Clients that speak SSL to {@code bootstrap}, trusting {@code ca} (PEM) and presenting the key
+     * and certificate of {@code identity} (one PEM file, the key first).
+     */
+    static KafkaClients ssl(String bootstrap, Path ca, Path identity) {
+        return new KafkaClients(
+                bootstrap,
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",
+                        SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM",
+                        SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca.toString(),
+                        SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PEM",
+                        SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, identity.toString()));
+    }
+
+    /** {@code certificate}'s key and certificate in one PEM file, as a client's {@code ssl.keystore.location} takes them. */
+    static Path identity(IssuedCertificate certificate) throws IOException {
+        Path identity = Files.createTempFile("kafka-client", ".pem");
+        identity.toFile().deleteOnExit();
+        Files.writeString(
+                identity, Files.readString(certificate.key()) + "\n" + Files.readString(certificate.certificate()));
+        return identity;
     }
 
     KafkaProducer<String, String> producer(String... settings) {

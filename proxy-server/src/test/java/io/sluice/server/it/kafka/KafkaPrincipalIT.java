@@ -1,5 +1,7 @@
 package io.sluice.server.it.kafka;
 
+import io.sluice.testkit.tls.CertificateAuthority;
+import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -116,33 +118,107 @@ class KafkaPrincipalIT {
         assertFalse(sluice.get("/api/v1/throttled").body().contains("wrong"));
     }
 
+    @Test
+    void anOauthBearerTokensSubjectIsItsPrincipal() throws Exception {
+        String carolTopic = KafkaClientsIT.unique("oauth-carol");
+        String daveTopic = KafkaClientsIT.unique("oauth-dave");
+        KafkaClients carol = KafkaClients.oauthBearer(sluice.bootstrap(), "carol");
+        KafkaClients dave = KafkaClients.oauthBearer(sluice.bootstrap(), "dave");
+        carol.createTopics(1, carolTopic, daveTopic);
+        sluice.limitPrincipal("User:carol", "{\"publish\": {\"messagesPerSecond\": 200}}");
+        try {
+            Flood[] floods = run(
+                    new Flood(carol, "carol-app", carolTopic, SMALL_BATCH),
+                    new Flood(dave, "dave-app", daveTopic, DEFAULT_BATCH));
+            double carolRate = Flood.rate(floods, floods[0]);
+            double daveRate = Flood.rate(floods, floods[1]);
+            System.out.printf(
+                    "[kafka-principal] OAUTHBEARER (the brokers' unsecured validator): User:carol at 200/s:"
+                            + " %.1f records/s; User:dave unlimited beside her: %.1f records/s%n",
+                    carolRate, daveRate);
+            assertTrue(carolRate >= 180 && carolRate <= 220, "carol: " + carolRate);
+            assertTrue(daveRate > 2 * 200, "dave is not slowed by carol's limit: " + daveRate);
+        } finally {
+            delete("/api/v1/limits/kafka/principals/User%3Acarol");
+        }
+    }
+
+    @Test
+    void clientCertificatesNameTheirPrincipalsByTheMappingRules() throws Exception {
+        CertificateAuthority ca = brokers.ca;
+        IssuedCertificate serving =
+                ca.issue("sluice-mtls").hosts("127.0.0.1", "localhost").write();
+        IssuedCertificate aliceCertificate = ca.issue("alice-app")
+                .subject("CN=Alice,OU=ServiceUsers,O=Sluice")
+                .write();
+        IssuedCertificate bobCertificate =
+                ca.issue("bob-app").subject("CN=bob,OU=ServiceUsers,O=Sluice").write();
+        String aliceTopic1 = KafkaClientsIT.unique("mtls-alice-one");
+        String aliceTopic2 = KafkaClientsIT.unique("mtls-alice-two");
+        String bobTopic = KafkaClientsIT.unique("mtls-bob");
+        try (SluiceForKafka mtls = SluiceForKafka.start(
+                brokers,
+                brokers.plaintextBootstrap(),
+                "--tls-cert",
+                serving.certificate().toString(),
+                "--tls-key",
+                serving.key().toString(),
+                "--tls-client-ca",
+                ca.certificateFile().toString(),
+                "--kafka-ssl-principal-mapping-rules",
+                "RULE:^CN=([^,]+),OU=ServiceUsers,.*$/$1/L, DEFAULT")) {
+            KafkaClients alice =
+                    KafkaClients.ssl(mtls.bootstrap(), ca.certificateFile(), KafkaClients.identity(aliceCertificate));
+            KafkaClients bob =
+                    KafkaClients.ssl(mtls.bootstrap(), ca.certificateFile(), KafkaClients.identity(bobCertificate));
+            alice.createTopics(1, aliceTopic1, aliceTopic2, bobTopic);
+            mtls.limitPrincipal("User:alice", "{\"publish\": {\"messagesPerSecond\": 200}}");
+            Flood[] floods = run(
+                    new Flood(alice, "alice-cert-1", aliceTopic1, SMALL_BATCH),
+                    new Flood(alice, "alice-cert-2", aliceTopic2, SMALL_BATCH),
+                    new Flood(bob, "bob-cert", bobTopic, DEFAULT_BATCH));
+            double aliceRate = Flood.rate(floods, floods[0], floods[1]);
+            double bobRate = Flood.rate(floods, floods[2]);
+            System.out.printf(
+                    "[kafka-principal] mTLS: CN=Alice,OU=ServiceUsers mapped to User:alice at 200/s: %.1f records/s"
+                            + " over two producers; User:bob unlimited beside her: %.1f records/s%n",
+                    aliceRate, bobRate);
+            assertTrue(aliceRate >= 180 && aliceRate <= 220, "alice's two producers together: " + aliceRate);
+            assertTrue(bobRate > 2 * 200, "bob is not slowed by alice's limit: " + bobRate);
+            assertFalse(mtls.leaked(), "Sluice's log reports a leaked buffer");
+        }
+    }
+
     /**
      * Floods for {@link #FLOOD}: alice on two topics with two client ids (PLAIN, SCRAM-SHA-512), bob
      * on a third with batches of {@code bobBatch} bytes.
      */
     private static Flood[] flood(String aliceTopic1, String aliceTopic2, String bobTopic, int bobBatch)
             throws Exception {
-        Flood[] floods = {
-            new Flood(
-                    alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD),
-                    "alice-app-1",
-                    aliceTopic1,
-                    SMALL_BATCH),
-            new Flood(
-                    alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD),
-                    "alice-app-2",
-                    aliceTopic2,
-                    SMALL_BATCH),
-            new Flood(
-                    login(
-                            "SCRAM-SHA-256",
-                            SCRAM,
-                            BrokersOnlySluiceReaches.SECOND_SASL_USER,
-                            BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
-                    "bob-app",
-                    bobTopic,
-                    bobBatch)
-        };
+        return run(
+                new Flood(
+                        alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                        "alice-app-1",
+                        aliceTopic1,
+                        SMALL_BATCH),
+                new Flood(
+                        alice("SCRAM-SHA-512", SCRAM, BrokersOnlySluiceReaches.SASL_PASSWORD),
+                        "alice-app-2",
+                        aliceTopic2,
+                        SMALL_BATCH),
+                new Flood(
+                        login(
+                                "SCRAM-SHA-256",
+                                SCRAM,
+                                BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                                BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
+                        "bob-app",
+                        bobTopic,
+                        bobBatch));
+    }
+
+    /** Runs {@code floods} together, each once warm, and returns them when all are done. */
+    private static Flood[] run(Flood... floods) throws Exception {
         CountDownLatch warm = new CountDownLatch(floods.length);
         List<Thread> threads = new ArrayList<>();
         for (Flood flood : floods) {
@@ -263,6 +339,45 @@ class KafkaPrincipalIT {
                 }
             }
             return count / ((to - from) / 1e9);
+        }
+    }
+
+    @Test
+    void rawTokensAfterSaslHandshakeV0NameTheirPrincipals() throws Exception {
+        String topic = KafkaClientsIT.unique("sasl-v0");
+        KafkaClients alice = alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD);
+        alice.createTopics(1, topic);
+        int leader = alice.describe(topic).partitions().get(0).leader().id();
+        String bob = "User:" + BrokersOnlySluiceReaches.SECOND_SASL_USER;
+        String limit = "{\"publish\": {\"messagesPerSecond\": 50}, \"onExceed\": \"reject\"}";
+        sluice.limitPrincipal("User:" + BrokersOnlySluiceReaches.SASL_USER, limit);
+        sluice.limitPrincipal(bob, limit);
+        try (RawKafkaClient plain = new RawKafkaClient(sluice.nodePortBase + leader);
+                RawKafkaClient scram = new RawKafkaClient(sluice.nodePortBase + leader)) {
+            plain.loginPlain(BrokersOnlySluiceReaches.SASL_USER, BrokersOnlySluiceReaches.SASL_PASSWORD, (short) 0);
+            scram.loginScram(
+                    BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                    BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD,
+                    "",
+                    (short) 0);
+            for (RawKafkaClient client : new RawKafkaClient[] {plain, scram}) {
+                long start = System.nanoTime();
+                int accepted = 0;
+                for (int request = 0; request < 6; request++) {
+                    if (client.produce(topic, 0, RawKafkaClient.batch(50)) == Errors.NONE.code()) {
+                        accepted += 50;
+                    }
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                assertTrue(accepted >= 50, "the burst was admitted: " + accepted);
+                // The burst, one batch into debt, and the rate since: the principal's 50 records/s held.
+                assertTrue(accepted <= 100 + 50 * seconds, accepted + " records in " + seconds + " s");
+            }
+            System.out.println("[kafka-principal] SaslHandshake v0, raw PLAIN and SCRAM-SHA-256 tokens: each"
+                    + " principal's 50 records/s held");
+        } finally {
+            delete("/api/v1/limits/kafka/principals/User%3A" + BrokersOnlySluiceReaches.SASL_USER);
+            delete("/api/v1/limits/kafka/principals/" + URLEncoder.encode(bob, StandardCharsets.UTF_8));
         }
     }
 

@@ -52,6 +52,8 @@ final class RawKafkaClient implements AutoCloseable {
     private static final String CLIENT_ID = "raw-it";
 
     private int correlationId;
+    /** After a SaslHandshake v0, SASL tokens go raw (size and token), not in SaslAuthenticate requests. */
+    private boolean rawTokens;
 
     RawKafkaClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -158,15 +160,28 @@ final class RawKafkaClient implements AutoCloseable {
 
     /** Logs in with SASL/PLAIN, as the broker's SASL listener wants before anything else. */
     void loginPlain(String user, String password) throws IOException {
+        loginPlain(user, password, (short) 1);
+    }
+
+    /**
+     * Logs in with SASL/PLAIN after a SaslHandshake of {@code handshakeVersion}: 1 sends the token
+     * in a SaslAuthenticate request, 0 raw (its size, then the token), as clients before Kafka 1.0 did.
+     */
+    void loginPlain(String user, String password, short handshakeVersion) throws IOException {
+        handshake("PLAIN", handshakeVersion);
+        authenticate(("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void handshake(String mechanism, short version) throws IOException {
         SaslHandshakeResponseData handshake = exchange(
                 ApiKeys.SASL_HANDSHAKE,
-                (short) 1,
-                new SaslHandshakeRequestData().setMechanism("PLAIN"),
+                version,
+                new SaslHandshakeRequestData().setMechanism(mechanism),
                 new SaslHandshakeResponseData());
         if (handshake.errorCode() != 0) {
             throw new IOException("SaslHandshake: " + Errors.forCode(handshake.errorCode()));
         }
-        authenticate(("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8));
+        rawTokens = version == 0;
     }
 
     /**
@@ -176,14 +191,13 @@ final class RawKafkaClient implements AutoCloseable {
      * client-first message without that prefix.
      */
     void loginScram(String user, String password, String firstMessagePrefix) throws IOException {
-        SaslHandshakeResponseData handshake = exchange(
-                ApiKeys.SASL_HANDSHAKE,
-                (short) 1,
-                new SaslHandshakeRequestData().setMechanism("SCRAM-SHA-256"),
-                new SaslHandshakeResponseData());
-        if (handshake.errorCode() != 0) {
-            throw new IOException("SaslHandshake: " + Errors.forCode(handshake.errorCode()));
-        }
+        loginScram(user, password, firstMessagePrefix, (short) 1);
+    }
+
+    /** As {@link #loginScram(String, String, String)}, after a SaslHandshake of {@code handshakeVersion} (0: raw tokens). */
+    void loginScram(String user, String password, String firstMessagePrefix, short handshakeVersion)
+            throws IOException {
+        handshake("SCRAM-SHA-256", handshakeVersion);
         String bare = "n=" + user + ",r=" + UUID.randomUUID().toString().replace("-", "");
         String serverFirst = new String(
                 authenticate(("n,," + firstMessagePrefix + bare).getBytes(StandardCharsets.UTF_8)),
@@ -221,8 +235,21 @@ final class RawKafkaClient implements AutoCloseable {
         return mac.doFinal(message.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** One SaslAuthenticate round: the client's {@code token}, the broker's answer, which must carry no error. */
+    /**
+     * One SASL round: the client's {@code token}, the broker's answer, which must carry no error;
+     * raw after a SaslHandshake v0 (a broker refusing a raw token closes the connection).
+     */
     private byte[] authenticate(byte[] token) throws IOException {
+        if (rawTokens) {
+            out.write(ByteBuffer.allocate(4 + token.length)
+                    .putInt(token.length)
+                    .put(token)
+                    .array());
+            out.flush();
+            byte[] answer = new byte[in.readInt()];
+            in.readFully(answer);
+            return answer;
+        }
         SaslAuthenticateResponseData answer = exchange(
                 ApiKeys.SASL_AUTHENTICATE,
                 (short) 2,

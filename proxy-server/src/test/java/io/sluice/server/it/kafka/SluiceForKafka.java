@@ -2,7 +2,9 @@ package io.sluice.server.it.kafka;
 
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
+import io.sluice.testkit.tls.ClientSslContexts;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,12 +29,15 @@ final class SluiceForKafka implements AutoCloseable {
     final int kafkaPort;
     final int nodePortBase;
     final int adminPort;
+    /** With {@code --tls-cert} the admin port speaks HTTPS, its certificate from the brokers' CA. */
+    private final SSLContext adminTls;
 
-    private SluiceForKafka(SluiceProcess process, int kafkaPort, int nodePortBase, int adminPort) {
+    private SluiceForKafka(SluiceProcess process, int kafkaPort, int nodePortBase, int adminPort, SSLContext adminTls) {
         this.process = process;
         this.kafkaPort = kafkaPort;
         this.nodePortBase = nodePortBase;
         this.adminPort = adminPort;
+        this.adminTls = adminTls;
     }
 
     /** Sluice forwarding to {@code upstream} (a listener of the cluster), with {@code options} besides its ports. */
@@ -91,7 +96,10 @@ final class SluiceForKafka implements AutoCloseable {
                 .options(args.toArray(String[]::new))
                 .echo("[sluice] ")
                 .start();
-        return new SluiceForKafka(process, kafkaPort, base, adminPort);
+        SSLContext adminTls = List.of(options).contains("--tls-cert")
+                ? ClientSslContexts.trusting(brokers.ca.certificateFile())
+                : null;
+        return new SluiceForKafka(process, kafkaPort, base, adminPort, adminTls);
     }
 
     /** What a client puts in {@code bootstrap.servers}. */
@@ -100,7 +108,14 @@ final class SluiceForKafka implements AutoCloseable {
     }
 
     String adminUrl() {
-        return "http://127.0.0.1:" + adminPort;
+        return (adminTls == null ? "http" : "https") + "://127.0.0.1:" + adminPort;
+    }
+
+    /** A client of the admin port, trusting its certificate when it speaks HTTPS. */
+    private HttpClient http() {
+        return adminTls == null
+                ? HttpClient.newHttpClient()
+                : HttpClient.newBuilder().sslContext(adminTls).build();
     }
 
     /** One {@code GET /metrics}. */
@@ -110,8 +125,7 @@ final class SluiceForKafka implements AutoCloseable {
 
     HttpResponse<String> get(String path) {
         try {
-            return HttpClient.newHttpClient()
-                    .send(
+            return http().send(
                             HttpRequest.newBuilder(URI.create(adminUrl() + path))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
@@ -140,8 +154,7 @@ final class SluiceForKafka implements AutoCloseable {
 
     private void putLimit(String kind, String name, String json) {
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient()
-                    .send(
+            HttpResponse<String> response = http().send(
                             HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kind + "/"
                                             + URLEncoder.encode(name, StandardCharsets.UTF_8)))
                                     .header("Content-Type", "application/json")

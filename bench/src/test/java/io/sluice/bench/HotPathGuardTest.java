@@ -34,10 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * compared with the baseline committed in {@code src/test/resources/hot-path-baseline.json}.
  *
  * <p>Allocation per operation does not depend on the machine's load, so it is held close: at most
- * 5 % plus 64 bytes over the baseline. The 64 bytes are the JIT's: whether escape analysis removes
- * an object of Netty's in a round trip varies from one JVM to the next (304 or 432 bytes for one
- * SEND and its receipt, the same code); an object added per message still shows, a hundredfold in
- * the benchmarks of 100 messages a read. Time does, so it is only a coarse bound, at most five times
+ * 5 % plus 256 bytes over the baseline. The 256 bytes are the JIT's: whether escape analysis removes
+ * Netty's objects of one read varies from one JVM to the next, and with how soon C2 compiles the
+ * per-read path, which the benchmarks of 100 messages a read call a hundred times less often (304
+ * or 432 bytes for one SEND and its receipt; 432 or 657 for 100 of them in one read, the same code).
+ * What the guard is for still shows: an object added per message adds 1,600 bytes or more to the
+ * benchmarks of 100 messages a read. Time does, so it is only a coarse bound, at most five times
  * the baseline's, which catches a change that makes the path slower by an order of magnitude and
  * nothing a busy machine does. docs/BENCHMARKS.md says how to measure time properly.
  *
@@ -48,7 +50,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HotPathGuardTest {
 
     private static final double ALLOCATION_TOLERANCE = 1.05;
-    private static final double ALLOCATION_SLACK_BYTES = 64;
+    private static final double ALLOCATION_SLACK_BYTES = 256;
     private static final double TIME_TOLERANCE = 5;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -112,7 +114,7 @@ class HotPathGuardTest {
                         "--add-opens=java.base/java.nio=ALL-UNNAMED",
                         "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED",
                         "-Dio.netty.leakDetection.level=disabled")
-                .warmupIterations(3)
+                .warmupIterations(5)
                 .warmupTime(TimeValue.seconds(1))
                 .measurementIterations(3)
                 .measurementTime(TimeValue.seconds(1))

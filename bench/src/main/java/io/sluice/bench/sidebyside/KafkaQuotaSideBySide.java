@@ -72,10 +72,7 @@ public final class KafkaQuotaSideBySide {
                 + settings.warmupSeconds() + " s, measured " + settings.accuracySeconds() + " s per limit, isolation "
                 + settings.isolationSeconds() + " s; load average at start " + LoadAverage.now() + " on "
                 + Runtime.getRuntime().availableProcessors() + " CPUs");
-        try (KafkaCluster cluster = KafkaCluster.builder()
-                        .brokers(BROKERS)
-                        .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4")
-                        .start();
+        try (KafkaCluster cluster = BenchBrokers.kafka(BROKERS).start();
                 KafkaSluiceContender sluice = KafkaSluiceContender.start(
                         settings.sluiceJar(),
                         cluster.bootstrapServers(),

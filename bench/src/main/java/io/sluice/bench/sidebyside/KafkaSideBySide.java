@@ -67,10 +67,7 @@ public final class KafkaSideBySide {
             proxyJvm.addAll(ProcessProfiler.jvmOptions(workDir));
         }
         // Full JIT on the brokers: their throughput is the ceiling both contenders share.
-        try (KafkaCluster cluster = KafkaCluster.builder()
-                        .brokers(BROKERS)
-                        .jvmOptions("-Xmx1g", "-XX:TieredStopAtLevel=4")
-                        .start();
+        try (KafkaCluster cluster = BenchBrokers.kafka(BROKERS).start();
                 KafkaSluiceContender sluice = KafkaSluiceContender.start(
                         settings.sluiceJar(), cluster.bootstrapServers(), BROKERS, proxyJvm, workDir);
                 KroxyliciousProcess kroxy = kroxylicious

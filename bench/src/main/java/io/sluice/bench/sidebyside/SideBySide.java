@@ -69,13 +69,7 @@ public final class SideBySide {
         if (settings.profile()) {
             proxyJvm.addAll(ProcessProfiler.jvmOptions(workDir));
         }
-        // Both settings keep the broker from batching in time, which would hide what a proxy adds:
-        // a synchronous send would wait for the bookie's 2 ms group commit, and a caught-up consumer
-        // would be sent a new message only when its cursor next looks, every 10 ms.
-        try (PulsarBroker broker = PulsarBroker.builder()
-                        .config("journalFlushWhenQueueEmpty", "true")
-                        .config("managedLedgerNewEntriesCheckDelayInMillis", "0")
-                        .start();
+        try (PulsarBroker broker = BenchBrokers.pulsar().start();
                 SluiceContender sluice =
                         SluiceContender.start(settings.sluiceJar(), broker.serviceUrl(), proxyJvm, workDir);
                 SluiceContender sluiceB = settings.sluiceJarB() == null

@@ -52,9 +52,7 @@ public final class TlsSideBySide {
         report.text("Run " + LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS) + "; " + settings
                 + "; EC P-256 certificates, clients verify hostnames");
         report.text(admitted);
-        try (PulsarBroker broker = PulsarBroker.builder()
-                        .config("journalFlushWhenQueueEmpty", "true")
-                        .config("managedLedgerNewEntriesCheckDelayInMillis", "0")
+        try (PulsarBroker broker = BenchBrokers.pulsar()
                         .tls(brokerCertificate.certificate(), brokerCertificate.key(), ca.certificateFile())
                         .start();
                 SluiceContender sluice = SluiceContender.start(

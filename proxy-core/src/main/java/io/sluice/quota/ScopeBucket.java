@@ -15,18 +15,20 @@ public final class ScopeBucket {
 
     private final BucketKey key;
     private final TokenBucket bucket;
+    private final NanoClock clock;
     // Volatile so that the check on every path resolve needs no lock; changes take the lock.
     private volatile double limitRate;
     private volatile double burstSeconds;
     private volatile double share;
     private volatile double adaptiveFraction = 1;
 
-    ScopeBucket(BucketKey key, double limitRate, double burstSeconds, double share, long nowNanos) {
+    ScopeBucket(BucketKey key, double limitRate, double burstSeconds, double share, NanoClock clock) {
         this.key = key;
+        this.clock = clock;
         this.limitRate = limitRate;
         this.burstSeconds = burstSeconds;
         this.share = checkedShare(share);
-        this.bucket = new TokenBucket(limitRate * this.share, burstSeconds, nowNanos);
+        this.bucket = new TokenBucket(limitRate * this.share, burstSeconds, clock.nanoTime());
     }
 
     /** The rate this Sluice's bucket admits now: {@code limitRate x adaptiveFraction x share}. */
@@ -84,9 +86,14 @@ public final class ScopeBucket {
         return bucket.chargedUnits();
     }
 
-    /** Whether the bucket refused traffic since the last call; clears the mark. */
+    /**
+     * Whether the bucket refused traffic since the last call (clearing the mark), or owes now: a
+     * bucket in debt has clients waiting on it even when none asked since (a Kafka producer told
+     * by {@code notify} to stay silent for the throttle time), so its demand is more than its rate.
+     */
     public boolean takeRefused() {
-        return bucket.takeRefused();
+        boolean refused = bucket.takeRefused();
+        return bucket.owes(clock.nanoTime()) || refused;
     }
 
     TokenBucket bucket() {
@@ -106,7 +113,7 @@ public final class ScopeBucket {
     }
 
     private void applyRate() {
-        bucket.setRate(limitRate * adaptiveFraction * share, burstSeconds);
+        bucket.setRate(limitRate * adaptiveFraction * share, burstSeconds, clock.nanoTime());
     }
 
     private static double checkedShare(double share) {

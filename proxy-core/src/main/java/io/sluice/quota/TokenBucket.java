@@ -26,8 +26,10 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link System#nanoTime()} values, which is exact while differences stay under 2^57 ns (4.5
  * years); a single charge is capped at a year of rate to stay far from that.
  *
- * <p>The rate and burst can change while the bucket is in use ({@link #setRate}): what it owes is
- * kept as time, so a bucket in debt stays in debt and a full one stays full at the new size. The
+ * <p>The rate and burst can change while the bucket is in use ({@link #setRate}): a full one stays
+ * full at the new size, and a bucket in debt stays in debt, never for longer than it would have at
+ * the old rate: a higher rate keeps the units it is owed (charged traffic does not grow because the
+ * rate did), so it recovers sooner; a lower one keeps the time. The
  * bucket also counts the units it was charged and whether it refused since last asked, which is
  * what a cluster of Sluices shares to split a limit (io.sluice.cluster).
  *
@@ -69,18 +71,50 @@ public final class TokenBucket {
      * @param nowNanos the current time
      */
     public TokenBucket(double unitsPerSecond, double burstSeconds, long nowNanos) {
-        setRate(unitsPerSecond, burstSeconds);
+        checkRate(unitsPerSecond, burstSeconds);
+        apply(unitsPerSecond, burstSeconds);
         this.tat = ticks(nowNanos);
     }
 
     /**
-     * Changes the rate and burst from now on without resetting the bucket: the time it owes is
-     * kept, so its balance in units scales with the new size.
+     * Changes the rate and burst from now on without resetting the bucket. What the bucket holds
+     * beyond full ({@code tat - now}, its units taken and not yet recovered) is kept in units when
+     * the rate rises and in time when it falls, so a change of rate never makes anyone wait longer
+     * than the old rate would have: a Sluice whose cluster share grows while its clients are
+     * throttled (their charges owed at the small share) owes those charges, not the same time at
+     * the larger share, which would idle it for as many units more.
      *
      * @param unitsPerSecond the refill rate, positive and finite
      * @param burstSeconds seconds of rate the bucket holds, positive and finite
+     * @param nowNanos the current time
      */
-    public void setRate(double unitsPerSecond, double burstSeconds) {
+    public void setRate(double unitsPerSecond, double burstSeconds, long nowNanos) {
+        checkRate(unitsPerSecond, burstSeconds);
+        double oldRate = this.unitsPerSecond;
+        if (unitsPerSecond > oldRate) {
+            long now = ticks(nowNanos);
+            for (; ; ) {
+                long current = (long) TAT.getVolatile(this);
+                long held = current - now;
+                if (held <= 0) {
+                    break;
+                }
+                long kept = (long) (held * (oldRate / unitsPerSecond));
+                if (TAT.compareAndSet(this, current, now + kept)) {
+                    break;
+                }
+            }
+        }
+        apply(unitsPerSecond, burstSeconds);
+    }
+
+    private void apply(double unitsPerSecond, double burstSeconds) {
+        this.unitsPerSecond = unitsPerSecond;
+        this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
+        this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+    }
+
+    private static void checkRate(double unitsPerSecond, double burstSeconds) {
         if (!(unitsPerSecond > 0)
                 || Double.isInfinite(unitsPerSecond)
                 || !(burstSeconds > 0)
@@ -88,9 +122,11 @@ public final class TokenBucket {
             throw new IllegalArgumentException(
                     "rate and burst must be positive and finite, got " + unitsPerSecond + " and " + burstSeconds);
         }
-        this.unitsPerSecond = unitsPerSecond;
-        this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
-        this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+    }
+
+    /** True when the balance is not positive: traffic charged to the bucket now waits (or was let through in debt). */
+    public boolean owes(long nowNanos) {
+        return !admits(nowNanos);
     }
 
     /** True when the balance is positive, so that a charge no larger than the capacity would be admitted now. */

@@ -297,7 +297,7 @@ class QuotaEngineTest {
         assertFalse(before.isCurrent(clock.nanoTime()), "paths see the change");
         QuotaPath after = engine.publishPath(TestScopes.topic(ORDERS));
         assertTrue(after.isCurrent(clock.nanoTime()));
-        assertEquals(0, drain(after, 1), "a changed limit keeps the bucket: what it owes stays owed");
+        assertEquals(40, drain(after, 1), "a changed limit keeps the bucket: the 10 taken stay taken of its 50");
         assertEquals(OnExceed.REJECT, decision.onExceed());
         assertEquals("throttled: topic " + ORDERS + " exceeds 50.0 msg/s; retry after 1 ms", decision.rejectMessage());
         clock.advance(Duration.ofMillis(100));
@@ -343,13 +343,16 @@ class QuotaEngineTest {
         assertEquals(0.5, bucket.share());
         assertEquals(50, bucket.chargedUnits());
         assertTrue(bucket.takeRefused());
-        assertFalse(bucket.takeRefused(), "taking the mark clears it");
+        assertTrue(bucket.takeRefused(), "an empty bucket keeps its demand: its clients wait on it");
 
         bucket.share(0.25);
         assertEquals(0, drain(path, 1), "still empty after the change");
         clock.advance(Duration.ofSeconds(1));
         assertEquals(25, drain(path, 1), "refilled at a quarter of the limit");
         assertEquals(75, bucket.chargedUnits());
+        clock.advance(Duration.ofSeconds(2));
+        assertTrue(bucket.takeRefused(), "the drain was refused");
+        assertFalse(bucket.takeRefused(), "taking the mark clears it, and a full bucket owes nothing");
     }
 
     @Test

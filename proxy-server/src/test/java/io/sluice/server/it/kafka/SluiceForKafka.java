@@ -152,7 +152,8 @@ final class SluiceForKafka implements AutoCloseable {
         putLimit("principals", principal, json);
     }
 
-    private void putLimit(String kind, String name, String json) {
+    /** Puts the Kafka limit {@code json} of {@code kind} ({@code topics}, {@code prefixes}, ...) on {@code name}. */
+    void putLimit(String kind, String name, String json) {
         try {
             HttpResponse<String> response = http().send(
                             HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kind + "/"

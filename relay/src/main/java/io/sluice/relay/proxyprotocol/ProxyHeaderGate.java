@@ -71,6 +71,7 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
             if (!settings.trusted().trusts(ctx.channel().remoteAddress())) {
                 refuse(
                         ctx,
+                        in,
                         UNTRUSTED,
                         "a PROXY protocol header from a peer outside --proxy-protocol-from (" + settings.trusted()
                                 + ")");
@@ -78,6 +79,7 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
                     || mode == ProxyProtocol.Mode.V2 && v1 == Signature.FOUND) {
                 refuse(
                         ctx,
+                        in,
                         MISSING,
                         "a PROXY protocol " + (v1 == Signature.FOUND ? "v1" : "v2")
                                 + " header where --proxy-protocol is " + mode.option());
@@ -91,7 +93,7 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
             open(ctx);
             ctx.pipeline().remove(this);
         } else {
-            refuse(ctx, MISSING, "no PROXY protocol " + mode.option() + " header, which --proxy-protocol requires");
+            refuse(ctx, in, MISSING, "no PROXY protocol " + mode.option() + " header, which --proxy-protocol requires");
         }
     }
 
@@ -104,7 +106,9 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
         ctx.fireChannelActive();
     }
 
-    private void refuse(ChannelHandlerContext ctx, String reason, String why) {
+    /** Drops what {@code in} holds: nothing of a refused connection is decided on twice. */
+    private void refuse(ChannelHandlerContext ctx, ByteBuf in, String reason, String why) {
+        in.skipBytes(in.readableBytes());
         refuse(ctx, connections, stats, reason, why);
     }
 

@@ -304,10 +304,11 @@ final class SluiceCommand {
     @Option(
             names = "--proxy-protocol",
             order = 248,
-            paramLabel = "off|v1|v2|optional",
+            paramLabel = "MODE",
             defaultValue = "off",
-            description = "Whether connections to every client port start with a PROXY protocol header (HAProxy's v1"
-                    + " text or v2 binary) naming the client behind a load balancer; with v1 or v2 one without it"
+            description = "off, v1, v2 or optional: whether connections to every client port start with a PROXY"
+                    + " protocol header (HAProxy's v1 text or v2 binary) naming the client behind a load balancer;"
+                    + " with v1 or v2 one without it"
                     + " is closed, with optional it keeps its socket's address (default: ${DEFAULT-VALUE}).")
     String proxyProtocol;
 

@@ -5,15 +5,11 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.haproxy.HAProxyCommand;
-import io.netty.handler.codec.haproxy.HAProxyMessage;
-import io.netty.handler.codec.haproxy.HAProxyMessageEncoder;
 import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
-import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.testing.EmbeddedSocketChannel;
+import io.sluice.testing.ProxyHeaders;
 
 import java.io.ByteArrayOutputStream;
 import java.net.SocketAddress;
@@ -65,23 +61,7 @@ final class ProxiedClient extends ChannelInboundHandlerAdapter {
 
     /** A PROXY header of {@code version} naming {@code source:port} as the client of a TCP connection. */
     static byte[] header(HAProxyProtocolVersion version, String source, int port) {
-        HAProxyProxiedProtocol protocol =
-                source.contains(":") ? HAProxyProxiedProtocol.TCP6 : HAProxyProxiedProtocol.TCP4;
-        String destination = source.contains(":") ? "::1" : "127.0.0.1";
-        return encode(new HAProxyMessage(version, HAProxyCommand.PROXY, protocol, source, destination, port, 6650));
-    }
-
-    /** {@code message}'s bytes, as a load balancer writes them; releases the message. */
-    static byte[] encode(HAProxyMessage message) {
-        EmbeddedChannel encoder = new EmbeddedChannel(HAProxyMessageEncoder.INSTANCE);
-        encoder.writeOutbound(message);
-        ByteBuf out = encoder.readOutbound();
-        try {
-            return ByteBufUtil.getBytes(out);
-        } finally {
-            out.release();
-            encoder.finishAndReleaseAll();
-        }
+        return ProxyHeaders.header(version, source, port, 6650);
     }
 
     static byte[] concat(byte[] a, byte[] b) {

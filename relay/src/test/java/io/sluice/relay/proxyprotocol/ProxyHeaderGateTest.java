@@ -5,6 +5,7 @@ import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 import io.sluice.testing.LeakCheck;
+import io.sluice.testing.ProxyHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -123,7 +124,7 @@ class ProxyHeaderGateTest {
 
     @Test
     void aLoadBalancersHealthCheckKeepsTheSocketsAddress() throws Exception {
-        byte[] local = ProxiedClient.encode(
+        byte[] local = ProxyHeaders.encode(
                 new HAProxyMessage(V2, HAProxyCommand.LOCAL, HAProxyProxiedProtocol.UNKNOWN, null, null, 0, 0));
         ProxiedClient client = new ProxiedClient(mode(ProxyProtocol.Mode.V2)).read(concat(local, FRAME));
         assertEquals(SOCKET, client.opened);

@@ -1,23 +1,26 @@
 package io.sluice.server.it.kafka;
 
-import io.sluice.server.it.ProxyHeaders;
+import io.sluice.server.it.ProxyProtocolContract;
 import io.sluice.server.it.TcpTee;
+import io.sluice.testing.ProxyHeaders;
+import io.sluice.testkit.tls.CertificateAuthority.IssuedCertificate;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.SslConfigs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -26,14 +29,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Stock Kafka clients behind a load balancer that writes the PROXY protocol header (a relay in
- * front of each of Sluice's ports, Sluice listening on 127.0.0.2 and advertising 127.0.0.1), through
- * Sluice with {@code --proxy-protocol optional --proxy-protocol-from 127.0.0.1/32} to a real
- * cluster: the address the header names is the one {@code /api/v1/throttled} shows, for a v1 and a
- * v2 header; a client without one keeps its socket's; a header from a peer outside the trusted
- * block closes the connection and is counted.
+ * Stock Kafka clients speaking TLS behind a load balancer that writes the PROXY protocol header (a
+ * relay in front of each of Sluice's ports, Sluice listening on 127.0.0.2 and advertising
+ * 127.0.0.1), through Sluice with {@code --proxy-protocol optional --proxy-protocol-from
+ * 127.0.0.1/32} to a real cluster, the TLS handshake after the header: the address a v1 or v2
+ * header names is the one {@code /api/v1/throttled} shows; a client without one keeps its
+ * socket's; a header from a peer outside the trusted block closes the connection and is counted.
  */
-class KafkaProxyProtocolIT {
+class KafkaProxyProtocolIT implements ProxyProtocolContract {
 
     private static final AtomicReference<Function<Socket, byte[]>> HEADER = new AtomicReference<>(client -> null);
     private static final List<TcpTee> balancers = new ArrayList<>();
@@ -44,6 +47,8 @@ class KafkaProxyProtocolIT {
     @BeforeAll
     static void start() throws IOException {
         brokers = BrokersOnlySluiceReaches.get();
+        IssuedCertificate certificate =
+                brokers.ca.issue("sluice").hosts("127.0.0.1", "localhost").write();
         sluice = SluiceForKafka.startOn(
                 "127.0.0.2",
                 brokers,
@@ -51,12 +56,22 @@ class KafkaProxyProtocolIT {
                 "--proxy-protocol",
                 "optional",
                 "--proxy-protocol-from",
-                "127.0.0.1/32");
+                "127.0.0.1/32",
+                "--tls-cert",
+                certificate.certificate().toString(),
+                "--tls-key",
+                certificate.key().toString());
         balancers.add(balancer(sluice.kafkaPort));
         for (int node : brokers.cluster.nodeIds()) {
             balancers.add(balancer(sluice.nodePortBase + node));
         }
-        clients = new KafkaClients(sluice.bootstrap());
+        clients = new KafkaClients(
+                sluice.bootstrap(),
+                Map.of(
+                        CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL",
+                        SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM",
+                        SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
+                                brokers.ca.certificateFile().toString()));
     }
 
     @AfterAll
@@ -78,32 +93,11 @@ class KafkaProxyProtocolIT {
     }
 
     @Test
-    void aV1HeadersClientIsTheOneThrottled() throws Exception {
-        assertThrottledAs(client -> ProxyHeaders.v1("203.0.113.7", client), "/203.0.113.7:");
-    }
-
-    @Test
-    void aV2HeadersClientIsTheOneThrottled() throws Exception {
-        assertThrottledAs(client -> ProxyHeaders.v2("2001:db8::7", client), "/[2001:db8:0:0:0:0:0:7]:");
-    }
-
-    @Test
-    void withoutAHeaderTheSocketsPeerIsTheClient() throws Exception {
-        assertThrottledAs(client -> null, "/127.0.0.1:");
-    }
-
-    @Test
     void aHeaderFromAnUntrustedPeerClosesTheConnection() throws Exception {
-        try (Socket socket = new Socket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.3"), 0));
-            socket.connect(new InetSocketAddress("127.0.0.2", sluice.kafkaPort));
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(ProxyHeaders.v1("203.0.113.9", socket));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            assertEquals(-1, in.read(), "closed without an answer");
-        }
+        assertEquals(
+                -1,
+                ProxyHeaders.answerToAHeaderFrom("127.0.0.3", new InetSocketAddress("127.0.0.2", sluice.kafkaPort)),
+                "closed without an answer");
         assertTrue(
                 sluice.metrics()
                         .lines()
@@ -117,7 +111,8 @@ class KafkaProxyProtocolIT {
      * A producer whose connections carry {@code header} sends faster than its topic's limit: while
      * its records are held, {@code /api/v1/throttled} names its connection by {@code address}.
      */
-    private static void assertThrottledAs(Function<Socket, byte[]> header, String address) throws Exception {
+    @Override
+    public void assertThrottledAs(Function<Socket, byte[]> header, String address) throws Exception {
         HEADER.set(header);
         String topic = KafkaClientsIT.unique("proxied");
         clients.createTopics(1, topic);

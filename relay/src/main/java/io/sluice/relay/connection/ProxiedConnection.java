@@ -138,7 +138,7 @@ public final class ProxiedConnection implements Outbound {
     }
 
     /**
-     * The client's address, for log lines, throttle records and the audit: the source the PROXY
+     * The client's address, for log lines and throttle records: the source the PROXY
      * protocol header named when {@code --proxy-protocol} read one ({@link #CLIENT_ADDRESS}), else
      * the socket's peer.
      */

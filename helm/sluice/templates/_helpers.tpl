@@ -469,6 +469,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.maxTrackedIdentities | toString | quote }}
     - name: SLUICE_FRAME_TIMEOUT
       value: {{ int .Values.frameTimeoutSeconds | toString | quote }}
+    - name: SLUICE_PROXY_PROTOCOL
+      value: {{ .Values.proxyProtocol | toString | quote }}
+    - name: SLUICE_PROXY_PROTOCOL_FROM
+      value: {{ .Values.proxyProtocolFrom | quote }}
     {{- if .Values.maxBufferedBytes }}
     - name: SLUICE_MAX_BUFFERED_BYTES
       value: {{ .Values.maxBufferedBytes | toString | quote }}

@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
 import io.sluice.server.logging.LogSettings;
 
 import java.net.InetSocketAddress;
@@ -38,6 +39,8 @@ import java.util.Set;
  * @param bounds           what client connections may take of the process
  * @param dnsServers       {@code --dns-servers}: the DNS servers upstream host names are resolved
  *                         with; empty for the system's
+ * @param proxyProtocol    {@code --proxy-protocol} and {@code --proxy-protocol-from}: whether
+ *                         client connections of every front end start with a PROXY protocol header
  * @param logging          {@code --log-format} and {@code --log-levels}, put in force by {@code SluiceMain}
  */
 public record SluiceConfig(
@@ -56,9 +59,11 @@ public record SluiceConfig(
         AdminAccess adminAccess,
         ConnectionBounds bounds,
         List<InetSocketAddress> dnsServers,
+        ProxyProtocol proxyProtocol,
         LogSettings logging) {
 
     public SluiceConfig {
+        Objects.requireNonNull(proxyProtocol, "proxyProtocol");
         Objects.requireNonNull(logging, "logging");
         dnsServers = List.copyOf(dnsServers);
         frontEnds = List.copyOf(frontEnds);
@@ -96,7 +101,7 @@ public record SluiceConfig(
 
     /**
      * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
-     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
+     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers, no PROXY protocol and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -127,6 +132,7 @@ public record SluiceConfig(
                 AdminAccess.DEFAULTS,
                 ConnectionBounds.DEFAULTS,
                 List.of(),
+                ProxyProtocol.OFF,
                 LogSettings.DEFAULTS);
     }
 

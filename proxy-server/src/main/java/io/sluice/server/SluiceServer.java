@@ -228,7 +228,8 @@ public final class SluiceServer implements AutoCloseable {
                     upstreamTls ? secrets.upstreamTls() : null,
                     upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault(),
                     config.bounds().maxConnections(),
-                    config.bounds().maxTopicsPerConnection());
+                    config.bounds().maxTopicsPerConnection(),
+                    config.proxyProtocol());
             frontEnds.add(new Hosted(frontEnd.open(context), services));
         }
         for (Hosted hosted : frontEnds) {

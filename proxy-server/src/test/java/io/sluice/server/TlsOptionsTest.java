@@ -184,6 +184,7 @@ class TlsOptionsTest {
                 config.adminAccess(),
                 config.bounds(),
                 config.dnsServers(),
+                config.proxyProtocol(),
                 config.logging());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,

@@ -479,6 +479,8 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     {{- end }}
     - name: SLUICE_METRICS_MAX_TOPICS
       value: {{ int .Values.metricsMaxTopics | toString | quote }}
+    - name: SLUICE_METRICS_MAX_IDENTITIES
+      value: {{ int .Values.metricsMaxIdentities | toString | quote }}
     - name: SLUICE_DRAIN_TIMEOUT
       value: {{ int .Values.drainTimeoutSeconds | toString | quote }}
     - name: SLUICE_HANDSHAKE_TIMEOUT

@@ -100,6 +100,7 @@ class ChartOptionsTest {
                 "--max-tracked-topics",
                 "--max-topics-per-connection",
                 "--admin-max-connections",
+                "--metrics-max-identities",
                 "--pulsar-role-claim")) {
             assertEquals(
                     options.defaultValue(option),

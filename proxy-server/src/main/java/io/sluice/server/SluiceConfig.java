@@ -22,6 +22,7 @@ import java.util.Set;
  * @param limitsFile       where limits persist
  * @param adminToken       bearer token required by {@code /api/v1/**}, or null for none
  * @param metricsMaxTopics how many topics get their own {@code topic} label
+ * @param metricsMaxIdentities how many principals and roles keep their name in the throttle-event counters
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
  * @param handshakeTimeout how long a client connection of any front end may take from accept
  *                         to its upstream's first answer
@@ -46,6 +47,7 @@ public record SluiceConfig(
         Path limitsFile,
         String adminToken,
         int metricsMaxTopics,
+        int metricsMaxIdentities,
         Duration drainTimeout,
         Duration handshakeTimeout,
         Duration adminIdleTimeout,
@@ -57,6 +59,9 @@ public record SluiceConfig(
         ConnectionBounds bounds,
         List<InetSocketAddress> dnsServers,
         LogSettings logging) {
+
+    /** Principals and roles that keep their name in the throttle-event counters unless {@code --metrics-max-identities} says otherwise. */
+    public static final int DEFAULT_METRICS_MAX_IDENTITIES = 100;
 
     public SluiceConfig {
         Objects.requireNonNull(logging, "logging");
@@ -95,7 +100,7 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
+     * As the canonical constructor, with {@link #DEFAULT_METRICS_MAX_IDENTITIES}, {@link AdminAccess#DEFAULTS},
      * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
@@ -117,6 +122,7 @@ public record SluiceConfig(
                 limitsFile,
                 adminToken,
                 metricsMaxTopics,
+                DEFAULT_METRICS_MAX_IDENTITIES,
                 drainTimeout,
                 handshakeTimeout,
                 adminIdleTimeout,

@@ -101,19 +101,7 @@ final class RunningSluice implements AutoCloseable {
 
     /** A front proxy whose admin API wants {@code Authorization: Bearer adminToken}. */
     static RunningSluice frontProxyWithAdminToken(PulsarBroker broker, String adminToken) {
-        try {
-            return start(
-                    BrokerAddress.parse(broker.serviceUrl()),
-                    0,
-                    LookupMode.REWRITE,
-                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
-                    AdmissionSettings.DEFAULTS,
-                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                    AdminServer.DEFAULT_IDLE_TIMEOUT,
-                    adminToken);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return frontProxy(broker, adminToken, SluiceConfig.DEFAULT_METRICS_MAX_IDENTITIES);
     }
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
@@ -166,6 +154,10 @@ final class RunningSluice implements AutoCloseable {
 
     /** A front proxy whose throttle-event counters name at most {@code metricsMaxIdentities} principals and roles. */
     static RunningSluice frontProxyNamingIdentities(PulsarBroker broker, int metricsMaxIdentities) {
+        return frontProxy(broker, null, metricsMaxIdentities);
+    }
+
+    private static RunningSluice frontProxy(PulsarBroker broker, String adminToken, int metricsMaxIdentities) {
         try {
             return start(
                     BrokerAddress.parse(broker.serviceUrl()),
@@ -175,7 +167,7 @@ final class RunningSluice implements AutoCloseable {
                     AdmissionSettings.DEFAULTS,
                     PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
                     AdminServer.DEFAULT_IDLE_TIMEOUT,
-                    null,
+                    adminToken,
                     metricsMaxIdentities);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

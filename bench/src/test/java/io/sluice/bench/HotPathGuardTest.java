@@ -106,8 +106,8 @@ class HotPathGuardTest {
                 .include(ProducePathBenchmark.class.getName() + ".produceAndResponse$")
                 .param("limit", "production")
                 .forks(1)
-                // As sluice.jar runs: Netty's cheap direct memory, no leak detector (its sampled
-                // records would make allocation vary from run to run).
+                // Netty's cheap direct memory, as sluice.jar has it; no leak detector (the jar's
+                // default samples, and its records would make allocation vary from run to run).
                 .jvmArgs(
                         "-Xmx512m",
                         "-Dio.netty.tryReflectionSetAccessible=true",

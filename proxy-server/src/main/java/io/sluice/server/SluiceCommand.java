@@ -103,6 +103,15 @@ final class SluiceCommand {
     String metricsMaxTopics;
 
     @Option(
+            names = "--metrics-max-identities",
+            order = 91,
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "Principals and roles with their own label in sluice_throttle_events_total, the most"
+                    + " often throttled first; the others count as _other (default: ${DEFAULT-VALUE}).")
+    String metricsMaxIdentities;
+
+    @Option(
             names = "--max-tracked-topics",
             order = 91,
             paramLabel = "N",
@@ -408,6 +417,7 @@ final class SluiceCommand {
                 parse("--limits-file", () -> Path.of(limitsFile)),
                 token,
                 maxTopics,
+                parse("--metrics-max-identities", () -> OptionValues.positiveInt(metricsMaxIdentities)),
                 drain,
                 handshake,
                 adminIdle,

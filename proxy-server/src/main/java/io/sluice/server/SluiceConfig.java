@@ -23,6 +23,7 @@ import java.util.Set;
  * @param limitsFile       where limits persist
  * @param adminToken       bearer token required by {@code /api/v1/**}, or null for none
  * @param metricsMaxTopics how many topics get their own {@code topic} label
+ * @param metricsMaxIdentities how many principals and roles keep their name in the throttle-event counters
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
  * @param handshakeTimeout how long a client connection of any front end may take from accept
  *                         to its upstream's first answer
@@ -49,6 +50,7 @@ public record SluiceConfig(
         Path limitsFile,
         String adminToken,
         int metricsMaxTopics,
+        int metricsMaxIdentities,
         Duration drainTimeout,
         Duration handshakeTimeout,
         Duration adminIdleTimeout,
@@ -61,6 +63,9 @@ public record SluiceConfig(
         List<InetSocketAddress> dnsServers,
         ProxyProtocol proxyProtocol,
         LogSettings logging) {
+
+    /** Principals and roles that keep their name in the throttle-event counters unless {@code --metrics-max-identities} says otherwise. */
+    public static final int DEFAULT_METRICS_MAX_IDENTITIES = 100;
 
     public SluiceConfig {
         Objects.requireNonNull(proxyProtocol, "proxyProtocol");
@@ -100,7 +105,7 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
+     * As the canonical constructor, with {@link #DEFAULT_METRICS_MAX_IDENTITIES}, {@link AdminAccess#DEFAULTS},
      * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers, no PROXY protocol and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
@@ -122,6 +127,7 @@ public record SluiceConfig(
                 limitsFile,
                 adminToken,
                 metricsMaxTopics,
+                DEFAULT_METRICS_MAX_IDENTITIES,
                 drainTimeout,
                 handshakeTimeout,
                 adminIdleTimeout,

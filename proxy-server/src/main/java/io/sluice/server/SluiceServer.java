@@ -262,6 +262,7 @@ public final class SluiceServer implements AutoCloseable {
                 .tlsReloadFailures(secrets::tlsReloadFailures)
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
+                .metricsMaxIdentities(config.metricsMaxIdentities())
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(admission)
                 .adaptive(adaptiveRates::status)

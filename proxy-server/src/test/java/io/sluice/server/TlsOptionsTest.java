@@ -174,6 +174,7 @@ class TlsOptionsTest {
                 config.limitsFile(),
                 null,
                 config.metricsMaxTopics(),
+                config.metricsMaxIdentities(),
                 config.drainTimeout(),
                 config.handshakeTimeout(),
                 config.adminIdleTimeout(),

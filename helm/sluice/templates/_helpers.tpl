@@ -85,6 +85,12 @@ rendering something that crash-loops.
 {{- if and .Values.upstreamTls.caSecretName (not (and (eq .Values.mode "proxy") (or (hasPrefix "pulsar+ssl://" .Values.upstream) .Values.kafka.upstreamTls))) }}
 {{- fail "upstreamTls.caSecretName is for mode=proxy with a pulsar+ssl:// upstream or kafka.upstreamTls" }}
 {{- end }}
+{{- if and .Values.upstreamTls.clientCertSecretName (not (and (eq .Values.mode "proxy") (or (hasPrefix "pulsar+ssl://" .Values.upstream) .Values.kafka.upstreamTls))) }}
+{{- fail "upstreamTls.clientCertSecretName is for mode=proxy with a pulsar+ssl:// upstream or kafka.upstreamTls" }}
+{{- end }}
+{{- if and .Values.adminReadToken.existingSecret (not .Values.adminReadToken.existingSecretKey) }}
+{{- fail "adminReadToken.existingSecret needs adminReadToken.existingSecretKey, the key that holds the read-only token" }}
+{{- end }}
 {{- if and .Values.tls.enabled (not .Values.tls.secretName) (not .Values.tls.certManager.enabled) }}
 {{- fail "tls.enabled needs tls.secretName (a kubernetes.io/tls Secret) or tls.certManager.enabled" }}
 {{- end }}
@@ -335,6 +341,8 @@ subPath mount would keep the first version for the life of the pod.
 {{- define "sluice.tlsDir" -}}/etc/sluice/tls{{- end }}
 {{- define "sluice.clientCaDir" -}}/etc/sluice/client-ca{{- end }}
 {{- define "sluice.upstreamCaDir" -}}/etc/sluice/upstream-ca{{- end }}
+{{- define "sluice.upstreamClientCertDir" -}}/etc/sluice/upstream-client{{- end }}
+{{- define "sluice.adminReadTokenFile" -}}/etc/sluice/admin-read-token/read-token{{- end }}
 
 {{- define "sluice.probeScheme" -}}
 {{- if .Values.tls.enabled }}HTTPS{{ else }}HTTP{{ end }}
@@ -397,6 +405,10 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     - name: SLUICE_ALLOWED_BROKERS
       value: {{ .Values.allowedBrokers | quote }}
     {{- end }}
+    {{- if .Values.pulsarRoleClaim }}
+    - name: SLUICE_PULSAR_ROLE_CLAIM
+      value: {{ .Values.pulsarRoleClaim | quote }}
+    {{- end }}
     {{- end }}
     {{- if include "sluice.kafkaEnabled" . }}
     - name: SLUICE_KAFKA_LISTEN
@@ -439,6 +451,12 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: /var/lib/sluice/limits.json
     - name: SLUICE_ADMIN_TOKEN_FILE
       value: {{ include "sluice.adminTokenFile" . }}
+    {{- if .Values.adminReadToken.existingSecret }}
+    - name: SLUICE_ADMIN_READ_TOKEN_FILE
+      value: {{ include "sluice.adminReadTokenFile" . }}
+    {{- end }}
+    - name: SLUICE_ADMIN_MAX_CONNECTIONS
+      value: {{ int .Values.adminMaxConnections | toString | quote }}
     {{- if .Values.tls.enabled }}
     - name: SLUICE_TLS_CERT
       value: {{ include "sluice.tlsDir" . }}/tls.crt
@@ -453,8 +471,16 @@ The Sluice container, configured only through SLUICE_* environment variables (on
     - name: SLUICE_UPSTREAM_TLS_CA
       value: {{ printf "%s/%s" (include "sluice.upstreamCaDir" .) .Values.upstreamTls.caKey }}
     {{- end }}
+    {{- if .Values.upstreamTls.clientCertSecretName }}
+    - name: SLUICE_UPSTREAM_TLS_CERT
+      value: {{ include "sluice.upstreamClientCertDir" . }}/tls.crt
+    - name: SLUICE_UPSTREAM_TLS_KEY
+      value: {{ include "sluice.upstreamClientCertDir" . }}/tls.key
+    {{- end }}
     - name: SLUICE_METRICS_MAX_TOPICS
       value: {{ int .Values.metricsMaxTopics | toString | quote }}
+    - name: SLUICE_METRICS_MAX_IDENTITIES
+      value: {{ int .Values.metricsMaxIdentities | toString | quote }}
     - name: SLUICE_DRAIN_TIMEOUT
       value: {{ int .Values.drainTimeoutSeconds | toString | quote }}
     - name: SLUICE_HANDSHAKE_TIMEOUT
@@ -469,9 +495,23 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       value: {{ int .Values.maxTrackedIdentities | toString | quote }}
     - name: SLUICE_FRAME_TIMEOUT
       value: {{ int .Values.frameTimeoutSeconds | toString | quote }}
+    - name: SLUICE_PROXY_PROTOCOL
+      value: {{ .Values.proxyProtocol | toString | quote }}
+    - name: SLUICE_PROXY_PROTOCOL_FROM
+      value: {{ .Values.proxyProtocolFrom | quote }}
     {{- if .Values.maxBufferedBytes }}
     - name: SLUICE_MAX_BUFFERED_BYTES
       value: {{ .Values.maxBufferedBytes | toString | quote }}
+    {{- end }}
+    - name: SLUICE_MAX_CONNECTIONS
+      value: {{ int .Values.maxConnections | toString | quote }}
+    - name: SLUICE_MAX_TRACKED_TOPICS
+      value: {{ int .Values.maxTrackedTopics | toString | quote }}
+    - name: SLUICE_MAX_TOPICS_PER_CONNECTION
+      value: {{ int .Values.maxTopicsPerConnection | toString | quote }}
+    {{- if .Values.dnsServers }}
+    - name: SLUICE_DNS_SERVERS
+      value: {{ .Values.dnsServers | quote }}
     {{- end }}
     {{- with .Values.cluster }}
     {{- if include "sluice.clusterStore" $ }}
@@ -563,6 +603,16 @@ The Sluice container, configured only through SLUICE_* environment variables (on
       mountPath: {{ include "sluice.upstreamCaDir" . }}
       readOnly: true
     {{- end }}
+    {{- if .Values.upstreamTls.clientCertSecretName }}
+    - name: sluice-upstream-client-cert
+      mountPath: {{ include "sluice.upstreamClientCertDir" . }}
+      readOnly: true
+    {{- end }}
+    {{- if .Values.adminReadToken.existingSecret }}
+    - name: sluice-admin-read-token
+      mountPath: {{ dir (include "sluice.adminReadTokenFile" .) }}
+      readOnly: true
+    {{- end }}
     {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
     - name: sluice-redis-ca
       mountPath: /etc/sluice/redis-ca
@@ -612,6 +662,19 @@ scratch space; the root filesystem is read-only), the admin token and the TLS Se
 - name: sluice-upstream-ca
   secret:
     secretName: {{ .Values.upstreamTls.caSecretName }}
+{{- end }}
+{{- if .Values.upstreamTls.clientCertSecretName }}
+- name: sluice-upstream-client-cert
+  secret:
+    secretName: {{ .Values.upstreamTls.clientCertSecretName }}
+{{- end }}
+{{- if .Values.adminReadToken.existingSecret }}
+- name: sluice-admin-read-token
+  secret:
+    secretName: {{ .Values.adminReadToken.existingSecret }}
+    items:
+      - key: {{ .Values.adminReadToken.existingSecretKey }}
+        path: {{ base (include "sluice.adminReadTokenFile" .) }}
 {{- end }}
 {{- if and .Values.cluster.store .Values.cluster.tls.caSecret }}
 - name: sluice-redis-ca

@@ -131,6 +131,7 @@ public final class AdminServer implements AutoCloseable {
                 builder.admission,
                 builder.ready,
                 builder.metricsMaxTopics,
+                builder.metricsMaxIdentities,
                 builder.cluster,
                 builder.adaptive,
                 builder.incompleteFrames,
@@ -261,6 +262,7 @@ public final class AdminServer implements AutoCloseable {
         private AdmissionController admission;
         private BooleanSupplier ready;
         private int metricsMaxTopics = 1000;
+        private int metricsMaxIdentities = 100;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Supplier<ClusterStatus> cluster = ClusterStatus::standalone;
         private Supplier<List<AdaptiveScope>> adaptive = List::of;
@@ -409,6 +411,18 @@ public final class AdminServer implements AutoCloseable {
                 throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + max);
             }
             this.metricsMaxTopics = max;
+            return this;
+        }
+
+        /**
+         * How many principals and roles keep their name in {@code sluice_throttle_events_total}
+         * (default 100), the most often throttled first; see docs/REFERENCE.md, "Metrics".
+         */
+        public Builder metricsMaxIdentities(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("metricsMaxIdentities must not be negative, got " + max);
+            }
+            this.metricsMaxIdentities = max;
             return this;
         }
 

@@ -97,6 +97,7 @@ class AdminRequestFuzzTest {
                 null,
                 () -> true,
                 1000,
+                100,
                 ClusterStatus::standalone,
                 List::of,
                 null,

@@ -170,7 +170,11 @@ class MetricsEndpointTest {
                                     "reason",
                                     "publish messagesPerSecond 5.0",
                                     "action",
-                                    "delay")));
+                                    "delay",
+                                    "principal",
+                                    "",
+                                    "role",
+                                    "")));
             assertEquals(1, value(families, "sluice_connections", Map.of("protocol", "pulsar")));
             assertEquals(1, value(families, "sluice_upstream_connect_failures_total", Map.of("protocol", "pulsar")));
             assertEquals(
@@ -269,7 +273,11 @@ class MetricsEndpointTest {
                                     "reason",
                                     "publish bytesPerSecond 1.0",
                                     "action",
-                                    "reject")));
+                                    "reject",
+                                    "principal",
+                                    "",
+                                    "role",
+                                    "")));
         }
     }
 
@@ -363,7 +371,11 @@ class MetricsEndpointTest {
                                     "reason",
                                     "publish_messages",
                                     "action",
-                                    "reject")));
+                                    "reject",
+                                    "principal",
+                                    "",
+                                    "role",
+                                    "")));
         }
     }
 
@@ -434,6 +446,36 @@ class MetricsEndpointTest {
                             families,
                             "sluice_protocol_errors_total",
                             Map.of("protocol", "kafka", "reason", "unknown_api_key")));
+        }
+    }
+
+    @Test
+    void throttleEventsCarryThePrincipalOrTheRoleOfTheThrottledConnection() throws IOException {
+        try (AdminFixture admin = AdminFixture.start(dir)) {
+            admin.activity.meter("kafka", "orders").published(1, 10);
+            admin.activity.meter("pulsar", NS + "orders").published(1, 10);
+            admin.ledger.begin(
+                    new ThrottleSubject("kafka", "c", "billing", "User:alice", null, null, null, "orders"),
+                    "principal",
+                    "publish_messages",
+                    "delay");
+            admin.ledger.begin(
+                    new ThrottleSubject("pulsar", "c", null, null, "bob", 1L, null, NS + "orders"),
+                    "role",
+                    "publish_messages",
+                    "delay");
+
+            Map<String, Family> families = scrape(admin);
+
+            Map<String, Double> byIdentity = new TreeMap<>();
+            families.get("sluice_throttle_events_total")
+                    .samples()
+                    .forEach(sample -> byIdentity.put(
+                            sample.labels().get("protocol") + " "
+                                    + sample.labels().get("principal") + "/"
+                                    + sample.labels().get("role"),
+                            sample.value()));
+            assertEquals(Map.of("kafka User:alice/", 1.0, "pulsar /bob", 1.0), byIdentity);
         }
     }
 

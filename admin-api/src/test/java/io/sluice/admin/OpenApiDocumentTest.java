@@ -85,6 +85,7 @@ class OpenApiDocumentTest {
                 admission,
                 () -> true,
                 10,
+                10,
                 ClusterStatus::standalone,
                 List::of,
                 null,

@@ -30,6 +30,11 @@ class ChartValuesTest {
     }
 
     @Test
+    void theProxyProtocolIsOneOfItsModes() {
+        ChartChecks.assertRefused("proxyProtocol: v3\n", "proxyProtocol");
+    }
+
+    @Test
     void timeoutsForStalledPeersMustBePositive() {
         ChartChecks.assertRefused("handshakeTimeoutSeconds: 0\n", "handshakeTimeoutSeconds");
         ChartChecks.assertRefused("adminIdleTimeoutSeconds: 0\n", "adminIdleTimeoutSeconds");

@@ -16,6 +16,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.relay.Drain;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.RepeatedWarning;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>The ports together keep at most {@code maxConnections} client connections open: one accepted
  * past them is closed at once, before any handler of the front end sees it, and counted in
  * {@code sluice_connections_refused_total{reason="max_connections"}}.
+ *
+ * <p>With {@code --proxy-protocol} each accepted connection's pipeline starts with the PROXY
+ * protocol's header gate ({@link ProxyProtocol#newHeaderGate}), before the front end's own (its
+ * TLS and framing): the hook before framing every port has. Off, nothing is added.
  */
 public final class ClientPorts {
 
@@ -52,6 +57,7 @@ public final class ClientPorts {
     private final ChannelGroup clients;
     private final ProxyStats stats;
     private final int maxConnections;
+    private final ProxyProtocol proxyProtocol;
     private final AtomicInteger open = new AtomicInteger();
     private final Queue<Channel> listeners = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Channel> first = new AtomicReference<>();
@@ -61,6 +67,7 @@ public final class ClientPorts {
      * @param stats          the front end's counters; its protocol label names its group of client channels
      * @param maxConnections client connections open at once, past which new ones are refused
      * @param waterMark      when a client channel counts as unwritable (its reads then pause)
+     * @param proxyProtocol  whether connections start with a PROXY protocol header
      */
     ClientPorts(
             ProxyStats stats,
@@ -68,13 +75,15 @@ public final class ClientPorts {
             EventLoopGroup acceptors,
             EventLoopGroup workers,
             Class<? extends ServerChannel> serverType,
-            WriteBufferWaterMark waterMark) {
+            WriteBufferWaterMark waterMark,
+            ProxyProtocol proxyProtocol) {
         this.acceptors = acceptors;
         this.workers = workers;
         this.serverType = serverType;
         this.waterMark = waterMark;
         this.stats = stats;
         this.maxConnections = maxConnections;
+        this.proxyProtocol = proxyProtocol;
         this.clients = new DefaultChannelGroup("sluice-" + stats.protocol() + "-clients", GlobalEventExecutor.INSTANCE);
     }
 
@@ -101,6 +110,10 @@ public final class ClientPorts {
                         }
                         ch.closeFuture().addListener(closed -> open.decrementAndGet());
                         clients.add(ch);
+                        ChannelHandler header = proxyProtocol.newHeaderGate(stats.protocol() + " connection", stats);
+                        if (header != null) {
+                            ch.pipeline().addLast("proxy-protocol", header);
+                        }
                         ch.pipeline().addLast(pipeline);
                     }
                 })

@@ -5,6 +5,7 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
 import io.sluice.relay.tls.ReloadingSslContext;
 
 import javax.net.SocketFactory;
@@ -43,6 +44,10 @@ import java.util.Objects;
  *                           at once and counted
  * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
  *                           has the front end track at most, whatever the client names
+ * @param proxyProtocol      {@code --proxy-protocol} and {@code --proxy-protocol-from}: whether
+ *                           connections to the front end's ports start with a PROXY protocol
+ *                           header naming the client; {@link #ports} reads it, so a front end
+ *                           gets it by doing nothing
  */
 public record FrontEndContext(
         ProxyServices services,
@@ -56,7 +61,8 @@ public record FrontEndContext(
         ReloadingSslContext upstreamTls,
         SocketFactory upstreamSockets,
         int maxConnections,
-        int maxTopicsPerConnection) {
+        int maxTopicsPerConnection,
+        ProxyProtocol proxyProtocol) {
 
     public FrontEndContext {
         Objects.requireNonNull(services, "services");
@@ -66,6 +72,7 @@ public record FrontEndContext(
         Objects.requireNonNull(socketChannelType, "socketChannelType");
         Objects.requireNonNull(handshakeTimeout, "handshakeTimeout");
         Objects.requireNonNull(upstreamSockets, "upstreamSockets");
+        Objects.requireNonNull(proxyProtocol, "proxyProtocol");
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
         }
@@ -79,6 +86,7 @@ public record FrontEndContext(
      * unwritable (and its upstream's reads pause) above {@code waterMark}'s high mark.
      */
     public ClientPorts ports(WriteBufferWaterMark waterMark) {
-        return new ClientPorts(services.stats(), maxConnections, acceptors, workers, serverChannelType, waterMark);
+        return new ClientPorts(
+                services.stats(), maxConnections, acceptors, workers, serverChannelType, waterMark, proxyProtocol);
     }
 }

@@ -25,8 +25,15 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ThrottleLedger {
 
-    /** Labels of one throttle-event counter. */
-    public record EventKey(String protocol, String topic, String scope, String reason, String action) {}
+    /**
+     * Labels of one throttle-event counter: the identity is the subject's, taken when the throttle
+     * starts (never per message); the metrics bound how many identities keep their name.
+     *
+     * @param principal the Kafka connection's principal, or {@code null}
+     * @param role the Pulsar connection's role, or {@code null}
+     */
+    public record EventKey(
+            String protocol, String topic, String scope, String reason, String action, String principal, String role) {}
 
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
@@ -55,7 +62,16 @@ public final class ThrottleLedger {
     public Throttle begin(ThrottleSubject subject, String scope, String reason, String action) {
         Throttle throttle = new Throttle(subject, scope, reason, action, clock.instant());
         live.add(throttle);
-        events.get(new EventKey(subject.protocol(), subject.topic(), scope, reason, action), k -> new LongAdder())
+        events.get(
+                        new EventKey(
+                                subject.protocol(),
+                                subject.topic(),
+                                scope,
+                                reason,
+                                action,
+                                subject.principal(),
+                                subject.role()),
+                        k -> new LongAdder())
                 .increment();
         return throttle;
     }
@@ -86,7 +102,9 @@ public final class ThrottleLedger {
                 .thenComparing(EventKey::topic)
                 .thenComparing(EventKey::scope)
                 .thenComparing(EventKey::reason)
-                .thenComparing(EventKey::action));
+                .thenComparing(EventKey::action)
+                .thenComparing(EventKey::principal, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .thenComparing(EventKey::role, Comparator.nullsFirst(Comparator.naturalOrder())));
         events.asMap().forEach((k, v) -> copy.put(k, v.sum()));
         return copy;
     }

@@ -8,6 +8,8 @@ import io.sluice.frontend.FrontEndOption;
 import io.sluice.frontend.HostPort;
 import io.sluice.frontend.OptionValues;
 import io.sluice.redis.RedisLink;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
+import io.sluice.relay.proxyprotocol.TrustedPeers;
 import io.sluice.server.logging.LogFormat;
 import io.sluice.server.logging.LogLevels;
 import io.sluice.server.logging.LogSettings;
@@ -99,6 +101,15 @@ final class SluiceCommand {
             description =
                     "Topics with their own 'topic' metrics label besides limited ones (default: ${DEFAULT-VALUE}).")
     String metricsMaxTopics;
+
+    @Option(
+            names = "--metrics-max-identities",
+            order = 91,
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "Principals and roles with their own label in sluice_throttle_events_total, the most"
+                    + " often throttled first; the others count as _other (default: ${DEFAULT-VALUE}).")
+    String metricsMaxIdentities;
 
     @Option(
             names = "--max-tracked-topics",
@@ -300,6 +311,26 @@ final class SluiceCommand {
     String frameTimeout;
 
     @Option(
+            names = "--proxy-protocol",
+            order = 248,
+            paramLabel = "MODE",
+            defaultValue = "off",
+            description = "off, v1, v2 or optional: whether connections to every client port start with a PROXY"
+                    + " protocol header (HAProxy's v1 text or v2 binary) naming the client behind a load balancer;"
+                    + " with v1 or v2 one without it"
+                    + " is closed, with optional it keeps its socket's address (default: ${DEFAULT-VALUE}).")
+    String proxyProtocol;
+
+    @Option(
+            names = "--proxy-protocol-from",
+            order = 249,
+            paramLabel = "CIDR,...",
+            defaultValue = "127.0.0.0/8,::1/128",
+            description = "The peers (load balancers) whose PROXY protocol header is believed; anyone else's is"
+                    + " refused and the connection closed (default: ${DEFAULT-VALUE}).")
+    String proxyProtocolFrom;
+
+    @Option(
             names = "--dns-servers",
             order = 247,
             paramLabel = "IP[:PORT],...",
@@ -386,6 +417,7 @@ final class SluiceCommand {
                 parse("--limits-file", () -> Path.of(limitsFile)),
                 token,
                 maxTopics,
+                parse("--metrics-max-identities", () -> OptionValues.positiveInt(metricsMaxIdentities)),
                 drain,
                 handshake,
                 adminIdle,
@@ -396,6 +428,9 @@ final class SluiceCommand {
                 access,
                 bounds,
                 parse("--dns-servers", () -> nameServers(dnsServers)),
+                new ProxyProtocol(
+                        parse("--proxy-protocol", () -> ProxyProtocol.Mode.parse(proxyProtocol)),
+                        parse("--proxy-protocol-from", () -> TrustedPeers.parse(proxyProtocolFrom))),
                 new LogSettings(
                         parse("--log-format", () -> LogFormat.parse(logFormat)),
                         parse("--log-levels", () -> LogLevels.parse(logLevels))));

@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
 import io.sluice.server.logging.LogSettings;
 
 import java.net.InetSocketAddress;
@@ -22,6 +23,7 @@ import java.util.Set;
  * @param limitsFile       where limits persist
  * @param adminToken       bearer token required by {@code /api/v1/**}, or null for none
  * @param metricsMaxTopics how many topics get their own {@code topic} label
+ * @param metricsMaxIdentities how many principals and roles keep their name in the throttle-event counters
  * @param drainTimeout     how long SIGTERM waits for held sends to reach the broker
  * @param handshakeTimeout how long a client connection of any front end may take from accept
  *                         to its upstream's first answer
@@ -38,6 +40,8 @@ import java.util.Set;
  * @param bounds           what client connections may take of the process
  * @param dnsServers       {@code --dns-servers}: the DNS servers upstream host names are resolved
  *                         with; empty for the system's
+ * @param proxyProtocol    {@code --proxy-protocol} and {@code --proxy-protocol-from}: whether
+ *                         client connections of every front end start with a PROXY protocol header
  * @param logging          {@code --log-format} and {@code --log-levels}, put in force by {@code SluiceMain}
  */
 public record SluiceConfig(
@@ -46,6 +50,7 @@ public record SluiceConfig(
         Path limitsFile,
         String adminToken,
         int metricsMaxTopics,
+        int metricsMaxIdentities,
         Duration drainTimeout,
         Duration handshakeTimeout,
         Duration adminIdleTimeout,
@@ -56,9 +61,14 @@ public record SluiceConfig(
         AdminAccess adminAccess,
         ConnectionBounds bounds,
         List<InetSocketAddress> dnsServers,
+        ProxyProtocol proxyProtocol,
         LogSettings logging) {
 
+    /** Principals and roles that keep their name in the throttle-event counters unless {@code --metrics-max-identities} says otherwise. */
+    public static final int DEFAULT_METRICS_MAX_IDENTITIES = 100;
+
     public SluiceConfig {
+        Objects.requireNonNull(proxyProtocol, "proxyProtocol");
         Objects.requireNonNull(logging, "logging");
         dnsServers = List.copyOf(dnsServers);
         frontEnds = List.copyOf(frontEnds);
@@ -95,8 +105,8 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link AdminAccess#DEFAULTS},
-     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
+     * As the canonical constructor, with {@link #DEFAULT_METRICS_MAX_IDENTITIES}, {@link AdminAccess#DEFAULTS},
+     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers, no PROXY protocol and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
      */
     public SluiceConfig(
             List<FrontEndConfig> frontEnds,
@@ -117,6 +127,7 @@ public record SluiceConfig(
                 limitsFile,
                 adminToken,
                 metricsMaxTopics,
+                DEFAULT_METRICS_MAX_IDENTITIES,
                 drainTimeout,
                 handshakeTimeout,
                 adminIdleTimeout,
@@ -127,6 +138,7 @@ public record SluiceConfig(
                 AdminAccess.DEFAULTS,
                 ConnectionBounds.DEFAULTS,
                 List.of(),
+                ProxyProtocol.OFF,
                 LogSettings.DEFAULTS);
     }
 

@@ -228,7 +228,8 @@ public final class SluiceServer implements AutoCloseable {
                     upstreamTls ? secrets.upstreamTls() : null,
                     upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault(),
                     config.bounds().maxConnections(),
-                    config.bounds().maxTopicsPerConnection());
+                    config.bounds().maxTopicsPerConnection(),
+                    config.proxyProtocol());
             frontEnds.add(new Hosted(frontEnd.open(context), services));
         }
         for (Hosted hosted : frontEnds) {
@@ -261,6 +262,7 @@ public final class SluiceServer implements AutoCloseable {
                 .tlsReloadFailures(secrets::tlsReloadFailures)
                 .ready(this::isReady)
                 .metricsMaxTopics(config.metricsMaxTopics())
+                .metricsMaxIdentities(config.metricsMaxIdentities())
                 .idleTimeout(config.adminIdleTimeout())
                 .admission(admission)
                 .adaptive(adaptiveRates::status)

@@ -10,6 +10,7 @@ import io.sluice.kafka.routing.RoutingMode;
 import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
 import io.sluice.server.logging.LogFormat;
 import io.sluice.server.logging.LogSettings;
 import org.junit.jupiter.api.Test;
@@ -155,6 +156,27 @@ class SluiceMainTest {
         SluiceConfig config = parse(new String[] {"--config", yaml.toString()}, Map.of(), out);
         assertEquals(Duration.ofSeconds(7), config.handshakeTimeout());
         assertEquals(Duration.ofSeconds(8), config.adminIdleTimeout());
+    }
+
+    @Test
+    void theProxyProtocolIsOffUnlessToldAndTrustsOnlyTheBlocksGiven() {
+        SluiceConfig defaults = parse(new String[] {"--upstream", "pulsar://b:1"}, Map.of(), out);
+        assertEquals(ProxyProtocol.Mode.OFF, defaults.proxyProtocol().mode());
+        SluiceConfig told = parse(
+                new String[] {"--upstream", "pulsar://b:1", "--proxy-protocol", "v2"},
+                Map.of("SLUICE_PROXY_PROTOCOL_FROM", "10.0.0.0/16"),
+                out);
+        assertEquals(ProxyProtocol.Mode.V2, told.proxyProtocol().mode());
+        assertTrue(told.proxyProtocol().trusted().trusts(new InetSocketAddress("10.0.3.4", 1)));
+        assertFalse(told.proxyProtocol().trusted().trusts(new InetSocketAddress("127.0.0.1", 1)));
+        assertMessage(
+                "invalid --proxy-protocol: expected off, v1, v2 or optional, got 'v3'",
+                new String[] {"--upstream", "pulsar://b:1", "--proxy-protocol", "v3"},
+                Map.of());
+        assertMessage(
+                "invalid --proxy-protocol-from: 'lb.example.com' is not an address or a CIDR block",
+                new String[] {"--upstream", "pulsar://b:1", "--proxy-protocol-from", "lb.example.com"},
+                Map.of());
     }
 
     @Test

@@ -174,6 +174,7 @@ class TlsOptionsTest {
                 config.limitsFile(),
                 null,
                 config.metricsMaxTopics(),
+                config.metricsMaxIdentities(),
                 config.drainTimeout(),
                 config.handshakeTimeout(),
                 config.adminIdleTimeout(),
@@ -184,6 +185,7 @@ class TlsOptionsTest {
                 config.adminAccess(),
                 config.bounds(),
                 config.dnsServers(),
+                config.proxyProtocol(),
                 config.logging());
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,

@@ -41,6 +41,7 @@ public final class MetricsResource {
      * @param admission admission control, or {@code null} when the proxy runs without it (then
      *        there are no {@code sluice_admission_*} families)
      * @param maxTopics how many topics without a limit get their own {@code topic} label
+     * @param maxIdentities how many principals and roles keep their name in {@code sluice_throttle_events_total}
      * @param ready whether the proxy is ready, as {@code /readyz} answers it
      * @param cluster how limits are shared; a standalone status gives no {@code sluice_cluster_*} families
      * @param adaptive the adaptive limits' state; none gives no {@code sluice_adaptive_*} families
@@ -56,13 +57,14 @@ public final class MetricsResource {
             LongSupplier tlsReloadFailures,
             AdmissionController admission,
             int maxTopics,
+            int maxIdentities,
             BooleanSupplier ready,
             Supplier<ClusterStatus> cluster,
             Supplier<List<AdaptiveScope>> adaptive,
             IncompleteFrames incompleteFrames,
             LongSupplier logEventsDropped) {
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics));
+        registry.register(new TopicMetricsCollector(limits, activity, ledger, maxTopics, maxIdentities));
         registry.register(new LimitsCollector(limits));
         registry.register(new ReadinessCollector(ready));
         registry.register(new ThrottleDelayCollector(ledger));

@@ -21,7 +21,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * Every family with {@code protocol} and {@code topic} labels, collected together so that one {@link TopicLabels}
- * choice per scrape applies to all of them and their {@value TopicLabels#OTHER} sums agree. The
+ * choice per scrape applies to all of them and their {@value TopicLabels#OTHER} sums agree; the
+ * throttle-event counters also carry {@code principal} and {@code role}, bounded by {@link IdentityLabels}. The
  * {@value TopicLabels#OTHER} series is always written, so each traffic family exists from the
  * first scrape on.
  */
@@ -31,16 +32,25 @@ public final class TopicMetricsCollector implements MultiCollector {
     private final TopicActivity activity;
     private final ThrottleLedger ledger;
     private final int maxTopics;
+    private final int maxIdentities;
 
-    /** @param maxTopics how many topics without a limit get their own label */
-    public TopicMetricsCollector(LimitsStore limits, TopicActivity activity, ThrottleLedger ledger, int maxTopics) {
+    /**
+     * @param maxTopics how many topics without a limit get their own label
+     * @param maxIdentities how many principals and roles keep their name in the throttle-event counters
+     */
+    public TopicMetricsCollector(
+            LimitsStore limits, TopicActivity activity, ThrottleLedger ledger, int maxTopics, int maxIdentities) {
         if (maxTopics < 0) {
             throw new IllegalArgumentException("metricsMaxTopics must not be negative, got " + maxTopics);
+        }
+        if (maxIdentities < 0) {
+            throw new IllegalArgumentException("metricsMaxIdentities must not be negative, got " + maxIdentities);
         }
         this.limits = limits;
         this.activity = activity;
         this.ledger = ledger;
         this.maxTopics = maxTopics;
+        this.maxIdentities = maxIdentities;
     }
 
     @Override
@@ -58,17 +68,20 @@ public final class TopicMetricsCollector implements MultiCollector {
                             series -> new Totals())
                     .add(meter);
         }
+        Map<EventKey, Long> counted = ledger.events();
+        IdentityLabels identities = IdentityLabels.select(counted, maxIdentities);
         Map<EventKey, Long> events = new LinkedHashMap<>();
-        ledger.events()
-                .forEach((key, count) -> events.merge(
-                        new EventKey(
-                                key.protocol(),
-                                labels.label(key.protocol(), key.topic()),
-                                key.scope(),
-                                key.reason(),
-                                key.action()),
-                        count,
-                        Long::sum));
+        counted.forEach((key, count) -> events.merge(
+                new EventKey(
+                        key.protocol(),
+                        labels.label(key.protocol(), key.topic()),
+                        key.scope(),
+                        key.reason(),
+                        key.action(),
+                        identities.principal(key.principal()),
+                        identities.role(key.role())),
+                count,
+                Long::sum));
 
         return MetricSnapshots.of(
                 counter(
@@ -120,7 +133,8 @@ public final class TopicMetricsCollector implements MultiCollector {
         CounterSnapshot.Builder family = CounterSnapshot.builder()
                 .name("sluice_throttle_events")
                 .help(
-                        "Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason and action");
+                        "Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason, action,"
+                                + " principal and role");
         events.forEach((key, count) -> family.dataPoint(CounterDataPointSnapshot.builder()
                 .labels(Labels.of(
                         "protocol",
@@ -132,7 +146,11 @@ public final class TopicMetricsCollector implements MultiCollector {
                         "reason",
                         text(key.reason()),
                         "action",
-                        text(key.action())))
+                        text(key.action()),
+                        "principal",
+                        key.principal(),
+                        "role",
+                        key.role()))
                 .value(count)
                 .build()));
         return family.build();

@@ -101,7 +101,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 services,
                 settings.topicIdLookup(),
                 settings.maxTopicsPerConnection(),
-                String.valueOf(relay.remoteAddress()));
+                String.valueOf(relay.clientAddress()));
         this.authentication = new SaslAuthentication(gates::authenticated);
     }
 
@@ -126,7 +126,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         AdmissionDecision admission = services.admission().admit(RequestType.NEW_CONNECTION);
         if (!admission.admitted()) {
             // A broker over its connection quota closes a new connection too; the client retries.
-            log.debug("Refusing Kafka connection from {}: {}", relay.remoteAddress(), admission.rejectMessage());
+            log.debug("Refusing Kafka connection from {}: {}", relay.clientAddress(), admission.rejectMessage());
             relay.close();
         }
     }
@@ -150,7 +150,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         X509Certificate certificate = relay.clientCertificate();
         if (certificate != null) {
             String principal = principalMapping.principalOf(certificate.getSubjectX500Principal());
-            log.debug("Kafka connection from {} presented a client certificate: {}", relay.remoteAddress(), principal);
+            log.debug("Kafka connection from {} presented a client certificate: {}", relay.clientAddress(), principal);
             gates.authenticated(principal);
         }
     }
@@ -199,7 +199,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             forward(frame, header, null);
             return;
         }
-        log.debug("Refusing a Metadata request from {}: {}", relay.remoteAddress(), decision.rejectMessage());
+        log.debug("Refusing a Metadata request from {}: {}", relay.clientAddress(), decision.rejectMessage());
         answer(header, MetadataRefusal.noBrokers(relay.alloc(), header));
     }
 
@@ -219,7 +219,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         log.debug(
                 "Refusing {} from {}: {}",
                 ApiKeys.forId(header.apiKey()).name,
-                relay.remoteAddress(),
+                relay.clientAddress(),
                 decision.rejectMessage());
         answer(header, NewWorkRefusal.answer(relay.alloc(), frame, header, decision.rejectMessage()));
     }
@@ -265,7 +265,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         List<BrokerEndpoint> endpoints = route.endpoints();
         if (endpoints.isEmpty()) {
             services.stats().upstreamConnectFailed();
-            log.warn("Closing Kafka connection from {}: no address known for {} yet", relay.remoteAddress(), route);
+            log.warn("Closing Kafka connection from {}: no address known for {} yet", relay.clientAddress(), route);
             relay.close();
             return;
         }
@@ -288,14 +288,14 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             log.warn(
                     "TLS handshake with {} failed for Kafka connection from {}{}: {}",
                     endpoints.get(attempt),
-                    relay.remoteAddress(),
+                    relay.clientAddress(),
                     next ? ", trying the next server" : "",
                     TlsHandshakeWatch.reason(failure.cause()));
         } else if (next) {
             log.debug(
                     "Upstream {} unreachable for {}, trying the next: {}",
                     endpoints.get(attempt),
-                    relay.remoteAddress(),
+                    relay.clientAddress(),
                     failure.reason());
         }
         if (next) {
@@ -303,7 +303,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             return;
         }
         log.warn(
-                "Closing Kafka connection from {}: {} unreachable: {}", relay.remoteAddress(), route, failure.reason());
+                "Closing Kafka connection from {}: {} unreachable: {}", relay.clientAddress(), route, failure.reason());
         relay.close();
     }
 

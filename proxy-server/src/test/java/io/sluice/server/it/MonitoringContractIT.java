@@ -10,6 +10,8 @@ import io.sluice.server.it.PromQl.Matcher;
 import io.sluice.server.it.PromQl.Reads;
 import io.sluice.server.it.PromQl.Selector;
 import io.sluice.testkit.pulsar.PulsarBroker;
+import io.sluice.testkit.pulsar.PulsarTokens;
+import org.apache.pulsar.client.api.AuthenticationFactory;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.Producer;
@@ -49,6 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * malformed frame), then every panel query, template variable and alert expression is scanned
  * ({@link PromQl}) and each metric, matcher label, matched value, grouping label, legend label
  * and annotation label is looked up in the scrape. A renamed metric or label fails this test.
+ * Three roles (token authentication) are throttled with room for two in the {@code role} label,
+ * so the label's {@code _other} overflow is in the scrape too.
  *
  * <p>Metrics the files use before Sluice exports them are listed in {@link #NOT_YET_EXPORTED}
  * (and in docs/OPERATIONS.md); the test prints where they are used, and fails once one of them is
@@ -72,13 +76,19 @@ class MonitoringContractIT {
     private static final Pattern LABEL_VALUES =
             Pattern.compile("label_values\\((.*),\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*\\)", Pattern.DOTALL);
 
-    private static final PulsarBroker broker = PulsarBroker.shared();
+    private static final byte[] SECRET = "sluice-test-secret-of-32-bytes!!".getBytes(StandardCharsets.US_ASCII);
+
+    /** Roles with a name of their own in the throttle-event counters; three are throttled. */
+    private static final int NAMED_IDENTITIES = 2;
+
+    private static PulsarBroker broker;
     private static RunningSluice sluice;
     private static ExposedMetrics exposed;
 
     @BeforeAll
     static void trafficThenScrape() throws Exception {
-        sluice = RunningSluice.frontProxy(broker);
+        broker = PulsarBroker.builder().tokenAuthentication(SECRET).start();
+        sluice = RunningSluice.frontProxyNamingIdentities(broker, NAMED_IDENTITIES);
         String delayed = "persistent://public/default/monitoring-delayed-" + System.nanoTime();
         String rejected = "persistent://public/default/monitoring-rejected-" + System.nanoTime();
         sluice.server
@@ -98,20 +108,21 @@ class MonitoringContractIT {
                                 LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":1e9,"
                                                 + "\"adaptive\":{\"targetLatencyMillis\":60000}}}")
                                         .getBytes(StandardCharsets.UTF_8))));
-        try (PulsarClient client = PulsarClient.builder()
-                        .serviceUrl(sluice.serviceUrl)
-                        .operationTimeout(30, TimeUnit.SECONDS)
-                        .build();
-                Consumer<byte[]> consumer = client.newConsumer()
+        try (PulsarClient alice = client("alice");
+                PulsarClient bob = client("bob");
+                PulsarClient carol = client("carol");
+                Consumer<byte[]> consumer = alice.newConsumer()
                         .topic(delayed)
                         .subscriptionName("monitoring")
                         .subscribe();
-                Producer<byte[]> slow = client.newProducer()
+                Producer<byte[]> slow = alice.newProducer()
                         .topic(delayed)
                         .enableBatching(false)
                         .sendTimeout(0, TimeUnit.SECONDS)
                         .create();
-                Producer<byte[]> refused = client.newProducer()
+                Producer<byte[]> refused =
+                        bob.newProducer().topic(rejected).enableBatching(false).create();
+                Producer<byte[]> alsoRefused = carol.newProducer()
                         .topic(rejected)
                         .enableBatching(false)
                         .create()) {
@@ -119,6 +130,9 @@ class MonitoringContractIT {
             for (int i = 0; i < 60; i++) {
                 sends.add(slow.sendAsync(("delayed " + i).getBytes(StandardCharsets.UTF_8)));
                 sends.add(refused.sendAsync(("rejected " + i).getBytes(StandardCharsets.UTF_8))
+                        .exceptionally(e -> null));
+                sends.add(alsoRefused
+                        .sendAsync(("also rejected " + i).getBytes(StandardCharsets.UTF_8))
                         .exceptionally(e -> null));
             }
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -133,7 +147,20 @@ class MonitoringContractIT {
 
     @AfterAll
     static void stop() {
-        sluice.close();
+        if (sluice != null) {
+            sluice.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static PulsarClient client(String role) throws Exception {
+        return PulsarClient.builder()
+                .serviceUrl(sluice.serviceUrl)
+                .authentication(AuthenticationFactory.token(PulsarTokens.hs256(SECRET, role)))
+                .operationTimeout(30, TimeUnit.SECONDS)
+                .build();
     }
 
     /** A frame longer than any broker accepts: Sluice closes the connection and counts a protocol error. */
@@ -160,10 +187,7 @@ class MonitoringContractIT {
                 .build();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         // A send every 50 ms meanwhile: the adaptive limit shows the latency of its last second only.
-        try (PulsarClient client = PulsarClient.builder()
-                        .serviceUrl(sluice.serviceUrl)
-                        .operationTimeout(30, TimeUnit.SECONDS)
-                        .build();
+        try (PulsarClient client = client("trickle");
                 Producer<byte[]> trickle = client.newProducer()
                         .topic("persistent://public/default/monitoring-trickle-" + System.nanoTime())
                         .enableBatching(false)
@@ -216,8 +240,24 @@ class MonitoringContractIT {
                 .path("templating")
                 .path("list")
                 .forEach(v -> variables.add(v.path("name").asText()));
-        assertTrue(variables.containsAll(Set.of("protocol", "topic")), "template variables: " + variables);
+        assertTrue(
+                variables.containsAll(Set.of("protocol", "topic", "principal", "role")),
+                "template variables: " + variables);
         findings.report("dashboard", queries);
+    }
+
+    @Test
+    void throttleCountersNameTheMostThrottledRolesAndCountTheRestAsOther() {
+        Set<String> roles = exposed.values("sluice_throttle_events_total", "role");
+        Set<String> named = new TreeSet<>(roles);
+        named.remove("_other");
+        assertTrue(roles.contains("_other"), "three roles throttled, two named: the third is _other: " + roles);
+        assertEquals(NAMED_IDENTITIES, named.size(), "named roles: " + roles);
+        assertTrue(Set.of("alice", "bob", "carol").containsAll(named), "only the throttled roles: " + roles);
+        assertEquals(
+                Set.of(""),
+                exposed.values("sluice_throttle_events_total", "principal"),
+                "a Pulsar connection has a role, no principal");
     }
 
     @Test

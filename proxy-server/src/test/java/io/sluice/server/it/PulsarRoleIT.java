@@ -1,12 +1,8 @@
 package io.sluice.server.it;
 
-import io.sluice.limits.LimitsJson;
-import io.sluice.limits.ScopeRef;
-import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.pulsar.PulsarTokens;
 import org.apache.pulsar.client.api.AuthenticationFactory;
-import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.impl.auth.AuthenticationBasic;
@@ -85,36 +81,8 @@ class PulsarRoleIT {
     /** Floods as alice and bob side by side with alice's role limited: she is held to it, he is not slowed. */
     private static void aliceIsHeldWhileBobIsNot(PulsarClient alice, PulsarClient bob, String authentication)
             throws Exception {
-        sluice.server
-                .limits()
-                .update(d -> d.withLimit(
-                        new ScopeRef(PulsarScopes.ROLE, "alice"),
-                        LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + ALICE_RATE + "}}")
-                                .getBytes(StandardCharsets.UTF_8))));
-        try (Producer<byte[]> aliceProducer = alice.newProducer()
-                        .topic(topic("alice"))
-                        .enableBatching(false)
-                        .create();
-                // Batched, so that what bob gets is bounded by the broker, not by a round trip per message.
-                Producer<byte[]> bobProducer =
-                        bob.newProducer().topic(topic("bob")).create();
-                Flood aliceFlood = new Flood(aliceProducer, 100, 1000);
-                Flood bobFlood = new Flood(bobProducer, 100, 1000)) {
-            // A broker just started takes seconds to come up to speed; the bucket's burst goes in the first second.
-            long from = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            long to = from + TimeUnit.SECONDS.toNanos(5);
-            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(to - System.nanoTime()) + 100);
-            double aliceRate = aliceFlood.acknowledgedBetween(from, to) / 5.0;
-            double bobRate = bobFlood.acknowledgedBetween(from, to) / 5.0;
-            System.out.printf(
-                    "[pulsar-role] %s: role alice at %.0f msg/s: %.1f msg/s; role bob unlimited beside her:"
-                            + " %.1f msg/s%n",
-                    authentication, ALICE_RATE, aliceRate, bobRate);
-            assertTrue(aliceRate >= ALICE_RATE * 0.9 && aliceRate <= ALICE_RATE * 1.1, "alice: " + aliceRate);
-            assertTrue(bobRate > 2 * ALICE_RATE, "bob is not slowed by alice's limit: " + bobRate);
-        } finally {
-            sluice.server.limits().update(d -> d.withLimit(new ScopeRef(PulsarScopes.ROLE, "alice"), null));
-        }
+        RoleFloods.aliceIsHeldWhileBobIsNot(
+                sluice.server, alice, bob, topic("alice"), topic("bob"), ALICE_RATE, "[pulsar-role] " + authentication);
     }
 
     @Test

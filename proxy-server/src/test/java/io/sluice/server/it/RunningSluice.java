@@ -8,10 +8,14 @@ import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
+import io.sluice.relay.proxyprotocol.ProxyProtocol;
+import io.sluice.server.AdminAccess;
 import io.sluice.server.ClusterSettings;
+import io.sluice.server.ConnectionBounds;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
+import io.sluice.server.logging.LogSettings;
 import io.sluice.testkit.pulsar.PulsarBroker;
 
 import java.io.IOException;
@@ -98,19 +102,7 @@ final class RunningSluice implements AutoCloseable {
 
     /** A front proxy whose admin API wants {@code Authorization: Bearer adminToken}. */
     static RunningSluice frontProxyWithAdminToken(PulsarBroker broker, String adminToken) {
-        try {
-            return start(
-                    BrokerAddress.parse(broker.serviceUrl()),
-                    0,
-                    LookupMode.REWRITE,
-                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
-                    AdmissionSettings.DEFAULTS,
-                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                    AdminServer.DEFAULT_IDLE_TIMEOUT,
-                    adminToken);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return frontProxy(broker, adminToken, SluiceConfig.DEFAULT_METRICS_MAX_IDENTITIES);
     }
 
     private static RunningSluice start(BrokerAddress upstream, int port, LookupMode mode, Path limitsFile) {
@@ -149,6 +141,50 @@ final class RunningSluice implements AutoCloseable {
             Duration handshakeTimeout,
             Duration adminIdleTimeout,
             String adminToken) {
+        return start(
+                upstream,
+                port,
+                mode,
+                limitsFile,
+                admission,
+                handshakeTimeout,
+                adminIdleTimeout,
+                adminToken,
+                SluiceConfig.DEFAULT_METRICS_MAX_IDENTITIES);
+    }
+
+    /** A front proxy whose throttle-event counters name at most {@code metricsMaxIdentities} principals and roles. */
+    static RunningSluice frontProxyNamingIdentities(PulsarBroker broker, int metricsMaxIdentities) {
+        return frontProxy(broker, null, metricsMaxIdentities);
+    }
+
+    private static RunningSluice frontProxy(PulsarBroker broker, String adminToken, int metricsMaxIdentities) {
+        try {
+            return start(
+                    BrokerAddress.parse(broker.serviceUrl()),
+                    0,
+                    LookupMode.REWRITE,
+                    Files.createTempDirectory("sluice-it").resolve("limits.json"),
+                    AdmissionSettings.DEFAULTS,
+                    PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
+                    AdminServer.DEFAULT_IDLE_TIMEOUT,
+                    adminToken,
+                    metricsMaxIdentities);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static RunningSluice start(
+            BrokerAddress upstream,
+            int port,
+            LookupMode mode,
+            Path limitsFile,
+            AdmissionSettings admission,
+            Duration handshakeTimeout,
+            Duration adminIdleTimeout,
+            String adminToken,
+            int metricsMaxIdentities) {
         try {
             SluiceConfig config = new SluiceConfig(
                     List.of(new PulsarConfig(
@@ -162,13 +198,19 @@ final class RunningSluice implements AutoCloseable {
                     limitsFile,
                     adminToken,
                     1000,
+                    metricsMaxIdentities,
                     Duration.ofSeconds(10),
                     handshakeTimeout,
                     adminIdleTimeout,
                     admission,
                     ClusterSettings.NONE,
                     TlsConfig.NONE,
-                    null);
+                    null,
+                    AdminAccess.DEFAULTS,
+                    ConnectionBounds.DEFAULTS,
+                    List.of(),
+                    ProxyProtocol.OFF,
+                    LogSettings.DEFAULTS);
             return new RunningSluice(new PulsarSluice(SluiceServer.start(config)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * A recording TCP relay: forwards every accepted connection to {@code host:port} and keeps each
@@ -34,6 +35,7 @@ public final class TcpTee implements AutoCloseable {
     private final ServerSocket server;
     private final String host;
     private final int port;
+    private final Function<Socket, byte[]> preface;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     public final List<Recording> recordings = new CopyOnWriteArrayList<>();
 
@@ -43,6 +45,16 @@ public final class TcpTee implements AutoCloseable {
 
     /** A relay listening on {@code listen} (a port of its own choosing when that port is 0). */
     public TcpTee(InetSocketAddress listen, String host, int port) throws IOException {
+        this(listen, host, port, client -> null);
+    }
+
+    /**
+     * A relay that first writes {@code preface(client)} upstream on each connection, as a load
+     * balancer writes its PROXY protocol header (nothing when it gives null).
+     */
+    public TcpTee(InetSocketAddress listen, String host, int port, Function<Socket, byte[]> preface)
+            throws IOException {
+        this.preface = preface;
         this.host = host;
         this.port = port;
         this.server = new ServerSocket(listen.getPort(), 50, listen.getAddress());
@@ -51,7 +63,7 @@ public final class TcpTee implements AutoCloseable {
         acceptor.start();
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
@@ -62,6 +74,10 @@ public final class TcpTee implements AutoCloseable {
                 Socket upstream = new Socket(host, port);
                 sockets.add(client);
                 sockets.add(upstream);
+                byte[] header = preface.apply(client);
+                if (header != null) {
+                    upstream.getOutputStream().write(header);
+                }
                 Recording recording = new Recording();
                 recordings.add(recording);
                 pump(client, upstream, recording, recording.fromClient);

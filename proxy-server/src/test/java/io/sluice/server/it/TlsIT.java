@@ -1,10 +1,7 @@
 package io.sluice.server.it;
 
 import io.sluice.cli.AdminCli;
-import io.sluice.limits.LimitsJson;
-import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.BaseCommand;
-import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.tls.TlsHandshakeWatch;
 import io.sluice.server.TlsConfig;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -243,33 +240,14 @@ class TlsIT {
                         .start());
                 PulsarClient alice = tlsAuthenticated(sluice.port(), aliceCertificate);
                 PulsarClient bob = tlsAuthenticated(sluice.port(), bobCertificate)) {
-            sluice.server()
-                    .limits()
-                    .update(d -> d.withLimit(
-                            new ScopeRef(PulsarScopes.ROLE, "alice"),
-                            LimitsJson.parseLimit(("{\"publish\":{\"messagesPerSecond\":" + aliceLimit + "}}")
-                                    .getBytes(StandardCharsets.UTF_8))));
-            try (Producer<byte[]> aliceProducer = alice.newProducer()
-                            .topic(topic("cn-alice"))
-                            .enableBatching(false)
-                            .create();
-                    Producer<byte[]> bobProducer =
-                            bob.newProducer().topic(topic("cn-bob")).create();
-                    Flood aliceFlood = new Flood(aliceProducer, 100, 1000);
-                    Flood bobFlood = new Flood(bobProducer, 100, 1000)) {
-                // The bucket's burst goes in the first second.
-                long from = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                long to = from + TimeUnit.SECONDS.toNanos(5);
-                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(to - System.nanoTime()) + 100);
-                double aliceRate = aliceFlood.acknowledgedBetween(from, to) / 5.0;
-                double bobRate = bobFlood.acknowledgedBetween(from, to) / 5.0;
-                System.out.printf(
-                        "[tls] role alice (CN of CN=alice,OU=Apps,O=Sluice) at %.0f msg/s: %.1f msg/s;"
-                                + " role bob (CN=bob) unlimited beside her: %.1f msg/s%n",
-                        aliceLimit, aliceRate, bobRate);
-                assertTrue(aliceRate >= aliceLimit * 0.9 && aliceRate <= aliceLimit * 1.1, "alice: " + aliceRate);
-                assertTrue(bobRate > 2 * aliceLimit, "bob is not slowed by alice's limit: " + bobRate);
-            }
+            RoleFloods.aliceIsHeldWhileBobIsNot(
+                    sluice.server(),
+                    alice,
+                    bob,
+                    topic("cn-alice"),
+                    topic("cn-bob"),
+                    aliceLimit,
+                    "[tls] CN=alice,OU=Apps,O=Sluice and CN=bob");
         }
     }
 

@@ -94,7 +94,7 @@ final class PulsarConnection implements ConnectionProtocol {
         this.services = services;
         this.rewriteLookups = settings.lookupMode() == LookupMode.REWRITE;
         this.upstreamTls = settings.upstreamTls() != null;
-        String clientAddress = String.valueOf(relay.remoteAddress());
+        String clientAddress = String.valueOf(relay.clientAddress());
         this.publish = new PublishGate(
                 relay,
                 relay.eventLoop(),
@@ -306,7 +306,7 @@ final class PulsarConnection implements ConnectionProtocol {
                 if (leftOut >= 0) {
                     log.warn(
                             "Refusing {}: proxy_to_broker_url \"{}\" is not allowed by --allowed-brokers '{}'{}",
-                            relay.remoteAddress(),
+                            relay.clientAddress(),
                             ClientText.of(proxyToBrokerUrl),
                             settings.allowedBrokers(),
                             RepeatedWarning.leftOut(leftOut));
@@ -330,7 +330,7 @@ final class PulsarConnection implements ConnectionProtocol {
             log.warn(
                     "Upstream {} unreachable for {}: {}{}",
                     ClientText.of(address.toString()),
-                    relay.remoteAddress(),
+                    relay.clientAddress(),
                     failure.reason(),
                     RepeatedWarning.leftOut(leftOut));
         }

@@ -13,7 +13,9 @@ import io.sluice.relay.ReadGate;
  * and relays what the
  * channel says to the connection: the end of a read (flush), writability (the upstream's reads
  * follow it), a drain request, its decoder's {@link FrameDecoder.Reads}, the channel's close and
- * failures.
+ * failures. A handler before framing (the PROXY protocol's) may hold back {@code channelActive}
+ * until it knows the client's address; a channel that closes or drains before then had no
+ * connection opened.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
 
@@ -57,6 +59,10 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (connection == null) {
+            ctx.fireChannelReadComplete();
+            return;
+        }
         connection.clock().readComplete();
         if (readBytes > 0) {
             stats.bytesFromClient(readBytes);
@@ -68,13 +74,21 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        connection.clientWritabilityChanged();
+        if (connection != null) {
+            connection.clientWritabilityChanged();
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event == Drain.REQUEST) {
+        if (connection == null) {
+            if (event == Drain.REQUEST) {
+                ctx.close();
+            } else {
+                ctx.fireUserEventTriggered(event);
+            }
+        } else if (event == Drain.REQUEST) {
             connection.drain();
         } else if (event == FrameDecoder.Reads.STOP) {
             connection.pauseClient(ReadGate.BUFFERED_BYTES);
@@ -87,12 +101,18 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        connection.close();
+        if (connection != null) {
+            connection.close();
+        }
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (connection == null) {
+            ctx.close();
+            return;
+        }
         connection.fail(cause);
     }
 }

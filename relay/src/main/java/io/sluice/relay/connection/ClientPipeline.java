@@ -14,7 +14,10 @@ import java.util.Objects;
  *   -&gt; HandshakeDeadline (until the front end's handshake is done) -&gt; ClientHandler
  * </pre>
  * The handshake deadline starts when the connection is accepted, so it bounds the TLS handshake
- * too. When the client is connected, {@code ClientHandler} opens its {@link ProxiedConnection}
+ * too, and a PROXY protocol header before it: with {@code --proxy-protocol} the port puts
+ * {@code io.sluice.relay.proxyprotocol}'s header gate in front of this pipeline (see
+ * {@code frontend/ClientPorts}), which holds back {@code channelActive} until the client's address
+ * is known. When the client is connected, {@code ClientHandler} opens its {@link ProxiedConnection}
  * and the front end's {@link ConnectionProtocol}; the upstream's pipeline is assembled by the
  * connection's {@link UpstreamDialer}. Thread-safe: one serves every connection of a port.
  */

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
 import io.sluice.relay.ClientText;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -86,7 +87,14 @@ public final class ProxiedConnection implements Outbound {
     /** A flood of malformed connections logs a line per reason every ten seconds. */
     private static final RepeatedWarning.PerReason CLOSED_MALFORMED = new RepeatedWarning.PerReason();
 
+    /**
+     * Where a handler before framing (the PROXY protocol's, {@code io.sluice.relay.proxyprotocol})
+     * puts the client's address it learnt, before it lets the connection open.
+     */
+    public static final AttributeKey<SocketAddress> CLIENT_ADDRESS = AttributeKey.valueOf("sluice.clientAddress");
+
     private final Channel client;
+    private final SocketAddress clientAddress;
     private final ConnectionSpec spec;
     private final ProxyStats stats;
     /** Bytes queued for the client since the last flush: counted once a flush, not once a frame. */
@@ -107,6 +115,8 @@ public final class ProxiedConnection implements Outbound {
             HandshakeDeadline deadline,
             ConnectionProtocol.Factory protocols) {
         this.client = client;
+        SocketAddress announced = client.attr(CLIENT_ADDRESS).get();
+        this.clientAddress = announced != null ? announced : client.remoteAddress();
         this.spec = spec;
         this.stats = spec.services().stats();
         this.clientFrames = clientFrames;
@@ -127,9 +137,13 @@ public final class ProxiedConnection implements Outbound {
         return state;
     }
 
-    /** The client's address, for log lines and throttle records. */
-    public SocketAddress remoteAddress() {
-        return client.remoteAddress();
+    /**
+     * The client's address, for log lines and throttle records: the source the PROXY
+     * protocol header named when {@code --proxy-protocol} read one ({@link #CLIENT_ADDRESS}), else
+     * the socket's peer.
+     */
+    public SocketAddress clientAddress() {
+        return clientAddress;
     }
 
     /**
@@ -402,13 +416,13 @@ public final class ProxiedConnection implements Outbound {
                 log.warn(
                         "Closing {} from {}: {} ({}){}",
                         spec.connections(),
-                        client.remoteAddress(),
+                        clientAddress,
                         ClientText.of(malformed.getMessage()),
                         malformed.reason(),
                         RepeatedWarning.leftOut(leftOut));
             }
         } else {
-            log.debug("Closing {} from {}", spec.connections(), client.remoteAddress(), cause);
+            log.debug("Closing {} from {}", spec.connections(), clientAddress, cause);
         }
         close();
     }
@@ -488,7 +502,7 @@ public final class ProxiedConnection implements Outbound {
     }
 
     private IllegalStateException illegal(String what) {
-        return new IllegalStateException("connection from " + client.remoteAddress() + " cannot " + what + " while "
+        return new IllegalStateException("connection from " + clientAddress + " cannot " + what + " while "
                 + state.getClass().getSimpleName());
     }
 }

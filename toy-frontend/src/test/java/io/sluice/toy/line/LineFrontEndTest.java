@@ -1,5 +1,13 @@
 package io.sluice.toy.line;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.haproxy.HAProxyCommand;
+import io.netty.handler.codec.haproxy.HAProxyMessage;
+import io.netty.handler.codec.haproxy.HAProxyMessageEncoder;
+import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
+import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 import io.sluice.cli.AdminCli;
 import io.sluice.server.SluiceMain;
 import io.sluice.server.SluiceServer;
@@ -55,7 +63,9 @@ class LineFrontEndTest {
                     "--admin",
                     "127.0.0.1:0",
                     "--limits-file",
-                    dir.resolve("limits.json").toString()
+                    dir.resolve("limits.json").toString(),
+                    "--proxy-protocol",
+                    "optional"
                 },
                 Map.of(),
                 new PrintStream(new ByteArrayOutputStream())));
@@ -107,10 +117,46 @@ class LineFrontEndTest {
         assertTrue(seconds >= 1.2, "40 lines at 20/s with 10 of burst took only " + seconds + " s");
     }
 
-    /** Sends {@code count} PUB lines for {@code topic} at once on a fresh connection, and reads an answer to each. */
+    @Test
+    void aLineClientBehindALoadBalancerGetsThePROXYProtocolByDoingNothing() throws Exception {
+        byte[] v1 = "PROXY TCP4 203.0.113.7 127.0.0.1 51000 7000\r\n".getBytes(StandardCharsets.US_ASCII);
+        EmbeddedChannel encoder = new EmbeddedChannel(HAProxyMessageEncoder.INSTANCE);
+        encoder.writeOutbound(new HAProxyMessage(
+                HAProxyProtocolVersion.V2,
+                HAProxyCommand.PROXY,
+                HAProxyProxiedProtocol.TCP4,
+                "198.51.100.1",
+                "127.0.0.1",
+                51001,
+                7000));
+        ByteBuf encoded = encoder.readOutbound();
+        byte[] v2 = ByteBufUtil.getBytes(encoded);
+        encoded.release();
+        encoder.finishAndReleaseAll();
+        for (byte[] header : List.of(v1, v2)) {
+            List<String> answers = publish("proxied", 5, header);
+            assertEquals(
+                    5,
+                    answers.stream()
+                            .filter(a -> a != null && a.startsWith("OK "))
+                            .count(),
+                    answers.toString());
+        }
+        assertEquals(10, upstream.received("proxied"));
+    }
+
     private static List<String> publish(String topic, int count) throws IOException {
+        return publish(topic, count, new byte[0]);
+    }
+
+    /**
+     * Sends {@code header}, then {@code count} PUB lines for {@code topic} at once on a fresh
+     * connection, and reads an answer to each.
+     */
+    private static List<String> publish(String topic, int count, byte[] header) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), sluice.port(LineScopes.PROTOCOL))) {
             socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(header);
             StringBuilder lines = new StringBuilder();
             for (int i = 0; i < count; i++) {
                 lines.append("PUB ")

@@ -15,10 +15,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.net.ssl.SSLSocket;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -29,6 +31,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +40,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -50,7 +56,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code --kafka-upstream-tls}); a plaintext peer on a TLS port; and a broker certificate Sluice
  * must not trust; and Sluice's own certificate presented to a listener that requires one
  * ({@code ssl.client.auth=required}), past a bootstrap server whose handshake fails, renewed without
- * a restart.
+ * a restart; and Sluice's own certificate rotated on disk while a producer keeps sending.
  */
 class KafkaTlsIT {
 
@@ -221,6 +227,90 @@ class KafkaTlsIT {
             KafkaClientsIT.await(() -> logOf(presenting).contains(presented), "the renewed certificate taken up");
             roundTrip(clients);
             assertEquals(0, metric(presenting, "sluice_tls_reload_failures_total"));
+        }
+    }
+
+    @Test
+    void aRotatedCertificateReachesNewConnectionsWhileAProducerKeepsSending() throws Exception {
+        Path dir = Files.createTempDirectory("kafka-rotation");
+        Path certificate = dir.resolve("rotating.crt");
+        Path key = dir.resolve("rotating.key");
+        sluiceCertificate.copyTo(certificate, key);
+        String topic = "rotation-" + UUID.randomUUID();
+        try (SluiceForKafka rotating = SluiceForKafka.start(
+                brokers,
+                brokers.plaintextBootstrap(),
+                "--tls-cert",
+                certificate.toString(),
+                "--tls-key",
+                key.toString())) {
+            KafkaClients clients = new KafkaClients(rotating.bootstrap(), ssl(false));
+            clients.createTopics(3, topic);
+            AtomicLong acknowledged = new AtomicLong();
+            AtomicLong failed = new AtomicLong();
+            AtomicBoolean sending = new AtomicBoolean(true);
+            Thread sender;
+            try (KafkaProducer<String, String> producer = clients.producer()) {
+                sender = new Thread(
+                        () -> {
+                            for (long i = 0; sending.get(); i++) {
+                                producer.send(new ProducerRecord<>(topic, "key-" + i, "record-" + i), (metadata, e) -> {
+                                    if (e == null) {
+                                        acknowledged.incrementAndGet();
+                                    } else {
+                                        failed.incrementAndGet();
+                                    }
+                                });
+                                if (i % 100 == 0) {
+                                    // A few thousand records a second, all of which the test reads back.
+                                    producer.flush();
+                                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                                }
+                            }
+                        },
+                        "rotation-sender");
+                sender.start();
+                awaitAcknowledged(acknowledged, 1_000);
+                assertEquals(sluiceCertificate.x509().getSerialNumber(), presentedSerial(rotating.kafkaPort));
+
+                IssuedCertificate renewed = ca.issue("sluice-renewed")
+                        .hosts("127.0.0.1", "localhost")
+                        .write();
+                renewed.copyTo(certificate, key);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!renewed.x509().getSerialNumber().equals(presentedSerial(rotating.kafkaPort))) {
+                    assertTrue(System.nanoTime() < deadline, "the renewed certificate is presented within 10 s");
+                    Thread.sleep(50);
+                }
+                awaitAcknowledged(acknowledged, acknowledged.get() + 1_000);
+                sending.set(false);
+                sender.join(30_000);
+                producer.flush();
+            }
+            assertEquals(0, failed.get(), "no send failed across the rotation");
+            assertEquals(
+                    acknowledged.get(),
+                    consume(clients, topic, (int) acknowledged.get()).size(),
+                    "every acknowledged record is on the topic, once");
+        }
+    }
+
+    private static void awaitAcknowledged(AtomicLong acknowledged, long atLeast) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (acknowledged.get() < atLeast) {
+            assertTrue(System.nanoTime() < deadline, "the producer reached " + atLeast + " acknowledged records");
+            Thread.sleep(20);
+        }
+    }
+
+    /** The serial of the certificate Sluice's Kafka port presents to a new connection. */
+    private static BigInteger presentedSerial(int port) throws IOException {
+        try (SSLSocket socket = (SSLSocket) ClientSslContexts.trusting(ca.certificateFile())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSerialNumber();
         }
     }
 

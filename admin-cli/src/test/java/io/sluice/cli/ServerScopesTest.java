@@ -110,7 +110,7 @@ class ServerScopesTest {
         assertThrows(CliFailure.class, () -> scope.path("news"));
         assertTrue(scopes.names().endsWith("kafka-principal, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
-                LimitsDocument.empty().withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null)),
+                LimitsDocument.empty().withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null, null)),
                 server);
         List<DocumentScopes.Entry> entries = DocumentScopes.list(scopes, readTree(document));
         assertTrue(

@@ -85,10 +85,12 @@ class CidrBlockTest {
         CidrBlock block = CidrBlock.parse("10.1.128.0/17");
         assertTrue(block.contains(InetAddress.getByName("10.1.200.7").getAddress()));
         assertFalse(block.contains(InetAddress.getByName("10.1.127.255").getAddress()));
-        assertFalse(block.contains(InetAddress.getByName("::ffff:a01:c807").getAddress().length == 4
-                ? new byte[16]
-                : InetAddress.getByName("::a01:c807").getAddress()));
-        assertTrue(CidrBlock.parse("0.0.0.0/0").contains(InetAddress.getByName("192.0.2.1").getAddress()));
+        assertFalse(block.contains(
+                InetAddress.getByName("::ffff:a01:c807").getAddress().length == 4
+                        ? new byte[16]
+                        : InetAddress.getByName("::a01:c807").getAddress()));
+        assertTrue(CidrBlock.parse("0.0.0.0/0")
+                .contains(InetAddress.getByName("192.0.2.1").getAddress()));
     }
 
     @Test
@@ -107,7 +109,9 @@ class CidrBlockTest {
             CidrBlock block = CidrBlock.parse(address.getHostAddress());
             assertEquals(CidrBlock.of(address), block);
             assertArrayEquals(
-                    bytes, InetAddress.getByName(block.toString().replaceAll("/.*", "")).getAddress());
+                    bytes,
+                    InetAddress.getByName(block.toString().replaceAll("/.*", ""))
+                            .getAddress());
             int prefix = random.nextInt(bytes.length * 8 + 1);
             CidrBlock masked = CidrBlock.of(bytes, prefix);
             assertTrue(masked.contains(bytes));

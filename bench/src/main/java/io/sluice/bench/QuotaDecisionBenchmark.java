@@ -54,7 +54,9 @@ public class QuotaDecisionBenchmark {
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0, null);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
-                            .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, null, OnExceed.DELAY))
+                            .withLimit(
+                                    new ScopeRef(PulsarScopes.TOPIC, TOPIC),
+                                    new Limit(fast, null, null, OnExceed.DELAY))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
                                     new Limit(fast, null, null, OnExceed.REJECT))

@@ -6,9 +6,9 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
+import io.sluice.relay.ClientAddress;
 import io.sluice.relay.ProxyStats;
 import io.sluice.relay.RepeatedWarning;
-import io.sluice.relay.connection.ProxiedConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +61,7 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        SocketAddress client = clientAddress(ctx);
+        SocketAddress client = ClientAddress.of(ctx.channel());
         QuotaPath path = client instanceof InetSocketAddress inet && inet.getAddress() != null
                 ? rates.pathOf(inet.getAddress())
                 : null;
@@ -164,11 +164,5 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
             early.forEach(ReferenceCountUtil::release);
             early.clear();
         }
-    }
-
-    private static SocketAddress clientAddress(ChannelHandlerContext ctx) {
-        SocketAddress announced =
-                ctx.channel().attr(ProxiedConnection.CLIENT_ADDRESS).get();
-        return announced != null ? announced : ctx.channel().remoteAddress();
     }
 }

@@ -8,7 +8,7 @@ import io.sluice.limits.EventRate;
 import io.sluice.limits.Limit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
-import io.sluice.relay.connection.ProxiedConnection;
+import io.sluice.relay.ClientAddress;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.GateWorld;
 import io.sluice.testing.LeakCheck;
@@ -54,7 +54,7 @@ class ConnectionRateGateTest {
         Accepted client = new Accepted();
         client.channel.config().setAllocator(alloc);
         if (address != null) {
-            client.channel.attr(ProxiedConnection.CLIENT_ADDRESS).set(new InetSocketAddress(address, 50000));
+            client.channel.attr(ClientAddress.KEY).set(new InetSocketAddress(address, 50000));
         }
         client.channel
                 .pipeline()

@@ -236,7 +236,8 @@ class AdminCliIT {
     void anAddressBlockTakesARateOfConnectionsAndOnlyThat() throws Exception {
         ok("limits", "set", "ip", "10.1.2.3/16", "--connections-per-second", "10");
         try {
-            JsonNode limit = JSON.readTree(ok("limits", "get", "ip", "10.1.0.0/16").out());
+            JsonNode limit =
+                    JSON.readTree(ok("limits", "get", "ip", "10.1.0.0/16").out());
             assertEquals(10.0, limit.path("connections").path("perSecond").asDouble());
             ok("limits", "set", "ip", "10.1.0.0/16", "--connections-burst", "2");
             assertEquals(

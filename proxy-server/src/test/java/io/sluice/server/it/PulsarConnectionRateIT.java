@@ -7,8 +7,6 @@ import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.accept.ConnectionRateGate;
-import io.sluice.server.SluiceMain;
-import io.sluice.server.SluiceServer;
 import io.sluice.testing.ProxyHeaders;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.junit.jupiter.api.AfterAll;
@@ -20,9 +18,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,20 +39,7 @@ class PulsarConnectionRateIT {
 
     @BeforeAll
     static void start() throws Exception {
-        sluice = new PulsarSluice(SluiceServer.start(SluiceMain.parse(
-                new String[] {
-                    "--upstream", broker.serviceUrl(),
-                    "--listen", "127.0.0.1:0",
-                    "--admin", "127.0.0.1:0",
-                    "--limits-file",
-                            Files.createTempDirectory("sluice-rates")
-                                    .resolve("limits.json")
-                                    .toString(),
-                    "--proxy-protocol", "optional",
-                    "--proxy-protocol-from", "127.0.0.1/32"
-                },
-                Map.of(),
-                System.out)));
+        sluice = PulsarSluice.behindABalancer(broker);
     }
 
     @AfterAll

@@ -8,9 +8,7 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ClientAddress;
 import io.sluice.relay.ProxyStats;
-import io.sluice.relay.RepeatedWarning;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.sluice.relay.RefusedConnections;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -37,8 +35,7 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
     /** The longest an accept is delayed before the connection is closed instead. */
     public static final long MAX_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private static final Logger log = LoggerFactory.getLogger(ConnectionRateGate.class);
-    private static final RepeatedWarning REFUSED = new RepeatedWarning();
+    private static final RefusedConnections REFUSED = new RefusedConnections();
 
     private final ConnectionRates rates;
     private final ProxyStats stats;
@@ -136,17 +133,7 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
         timer = null;
         release(held);
         held = null;
-        stats.connectionRefused(REASON);
-        long leftOut = REFUSED.admit();
-        if (leftOut >= 0) {
-            log.warn(
-                    "Closing {} from {}: over its address's rate of new connections ({}){}",
-                    connections,
-                    client,
-                    REASON,
-                    RepeatedWarning.leftOut(leftOut));
-        }
-        ctx.close();
+        REFUSED.refuse(ctx, client, connections, stats, REASON, "over its address's rate of new connections");
     }
 
     /** Lets go of the timer and what was held: the connection closed, or the gate left. */

@@ -364,7 +364,7 @@ class AdminCliIT {
         assertEquals(AdminCli.USAGE, scope.exit());
         assertTrue(
                 scope.err()
-                        .contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy,"
+                        .contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, role, ip, proxy,"
                                 + " connection, kafka-topic, kafka-prefix, kafka-client, kafka-principal"),
                 scope.err());
 

@@ -97,13 +97,13 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        let(ctx);
+        let();
         ctx.fireChannelInactive();
     }
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        let(ctx);
+        let();
     }
 
     /** Opens the connection: the handlers after this one see it open, then what it sent so far. */
@@ -115,16 +115,17 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
             release(early);
             return;
         }
-        ctx.fireChannelActive();
         if (early != null) {
+            // Before the connection opens, so that a pause of its own while it opens holds.
             ctx.channel().config().setAutoRead(true);
-            if (!early.isEmpty()) {
-                Object msg;
-                while ((msg = early.poll()) != null) {
-                    ctx.fireChannelRead(msg);
-                }
-                ctx.fireChannelReadComplete();
+        }
+        ctx.fireChannelActive();
+        if (early != null && !early.isEmpty()) {
+            Object msg;
+            while ((msg = early.poll()) != null) {
+                ctx.fireChannelRead(msg);
             }
+            ctx.fireChannelReadComplete();
         }
         ctx.pipeline().remove(this);
     }
@@ -137,7 +138,7 @@ public final class ConnectionRateGate extends ChannelInboundHandlerAdapter {
     }
 
     /** Lets go of the timer and what was held: the connection closed, or the gate left. */
-    private void let(ChannelHandlerContext ctx) {
+    private void let() {
         if (timer != null) {
             timer.cancel(false);
             timer = null;

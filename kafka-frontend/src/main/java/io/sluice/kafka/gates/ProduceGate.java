@@ -584,7 +584,7 @@ public final class ProduceGate {
      */
     private void giveBackRefused(GateExchange exchange, ResponseFrame response) {
         try {
-            if (!ProduceErrors.any(response.frame(), response.bodyIndex(), response.apiVersion(), cursor)) {
+            if (!response.produceScan().refusesAny()) {
                 return;
             }
             long now = context.clock().nanoTime();

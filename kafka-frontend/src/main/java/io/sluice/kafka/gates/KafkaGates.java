@@ -16,7 +16,7 @@ import io.sluice.relay.ProxyServices;
 public final class KafkaGates {
 
     private final RequestPauses pauses;
-    private final ConnectionTopics topics;
+    private final ConnectionIdentity identity = new ConnectionIdentity();
     private final ProduceGate produce;
     private final FetchGate fetch;
     private final ShareFetchGate shareFetch;
@@ -40,9 +40,9 @@ public final class KafkaGates {
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
-        this.topics = new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime());
-        GateContext context =
-                new GateContext(out, requests, loop, clock, services, topics, topicIds, pauses, clientAddress);
+        TopicTable topics = new TopicTable(topicIds.topicIds(), maxTopics, clock.nanoTime());
+        GateContext context = new GateContext(
+                out, requests, loop, clock, services, topics, identity, topicIds, pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
@@ -65,7 +65,7 @@ public final class KafkaGates {
      * and fetches is charged to that principal from its next request on.
      */
     public void authenticated(String principal) {
-        topics.principal(principal);
+        identity.principal(principal);
     }
 
     /** The connection closes: what the gates hold is released, throttles end, timers stop. */

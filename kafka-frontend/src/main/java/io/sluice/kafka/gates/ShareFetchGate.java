@@ -116,8 +116,7 @@ public final class ShareFetchGate {
             }
         }
         for (int t = 0; t < sessionTopics; t++) {
-            if (context.topics().findById(session[2 * t], session[2 * t + 1], now) == null
-                    && context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID) {
+            if (context.topics().findById(session[2 * t], session[2 * t + 1], now) == TopicTable.Miss.UNKNOWN_ID) {
                 unknownIds.add(new Uuid(session[2 * t], session[2 * t + 1]));
             }
         }
@@ -157,11 +156,12 @@ public final class ShareFetchGate {
         tightest = null;
         boolean unknown = false;
         for (int t = 0; t < sessionTopics; t++) {
-            GatedTopic topic = topic(session[2 * t], session[2 * t + 1], now);
-            if (topic == null) {
-                unknown |= context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID;
+            TopicTable.Lookup found = context.topics().findById(session[2 * t], session[2 * t + 1], now);
+            if (!(found instanceof TopicTable.Entry entry)) {
+                unknown |= found == TopicTable.Miss.UNKNOWN_ID;
                 continue;
             }
+            GatedTopic topic = gated(entry);
             QuotaPath path = topic.quota.path(now);
             if (path.isUnlimited()) {
                 continue;
@@ -233,10 +233,11 @@ public final class ShareFetchGate {
         long now = context.clock().nanoTime();
         for (ShareFetchResponseData.ShareFetchableTopicResponse topicResponse : data.responses()) {
             Uuid id = topicResponse.topicId();
-            GatedTopic topic = topic(id.getMostSignificantBits(), id.getLeastSignificantBits(), now);
-            if (topic == null) {
+            if (!(context.topics().findById(id.getMostSignificantBits(), id.getLeastSignificantBits(), now)
+                    instanceof TopicTable.Entry entry)) {
                 continue;
             }
+            GatedTopic topic = gated(entry);
             long records = 0;
             long bytes = 0;
             for (ShareFetchResponseData.PartitionData partition : topicResponse.partitions()) {
@@ -266,11 +267,7 @@ public final class ShareFetchGate {
         }
     }
 
-    private GatedTopic topic(long msb, long lsb, long now) {
-        ConnectionTopics.Entry entry = context.topics().findById(msb, lsb, now);
-        if (entry == null) {
-            return null;
-        }
+    private GatedTopic gated(TopicTable.Entry entry) {
         entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
         return entry.fetch;
     }

@@ -79,7 +79,7 @@ public final class FetchGate {
 
     FetchGate(GateContext context) {
         this.context = context;
-        this.held = new HeldRequest(context, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
     /** The lent Fetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */

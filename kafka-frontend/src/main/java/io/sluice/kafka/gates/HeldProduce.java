@@ -27,6 +27,10 @@ final class HeldProduce {
     private final ConnectionBudget budget;
     private final QuotaDecision decision = new QuotaDecision();
     private final BitSet single = new BitSet();
+    private final ProduceRequestParts.TrackedPartition admitOrHold = this::admitOrHold;
+    /** The request being taken, during {@link #take}. */
+    private ProduceRequestParts request;
+
     private boolean closed;
 
     HeldProduce(GateContext context) {
@@ -55,21 +59,9 @@ final class HeldProduce {
      * its lender's: the whole of it, or the cut of what is within quota, goes on; the rest is held.
      */
     void take(ProduceRequestParts request, FrameView frame, long now) {
+        this.request = request;
+        request.decideEach(admitOrHold, now);
         PartitionRecords parts = request.parts();
-        for (int t = 0; t < parts.topicCount(); t++) {
-            ProduceRequestParts.Topic topic = request.topic(t, now);
-            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
-                ProduceRequestParts.Partition partition = request.count(p);
-                if (partition.outcome != null) {
-                    continue;
-                }
-                if (topic.gated == null) {
-                    request.untracked(p);
-                } else {
-                    request.decided(p, admitOrHold(topic.gated, partition, now), null);
-                }
-            }
-        }
         if (request.allForwarded()) {
             context.out().toUpstream(frame);
             return;
@@ -78,7 +70,7 @@ final class HeldProduce {
             if (request.partitionAt(p).outcome == ProduceOutcome.HOLD) {
                 single.clear();
                 single.set(p);
-                hold(request.topicAt(parts.topicOf(p)).gated, heldCut(request), request.partitionAt(p), now);
+                hold(request.topicAt(parts.topicOf(p)).gated, heldCut(), request.partitionAt(p), now);
             }
         }
         if (!request.noneForwarded()) {
@@ -87,19 +79,24 @@ final class HeldProduce {
         budget.check();
     }
 
-    private ProduceOutcome admitOrHold(GatedTopic topic, ProduceRequestParts.Partition partition, long now) {
+    /** Partition {@code p} goes now when within quota and nothing of its topic is held before it, else it is held. */
+    private void admitOrHold(GatedTopic topic, int p, ProduceRequestParts.Partition partition, long now) {
+        request.decided(p, admitsNow(topic, partition, now) ? ProduceOutcome.FORWARD : ProduceOutcome.HOLD, null);
+    }
+
+    private boolean admitsNow(GatedTopic topic, ProduceRequestParts.Partition partition, long now) {
         if (!topic.held.isEmpty()) {
-            return ProduceOutcome.HOLD;
+            return false;
         }
         QuotaPath path = topic.quota.path(now);
         if (path.isUnlimited() || path.tryAcquire(now, partition.records, partition.bytes, decision)) {
             topic.quota.meter().published(partition.records, partition.bytes);
             topic.throttle.endIfOver(now, topic.outstanding());
-            return ProduceOutcome.FORWARD;
+            return true;
         }
         context.throttled(
                 topic, decision, KafkaActions.produceWithoutResponse(decision.onExceed()), now + decision.waitNanos());
-        return ProduceOutcome.HOLD;
+        return false;
     }
 
     /**
@@ -107,7 +104,7 @@ final class HeldProduce {
      * of it, else a copy, so that a small partition held does not keep a large request alive and
      * what it pins is what {@code maxHeldBytes} counts.
      */
-    private ByteBuf heldCut(ProduceRequestParts request) {
+    private ByteBuf heldCut() {
         ByteBuf cut = request.cut(single);
         if (FrameView.pinsLittle(cut.readableBytes(), request.parts().buffer())) {
             return cut;

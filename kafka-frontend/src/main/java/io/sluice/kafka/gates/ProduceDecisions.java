@@ -26,6 +26,9 @@ final class ProduceDecisions {
     private final ProduceRequestParts request;
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges;
+    private final ProduceRequestParts.TrackedPartition tracked = this::decide;
+    /** The version of the request being decided. */
+    private short version;
     /** The throttle time {@code notify} asks of the request being decided, in milliseconds. */
     private int notifyMillis;
 
@@ -37,23 +40,9 @@ final class ProduceDecisions {
 
     /** Decides the request {@link #request} just read from the lent {@code frame}, which stays its lender's. */
     void decide(FrameView frame, RequestHeader header, long now) {
-        short version = header.apiVersion();
-        PartitionRecords parts = request.parts();
+        version = header.apiVersion();
         notifyMillis = 0;
-        for (int t = 0; t < parts.topicCount(); t++) {
-            ProduceRequestParts.Topic topic = request.topic(t, now);
-            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
-                ProduceRequestParts.Partition partition = request.count(p);
-                if (partition.outcome != null) {
-                    continue;
-                }
-                if (topic.gated == null) {
-                    request.untracked(p);
-                } else {
-                    decide(topic.gated, p, partition, version, now);
-                }
-            }
-        }
+        request.decideEach(tracked, now);
         if (request.allForwarded()) {
             context.requests().forward(frame, header, charged(exchanges.take(null, notifyMillis)));
             return;
@@ -88,7 +77,7 @@ final class ProduceDecisions {
     }
 
     /** Decides partition {@code p} of a tracked topic, whose batches were just counted. */
-    private void decide(GatedTopic topic, int p, ProduceRequestParts.Partition partition, short version, long now) {
+    private void decide(GatedTopic topic, int p, ProduceRequestParts.Partition partition, long now) {
         RecordBatches batches = request.batches();
         int index = request.parts().partitionIndex(p);
         SequenceGaps.Standing standing = batches.idempotent()

@@ -24,6 +24,14 @@ import java.util.function.Consumer;
  */
 final class ProduceRequestParts {
 
+    /** Decides a partition of a tracked topic, as the gate for the request's {@code acks} does. */
+    @FunctionalInterface
+    interface TrackedPartition {
+
+        /** Decides partition {@code p} of {@code topic}, whose batches {@link #batches()} just counted, at {@code now}. */
+        void decide(GatedTopic topic, int p, Partition partition, long now);
+    }
+
     /** One topic of the request: what the lookup found, and the gate's state of it when tracked. */
     static final class Topic {
         TopicTable.Lookup found;
@@ -93,8 +101,29 @@ final class ProduceRequestParts {
         return parts;
     }
 
+    /**
+     * Decides every partition of the request read: one with a malformed batch and those of topics
+     * the connection does not track here, the rest by {@code decider}.
+     */
+    void decideEach(TrackedPartition decider, long now) {
+        for (int t = 0; t < parts.topicCount(); t++) {
+            Topic topic = topic(t, now);
+            for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
+                Partition partition = count(p);
+                if (partition.outcome != null) {
+                    continue;
+                }
+                if (topic.gated == null) {
+                    untracked(p);
+                } else {
+                    decider.decide(topic.gated, p, partition, now);
+                }
+            }
+        }
+    }
+
     /** Topic {@code t}, looked up at {@code now}: its gate state made or re-chained when tracked. */
-    Topic topic(int t, long now) {
+    private Topic topic(int t, long now) {
         Topic topic = topics[t];
         topic.found = context.topics().find(parts, t, now);
         topic.gated = null;
@@ -105,7 +134,7 @@ final class ProduceRequestParts {
         return topic;
     }
 
-    /** Topic {@code t} as {@link #topic} last found it. */
+    /** Topic {@code t} as {@link #decideEach} found it. */
     Topic topicAt(int t) {
         return topics[t];
     }
@@ -114,7 +143,7 @@ final class ProduceRequestParts {
      * Partition {@code p}, its batches counted ({@link #batches}); its outcome is
      * {@link ProduceOutcome#MALFORMED} already when a batch claims more records than its bytes hold.
      */
-    Partition count(int p) {
+    private Partition count(int p) {
         Partition partition = partitions[p];
         batches.count(parts.buffer(), parts.recordsStart(p), parts.recordsLength(p));
         partition.records = (int) Math.min(Integer.MAX_VALUE, batches.records());
@@ -124,12 +153,12 @@ final class ProduceRequestParts {
         return partition;
     }
 
-    /** Partition {@code p} as {@link #count} left it and its decision set it. */
+    /** Partition {@code p} as {@link #decideEach} decided it. */
     Partition partitionAt(int p) {
         return partitions[p];
     }
 
-    /** The batches of the partition counted last. */
+    /** The batches of the partition being decided. */
     RecordBatches batches() {
         return batches;
     }
@@ -151,7 +180,7 @@ final class ProduceRequestParts {
      * goes on (the broker refuses it and stores nothing), an unknown id is answered UNKNOWN_TOPIC_ID,
      * a topic past the connection's limit is refused; answered or, with {@code acks=0}, dropped.
      */
-    void untracked(int p) {
+    private void untracked(int p) {
         TopicTable.Lookup miss = topics[parts.topicOf(p)].found;
         if (miss == TopicTable.Miss.INVALID_NAME) {
             decided(p, ProduceOutcome.FORWARD, null);

@@ -68,7 +68,7 @@ public final class ShareFetchGate {
 
     ShareFetchGate(GateContext context) {
         this.context = context;
-        this.held = new HeldRequest(context, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
     /** The lent ShareFetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */

@@ -1,10 +1,8 @@
 package io.sluice.kafka.gates;
 
-import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
 import org.apache.kafka.common.Uuid;
 
 import java.util.ArrayList;
@@ -15,8 +13,9 @@ import java.util.List;
  * {@link io.sluice.kafka.routing.TopicIds} knows waits here, as a slice of its own, while
  * {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster, and the connection takes no
  * other request meanwhile ({@link RequestPauses#TOPIC_IDS}). Once the cluster answered, or the
- * request's {@code timeout_ms} passed (its own timer), it is decided with what Sluice knows then.
- * At most one request waits. Confined to the connection's event loop.
+ * request's {@code timeout_ms} passed, it is decided with what Sluice knows then. At most one
+ * request waits, a {@link HeldRequest} with its own pause and timer. Confined to the connection's
+ * event loop.
  */
 final class TopicIdWait {
 
@@ -32,21 +31,15 @@ final class TopicIdWait {
 
     private final GateContext context;
     private final Decider decider;
-    private final GateTimer timer;
+    private final HeldRequest held;
     private final List<Uuid> unknownIds = new ArrayList<>();
-    private final RequestHeader awaitingHeader = new RequestHeader();
-    private final FrameView awaitingView = new FrameView();
-    /** The request that waits, a slice of its own; null when none. */
-    private ByteBuf awaiting;
-
-    private long awaitingUntilNanos;
     /** Numbers the lookups, so that only the current one's answer decides the waiting request. */
     private int lookups;
 
     TopicIdWait(GateContext context, Decider decider) {
         this.context = context;
         this.decider = decider;
-        this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::waitedTooLong);
+        this.held = new HeldRequest(context, RequestPauses.TOPIC_IDS, this::waitedTooLong);
     }
 
     /**
@@ -72,36 +65,29 @@ final class TopicIdWait {
         if (!context.topicIdLookup().lookUp(List.copyOf(unknownIds), context.loop(), () -> idsLearnt(lookup))) {
             return false;
         }
-        long timeoutMillis = Math.max(0, request.timeoutMillis(frame, header));
-        awaiting = frame.retainedSlice();
-        awaitingUntilNanos = now + timeoutMillis * NANOS_PER_MILLI;
-        context.pauses().pause(RequestPauses.TOPIC_IDS);
-        timer.schedule(awaitingUntilNanos - now);
+        long timeoutNanos = Math.max(0, request.timeoutMillis(frame, header)) * NANOS_PER_MILLI;
+        held.hold(frame, now, now + timeoutNanos, timeoutNanos);
         return true;
     }
 
     /** No request waits. */
     boolean isIdle() {
-        return awaiting == null;
+        return !held.isHeld();
     }
 
     /** The connection closes: the waiting request is dropped, the timer stops. */
     void close() {
-        timer.cancel();
-        if (awaiting != null) {
-            awaiting.release();
-            awaiting = null;
-        }
+        held.drop();
     }
 
     /** Timer task: a request that waited its {@code timeout_ms} for its topic ids is decided without them. */
     private void waitedTooLong() {
-        if (awaiting == null) {
+        if (!held.isHeld()) {
             return;
         }
-        long left = awaitingUntilNanos - context.clock().nanoTime();
-        if (left > 0) {
-            timer.schedule(left);
+        long now = context.clock().nanoTime();
+        if (!held.isOver(now)) {
+            held.lookAgainIn(now, Long.MAX_VALUE);
             return;
         }
         idsLearnt(lookups);
@@ -109,19 +95,8 @@ final class TopicIdWait {
 
     /** The lookup {@code lookup} is over: the waiting request is decided with what Sluice knows now. */
     private void idsLearnt(int lookup) {
-        if (awaiting == null || lookup != lookups) {
-            return;
+        if (held.isHeld() && lookup == lookups) {
+            held.decide(decider);
         }
-        timer.cancel();
-        ByteBuf frame = awaiting;
-        awaiting = null;
-        try {
-            awaitingHeader.read(awaitingView.lend(frame, frame.readerIndex(), frame.readableBytes()));
-            decider.decide(awaitingView, awaitingHeader);
-        } finally {
-            frame.release();
-        }
-        context.out().flush();
-        context.pauses().resume(RequestPauses.TOPIC_IDS);
     }
 }

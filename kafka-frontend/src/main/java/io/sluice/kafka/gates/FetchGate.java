@@ -61,6 +61,7 @@ public final class FetchGate {
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final HeldRequest held;
+    private final GateVerdict verdict = new GateVerdict();
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
     private int[] kept = new int[8];
@@ -82,17 +83,20 @@ public final class FetchGate {
         this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
-    /** The lent Fetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
-    public void request(FrameView frame, RequestHeader header) {
+    /**
+     * What becomes of the lent Fetch request {@code frame}, whose header {@code header} just read; it
+     * stays its lender's.
+     */
+    public GateVerdict request(FrameView frame, RequestHeader header) {
         int maxWaitMillis = FetchRequestReader.maxWaitMillis(frame, header, cursor);
         long now = context.arrived(frame, header);
         long quiet = quietUntilNanos - now;
         if (quiet > 0 && maxWaitMillis > 0) {
             long until = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
             held.hold(frame, now, until, until - now);
-            return;
+            return verdict.hold();
         }
-        context.requests().forward(frame, header, exchange());
+        return verdict.forward(null, exchange());
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */

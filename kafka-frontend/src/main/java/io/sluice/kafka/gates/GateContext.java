@@ -8,7 +8,6 @@ import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
@@ -18,16 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * What the produce and fetch gates of one connection share: where frames go ({@code out}) and
- * requests that await a response or get an answer of Sluice's ({@code requests}), the event loop
- * and clock, the engine's services, the connection's topics and identity, the lookup of topic ids nobody named
+ * What the produce and fetch gates of one connection share: the one way out, which carries out
+ * their verdicts ({@code out}), the event loop and clock, the engine's services, the connection's topics and identity, the lookup of topic ids nobody named
  * to it, and the reasons to pause its requests.
  *
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
 record GateContext(
-        Outbound out,
-        KafkaOutbound requests,
+        KafkaOutbound out,
         EventExecutor loop,
         NanoClock clock,
         ProxyServices services,

@@ -27,6 +27,9 @@ final class HeldProduce {
     private final ConnectionBudget budget;
     private final QuotaDecision decision = new QuotaDecision();
     private final BitSet single = new BitSet();
+    /** A held batch let go. */
+    private final GateVerdict letGo = new GateVerdict();
+
     private final ProduceRequestParts.TrackedPartition admitOrHold = this::admitOrHold;
     /** The request being taken, during {@link #take}. */
     private ProduceRequestParts request;
@@ -55,16 +58,15 @@ final class HeldProduce {
     }
 
     /**
-     * The {@code acks=0} request {@code request} just read from the lent {@code frame}, which stays
-     * its lender's: the whole of it, or the cut of what is within quota, goes on; the rest is held.
+     * The {@code acks=0} request {@code request} just read, decided into {@code verdict}: the whole
+     * of it, or the cut of what is within quota, goes on unanswered; the rest is held here.
      */
-    void take(ProduceRequestParts request, FrameView frame, long now) {
+    GateVerdict take(ProduceRequestParts request, long now, GateVerdict verdict) {
         this.request = request;
         request.decideEach(admitOrHold, now);
         PartitionRecords parts = request.parts();
         if (request.allForwarded()) {
-            context.out().toUpstream(frame);
-            return;
+            return verdict.forwardUnanswered(null);
         }
         for (int p = 0; p < parts.partitionCount(); p++) {
             if (request.partitionAt(p).outcome == ProduceOutcome.HOLD) {
@@ -73,10 +75,8 @@ final class HeldProduce {
                 hold(request.topicAt(parts.topicOf(p)).gated, heldCut(), request.partitionAt(p), now);
             }
         }
-        if (!request.noneForwarded()) {
-            context.out().toUpstream(request.cut(request.forwarded()));
-        }
         budget.check();
+        return request.noneForwarded() ? verdict.hold() : verdict.forwardUnanswered(request.cut(request.forwarded()));
     }
 
     /** Partition {@code p} goes now when within quota and nothing of its topic is held before it, else it is held. */
@@ -147,7 +147,7 @@ final class HeldProduce {
             budget.held(-head.bytes());
             budget.sendsDone(1);
             context.services().throttles().delayed(topic.throttle.scope(), now - head.heldAtNanos());
-            context.out().toUpstream(head.frame());
+            context.out().act(letGo.forwardUnanswered(head.frame()), null, null);
             released = true;
         }
         if (!topic.held.isEmpty()) {

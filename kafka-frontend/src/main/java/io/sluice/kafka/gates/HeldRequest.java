@@ -22,6 +22,7 @@ final class HeldRequest {
     private final int pause;
 
     private final GateTimer timer;
+    private final GateVerdict verdict = new GateVerdict();
     private final RequestHeader header = new RequestHeader();
     private final FrameView view = new FrameView();
     private ByteBuf frame;
@@ -78,7 +79,7 @@ final class HeldRequest {
         ByteBuf request = frame;
         frame = null;
         header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
-        context.requests().forward(request, header, exchange);
+        context.out().act(verdict.forward(request, exchange), null, header);
         context.out().flush();
         context.pauses().resume(pause);
     }
@@ -93,7 +94,7 @@ final class HeldRequest {
         frame = null;
         try {
             header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
-            decider.decide(view, header);
+            context.out().act(decider.decide(view, header), view, header);
         } finally {
             request.release();
         }

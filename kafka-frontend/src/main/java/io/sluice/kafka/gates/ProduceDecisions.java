@@ -6,7 +6,6 @@ import io.sluice.kafka.codec.RecordBatches;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
-import io.sluice.relay.FrameView;
 import io.sluice.relay.Throttling;
 
 /**
@@ -38,22 +37,19 @@ final class ProduceDecisions {
         this.exchanges = new GateExchange.Pool(completion, POOLED_EXCHANGES);
     }
 
-    /** Decides the request {@link #request} just read from the lent {@code frame}, which stays its lender's. */
-    void decide(FrameView frame, RequestHeader header, long now) {
+    /** Decides the request {@link #request} just read, whose header {@code header} read, into {@code verdict}. */
+    GateVerdict decide(RequestHeader header, long now, GateVerdict verdict) {
         version = header.apiVersion();
         notifyMillis = 0;
         request.decideEach(tracked, now);
         if (request.allForwarded()) {
-            context.requests().forward(frame, header, charged(exchanges.take(null, notifyMillis)));
-            return;
+            return verdict.forward(null, charged(exchanges.take(null, notifyMillis)));
         }
         ProduceVerdicts verdicts = request.verdicts(version);
         if (request.noneForwarded()) {
-            context.requests().answer(header, verdicts.answer(context.out().alloc(), header.correlationId()));
-        } else {
-            context.requests()
-                    .forward(request.cut(request.forwarded()), header, charged(exchanges.take(verdicts, notifyMillis)));
+            return verdict.answer(verdicts.answer(context.out().alloc(), header.correlationId()));
         }
+        return verdict.forward(request.cut(request.forwarded()), charged(exchanges.take(verdicts, notifyMillis)));
     }
 
     /** Notes in {@code exchange} what each forwarded partition was charged, to give back what the broker refuses. */

@@ -61,6 +61,7 @@ public final class ProduceGate {
     private final HeldProduce held;
     private final ProduceDecisions decisions;
     private final TopicIdWait idWait;
+    private final GateVerdict verdict = new GateVerdict();
 
     ProduceGate(GateContext context) {
         this.held = new HeldProduce(context);
@@ -69,12 +70,16 @@ public final class ProduceGate {
         this.idWait = new TopicIdWait(context, this::decide);
     }
 
-    /** The lent Produce request {@code frame}, whose header {@code header} just read; it stays its lender's. */
-    public void request(FrameView frame, RequestHeader header) {
+    /**
+     * What becomes of the lent Produce request {@code frame}, whose header {@code header} just read;
+     * it stays its lender's.
+     */
+    public GateVerdict request(FrameView frame, RequestHeader header) {
         long now = request.read(frame, header);
-        if (!idWait.waits(request, frame, header, now)) {
-            decideRead(frame, header, now);
+        if (idWait.waits(request, frame, header, now)) {
+            return verdict.hold();
         }
+        return decideRead(frame, header, now);
     }
 
     /** Nothing held, no held batch to forward and no request waiting for its topic ids. */
@@ -89,15 +94,11 @@ public final class ProduceGate {
     }
 
     /** A request that waited for its topic ids, decided without waiting again. */
-    private void decide(FrameView frame, RequestHeader header) {
-        decideRead(frame, header, request.read(frame, header));
+    private GateVerdict decide(FrameView frame, RequestHeader header) {
+        return decideRead(frame, header, request.read(frame, header));
     }
 
-    private void decideRead(FrameView frame, RequestHeader header, long now) {
-        if (request.acks() == 0) {
-            held.take(request, frame, now);
-        } else {
-            decisions.decide(frame, header, now);
-        }
+    private GateVerdict decideRead(FrameView frame, RequestHeader header, long now) {
+        return request.acks() == 0 ? held.take(request, now, verdict) : decisions.decide(header, now, verdict);
     }
 }

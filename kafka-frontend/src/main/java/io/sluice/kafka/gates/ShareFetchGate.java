@@ -50,6 +50,7 @@ public final class ShareFetchGate {
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final Consumer<GatedTopic> ticker = this::tick;
     private final HeldRequest held;
+    private final GateVerdict verdict = new GateVerdict();
     private final List<Uuid> unknownIds = new ArrayList<>();
     /** The share session's topic ids, msb and lsb in turn. */
     private long[] session = new long[16];
@@ -71,21 +72,24 @@ public final class ShareFetchGate {
         this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
-    /** The lent ShareFetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
-    public void request(FrameView frame, RequestHeader header) {
+    /**
+     * What becomes of the lent ShareFetch request {@code frame}, whose header {@code header} just
+     * read; it stays its lender's.
+     */
+    public GateVerdict request(FrameView frame, RequestHeader header) {
         long now = context.arrived(frame, header);
         reader.read(frame, header, cursor);
         follow(now);
         if (allowance(now) || reader.maxWaitMillis() <= 0) {
             lower(frame, reader.maxBytes(), reader.maxRecords(), reader.maxBytesOffset(), reader.maxRecordsOffset());
-            context.requests().forward(frame, header, exchanges.take(null, 0));
-            return;
+            return verdict.forward(null, exchanges.take(null, 0));
         }
         heldMaxBytes = reader.maxBytes();
         heldMaxRecords = reader.maxRecords();
         heldMaxBytesOffset = reader.maxBytesOffset();
         heldMaxRecordsOffset = reader.maxRecordsOffset();
         held.hold(frame, now, now + reader.maxWaitMillis() * NANOS_PER_MILLI, waitNanos(now));
+        return verdict.hold();
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */

@@ -23,8 +23,8 @@ final class TopicIdWait {
     @FunctionalInterface
     interface Decider {
 
-        /** Decides the lent request {@code frame}, whose header {@code header} read; it stays its lender's. */
-        void decide(FrameView frame, RequestHeader header);
+        /** What becomes of the lent request {@code frame}, whose header {@code header} read; it stays its lender's. */
+        GateVerdict decide(FrameView frame, RequestHeader header);
     }
 
     private static final long NANOS_PER_MILLI = 1_000_000;

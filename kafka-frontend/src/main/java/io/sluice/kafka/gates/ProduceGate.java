@@ -79,7 +79,7 @@ public final class ProduceGate {
         if (idWait.waits(request, frame, header, now)) {
             return verdict.hold();
         }
-        return decideRead(frame, header, now);
+        return decideRead(header, now);
     }
 
     /** Nothing held, no held batch to forward and no request waiting for its topic ids. */
@@ -95,10 +95,11 @@ public final class ProduceGate {
 
     /** A request that waited for its topic ids, decided without waiting again. */
     private GateVerdict decide(FrameView frame, RequestHeader header) {
-        return decideRead(frame, header, request.read(frame, header));
+        return decideRead(header, request.read(frame, header));
     }
 
-    private GateVerdict decideRead(FrameView frame, RequestHeader header, long now) {
+    /** Decides the request {@link #request} just read, whose header {@code header} read. */
+    private GateVerdict decideRead(RequestHeader header, long now) {
         return request.acks() == 0 ? held.take(request, now, verdict) : decisions.decide(header, now, verdict);
     }
 }

@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
-import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 
@@ -18,7 +17,7 @@ import java.io.IOException;
  * frame in a buffer of its own (a retained slice, a frame Sluice wrote), {@link FrameView#of} its
  * readable bytes.
  *
- * <p>Two speeds: {@link #read} and {@link #readSend}/{@link #readAnswer} walk the protobuf wire
+ * <p>Two speeds: {@link #read}, {@link #readSend} and {@link #readFirstId} walk the protobuf wire
  * format without allocating (they run for every message): {@code read} copies the command's few
  * bytes once into a connection's {@link FrameCommand} and notes its type and nested command, which
  * the field readers then walk; {@link #parse} builds a {@link BaseCommand} for the rare control
@@ -54,8 +53,6 @@ public final class FrameReader {
     private static final int SEND_HIGHEST_SEQUENCE_ID_TAG =
             tag(CommandSend.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
-    private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG =
-            tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
     private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
     /** MessageMetadata.compression (8, NONE is 0) and uncompressed_size (9). */
@@ -195,46 +192,6 @@ public final class FrameReader {
                     || tag == SEQUENCE_ID_TAG
                     || tag == SEND_HIGHEST_SEQUENCE_ID_TAG
                     || tag == IS_CHUNK_TAG) {
-                pos = readField(buf, pos, end, tag, out);
-            } else {
-                pos = skip(buf, pos, end, tag & 7);
-            }
-        }
-    }
-
-    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out} without allocating. */
-    public static void readSendReceipt(FrameView frame, SendFields out) {
-        readReceipt(read(frame, COMMAND.get()), BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
-    }
-
-    /** Reads a SEND_ERROR's producer and sequence ids into {@code out} without allocating. */
-    public static void readSendError(FrameView frame, SendFields out) {
-        readReceipt(read(frame, COMMAND.get()), BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
-    }
-
-    /**
-     * Reads the producer and sequence ids of the SEND_RECEIPT or SEND_ERROR {@code command} holds
-     * into {@code out} without allocating.
-     */
-    public static void readAnswer(FrameCommand command, SendFields out) {
-        readReceipt(command, command.type, out);
-    }
-
-    /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
-    private static void readReceipt(FrameCommand command, int commandField, SendFields out) {
-        out.clear();
-        boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        byte[] buf = command.bytes;
-        long body = nestedBody(command, commandField);
-        int pos = (int) (body >>> 32);
-        int end = (int) body;
-        while (pos < end) {
-            long tagAt = varint32(buf, pos, end);
-            int tag = (int) tagAt;
-            pos = after(tagAt);
-            if (tag == PRODUCER_ID_TAG
-                    || tag == SEQUENCE_ID_TAG
-                    || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
                 pos = readField(buf, pos, end, tag, out);
             } else {
                 pos = skip(buf, pos, end, tag & 7);

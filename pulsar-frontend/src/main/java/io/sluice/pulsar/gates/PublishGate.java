@@ -211,9 +211,10 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     /** A SEND_RECEIPT or SEND_ERROR from the broker, lent, and its command as read; forwarded to the client. */
     public void answer(FrameView frame, FrameCommand command) {
-        FrameReader.readAnswer(command, fields);
+        // The broker writes producer_id first; it is the one field an answer needs.
+        long producerId = FrameReader.readFirstId(command, command.type());
         out.toClient(frame);
-        ProducerState producer = producers.get(fields.producerId);
+        ProducerState producer = producers.get(producerId);
         if (producer == null || producer.unanswered() <= 0) {
             return;
         }

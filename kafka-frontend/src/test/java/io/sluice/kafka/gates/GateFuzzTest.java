@@ -85,7 +85,7 @@ class GateFuzzTest {
                     if (header.apiKey() != ApiKeys.PRODUCE.id) {
                         return;
                     }
-                    gates.produce().request(lent, header);
+                    harness.act(gates.produce().request(lent, header), lent, header);
                     // The connection reads nothing more while a request waits for its topic ids.
                     harness.loop.runTasks();
                     assertFalse(harness.paused && gates.produce().isIdle(), "paused with nothing waiting");

@@ -85,7 +85,7 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null, null);
-        return produce ? new Limit(rate, null, onExceed) : new Limit(null, rate, onExceed);
+        return produce ? new Limit(rate, null, null, onExceed) : new Limit(null, rate, null, onExceed);
     }
 
     /**

@@ -42,6 +42,7 @@ class ScopesEndpointTest {
                             "namespace namespaces /api/v1/limits/namespaces/{tenant}/{namespace} limit",
                             "tenant tenants /api/v1/limits/tenants/{tenant} limit",
                             "role roles /api/v1/limits/roles/{role} limit",
+                            "ip ips /api/v1/limits/ips/{cidr} limit",
                             "proxy proxy /api/v1/limits/proxy limit",
                             "connection connection /api/v1/limits/connection connection",
                             "kafka-topic kafka.topics /api/v1/limits/kafka/topics/{topic} limit",
@@ -58,13 +59,18 @@ class ScopesEndpointTest {
                      "holds": "limit"}"""), scopes.get(0));
             assertEquals(AdminFixture.JSON.readTree("""
                     {"scope": "proxy", "label": "proxy", "field": "proxy", "path": "/api/v1/limits/proxy",
-                     "description": "the whole proxy (all topics together)", "holds": "limit"}"""), scopes.get(4));
-            assertEquals("kafka", scopes.get(8).path("protocol").asText());
-            assertEquals("client", scopes.get(8).path("label").asText());
-            assertEquals("{clientId}", scopes.get(8).path("nameTemplate").asText());
-            assertEquals("*", scopes.get(8).path("defaultName").asText(), "each client id without an entry");
+                     "description": "the whole proxy (all topics together)", "holds": "limit"}"""), scopes.get(5));
+            assertEquals(AdminFixture.JSON.readTree("""
+                    {"scope": "ip", "label": "ip", "field": "ips", "path": "/api/v1/limits/ips/{cidr}",
+                     "nameTemplate": "{cidr}", "example": "10.1.0.0/16",
+                     "description": "one block of client addresses (all its connections together), or each address (\\"*\\")",
+                     "defaultName": "*", "holds": "limit"}"""), scopes.get(4));
+            assertEquals("kafka", scopes.get(9).path("protocol").asText());
+            assertEquals("client", scopes.get(9).path("label").asText());
+            assertEquals("{clientId}", scopes.get(9).path("nameTemplate").asText());
+            assertEquals("*", scopes.get(9).path("defaultName").asText(), "each client id without an entry");
             assertEquals("*", scopes.get(3).path("defaultName").asText(), "each role without an entry");
-            assertEquals("*", scopes.get(9).path("defaultName").asText(), "each principal without an entry");
+            assertEquals("*", scopes.get(10).path("defaultName").asText(), "each principal without an entry");
             assertTrue(scopes.get(0).path("defaultName").isMissingNode(), "a topic has no default");
         }
     }

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)},
- * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}.
+ * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}, {@code connections 10/s}.
  */
 final class LimitText {
 
@@ -22,6 +22,13 @@ final class LimitText {
         List<String> parts = new ArrayList<>();
         rates("publish", limit.get("publish"), parts);
         rates("dispatch", limit.get("dispatch"), parts);
+        JsonNode connections = limit.get("connections");
+        if (connections != null && connections.hasNonNull("perSecond")) {
+            String text =
+                    "connections " + Quantity.count(connections.get("perSecond").asDouble()) + "/s";
+            JsonNode burst = connections.get("burstSeconds");
+            parts.add(burst != null && burst.asDouble() != 1.0 ? text + " (burst " + Json.plain(burst) + " s)" : text);
+        }
         return parts.isEmpty() ? Json.compact(limit) : String.join("; ", parts);
     }
 

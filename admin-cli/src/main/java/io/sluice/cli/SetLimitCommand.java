@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
             "e.g. sluice limits set topic persistent://public/default/orders --publish-rate 500 --on-exceed reject",
             "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
             "     sluice limits set tenant bulk --publish-rate 1M --adaptive-target 20ms --adaptive-floor 5%",
+            "     sluice limits set ip 10.1.0.0/16 --connections-per-second 10",
             "     sluice limits set connection --max-held-bytes 128MiB"
         })
 final class SetLimitCommand implements Callable<Integer> {
@@ -65,7 +66,19 @@ final class SetLimitCommand implements Callable<Integer> {
             description = "Dispatch bucket size, in seconds of rate.")
     String dispatchBurst;
 
-    @Option(names = "--burst", paramLabel = "SECONDS", description = "Bucket size of both directions that have a rate.")
+    @Option(
+            names = "--connections-per-second",
+            paramLabel = "N",
+            description = "ip: new client connections per second; over it a connection waits up to 1 s, then closes.")
+    String connectionsPerSecond;
+
+    @Option(
+            names = "--connections-burst",
+            paramLabel = "SECONDS",
+            description = "ip: connection bucket size, in seconds of rate.")
+    String connectionsBurst;
+
+    @Option(names = "--burst", paramLabel = "SECONDS", description = "Bucket size of every rate the limit has.")
     String burst;
 
     @Option(names = "--on-exceed", paramLabel = "ACTION", description = "delay (hold the sends), reject or notify.")
@@ -135,6 +148,8 @@ final class SetLimitCommand implements Callable<Integer> {
                 || dispatchBytes != null
                 || dispatchBurst != null
                 || burst != null
+                || connectionsPerSecond != null
+                || connectionsBurst != null
                 || onExceed != null
                 || adaptiveTarget != null
                 || adaptiveFloor != null;
@@ -148,7 +163,7 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!rates && !connection && !(replace && kind.isConnection())) {
             throw CliFailure.usage(
                     "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                            + " a burst, --on-exceed or --adaptive-target"
+                            + " --connections-per-second, a burst, --on-exceed or --adaptive-target"
                             + (kind.isConnection()
                                     ? "; for connection --max-pending-sends, --max-held-bytes"
                                             + " or --replace (the defaults)"
@@ -159,10 +174,11 @@ final class SetLimitCommand implements Callable<Integer> {
     private void applyRates(ObjectNode limit, LimitScope kind) {
         direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
         direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
+        connections(limit);
         if (burst != null) {
             double seconds = number("--burst", burst);
             boolean any = false;
-            for (String direction : new String[] {"publish", "dispatch"}) {
+            for (String direction : new String[] {"publish", "dispatch", "connections"}) {
                 if (limit.get(direction) instanceof ObjectNode rates) {
                     rates.put("burstSeconds", seconds);
                     any = true;
@@ -183,9 +199,26 @@ final class SetLimitCommand implements Callable<Integer> {
             }
             limit.put("onExceed", action);
         }
-        if (!limit.has("publish") && !limit.has("dispatch")) {
+        if (!limit.has("publish") && !limit.has("dispatch") && !limit.has("connections")) {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
                     + kind.describe(scope.name) + "'");
+        }
+    }
+
+    /** {@code --connections-per-second} and {@code --connections-burst}; no rate left removes the part. */
+    private void connections(ObjectNode limit) {
+        ObjectNode rate =
+                limit.get("connections") instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
+        setRate(rate, "perSecond", "--connections-per-second", connectionsPerSecond);
+        if (connectionsBurst != null) {
+            rate.put("burstSeconds", number("--connections-burst", connectionsBurst));
+        }
+        if (rate.hasNonNull("perSecond")) {
+            limit.set("connections", rate);
+        } else if (connectionsBurst != null) {
+            throw CliFailure.usage("--connections-burst needs a rate; give --connections-per-second too");
+        } else {
+            limit.remove("connections");
         }
     }
 

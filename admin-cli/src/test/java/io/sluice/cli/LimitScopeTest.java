@@ -39,6 +39,8 @@ class LimitScopeTest {
                 "/api/v1/limits/kafka/principals/%2A", scope("kafka-principal").path("*"), "the default");
         assertEquals("/api/v1/limits/roles/alice", scope("role").path("alice"));
         assertEquals("/api/v1/limits/kafka/clients/%2A", scope("kafka-client").path("*"));
+        assertEquals("/api/v1/limits/ips/10.1.0.0%2F16", scope("ip").path("10.1.0.0/16"));
+        assertEquals("/api/v1/limits/ips/%2A", scope("ip").path("*"));
     }
 
     @Test

@@ -33,11 +33,11 @@ class ServerScopesTest {
     @Test
     void theScopesAreTheServersInTheDocumentsOrder() {
         assertEquals(
-                "topic, namespace, tenant, role, proxy, connection, kafka-topic, kafka-prefix, kafka-client,"
+                "topic, namespace, tenant, role, ip, proxy, connection, kafka-topic, kafka-prefix, kafka-client,"
                         + " kafka-principal",
                 Scopes.SERVED.names());
         assertEquals(
-                "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy, connection,"
+                "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, ip, proxy, connection,"
                         + " kafka-topic, kafka-prefix, kafka-client, kafka-principal",
                 assertThrows(CliFailure.class, () -> Scopes.SERVED.parse("subscription"))
                         .getMessage());
@@ -110,7 +110,8 @@ class ServerScopesTest {
         assertThrows(CliFailure.class, () -> scope.path("news"));
         assertTrue(scopes.names().endsWith("kafka-principal, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
-                LimitsDocument.empty().withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null)),
+                LimitsDocument.empty()
+                        .withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null, null)),
                 server);
         List<DocumentScopes.Entry> entries = DocumentScopes.list(scopes, readTree(document));
         assertTrue(

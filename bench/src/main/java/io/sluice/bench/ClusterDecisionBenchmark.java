@@ -88,10 +88,12 @@ public class ClusterDecisionBenchmark {
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0, null);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
-                            .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
+                            .withLimit(
+                                    new ScopeRef(PulsarScopes.TOPIC, TOPIC),
+                                    new Limit(fast, null, null, OnExceed.DELAY))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
-                                    new Limit(fast, null, OnExceed.REJECT)),
+                                    new Limit(fast, null, null, OnExceed.REJECT)),
                     NanoClock.SYSTEM);
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));
             if (clusterSync.equals("on")) {

@@ -54,13 +54,15 @@ public class QuotaDecisionBenchmark {
             RateLimit fast = new RateLimit(1e12, 1e12, 60.0, null);
             QuotaEngine engine = new QuotaEngine(
                     LimitsDocument.empty()
-                            .withLimit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(fast, null, OnExceed.DELAY))
+                            .withLimit(
+                                    new ScopeRef(PulsarScopes.TOPIC, TOPIC),
+                                    new Limit(fast, null, null, OnExceed.DELAY))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
-                                    new Limit(fast, null, OnExceed.REJECT))
+                                    new Limit(fast, null, null, OnExceed.REJECT))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, SHARED_TOPIC),
-                                    new Limit(new RateLimit(1e12, null, 60.0, null), null, null)),
+                                    new Limit(new RateLimit(1e12, null, 60.0, null), null, null, null)),
                     NanoClock.SYSTEM);
             unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

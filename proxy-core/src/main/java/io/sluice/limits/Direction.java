@@ -1,9 +1,11 @@
 package io.sluice.limits;
 
-/** Which way messages flow through the proxy. */
+/** Which way messages flow through the proxy, or, for a rate of connections, their accept. */
 public enum Direction {
     /** From producers to the broker. */
     PUBLISH,
     /** From the broker to consumers. */
-    DISPATCH
+    DISPATCH,
+    /** New client connections, as they are accepted. */
+    ACCEPT
 }

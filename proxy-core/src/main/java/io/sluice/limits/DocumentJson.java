@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
+import io.sluice.settings.InvalidSettingsException;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -56,12 +57,9 @@ final class DocumentJson {
 
         @Override
         public LimitsDocument deserialize(JsonParser parser, DeserializationContext context) throws IOException {
-            Read read = new Read();
-            section(
-                    parser,
-                    context,
-                    catalogue(context.getAttribute(ScopeCatalogue.class)).document(),
-                    read);
+            ScopeCatalogue catalogue = catalogue(context.getAttribute(ScopeCatalogue.class));
+            Read read = new Read(catalogue);
+            section(parser, context, catalogue.document(), read);
             return new LimitsDocument(read.limits, read.connection);
         }
 
@@ -143,7 +141,7 @@ final class DocumentJson {
                 throws IOException {
             for (DocumentField field : section.fields()) {
                 if (field instanceof DocumentField.Kind kind) {
-                    into.limits.put(kind.kind(), checked(kind, values.get(kind.kind())));
+                    into.limits.put(kind.kind(), checked(kind, values.get(kind.kind()), into.catalogue));
                 }
             }
             if (!unknown.isEmpty()) {
@@ -157,11 +155,20 @@ final class DocumentJson {
         }
 
         @SuppressWarnings("unchecked")
-        private static SortedMap<String, Limit> checked(DocumentField.Kind field, Object value) {
+        private static SortedMap<String, Limit> checked(
+                DocumentField.Kind field, Object value, ScopeCatalogue catalogue) {
             ScopeKind kind = field.kind();
             Map<String, Limit> named =
                     kind.named() || value == null ? (Map<String, Limit>) value : Map.of(kind.soleName(), (Limit) value);
-            return NamedLimits.checkedCopy(field.name(), named, kind::checkName);
+            SortedMap<String, Limit> copy = NamedLimits.checkedCopy(field.name(), named, kind);
+            copy.forEach((name, limit) -> {
+                try {
+                    catalogue.checkParts(kind, limit);
+                } catch (InvalidSettingsException e) {
+                    throw e.under(field.name() + "[" + InvalidSettingsException.quoted(name) + "]");
+                }
+            });
+            return copy;
         }
 
         /** Jackson's blank: empty, or only characters up to the space. */
@@ -178,8 +185,13 @@ final class DocumentJson {
 
     /** What one read has found so far. */
     private static final class Read {
+        final ScopeCatalogue catalogue;
         final Map<ScopeKind, SortedMap<String, Limit>> limits = new HashMap<>();
         ConnectionLimits connection;
+
+        Read(ScopeCatalogue catalogue) {
+            this.catalogue = catalogue;
+        }
     }
 
     /** Writes a {@link LimitsDocument}: every field of the layout, an absent single limit (the proxy's) left out. */

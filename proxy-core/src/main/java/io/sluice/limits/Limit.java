@@ -4,14 +4,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.sluice.settings.InvalidSettingsException;
 
 /**
- * The limit of one scope (a topic, namespace, tenant or the whole proxy).
+ * The limit of one scope (a topic, namespace, tenant, client address or the whole proxy). Which
+ * parts a scope takes is its kind's ({@link ScopeKind#accepts()}).
  *
  * @param publish rates for messages from producers, or {@code null} for unlimited
  * @param dispatch rates for messages to consumers, or {@code null} for unlimited
+ * @param connections the rate of new client connections, or {@code null} for unlimited
  * @param onExceed what to do with an over-quota message; {@code null} means {@link OnExceed#DELAY}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Limit(RateLimit publish, RateLimit dispatch, OnExceed onExceed) {
+public record Limit(RateLimit publish, RateLimit dispatch, EventRate connections, OnExceed onExceed) {
 
     public Limit {
         if (dispatch != null && dispatch.adaptive() != null) {
@@ -23,8 +25,12 @@ public record Limit(RateLimit publish, RateLimit dispatch, OnExceed onExceed) {
         }
     }
 
-    /** The rates for one direction, or {@code null} when that direction is unlimited. */
+    /** The message rates of one direction, or {@code null} when it is unlimited or has none ({@link Direction#ACCEPT}). */
     public RateLimit rates(Direction direction) {
-        return direction == Direction.PUBLISH ? publish : dispatch;
+        return switch (direction) {
+            case PUBLISH -> publish;
+            case DISPATCH -> dispatch;
+            case ACCEPT -> null;
+        };
     }
 }

@@ -92,11 +92,15 @@ public final class LimitsDocument {
      */
     public LimitsDocument withLimit(ScopeRef scope, Limit limit) {
         ScopeKind kind = scope.kind();
+        String name;
+        try {
+            name = kind.canonicalName(scope.name());
+        } catch (InvalidSettingsException e) {
+            throw e.under(kind.fieldPath() + "[" + InvalidSettingsException.quoted(scope.name()) + "]");
+        }
         Map<ScopeKind, SortedMap<String, Limit>> changed = new HashMap<>(limits);
         changed.put(
-                kind,
-                NamedLimits.checkedCopy(
-                        kind.fieldPath(), NamedLimits.with(limitsOf(kind), scope.name(), limit), kind::checkName));
+                kind, NamedLimits.checkedCopy(kind.fieldPath(), NamedLimits.with(limitsOf(kind), name, limit), kind));
         return new LimitsDocument(changed, connection);
     }
 

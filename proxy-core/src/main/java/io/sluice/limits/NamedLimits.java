@@ -17,25 +17,30 @@ final class NamedLimits {
      * An unmodifiable sorted copy (empty for {@code null}), so output is stable.
      *
      * @param field the map's JSON path, for messages, e.g. {@code kafka.prefixes}
-     * @param nameRule the rule of the scope's kind
-     * @throws InvalidSettingsException for a bad name or a null limit, naming the entry
+     * @param kind the scopes' kind, whose rule each name must keep; names are copied canonical
+     *     ({@link ScopeKind#canonicalName})
+     * @throws InvalidSettingsException for a bad name, two names of one scope or a null limit, naming the entry
      */
-    static SortedMap<String, Limit> checkedCopy(String field, Map<String, Limit> map, NameRule nameRule) {
+    static SortedMap<String, Limit> checkedCopy(String field, Map<String, Limit> map, ScopeKind kind) {
         SortedMap<String, Limit> copy = new TreeMap<>();
         if (map == null) {
             return Collections.unmodifiableSortedMap(copy);
         }
         for (Map.Entry<String, Limit> entry : map.entrySet()) {
             String at = field + "[" + InvalidSettingsException.quoted(entry.getKey()) + "]";
+            String name;
             try {
-                nameRule.check(entry.getKey());
+                name = kind.canonicalName(entry.getKey());
             } catch (InvalidSettingsException e) {
                 throw e.under(at);
             }
             if (entry.getValue() == null) {
                 throw new InvalidSettingsException(at, "must be a limit object, got null");
             }
-            copy.put(entry.getKey(), entry.getValue());
+            if (copy.put(name, entry.getValue()) != null) {
+                throw new InvalidSettingsException(
+                        at, "names the same scope as another entry: " + InvalidSettingsException.quoted(name));
+            }
         }
         return Collections.unmodifiableSortedMap(copy);
     }

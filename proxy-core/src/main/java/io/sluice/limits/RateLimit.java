@@ -26,19 +26,27 @@ public record RateLimit(Double messagesPerSecond, Double bytesPerSecond, Double 
     public RateLimit {
         requireRate("messagesPerSecond", messagesPerSecond);
         requireRate("bytesPerSecond", bytesPerSecond);
-        if (burstSeconds == null) {
-            burstSeconds = DEFAULT_BURST_SECONDS;
-        } else if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
-            throw new InvalidSettingsException(
-                    "burstSeconds", "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
-        }
+        burstSeconds = burstOrDefault(burstSeconds);
         if (adaptive != null && messagesPerSecond == null && bytesPerSecond == null) {
             throw new InvalidSettingsException(
                     "adaptive", "needs a ceiling: messagesPerSecond or bytesPerSecond, or both");
         }
     }
 
-    private static void requireRate(String field, Double rate) {
+    /** {@code burstSeconds}, or the default for {@code null}. @throws InvalidSettingsException when out of range */
+    static double burstOrDefault(Double burstSeconds) {
+        if (burstSeconds == null) {
+            return DEFAULT_BURST_SECONDS;
+        }
+        if (!(burstSeconds >= MIN_BURST_SECONDS && burstSeconds <= MAX_BURST_SECONDS)) {
+            throw new InvalidSettingsException(
+                    "burstSeconds", "must be between 0.01 and 60, got " + InvalidSettingsException.show(burstSeconds));
+        }
+        return burstSeconds;
+    }
+
+    /** @throws InvalidSettingsException when {@code rate} is set and not a positive finite number up to {@link #MAX_RATE} */
+    static void requireRate(String field, Double rate) {
         if (rate == null) {
             return;
         }

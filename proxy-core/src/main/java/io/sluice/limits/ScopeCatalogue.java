@@ -1,5 +1,7 @@
 package io.sluice.limits;
 
+import io.sluice.settings.InvalidSettingsException;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,7 +11,7 @@ import java.util.Set;
 
 /**
  * Every scope kind a Sluice knows: those its front ends declare ({@link ProtocolScopes}) and the
- * engine's own {@link ScopeKind#PROXY}. The limits document is read and written through it
+ * engine's own, {@link ScopeKind#IPS} and {@link ScopeKind#PROXY}. The limits document is read and written through it
  * ({@link LimitsJson}), and the admin routes, the OpenAPI document, the CLI's scopes
  * ({@code GET /api/v1/scopes}) and the limits metrics are derived from it, so a kind is declared in
  * one place only.
@@ -44,6 +46,7 @@ public final class ScopeCatalogue {
                 add(kind, layout, ids, cliNames);
             }
         }
+        add(ScopeKind.IPS, layout, ids, cliNames);
         add(ScopeKind.PROXY, layout, ids, cliNames);
         this.protocols = List.copyOf(protocols.keySet());
         this.byProtocol = Map.copyOf(protocols);
@@ -87,6 +90,26 @@ public final class ScopeCatalogue {
     /** Whether {@code kind} is one of this catalogue's. */
     public boolean contains(ScopeKind kind) {
         return kinds.contains(kind);
+    }
+
+    /**
+     * Checks that {@code limit} sets only parts {@code kind} takes ({@link ScopeKind#accepts()}).
+     *
+     * @throws InvalidSettingsException naming the first part it does not take, and the kinds that take it
+     */
+    public void checkParts(ScopeKind kind, Limit limit) {
+        for (LimitPart part : LimitPart.values()) {
+            if (part.isSetIn(limit) && !kind.accepts().contains(part)) {
+                List<String> takers = kinds.stream()
+                        .filter(other -> other.accepts().contains(part))
+                        .map(ScopeKind::fieldPath)
+                        .toList();
+                throw new InvalidSettingsException(
+                        part.field(),
+                        kind.fieldPath() + " limits do not take it; it is a limit of " + String.join(", ", takers)
+                                + " only");
+            }
+        }
     }
 
     /** The layout of the whole document: its top-level section. */

@@ -1,9 +1,13 @@
 package io.sluice.limits;
 
+import io.sluice.address.CidrBlock;
 import io.sluice.settings.InvalidSettingsException;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A level limits are set at, declared once as data by the front end whose traffic it covers (a
@@ -40,6 +44,30 @@ public final class ScopeKind {
             .description("the whole proxy (all topics together)")
             .build();
 
+    /**
+     * Client addresses, whatever the protocol (docs/REFERENCE.md, "Limits by client address"):
+     * {@code "ips": {"10.1.0.0/16": LIMIT, "*": LIMIT}}. A name is a CIDR block, kept canonical
+     * ({@link CidrBlock}); the longest block that holds an address limits it
+     * ({@link AddressScopes}), and {@code "*"} each address no block holds, apart. Takes a rate of
+     * new connections only.
+     */
+    public static final ScopeKind IPS = builder(null, "ip")
+            .field("ips")
+            .cliName("ip")
+            .named(
+                    NameTemplate.of(
+                            "{cidr}",
+                            NameParameter.of("cidr")
+                                    .described("a CIDR block (10.1.0.0/16, 2001:db8::/32) or one address")),
+                    CidrBlock::parse,
+                    "10.1.0.0/16")
+            .canonicalName(name -> CidrBlock.parse(name).toString())
+            .withDefault()
+            .accepts(LimitPart.CONNECTIONS)
+            .rank(LAST - 1)
+            .description("one block of client addresses (all its connections together), or each address (\"*\")")
+            .build();
+
     private final String protocol;
     private final String label;
     private final List<String> field;
@@ -50,6 +78,8 @@ public final class ScopeKind {
     private final int rank;
     private final String description;
     private final boolean hasDefault;
+    private final UnaryOperator<String> canonicalName;
+    private final Set<LimitPart> accepts;
 
     private ScopeKind(Builder builder) {
         this.protocol = builder.protocol;
@@ -62,6 +92,8 @@ public final class ScopeKind {
         this.rank = builder.rank;
         this.description = builder.description;
         this.hasDefault = builder.hasDefault;
+        this.canonicalName = builder.canonicalName;
+        this.accepts = Set.copyOf(builder.accepts);
     }
 
     /**
@@ -147,6 +179,23 @@ public final class ScopeKind {
     }
 
     /**
+     * The name as the limits document keeps it: {@code name} checked ({@link #checkName}) and, for a
+     * kind that writes names one way (a CIDR block: {@code 10.1.2.3/16} is {@code 10.1.0.0/16}),
+     * written that way.
+     *
+     * @throws InvalidSettingsException (with an empty path) when the name breaks the rule
+     */
+    public String canonicalName(String name) {
+        checkName(name);
+        return DEFAULT_NAME.equals(name) && hasDefault ? name : canonicalName.apply(name);
+    }
+
+    /** The parts of a {@link Limit} this kind takes: publish and dispatch unless it declares others. */
+    public Set<LimitPart> accepts() {
+        return accepts;
+    }
+
+    /**
      * Whether this kind's {@link #DEFAULT_NAME} entry limits each of its scopes that has no entry
      * of its own, each in its own bucket (as Kafka's {@code <default>} quotas do): a kind of
      * identities, whose names nobody can list in advance.
@@ -206,6 +255,8 @@ public final class ScopeKind {
         private Integer rank;
         private String description;
         private boolean hasDefault;
+        private UnaryOperator<String> canonicalName = UnaryOperator.identity();
+        private Set<LimitPart> accepts = EnumSet.of(LimitPart.PUBLISH, LimitPart.DISPATCH);
 
         private Builder(String protocol, String label) {
             this.protocol = protocol;
@@ -250,6 +301,18 @@ public final class ScopeKind {
         /** Gives a named kind a default entry; see {@link ScopeKind#hasDefault()}. */
         public Builder withDefault() {
             this.hasDefault = true;
+            return this;
+        }
+
+        /** How a valid name is written in the document; see {@link ScopeKind#canonicalName}. */
+        public Builder canonicalName(UnaryOperator<String> canonical) {
+            this.canonicalName = Objects.requireNonNull(canonical, "canonical");
+            return this;
+        }
+
+        /** The parts of a limit this kind takes, instead of publish and dispatch; see {@link ScopeKind#accepts()}. */
+        public Builder accepts(LimitPart first, LimitPart... more) {
+            this.accepts = EnumSet.of(first, more);
             return this;
         }
 

@@ -3,7 +3,8 @@ package io.sluice.quota;
 /** What a bucket counts. */
 public enum Dimension {
     MESSAGES("msg/s"),
-    BYTES("bytes/s");
+    BYTES("bytes/s"),
+    CONNECTIONS("connections/s");
 
     private final String rateUnit;
 

@@ -3,6 +3,7 @@ package io.sluice.quota;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.sluice.limits.Direction;
+import io.sluice.limits.EventRate;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.OnExceed;
@@ -123,6 +124,19 @@ public final class QuotaEngine {
     }
 
     /**
+     * The bucket a new client connection from {@code scope} (an {@link io.sluice.limits.ScopeKind#IPS}
+     * scope, or any whose limit has a rate of connections) must fit: charge it one message per
+     * connection ({@link QuotaPath#tryAcquire}). Empty, so admitting at once, when the scope's limit
+     * has no rate of connections. The proxy's limit takes none.
+     */
+    public QuotaPath connectionPath(ScopeRef scope) {
+        Snapshot current = snapshot.get();
+        List<Rate> rates = new ArrayList<>(1);
+        addScope(rates, Direction.ACCEPT, scope, current.limits().limitInForce(scope));
+        return path(current, rates);
+    }
+
+    /**
      * Where a new bucket takes its share of its limit from until someone sets it: 1 (the whole
      * limit) unless a cluster sync says how many Sluices share the limits.
      */
@@ -140,14 +154,13 @@ public final class QuotaEngine {
         List<ScopeBucket> limited = new ArrayList<>();
         for (ScopeBucket bucket : buckets.asMap().values()) {
             BucketKey key = bucket.key();
-            Limit limit = limits.limitInForce(key.scope());
-            RateLimit rates = limit == null ? null : limit.rates(key.direction());
-            Double rate = rates == null
-                    ? null
-                    : key.dimension() == Dimension.MESSAGES ? rates.messagesPerSecond() : rates.bytesPerSecond();
-            if (rate != null) {
-                bucket.limit(rate, rates.burstSeconds());
-                limited.add(bucket);
+            List<Rate> rates = new ArrayList<>(2);
+            addScope(rates, key.direction(), key.scope(), limits.limitInForce(key.scope()));
+            for (Rate rate : rates) {
+                if (rate.key().equals(key)) {
+                    bucket.limit(rate.perSecond(), rate.burstSeconds());
+                    limited.add(bucket);
+                }
             }
         }
         return limited;
@@ -168,7 +181,10 @@ public final class QuotaEngine {
             addScope(rates, direction, scope, limits.limitInForce(scope));
         }
         addScope(rates, direction, ScopeRef.PROXY, limits.proxy());
+        return path(current, rates);
+    }
 
+    private QuotaPath path(Snapshot current, List<Rate> rates) {
         long now = clock.nanoTime();
         int size = rates.size();
         TokenBucket[] pathBuckets = new TokenBucket[size];
@@ -198,6 +214,17 @@ public final class QuotaEngine {
     }
 
     private static void addScope(List<Rate> rates, Direction direction, ScopeRef scope, Limit limit) {
+        if (direction == Direction.ACCEPT) {
+            EventRate connections = limit == null ? null : limit.connections();
+            if (connections != null && connections.perSecond() != null) {
+                rates.add(new Rate(
+                        new BucketKey(direction, scope, Dimension.CONNECTIONS),
+                        connections.perSecond(),
+                        connections.burstSeconds(),
+                        limit.onExceed()));
+            }
+            return;
+        }
         RateLimit limited = limit == null ? null : limit.rates(direction);
         if (limited == null) {
             return;

@@ -61,7 +61,10 @@ class AdaptiveRatesTest {
                 .withLimit(
                         TENANT,
                         new Limit(
-                                new RateLimit(ceiling, null, 0.1, new AdaptiveLimit(TARGET_MILLIS, 0.05)), null, null));
+                                new RateLimit(ceiling, null, 0.1, new AdaptiveLimit(TARGET_MILLIS, 0.05)),
+                                null,
+                                null,
+                                null));
     }
 
     @Test
@@ -134,7 +137,7 @@ class AdaptiveRatesTest {
         assertTrue(decision.rejectMessage().contains("adaptive rate"), decision.rejectMessage());
 
         engine.update(LimitsDocument.empty()
-                .withLimit(TENANT, new Limit(new RateLimit(CEILING, null, 0.1, null), null, null)));
+                .withLimit(TENANT, new Limit(new RateLimit(CEILING, null, 0.1, null), null, null, null)));
         rates.tick();
         assertTrue(rates.status().isEmpty());
         now.addAndGet(SECOND);

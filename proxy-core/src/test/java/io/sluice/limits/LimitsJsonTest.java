@@ -102,7 +102,7 @@ class LimitsJsonTest {
         assertEquals(LimitsDocument.empty(), doc);
         Limit limit = LimitsJson.parseLimit(bytes("""
                 {"publish": {"messagesPerSecond": null, "bytesPerSecond": null, "burstSeconds": null}, "dispatch": null, "onExceed": null}"""));
-        assertEquals(new Limit(new RateLimit(null, null, 1.0, null), null, OnExceed.DELAY), limit);
+        assertEquals(new Limit(new RateLimit(null, null, 1.0, null), null, null, OnExceed.DELAY), limit);
         assertEquals(ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes("{\"maxPendingSends\": null}")));
     }
 
@@ -124,8 +124,8 @@ class LimitsJsonTest {
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(
                         new ScopeRef(TestScopes.TOPIC, "t/n/b"),
-                        new Limit(new RateLimit(10.0, null, null, null), null, null))
-                .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/a"), new Limit(null, null, OnExceed.REJECT));
+                        new Limit(new RateLimit(10.0, null, null, null), null, null, null))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/a"), new Limit(null, null, null, OnExceed.REJECT));
         String json = new String(write(doc), StandardCharsets.UTF_8);
         assertEquals("""
                 {
@@ -143,6 +143,7 @@ class LimitsJsonTest {
                   },
                   "namespaces": { },
                   "tenants": { },
+                  "ips": { },
                   "connection": {
                     "maxPendingSends": 100000,
                     "maxHeldBytes": 67108864
@@ -172,7 +173,7 @@ class LimitsJsonTest {
 
     @Test
     void withersChangeACopy() {
-        Limit limit = new Limit(new RateLimit(1.0, null, null, null), null, null);
+        Limit limit = new Limit(new RateLimit(1.0, null, null, null), null, null, null);
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), limit)
                 .withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), limit)
@@ -310,7 +311,7 @@ class LimitsJsonTest {
                 "{\"proxy\": []}                             | proxy: must be a JSON object, got an array",
                 "{\"topics\": []}                            | topics: must be a JSON object, got an array",
                 "{\"topics\": {\"a/b/c\": null}}          | topics[\"a/b/c\"]: must be a limit object, got null",
-                "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, namespaces, proxy, tenants, test, topics",
+                "{\"tenant\": {}}                            | tenant: unknown field; known fields are connection, ips, namespaces, proxy, tenants, test, topics",
                 "{\"test\": {\"client\": {}}}               | test.client: unknown field; known fields are clients",
                 "{\"test\": []}                              | test: must be a JSON object, got an array",
                 "{\"test\": {\"clients\": 5}}               | test.clients: must be a JSON object, got an integer",
@@ -399,13 +400,13 @@ class LimitsJsonTest {
     void aDocumentWithAKindTheCatalogueLacksIsNotWritten() {
         ScopeCatalogue withoutClients = ScopeCatalogue.of(new ProtocolScopes(
                 "test", List.of(TestScopes.TOPIC, TestScopes.NAMESPACE, TestScopes.TENANT), TestScopes::topicScopes));
-        LimitsDocument doc =
-                LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.CLIENT, "c"), new Limit(null, null, null));
+        LimitsDocument doc = LimitsDocument.empty()
+                .withLimit(new ScopeRef(TestScopes.CLIENT, "c"), new Limit(null, null, null, null));
         assertThrows(IllegalArgumentException.class, () -> LimitsJson.write(doc, withoutClients));
         assertFalse(new String(LimitsJson.write(LimitsDocument.empty(), withoutClients), StandardCharsets.UTF_8)
                 .contains("\"test\""));
         assertEquals(
-                "test: unknown field; known fields are connection, namespaces, proxy, tenants, topics",
+                "test: unknown field; known fields are connection, ips, namespaces, proxy, tenants, topics",
                 assertThrows(
                                 InvalidSettingsException.class,
                                 () -> LimitsJson.parseDocument(bytes("{\"test\": {}}"), withoutClients))

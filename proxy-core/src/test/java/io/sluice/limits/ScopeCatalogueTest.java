@@ -37,11 +37,12 @@ class ScopeCatalogueTest {
                         TestScopes.NAMESPACE,
                         TestScopes.TENANT,
                         catalogue.kinds().get(3),
+                        ScopeKind.IPS,
                         ScopeKind.PROXY,
                         TestScopes.CLIENT,
                         early),
                 catalogue.kinds(),
-                "the top level's kinds, the proxy, then each section's in the order the sections came");
+                "the top level's kinds, the engine's (ips, proxy), then each section's in the order the sections came");
         assertEquals("late_group", catalogue.kinds().get(3).id());
         assertEquals(List.of("test", "late"), catalogue.protocols());
         assertTrue(catalogue.contains(ScopeKind.PROXY));

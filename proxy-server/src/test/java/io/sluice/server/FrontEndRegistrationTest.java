@@ -61,7 +61,7 @@ class FrontEndRegistrationTest {
     }
 
     @Test
-    void everyScopeKindButTheProxyBelongsToExactlyOneFrontEnd() {
+    void everyScopeKindButTheEnginesOwnBelongsToExactlyOneFrontEnd() {
         List<ScopeKind> registered = new ArrayList<>();
         Set<String> protocols = new HashSet<>();
         for (FrontEndFactory frontEnd : FrontEndFactory.installed()) {
@@ -83,6 +83,7 @@ class FrontEndRegistrationTest {
         List<ScopeKind> catalogued =
                 new ArrayList<>(SluiceServer.scopeCatalogue().kinds());
         assertTrue(catalogued.remove(ScopeKind.PROXY));
+        assertTrue(catalogued.remove(ScopeKind.IPS));
         assertEquals(new HashSet<>(registered), new HashSet<>(catalogued), "the server's catalogue holds them all");
         assertEquals(registered.size(), catalogued.size(), "no kind registered twice: " + registered);
     }

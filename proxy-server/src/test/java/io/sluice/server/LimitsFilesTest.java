@@ -3,6 +3,7 @@ package io.sluice.server;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.ConnectionLimits;
 import io.sluice.limits.Direction;
+import io.sluice.limits.LimitPart;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.LimitsStore;
@@ -82,9 +83,9 @@ class LimitsFilesTest {
             assertEquals(0, doc.limitsOf(kind).size(), kind.toString());
         }
         assertArrayEquals(
-                resource("limits-file-0.1.0-as-written-since-identities.json"),
+                resource("limits-file-0.1.0-as-written-since-ips.json"),
                 LimitsJson.write(doc, SERVER),
-                "written back as every release since limits by identity writes it");
+                "written back as every release since limits by client address writes it");
         assertEquals(doc, parse(LimitsJson.write(doc, SERVER)));
     }
 
@@ -111,13 +112,18 @@ class LimitsFilesTest {
                         .dispatch()
                         .bytesPerSecond());
         assertEquals(60.0, doc.proxy().dispatch().burstSeconds());
-        // Written with the identity kinds' empty fields since they exist, and byte for byte from then on.
-        byte[] since = resource("limits-file-today-as-written-since-identities.json");
+        // Written with the identity and address kinds' empty fields since they exist, and byte for byte from then on.
+        byte[] since = resource("limits-file-today-as-written-since-ips.json");
         assertArrayEquals(since, LimitsJson.write(doc, SERVER));
         assertArrayEquals(since, LimitsJson.write(parse(since), SERVER));
         assertArrayEquals(
-                resource("limits-file-0.1.0-as-written-since-identities.json"),
-                LimitsJson.write(parse(resource("limits-file-0.1.0-as-written-since-kafka.json")), SERVER));
+                since, LimitsJson.write(parse(resource("limits-file-today-as-written-since-identities.json")), SERVER));
+        for (String written : List.of("kafka", "identities")) {
+            assertArrayEquals(
+                    resource("limits-file-0.1.0-as-written-since-ips.json"),
+                    LimitsJson.write(
+                            parse(resource("limits-file-0.1.0-as-written-since-" + written + ".json")), SERVER));
+        }
     }
 
     @Test
@@ -128,6 +134,7 @@ class LimitsFilesTest {
                   "namespaces": { },
                   "tenants": { },
                   "roles": { },
+                  "ips": { },
                   "connection": {
                     "maxPendingSends": 100000,
                     "maxHeldBytes": 67108864
@@ -157,7 +164,7 @@ class LimitsFilesTest {
     @Test
     void errorsNameTheFieldsOfBothFrontEnds() {
         assertEquals(
-                "tenant: unknown field; known fields are connection, kafka, namespaces, proxy, roles, tenants, topics",
+                "tenant: unknown field; known fields are connection, ips, kafka, namespaces, proxy, roles, tenants, topics",
                 rejection("{\"tenant\": {}}"));
         assertEquals(
                 "kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
@@ -231,6 +238,7 @@ class LimitsFilesTest {
                         "publish messages kafka_client x",
                         "publish messages kafka_principal x"),
                 SERVER.kinds().stream()
+                        .filter(kind -> kind.accepts().contains(LimitPart.PUBLISH))
                         .map(kind -> new BucketKey(
                                         Direction.PUBLISH,
                                         new ScopeRef(kind, kind.named() ? example(kind) : kind.soleName()),
@@ -239,6 +247,10 @@ class LimitsFilesTest {
                         .toList());
         assertEquals(
                 "dispatch bytes proxy proxy", new BucketKey(Direction.DISPATCH, ScopeRef.PROXY, Dimension.BYTES).id());
+        assertEquals(
+                "accept connections ip 10.1.0.0/16",
+                new BucketKey(Direction.ACCEPT, new ScopeRef(ScopeKind.IPS, "10.1.0.0/16"), Dimension.CONNECTIONS)
+                        .id());
     }
 
     private static String example(ScopeKind kind) {

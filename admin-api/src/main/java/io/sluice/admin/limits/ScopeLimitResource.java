@@ -37,6 +37,7 @@ public final class ScopeLimitResource {
     public ApiResponse put(ApiRequest request) throws IOException {
         ScopeRef scope = route.scope(request);
         Limit limit = LimitsJson.parseLimit(request.body());
+        store.catalogue().checkParts(scope.kind(), limit);
         LimitsDocument stored = store.update(limits -> limits.withLimit(scope, limit));
         return ApiResponse.json(HttpResponseStatus.OK, LimitsJson.write(stored.limitOf(scope)));
     }

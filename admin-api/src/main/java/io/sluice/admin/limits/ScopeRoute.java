@@ -71,7 +71,8 @@ public final class ScopeRoute {
     }
 
     /**
-     * The scope the request's path names, checked with its kind's rule.
+     * The scope the request's path names, checked with its kind's rule and written as the document
+     * keeps it ({@link ScopeKind#canonicalName}).
      *
      * @throws InvalidSettingsException naming the path parameter that is wrong
      */
@@ -90,9 +91,9 @@ public final class ScopeRoute {
             }
             values.put(parameter.name(), value);
         }
-        String name = template.join(values);
+        String name;
         try {
-            kind.checkName(name);
+            name = kind.canonicalName(template.join(values));
         } catch (InvalidSettingsException e) {
             List<NameParameter> parameters = template.parameters();
             throw e.under(parameters.get(parameters.size() - 1).name());

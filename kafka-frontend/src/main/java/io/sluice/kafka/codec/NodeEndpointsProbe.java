@@ -45,17 +45,31 @@ public final class NodeEndpointsProbe {
      */
     public static boolean carriesNodeEndpoints(
             HandledApi api, short version, FrameView frame, int bodyIndex, WireCursor cursor) {
+        if (!hasField(api, version)) {
+            return false;
+        }
+        cursor.reset(frame, bodyIndex, "bad_response_body");
+        return LAYOUTS.get(api)[version].carriesNodeEndpoints(cursor, 0);
+    }
+
+    /** Whether {@code api} v{@code version} responses have the field at all; an API that never has it is refused. */
+    public static boolean hasField(HandledApi api, short version) {
         Layout[] layouts = LAYOUTS.get(api);
         if (layouts == null || !api.supports(version)) {
             throw new IllegalArgumentException(
                     api + " v" + version + " is not a response that can carry node endpoints");
         }
-        Layout layout = layouts[version];
-        if (layout == null) {
-            return false;
-        }
-        cursor.reset(frame, bodyIndex, "bad_response_body");
-        return layout.carriesNodeEndpoints(cursor);
+        return layouts[version] != null;
+    }
+
+    /**
+     * The rest of a body whose top-level fields before {@code fromField} {@code cursor} has read:
+     * whether it holds a node endpoint, for a reader that walked the first fields for reasons of
+     * its own ({@link ProduceResponseScan}). False when {@code api} v{@code version} has no such field.
+     */
+    static boolean carriesNodeEndpointsFrom(HandledApi api, short version, WireCursor cursor, int fromField) {
+        Layout layout = LAYOUTS.get(api)[version];
+        return layout != null && layout.carriesNodeEndpoints(cursor, fromField);
     }
 
     /** Where the field sits in one version: the top-level fields before it, and how it is held. */
@@ -98,8 +112,8 @@ public final class NodeEndpointsProbe {
             }
         }
 
-        boolean carriesNodeEndpoints(WireCursor cursor) {
-            body.skipFields(cursor, 0, fieldIndex);
+        boolean carriesNodeEndpoints(WireCursor cursor, int fromField) {
+            body.skipFields(cursor, fromField, fieldIndex);
             if (tag < 0) {
                 if (cursor.compactLength() > 0) {
                     return true;

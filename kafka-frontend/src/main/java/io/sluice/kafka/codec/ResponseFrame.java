@@ -19,6 +19,10 @@ public final class ResponseFrame {
 
     private final FrameView frame = new FrameView();
     private final WireCursor cursor = new WireCursor();
+    private final ProduceResponseScan produceScan = new ProduceResponseScan();
+    /** Whether {@link #produceScan} walked the frame as it is now. */
+    private boolean produceScanned;
+
     private ByteBuf replacement;
     private short apiKey;
     private short apiVersion;
@@ -37,6 +41,7 @@ public final class ResponseFrame {
         this.apiKey = apiKey;
         this.apiVersion = apiVersion;
         this.bodyOffset = -1;
+        this.produceScanned = false;
         return this;
     }
 
@@ -65,6 +70,39 @@ public final class ResponseFrame {
     }
 
     /**
+     * What one walk of this Produce response's body found (refused partitions, node endpoints),
+     * walked the first time it is asked for and again only once another frame took its place, so
+     * that the gate and the rewriter share the walk. A body that cannot be read raises a
+     * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}) each time it is asked.
+     */
+    public ProduceResponseScan produceScan() {
+        if (apiKey != HandledApi.PRODUCE.key().id) {
+            throw new IllegalStateException("not a Produce response: API " + apiKey);
+        }
+        if (!produceScanned) {
+            produceScan.read(frame, bodyIndex(), apiVersion, cursor);
+            produceScanned = true;
+        }
+        return produceScan;
+    }
+
+    /**
+     * Whether this response, to {@code api} (one whose responses can have the field, see
+     * {@link NodeEndpointsProbe}), holds at least one node endpoint; a Produce response's answer
+     * comes from {@link #produceScan}. A body that cannot be read raises a
+     * {@link io.sluice.relay.MalformedFrameException} ({@code bad_response_body}).
+     */
+    public boolean carriesNodeEndpoints(HandledApi api) {
+        if (!NodeEndpointsProbe.hasField(api, apiVersion)) {
+            return false;
+        }
+        if (api == HandledApi.PRODUCE) {
+            return produceScan().carriesNodeEndpoints();
+        }
+        return NodeEndpointsProbe.carriesNodeEndpoints(api, apiVersion, frame, bodyIndex(), cursor);
+    }
+
+    /**
      * Puts {@code newFrame}, which has the response's header as it came, in place of the response;
      * takes ownership of it and releases a frame put in place before.
      */
@@ -73,6 +111,7 @@ public final class ResponseFrame {
         ByteBuf before = replacement;
         replacement = newFrame;
         frame.lend(newFrame, newFrame.readerIndex(), newFrame.readableBytes());
+        produceScanned = false;
         if (before != null) {
             before.release();
         }

@@ -1,6 +1,7 @@
 package io.sluice.kafka.connection;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
@@ -9,6 +10,7 @@ import io.sluice.kafka.codec.MetadataRefusal;
 import io.sluice.kafka.codec.NewWorkRefusal;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.gates.Exchange;
+import io.sluice.kafka.gates.GateVerdict;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.routing.BrokerEndpoint;
@@ -36,7 +38,9 @@ import java.util.List;
  * version Sluice does not handle closes the connection); admission control for new connections and
  * Metadata requests, refused as a broker would; an ApiVersions request newer than Sluice handles
  * answered as a broker answers it; Produce and Fetch to the connection's quota gates
- * ({@link KafkaGates}), which forward them, cut or whole, or answer them; SaslHandshake and
+ * ({@link KafkaGates}), each of which returns a {@link GateVerdict} (forward, cut or whole,
+ * awaiting a response or with {@code acks=0} not; answer; hold) that this class alone carries out
+ * ({@link #act}), those a gate reaches later from its timers included; SaslHandshake and
  * SaslAuthenticate read on their way ({@link SaslAuthentication}), so that the gates charge the
  * principal the broker accepts (before that, the principal of the client certificate on a port with
  * {@code --tls-client-ca}, mapped by {@link SslPrincipalMapping}); every other request
@@ -95,7 +99,6 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         this.responses =
                 new ResponseOrder(relay, settings.newRewriter(), services.upstreamLatency(), IN_FLIGHT_CAPACITY);
         this.gates = new KafkaGates(
-                relay,
                 this,
                 relay.eventLoop(),
                 services,
@@ -174,11 +177,11 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         }
         short apiKey = header.apiKey();
         if (apiKey == PRODUCE) {
-            gates.produce().request(frame, header);
+            act(gates.produce().request(frame, header), frame, header);
         } else if (apiKey == FETCH) {
-            gates.fetch().request(frame, header);
+            act(gates.fetch().request(frame, header), frame, header);
         } else if (apiKey == SHARE_FETCH) {
-            gates.shareFetch().request(frame, header);
+            act(gates.shareFetch().request(frame, header), frame, header);
         } else if (apiKey == METADATA) {
             metadata(frame);
         } else if (apiKey == SASL_HANDSHAKE) {
@@ -224,14 +227,53 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         answer(header, NewWorkRefusal.answer(relay.alloc(), frame, header, decision.rejectMessage()));
     }
 
+    /**
+     * The one place a gate's verdict is carried out: forwarded (awaiting its response in its turn, or
+     * with {@code acks=0} not), answered by Sluice in its turn, or left to the gate that holds it.
+     */
     @Override
-    public void forward(FrameView frame, RequestHeader header, Exchange exchange) {
+    public void act(GateVerdict verdict, FrameView lent, RequestHeader header) {
+        ByteBuf own = verdict.takeFrame();
+        ByteBuf answer = verdict.takeAnswer();
+        switch (verdict.kind()) {
+            case FORWARD -> {
+                if (verdict.awaitsResponse()) {
+                    if (own == null) {
+                        forward(lent, header, verdict.exchange());
+                    } else {
+                        forward(own, header, verdict.exchange());
+                    }
+                } else if (own == null) {
+                    relay.toUpstream(lent);
+                } else {
+                    relay.toUpstream(own);
+                }
+            }
+            case ANSWER -> answer(header, answer);
+            case HOLD -> {
+                // The gate keeps it, and has stopped the requests behind it where it must.
+            }
+        }
+    }
+
+    @Override
+    public void flush() {
+        relay.flush();
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return relay.alloc();
+    }
+
+    /** Forwards the lent {@code frame}, which stays its lender's; its response goes through {@code exchange}. */
+    private void forward(FrameView frame, RequestHeader header, Exchange exchange) {
         awaitResponse(header, exchange);
         relay.toUpstream(frame);
     }
 
-    @Override
-    public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
+    /** Forwards {@code frame}, taking ownership; its response goes through {@code exchange}. */
+    private void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
         try {
             awaitResponse(header, exchange);
         } catch (MalformedFrameException e) {
@@ -242,8 +284,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     }
 
     /** Answers a request with Sluice's own {@code answer}, in its turn; takes ownership of {@code answer}. */
-    @Override
-    public void answer(RequestHeader header, ByteBuf answer) {
+    private void answer(RequestHeader header, ByteBuf answer) {
         responses.answer(header, answer);
         pauseIfTooManyInFlight();
     }

@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  * <p>Records of a topic id (Fetch v13+) Sluice has not learnt are cut off, like records over quota,
  * while {@link io.sluice.kafka.routing.TopicIdLookup} asks the cluster for its name; the consumer
  * fetches them again once they can be charged, so none is forwarded unmetered. So are the records
- * of a topic past what the connection tracks ({@link ConnectionTopics#maxTopics()}).
+ * of a topic past what the connection tracks ({@link TopicTable#maxTopics()}).
  *
  * <p>Confined to the connection's event loop.
  */
@@ -61,6 +61,7 @@ public final class FetchGate {
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final HeldRequest held;
+    private final GateVerdict verdict = new GateVerdict();
     private final Consumer<GatedTopic> ticker = this::tick;
     /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
     private int[] kept = new int[8];
@@ -79,20 +80,23 @@ public final class FetchGate {
 
     FetchGate(GateContext context) {
         this.context = context;
-        this.held = new HeldRequest(context, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
-    /** The lent Fetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
-    public void request(FrameView frame, RequestHeader header) {
+    /**
+     * What becomes of the lent Fetch request {@code frame}, whose header {@code header} just read; it
+     * stays its lender's.
+     */
+    public GateVerdict request(FrameView frame, RequestHeader header) {
         int maxWaitMillis = FetchRequestReader.maxWaitMillis(frame, header, cursor);
         long now = context.arrived(frame, header);
         long quiet = quietUntilNanos - now;
         if (quiet > 0 && maxWaitMillis > 0) {
             long until = now + Math.min(quiet, maxWaitMillis * NANOS_PER_MILLI);
             held.hold(frame, now, until, until - now);
-            return;
+            return verdict.hold();
         }
-        context.requests().forward(frame, header, exchange());
+        return verdict.forward(null, exchange());
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
@@ -154,7 +158,8 @@ public final class FetchGate {
         ByteBuf frame = parts.buffer();
         unknownIds.clear();
         for (int t = 0; t < parts.topicCount(); t++) {
-            GatedTopic topic = topic(t, now);
+            TopicTable.Lookup found = context.topics().find(parts, t, now);
+            GatedTopic topic = found instanceof TopicTable.Entry entry ? gated(entry) : null;
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
                 kept[p] = FetchResponseTrim.UNCHANGED;
                 if (parts.recordsLength(p) <= 0) {
@@ -162,8 +167,8 @@ public final class FetchGate {
                 }
                 if (topic != null) {
                     charge(topic, p, frame, version, now);
-                } else if (context.topics().miss() != ConnectionTopics.Miss.INVALID_NAME) {
-                    cutUntracked(t, p);
+                } else if (found != TopicTable.Miss.INVALID_NAME) {
+                    cutUntracked(t, p, found);
                 }
             }
         }
@@ -174,13 +179,14 @@ public final class FetchGate {
 
     /**
      * Cuts off partition {@code p}'s records, of topic {@code t} that cannot be charged: an id Sluice
-     * has not learnt (which it then looks up), or a topic past what the connection tracks.
+     * has not learnt (which it then looks up), or a topic past what the connection tracks;
+     * {@code miss} says which.
      */
-    private void cutUntracked(int t, int p) {
+    private void cutUntracked(int t, int p, TopicTable.Lookup miss) {
         kept[p] = 0;
         trimmed = true;
         quietNanos = Math.min(quietNanos, UNKNOWN_ID_WAIT_NANOS);
-        if (context.topics().miss() != ConnectionTopics.Miss.UNKNOWN_ID) {
+        if (miss != TopicTable.Miss.UNKNOWN_ID) {
             return;
         }
         Uuid id = new Uuid(parts.topicIdMsb(t), parts.topicIdLsb(t));
@@ -252,11 +258,7 @@ public final class FetchGate {
         }
     }
 
-    private GatedTopic topic(int t, long now) {
-        ConnectionTopics.Entry entry = context.topics().find(parts, t, now);
-        if (entry == null) {
-            return null;
-        }
+    private GatedTopic gated(TopicTable.Entry entry) {
         entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
         return entry.fetch;
     }

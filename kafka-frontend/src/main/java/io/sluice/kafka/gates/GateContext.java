@@ -6,9 +6,10 @@ import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
+import io.sluice.quota.QuotaDecision;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.ThrottleSubject;
 
@@ -16,20 +17,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * What the produce and fetch gates of one connection share: where frames go ({@code out}) and
- * requests that await a response or get an answer of Sluice's ({@code requests}), the event loop
- * and clock, the engine's services, the connection's topics, the lookup of topic ids nobody named
+ * What the produce and fetch gates of one connection share: the one way out, which carries out
+ * their verdicts ({@code out}), the event loop and clock, the engine's services, the connection's topics and identity, the lookup of topic ids nobody named
  * to it, and the reasons to pause its requests.
  *
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
 record GateContext(
-        Outbound out,
-        KafkaOutbound requests,
+        KafkaOutbound out,
         EventExecutor loop,
         NanoClock clock,
         ProxyServices services,
-        ConnectionTopics topics,
+        TopicTable topics,
+        ConnectionIdentity identity,
         TopicIdLookup topicIdLookup,
         RequestPauses pauses,
         String clientAddress) {
@@ -43,8 +43,8 @@ record GateContext(
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there
      * is none, re-chained when the client id or principal changed since.
      */
-    GatedTopic gated(ConnectionTopics.Entry entry, GatedTopic current, Direction direction, Consumer<GatedTopic> tick) {
-        int generation = topics.generation();
+    GatedTopic gated(TopicTable.Entry entry, GatedTopic current, Direction direction, Consumer<GatedTopic> tick) {
+        int generation = identity.generation();
         if (current != null && current.generation == generation) {
             return current;
         }
@@ -54,11 +54,18 @@ record GateContext(
                 direction,
                 PROTOCOL,
                 entry.name,
-                KafkaScopes.topic(entry.name, topics.clientId(), topics.principal()));
+                KafkaScopes.topic(entry.name, identity.clientId(), identity.principal()));
         TopicThrottle throttle = new TopicThrottle(
                 services.throttles(),
                 new ThrottleSubject(
-                        PROTOCOL, clientAddress, topics.clientId(), topics.principal(), null, null, null, entry.name));
+                        PROTOCOL,
+                        clientAddress,
+                        identity.clientId(),
+                        identity.principal(),
+                        null,
+                        null,
+                        null,
+                        entry.name));
         if (current == null) {
             return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
         }
@@ -67,12 +74,21 @@ record GateContext(
     }
 
     /**
+     * Records that {@code topic} is throttled, as {@code decision} found, with the action the gate
+     * takes ({@code taken}) until {@code untilNanos}; the topic's timer looks again then.
+     */
+    void throttled(GatedTopic topic, QuotaDecision decision, Throttling taken, long untilNanos) {
+        topic.throttle.begin(decision, taken.action(), topic.quota.meter(), untilNanos);
+        topic.timer.schedule(untilNanos - clock.nanoTime());
+    }
+
+    /**
      * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
      * id, lets the topics forget what nobody used for long, and returns the time.
      */
     long arrived(FrameView frame, RequestHeader header) {
         long now = clock.nanoTime();
-        topics.clientId(frame, header);
+        identity.clientId(frame, header);
         topics.sweep(now);
         return now;
     }

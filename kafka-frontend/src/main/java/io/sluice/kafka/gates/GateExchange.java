@@ -62,7 +62,7 @@ final class GateExchange implements Exchange {
     private ProduceVerdicts verdicts;
     private int notifyMillis;
     /** The partitions forwarded and charged, in parallel arrays kept for the exchange's next use. */
-    private ConnectionTopics.Entry[] chargedEntries = new ConnectionTopics.Entry[4];
+    private TopicTable.Entry[] chargedEntries = new TopicTable.Entry[4];
 
     private GatedTopic[] chargedTopics = new GatedTopic[4];
     private int[] chargedPartitions = new int[4];
@@ -80,7 +80,7 @@ final class GateExchange implements Exchange {
     }
 
     /** Partition {@code partition} of {@code entry}'s topic went to the broker, charged {@code records} and {@code bytes}. */
-    void charged(ConnectionTopics.Entry entry, GatedTopic topic, int partition, int records, long bytes) {
+    void charged(TopicTable.Entry entry, GatedTopic topic, int partition, int records, long bytes) {
         if (charges == chargedEntries.length) {
             int size = charges * 2;
             chargedEntries = Arrays.copyOf(chargedEntries, size);

@@ -18,16 +18,24 @@ import io.sluice.relay.GateTimer;
 final class HeldRequest {
 
     private final GateContext context;
+    /** The {@link RequestPauses} reason the connection's requests stop for while this one is held. */
+    private final int pause;
+
     private final GateTimer timer;
+    private final GateVerdict verdict = new GateVerdict();
     private final RequestHeader header = new RequestHeader();
     private final FrameView view = new FrameView();
     private ByteBuf frame;
     private long heldAtNanos;
     private long untilNanos;
 
-    /** @param due what runs when the request is worth a look again: the gate decides whether it goes */
-    HeldRequest(GateContext context, Runnable due) {
+    /**
+     * @param pause the {@link RequestPauses} reason the connection's requests stop for meanwhile
+     * @param due   what runs when the request is worth a look again: the gate decides whether it goes
+     */
+    HeldRequest(GateContext context, int pause, Runnable due) {
         this.context = context;
+        this.pause = pause;
         this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, due);
     }
 
@@ -39,7 +47,7 @@ final class HeldRequest {
         frame = lent.retainedSlice();
         heldAtNanos = nowNanos;
         this.untilNanos = untilNanos;
-        context.pauses().pause(RequestPauses.FETCH_HELD);
+        context.pauses().pause(pause);
         timer.schedule(Math.min(untilNanos - nowNanos, lookAgainNanos));
     }
 
@@ -71,9 +79,27 @@ final class HeldRequest {
         ByteBuf request = frame;
         frame = null;
         header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
-        context.requests().forward(request, header, exchange);
+        context.out().act(verdict.forward(request, exchange), null, header);
         context.out().flush();
-        context.pauses().resume(RequestPauses.FETCH_HELD);
+        context.pauses().resume(pause);
+    }
+
+    /**
+     * Hands the held request, lent for the call, to {@code decider}, which decides it as any other;
+     * then drops it and lets the connection's requests go on.
+     */
+    void decide(TopicIdWait.Decider decider) {
+        timer.cancel();
+        ByteBuf request = frame;
+        frame = null;
+        try {
+            header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
+            context.out().act(decider.decide(view, header), view, header);
+        } finally {
+            request.release();
+        }
+        context.out().flush();
+        context.pauses().resume(pause);
     }
 
     /** The connection closes: the request is dropped with it. */

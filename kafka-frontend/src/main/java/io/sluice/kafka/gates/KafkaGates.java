@@ -16,14 +16,13 @@ import io.sluice.relay.ProxyServices;
 public final class KafkaGates {
 
     private final RequestPauses pauses;
-    private final ConnectionTopics topics;
+    private final ConnectionIdentity identity = new ConnectionIdentity();
     private final ProduceGate produce;
     private final FetchGate fetch;
     private final ShareFetchGate shareFetch;
 
     /**
-     * @param out           where frames go
-     * @param requests      where requests awaiting a response and Sluice's answers go, in order
+     * @param out           the connection, which carries out the gates' verdicts
      * @param loop          the connection's event loop, for timers
      * @param topicIds      topic names by id and their lookup, for requests and responses that name
      *                      topics by id
@@ -31,18 +30,17 @@ public final class KafkaGates {
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
     public KafkaGates(
-            Outbound out,
-            KafkaOutbound requests,
+            KafkaOutbound out,
             EventExecutor loop,
             ProxyServices services,
             TopicIdLookup topicIds,
             int maxTopics,
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
-        this.pauses = new RequestPauses(requests, loop, clock, GateContext.MAX_TIMER_NANOS);
-        this.topics = new ConnectionTopics(topicIds.topicIds(), maxTopics, clock.nanoTime());
+        this.pauses = new RequestPauses(out, loop, clock, GateContext.MAX_TIMER_NANOS);
+        TopicTable topics = new TopicTable(topicIds.topicIds(), maxTopics, clock.nanoTime());
         GateContext context =
-                new GateContext(out, requests, loop, clock, services, topics, topicIds, pauses, clientAddress);
+                new GateContext(out, loop, clock, services, topics, identity, topicIds, pauses, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
@@ -65,7 +63,7 @@ public final class KafkaGates {
      * and fetches is charged to that principal from its next request on.
      */
     public void authenticated(String principal) {
-        topics.principal(principal);
+        identity.principal(principal);
     }
 
     /** The connection closes: what the gates hold is released, throttles end, timers stop. */

@@ -50,6 +50,7 @@ public final class ShareFetchGate {
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final Consumer<GatedTopic> ticker = this::tick;
     private final HeldRequest held;
+    private final GateVerdict verdict = new GateVerdict();
     private final List<Uuid> unknownIds = new ArrayList<>();
     /** The share session's topic ids, msb and lsb in turn. */
     private long[] session = new long[16];
@@ -68,24 +69,27 @@ public final class ShareFetchGate {
 
     ShareFetchGate(GateContext context) {
         this.context = context;
-        this.held = new HeldRequest(context, this::releaseHeldIfDue);
+        this.held = new HeldRequest(context, RequestPauses.FETCH_HELD, this::releaseHeldIfDue);
     }
 
-    /** The lent ShareFetch request {@code frame}, whose header {@code header} just read; it stays its lender's. */
-    public void request(FrameView frame, RequestHeader header) {
+    /**
+     * What becomes of the lent ShareFetch request {@code frame}, whose header {@code header} just
+     * read; it stays its lender's.
+     */
+    public GateVerdict request(FrameView frame, RequestHeader header) {
         long now = context.arrived(frame, header);
         reader.read(frame, header, cursor);
         follow(now);
         if (allowance(now) || reader.maxWaitMillis() <= 0) {
             lower(frame, reader.maxBytes(), reader.maxRecords(), reader.maxBytesOffset(), reader.maxRecordsOffset());
-            context.requests().forward(frame, header, exchanges.take(null, 0));
-            return;
+            return verdict.forward(null, exchanges.take(null, 0));
         }
         heldMaxBytes = reader.maxBytes();
         heldMaxRecords = reader.maxRecords();
         heldMaxBytesOffset = reader.maxBytesOffset();
         heldMaxRecordsOffset = reader.maxRecordsOffset();
         held.hold(frame, now, now + reader.maxWaitMillis() * NANOS_PER_MILLI, waitNanos(now));
+        return verdict.hold();
     }
 
     /** The connection closes: a held request is dropped, throttles end, timers stop. */
@@ -116,8 +120,7 @@ public final class ShareFetchGate {
             }
         }
         for (int t = 0; t < sessionTopics; t++) {
-            if (context.topics().findById(session[2 * t], session[2 * t + 1], now) == null
-                    && context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID) {
+            if (context.topics().findById(session[2 * t], session[2 * t + 1], now) == TopicTable.Miss.UNKNOWN_ID) {
                 unknownIds.add(new Uuid(session[2 * t], session[2 * t + 1]));
             }
         }
@@ -157,11 +160,12 @@ public final class ShareFetchGate {
         tightest = null;
         boolean unknown = false;
         for (int t = 0; t < sessionTopics; t++) {
-            GatedTopic topic = topic(session[2 * t], session[2 * t + 1], now);
-            if (topic == null) {
-                unknown |= context.topics().miss() == ConnectionTopics.Miss.UNKNOWN_ID;
+            TopicTable.Lookup found = context.topics().findById(session[2 * t], session[2 * t + 1], now);
+            if (!(found instanceof TopicTable.Entry entry)) {
+                unknown |= found == TopicTable.Miss.UNKNOWN_ID;
                 continue;
             }
+            GatedTopic topic = gated(entry);
             QuotaPath path = topic.quota.path(now);
             if (path.isUnlimited()) {
                 continue;
@@ -233,10 +237,11 @@ public final class ShareFetchGate {
         long now = context.clock().nanoTime();
         for (ShareFetchResponseData.ShareFetchableTopicResponse topicResponse : data.responses()) {
             Uuid id = topicResponse.topicId();
-            GatedTopic topic = topic(id.getMostSignificantBits(), id.getLeastSignificantBits(), now);
-            if (topic == null) {
+            if (!(context.topics().findById(id.getMostSignificantBits(), id.getLeastSignificantBits(), now)
+                    instanceof TopicTable.Entry entry)) {
                 continue;
             }
+            GatedTopic topic = gated(entry);
             long records = 0;
             long bytes = 0;
             for (ShareFetchResponseData.PartitionData partition : topicResponse.partitions()) {
@@ -266,11 +271,7 @@ public final class ShareFetchGate {
         }
     }
 
-    private GatedTopic topic(long msb, long lsb, long now) {
-        ConnectionTopics.Entry entry = context.topics().findById(msb, lsb, now);
-        if (entry == null) {
-            return null;
-        }
+    private GatedTopic gated(TopicTable.Entry entry) {
         entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
         return entry.fetch;
     }

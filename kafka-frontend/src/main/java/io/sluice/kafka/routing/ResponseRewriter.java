@@ -5,9 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.codec.MessageFrames;
-import io.sluice.kafka.codec.NodeEndpointsProbe;
 import io.sluice.kafka.codec.ResponseFrame;
-import io.sluice.kafka.codec.WireCursor;
 import org.apache.kafka.common.protocol.ApiMessage;
 
 /**
@@ -28,7 +26,6 @@ public final class ResponseRewriter {
 
     private final AdvertisedNodes nodes;
     private final TopicIds topicIds;
-    private final WireCursor cursor = new WireCursor();
 
     /** @param nodes Sluice's addresses in rewrite mode; null in passthrough mode */
     private ResponseRewriter(AdvertisedNodes nodes, TopicIds topicIds) {
@@ -78,8 +75,7 @@ public final class ResponseRewriter {
             ByteBufAllocator alloc, ResponseFrame response, HandledApi api, AddressedResponse<M> addressed) {
         short version = response.apiVersion();
         int bodyIndex = response.bodyIndex();
-        if (addressed.onlyWithNodeEndpoints()
-                && !NodeEndpointsProbe.carriesNodeEndpoints(api, version, response.frame(), bodyIndex, cursor)) {
+        if (addressed.onlyWithNodeEndpoints() && !response.carriesNodeEndpoints(api)) {
             return;
         }
         M data = MessageFrames.read(addressed.message().get(), response.frame(), bodyIndex, version, REASON);

@@ -26,11 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The partitions a Produce response refuses, found in place and then named. */
+/** The partitions a Produce response refuses, found in place ({@link ProduceResponseScan}) and then named. */
 @ExtendWith(LeakCheck.class)
 class ProduceErrorsTest {
 
     private final WireCursor cursor = new WireCursor();
+    private final ProduceResponseScan scan = new ProduceResponseScan();
 
     @ParameterizedTest
     @ValueSource(shorts = {3, 5, 8, 9, 10, 11, 13})
@@ -38,7 +39,8 @@ class ProduceErrorsTest {
         ByteBuf frame = KafkaFrames.response(BrokerResponses.produce(version, true), version, 1);
         try {
             int bodyIndex = ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.PRODUCE.id, version, cursor);
-            assertTrue(ProduceErrors.any(KafkaFrames.view(frame), bodyIndex, version, cursor));
+            scan.read(KafkaFrames.view(frame), bodyIndex, version, cursor);
+            assertTrue(scan.refusesAny());
             List<ProduceErrors.Refused> refused = ProduceErrors.refused(KafkaFrames.view(frame), bodyIndex, version);
             assertEquals(1, refused.size());
             assertEquals(1, refused.get(0).partition());
@@ -56,7 +58,8 @@ class ProduceErrorsTest {
         ByteBuf frame = KafkaFrames.response(data, version, 1);
         try {
             int bodyIndex = ResponseHeader.bodyIndex(KafkaFrames.view(frame), ApiKeys.PRODUCE.id, version, cursor);
-            assertFalse(ProduceErrors.any(KafkaFrames.view(frame), bodyIndex, version, cursor));
+            scan.read(KafkaFrames.view(frame), bodyIndex, version, cursor);
+            assertFalse(scan.refusesAny());
         } finally {
             frame.release();
         }
@@ -64,7 +67,7 @@ class ProduceErrorsTest {
 
     /**
      * Arbitrary bytes as a Produce response body: the in-place reader and the full one agree on
-     * whether a partition is refused, and nothing but {@link MalformedFrameException} escapes.
+     * whether a partition is refused, the one walk and the probe on node endpoints, and nothing but {@link MalformedFrameException} escapes.
      * Input: the version (an int16 mapped onto the handled ones), then the body.
      */
     @FuzzTest(maxDuration = "5m")
@@ -80,10 +83,15 @@ class ProduceErrorsTest {
             FrameView view = KafkaFrames.view(frame);
             boolean any;
             try {
-                any = ProduceErrors.any(view, 4, version, cursor);
+                scan.read(view, 4, version, cursor);
+                any = scan.refusesAny();
             } catch (MalformedFrameException unreadable) {
                 return;
             }
+            assertEquals(
+                    NodeEndpointsProbe.carriesNodeEndpoints(api, version, view, 4, new WireCursor()),
+                    scan.carriesNodeEndpoints(),
+                    "the one walk and the probe disagree on node endpoints, v" + version);
             List<ProduceErrors.Refused> refused;
             try {
                 refused = ProduceErrors.refused(view, 4, version);

@@ -64,7 +64,11 @@ class GateFuzzTest {
             KafkaGates gates = harness.gates;
             harness.limit(
                     ScopeRef.PROXY,
-                    new Limit(new RateLimit(1.0, 1.0, null, null), null, ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+                    new Limit(
+                            new RateLimit(1.0, 1.0, null, null),
+                            null,
+                            null,
+                            ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
             if (kafka != null) {
@@ -81,7 +85,7 @@ class GateFuzzTest {
                     if (header.apiKey() != ApiKeys.PRODUCE.id) {
                         return;
                     }
-                    gates.produce().request(lent, header);
+                    harness.act(gates.produce().request(lent, header), lent, header);
                     // The connection reads nothing more while a request waits for its topic ids.
                     harness.loop.runTasks();
                     assertFalse(harness.paused && gates.produce().isIdle(), "paused with nothing waiting");
@@ -113,7 +117,10 @@ class GateFuzzTest {
             harness.limit(
                     ScopeRef.PROXY,
                     new Limit(
-                            null, new RateLimit(3.0, 200.0, null, null), ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+                            null,
+                            new RateLimit(3.0, 200.0, null, null),
+                            null,
+                            ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             harness.request(
                     KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz"));
             Forwarded forwarded = harness.takeForwarded();

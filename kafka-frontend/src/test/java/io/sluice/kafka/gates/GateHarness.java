@@ -47,6 +47,11 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     final TopicIds topicIds = new TopicIds(100);
     final List<Forwarded> forwarded = new ArrayList<>();
     final List<Answer> answers = new ArrayList<>();
+    /**
+     * Each verdict carried out, oldest first, as {@code FORWARD whole}, {@code FORWARD cut} (either
+     * with {@code unanswered} for {@code acks=0}), {@code ANSWER} or {@code HOLD}.
+     */
+    final List<String> verdicts = new ArrayList<>();
     /** What the cluster answers Sluice's own lookups of topic ids with; none by default. */
     final Map<Uuid, String> clusterTopicIds = new HashMap<>();
     /** The lookups Sluice made, each the ids it asked for. */
@@ -74,13 +79,13 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
                 },
                 lookupRunner);
         gates = new KafkaGates(
-                this, this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS);
+                this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS);
     }
 
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null, null);
-        return produce ? new Limit(rate, null, onExceed) : new Limit(null, rate, onExceed);
+        return produce ? new Limit(rate, null, null, onExceed) : new Limit(null, rate, null, onExceed);
     }
 
     /**
@@ -92,11 +97,11 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
         try {
             RequestHeader header = new RequestHeader().read(lent);
             if (header.apiKey() == ApiKeys.PRODUCE.id) {
-                gates.produce().request(lent, header);
+                act(gates.produce().request(lent, header), lent, header);
             } else if (header.apiKey() == ApiKeys.SHARE_FETCH.id) {
-                gates.shareFetch().request(lent, header);
+                act(gates.shareFetch().request(lent, header), lent, header);
             } else {
-                gates.fetch().request(lent, header);
+                act(gates.fetch().request(lent, header), lent, header);
             }
         } finally {
             frame.release();
@@ -129,8 +134,42 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
         return KafkaFrames.treated(response, request.apiKey(), request.version(), request.exchange()::complete);
     }
 
+    /**
+     * Carries out {@code verdict} as the connection does, into the harness's lists: a forwarded
+     * request awaiting its response into {@link #forwarded}, one with {@code acks=0} into
+     * {@link #upstream}, Sluice's answers into {@link #answers}.
+     */
     @Override
-    public void forward(FrameView frame, RequestHeader header, Exchange exchange) {
+    public void act(GateVerdict verdict, FrameView lent, RequestHeader header) {
+        ByteBuf own = verdict.takeFrame();
+        ByteBuf answer = verdict.takeAnswer();
+        verdicts.add(
+                verdict.kind() != GateVerdict.Kind.FORWARD
+                        ? verdict.kind().name()
+                        : "FORWARD " + (own == null ? "whole" : "cut")
+                                + (verdict.awaitsResponse() ? "" : " unanswered"));
+        switch (verdict.kind()) {
+            case FORWARD -> {
+                if (!verdict.awaitsResponse()) {
+                    if (own == null) {
+                        toUpstream(lent);
+                    } else {
+                        toUpstream(own);
+                    }
+                } else if (own == null) {
+                    forward(lent, header, verdict.exchange());
+                } else {
+                    forward(own, header, verdict.exchange());
+                }
+            }
+            case ANSWER -> answers.add(new Answer(answer, header.correlationId()));
+            case HOLD -> {
+                // Nothing goes now.
+            }
+        }
+    }
+
+    private void forward(FrameView frame, RequestHeader header, Exchange exchange) {
         forwarded.add(new Forwarded(
                 frame.retainedSlice(),
                 frame.buffer(),
@@ -140,15 +179,9 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
                 exchange));
     }
 
-    @Override
-    public void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
+    private void forward(ByteBuf frame, RequestHeader header, Exchange exchange) {
         forwarded.add(
                 new Forwarded(frame, null, header.apiKey(), header.apiVersion(), header.correlationId(), exchange));
-    }
-
-    @Override
-    public void answer(RequestHeader header, ByteBuf answer) {
-        answers.add(new Answer(answer, header.correlationId()));
     }
 
     @Override

@@ -188,6 +188,29 @@ class ProduceGateTest {
         assertTrue(harness.throttled().isEmpty(), "and the throttle is over");
     }
 
+    /** Every request leaves the gate as one verdict, which the connection alone carries out; {@code acks=0} is a forward. */
+    @Test
+    void eachRequestLeavesTheGateAsOneVerdict() {
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
+        produce(part(FAST, 0, 1));
+        produce(part(SLOW, 0, 3), part(FAST, 0, 1));
+        produce(part(SLOW, 0, 3));
+        short none = 0;
+        produce(V, none, part(FAST, 0, 1));
+        produce(V, none, part(SLOW, 0, 3), part(FAST, 0, 1));
+        produce(V, none, part(SLOW, 0, 3));
+        assertEquals(
+                List.of(
+                        "FORWARD whole",
+                        "FORWARD whole",
+                        "FORWARD cut",
+                        "ANSWER",
+                        "FORWARD whole unanswered",
+                        "FORWARD cut unanswered",
+                        "HOLD"),
+                harness.verdicts);
+    }
+
     @Test
     void aRequestWhollyOverQuotaIsAnsweredBySluiceAlone() {
         exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));

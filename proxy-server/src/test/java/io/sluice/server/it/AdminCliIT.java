@@ -233,6 +233,30 @@ class AdminCliIT {
     }
 
     @Test
+    void anAddressBlockTakesARateOfConnectionsAndOnlyThat() throws Exception {
+        ok("limits", "set", "ip", "10.1.2.3/16", "--connections-per-second", "10");
+        try {
+            JsonNode limit =
+                    JSON.readTree(ok("limits", "get", "ip", "10.1.0.0/16").out());
+            assertEquals(10.0, limit.path("connections").path("perSecond").asDouble());
+            ok("limits", "set", "ip", "10.1.0.0/16", "--connections-burst", "2");
+            assertEquals(
+                    2.0,
+                    JSON.readTree(ok("limits", "get", "ip", "10.1.0.0/16").out())
+                            .path("connections")
+                            .path("burstSeconds")
+                            .asDouble(),
+                    "the rate kept, the burst changed");
+            assertTrue(ok("limits", "list").out().contains("connections 10/s (burst 2 s)"));
+            Run publish = cli("limits", "set", "ip", "10.1.0.0/16", "--publish-rate", "5");
+            assertEquals(AdminCli.REFUSED, publish.exit(), publish.err());
+            assertTrue(publish.err().contains("publish: ips limits do not take it"), publish.err());
+        } finally {
+            ok("limits", "delete", "ip", "10.1.0.0/16");
+        }
+    }
+
+    @Test
     void kafkaScopesUseTheirRoutesWithTheNameEncoded() throws Exception {
         String clientId = "billing/eu service";
         ok("limits", "set", "kafka-topic", "orders.v1", "--publish-bytes", "10MiB");
@@ -340,7 +364,7 @@ class AdminCliIT {
         assertEquals(AdminCli.USAGE, scope.exit());
         assertTrue(
                 scope.err()
-                        .contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, role, proxy,"
+                        .contains("unknown scope 'subscription'; scopes are topic, namespace, tenant, role, ip, proxy,"
                                 + " connection, kafka-topic, kafka-prefix, kafka-client, kafka-principal"),
                 scope.err());
 

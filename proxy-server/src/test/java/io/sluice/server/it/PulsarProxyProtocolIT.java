@@ -3,8 +3,6 @@ package io.sluice.server.it;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.scopes.PulsarScopes;
-import io.sluice.server.SluiceMain;
-import io.sluice.server.SluiceServer;
 import io.sluice.testing.ProxyHeaders;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import org.apache.pulsar.client.api.Producer;
@@ -20,8 +18,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -42,20 +38,7 @@ class PulsarProxyProtocolIT implements ProxyProtocolContract {
 
     @BeforeAll
     static void start() throws Exception {
-        sluice = new PulsarSluice(SluiceServer.start(SluiceMain.parse(
-                new String[] {
-                    "--upstream", broker.serviceUrl(),
-                    "--listen", "127.0.0.1:0",
-                    "--admin", "127.0.0.1:0",
-                    "--limits-file",
-                            Files.createTempDirectory("sluice-proxy")
-                                    .resolve("limits.json")
-                                    .toString(),
-                    "--proxy-protocol", "optional",
-                    "--proxy-protocol-from", "127.0.0.1/32"
-                },
-                Map.of(),
-                System.out)));
+        sluice = PulsarSluice.behindABalancer(broker);
     }
 
     @AfterAll

@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandSend;
-import io.sluice.pulsar.codec.proto.CommandSendReceipt;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 
@@ -18,10 +17,12 @@ import java.io.IOException;
  * frame in a buffer of its own (a retained slice, a frame Sluice wrote), {@link FrameView#of} its
  * readable bytes.
  *
- * <p>Two speeds: {@link #type} and {@link #readSend}/{@link #readSendReceipt} walk the protobuf wire
- * format without allocating (they run for every message), over a copy of the few bytes they need in
- * a scratch array of the calling thread; {@link #parse} builds a {@link BaseCommand} for the rare
- * control commands. Stateless between calls; all methods leave the frame's indexes untouched.
+ * <p>Two speeds: {@link #read}, {@link #readSend} and {@link #readFirstId} walk the protobuf wire
+ * format without allocating (they run for every message): {@code read} copies the command's few
+ * bytes once into a connection's {@link FrameCommand} and notes its type and nested command, which
+ * the field readers then walk; {@link #parse} builds a {@link BaseCommand} for the rare control
+ * commands. The readers that take a frame instead of a {@code FrameCommand} read it into one of the
+ * calling thread's. All methods leave the frame's indexes untouched.
  *
  * <p>The fast readers keep their position in an {@code int} passed from method to method, never in
  * a cursor object: escape analysis does not remove such an object in the running proxy once a
@@ -52,8 +53,6 @@ public final class FrameReader {
     private static final int SEND_HIGHEST_SEQUENCE_ID_TAG =
             tag(CommandSend.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int IS_CHUNK_TAG = tag(CommandSend.IS_CHUNK_FIELD_NUMBER, WIRE_VARINT);
-    private static final int RECEIPT_HIGHEST_SEQUENCE_ID_TAG =
-            tag(CommandSendReceipt.HIGHEST_SEQUENCE_ID_FIELD_NUMBER, WIRE_VARINT);
     private static final int FIRST_ID_TAG = tag(1, WIRE_VARINT);
     private static final int NUM_MESSAGES_IN_BATCH_TAG = tag(NUM_MESSAGES_IN_BATCH_FIELD, WIRE_VARINT);
     /** MessageMetadata.compression (8, NONE is 0) and uncompressed_size (9). */
@@ -70,8 +69,16 @@ public final class FrameReader {
     private static final int MAX_VARINT_BYTES = 10;
     /** What {@link #smallVarint} returns for a varint it leaves to the general reader. */
     private static final long NOT_SMALL = -1;
-    /** The largest scratch array a thread keeps: a command or metadata larger than this is copied into one of its own. */
+    /** The largest scratch array a thread keeps: metadata larger than this is copied into one of its own. */
     private static final int MAX_SCRATCH = 64 * 1024;
+
+    /** The command read by the readers that take a frame, not a {@link FrameCommand}: one a thread. */
+    private static final FastThreadLocal<FrameCommand> COMMAND = new FastThreadLocal<>() {
+        @Override
+        protected FrameCommand initialValue() {
+            return new FrameCommand();
+        }
+    };
 
     private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
         @Override
@@ -93,14 +100,27 @@ public final class FrameReader {
      * (a SEND past its quota) inside another.
      */
     public static int type(FrameView frame) {
+        return read(frame, COMMAND.get()).type;
+    }
+
+    /**
+     * Reads the frame's command into {@code into} (its type, as {@link #type(FrameView)} reads it,
+     * and a copy of its bytes) for the readers that take a {@link FrameCommand}; returns it.
+     */
+    public static FrameCommand read(FrameView frame, FrameCommand into) {
         int end = commandEnd(frame);
-        byte[] buf = copy(frame, 0, end);
+        byte[] buf = into.room(end);
+        frame.buffer().getBytes(frame.index(), buf, 0, end);
         boolean found = false;
         int type = 0;
+        int nestedField = 0;
+        int nestedStart = 0;
+        int nestedEnd = 0;
         int pos = SIZES;
         while (pos < end) {
             long tag = varint32(buf, pos, end);
             pos = after(tag);
+            int wireType = (int) tag & 7;
             if ((int) tag == TYPE_TAG) {
                 if (found) {
                     throw malformed("command gives its type twice");
@@ -109,14 +129,30 @@ public final class FrameReader {
                 long value = varint32(buf, pos, end);
                 type = (int) value;
                 pos = after(value);
+            } else if (wireType == WIRE_LENGTH_DELIMITED) {
+                int start = varintEnd(buf, pos, end);
+                long len = varint(buf, pos);
+                if (len < 0 || len > end - start) {
+                    throw malformed("field length " + len + " out of bounds");
+                }
+                // One nested command is the rule; any more, and the nested readers walk again.
+                nestedField = nestedField == 0 ? (int) (tag >>> 3) : -1;
+                nestedStart = start;
+                nestedEnd = start + (int) len;
+                pos = nestedEnd;
             } else {
-                pos = skip(buf, pos, end, (int) tag & 7);
+                pos = skip(buf, pos, end, wireType);
             }
         }
         if (!found) {
             throw malformed("command has no type");
         }
-        return type;
+        into.end = end;
+        into.type = type;
+        into.onlyNestedField = nestedField == 0 ? -1 : nestedField;
+        into.onlyNestedStart = nestedStart;
+        into.onlyNestedEnd = nestedEnd;
+        return into;
     }
 
     /** Parses the whole command part; for control commands only. */
@@ -134,10 +170,14 @@ public final class FrameReader {
 
     /** Reads a SEND's fields into {@code out} without allocating. */
     public static void readSend(FrameView frame, SendFields out) {
+        readSend(read(frame, COMMAND.get()), out);
+    }
+
+    /** Reads the fields of the SEND {@code command} holds into {@code out} without allocating. */
+    public static void readSend(FrameCommand command, SendFields out) {
         out.clear();
-        int commandEnd = commandEnd(frame);
-        byte[] buf = copy(frame, 0, commandEnd);
-        long body = nestedBody(buf, commandEnd, BaseCommand.SEND_FIELD_NUMBER);
+        byte[] buf = command.bytes;
+        long body = nestedBody(command, BaseCommand.SEND_FIELD_NUMBER);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -159,47 +199,18 @@ public final class FrameReader {
         }
     }
 
-    /** Reads a SEND_RECEIPT's producer and sequence ids into {@code out} without allocating. */
-    public static void readSendReceipt(FrameView frame, SendFields out) {
-        readReceipt(frame, BaseCommand.SEND_RECEIPT_FIELD_NUMBER, out);
-    }
-
-    /** Reads a SEND_ERROR's producer and sequence ids into {@code out} without allocating. */
-    public static void readSendError(FrameView frame, SendFields out) {
-        readReceipt(frame, BaseCommand.SEND_ERROR_FIELD_NUMBER, out);
-    }
-
-    /** SEND_RECEIPT and SEND_ERROR share field numbers 1 and 2; only a receipt has highest_sequence_id at 4. */
-    private static void readReceipt(FrameView frame, int commandField, SendFields out) {
-        out.clear();
-        boolean receipt = commandField == BaseCommand.SEND_RECEIPT_FIELD_NUMBER;
-        int commandEnd = commandEnd(frame);
-        byte[] buf = copy(frame, 0, commandEnd);
-        long body = nestedBody(buf, commandEnd, commandField);
-        int pos = (int) (body >>> 32);
-        int end = (int) body;
-        while (pos < end) {
-            long tagAt = varint32(buf, pos, end);
-            int tag = (int) tagAt;
-            pos = after(tagAt);
-            if (tag == PRODUCER_ID_TAG
-                    || tag == SEQUENCE_ID_TAG
-                    || (receipt && tag == RECEIPT_HIGHEST_SEQUENCE_ID_TAG)) {
-                pos = readField(buf, pos, end, tag, out);
-            } else {
-                pos = skip(buf, pos, end, tag & 7);
-            }
-        }
-    }
-
     /**
      * The first field (an id such as consumer_id or producer_id) of the command nested under
      * BaseCommand field {@code type}; -1 when absent.
      */
     public static long readFirstId(FrameView frame, int type) {
-        int commandEnd = commandEnd(frame);
-        byte[] buf = copy(frame, 0, commandEnd);
-        long body = nestedBody(buf, commandEnd, type);
+        return readFirstId(read(frame, COMMAND.get()), type);
+    }
+
+    /** As {@link #readFirstId(FrameView, int)}, from the command {@code command} holds. */
+    public static long readFirstId(FrameCommand command, int type) {
+        byte[] buf = command.bytes;
+        long body = nestedBody(command, type);
         int pos = (int) (body >>> 32);
         int end = (int) body;
         while (pos < end) {
@@ -339,6 +350,13 @@ public final class FrameReader {
      * reads only the last occurrence, so a second one would make it act on other ids than those
      * Sluice accounted for.
      */
+    private static long nestedBody(FrameCommand command, int field) {
+        if (command.onlyNestedField == field) {
+            return (long) command.onlyNestedStart << 32 | command.onlyNestedEnd;
+        }
+        return nestedBody(command.bytes, command.end, field);
+    }
+
     private static long nestedBody(byte[] buf, int end, int field) {
         int wanted = tag(field, WIRE_LENGTH_DELIMITED);
         int bodyStart = -1;

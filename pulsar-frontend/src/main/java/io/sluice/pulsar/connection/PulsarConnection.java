@@ -3,6 +3,7 @@ package io.sluice.pulsar.connection;
 import io.netty.buffer.ByteBuf;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
+import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.PulsarFrameRule;
@@ -83,6 +84,10 @@ final class PulsarConnection implements ConnectionProtocol {
     private final ProxyServices services;
     private final PublishGate publish;
     private final DispatchGate dispatch;
+    /** Each direction's frame in hand, its command read once for the connection and the gates. */
+    private final FrameCommand clientCommand = new FrameCommand();
+
+    private final FrameCommand upstreamCommand = new FrameCommand();
     private final boolean rewriteLookups;
     private final boolean upstreamTls;
     /** The role the client's CONNECT claims, until the broker's CONNECTED makes it the connection's. */
@@ -118,7 +123,7 @@ final class PulsarConnection implements ConnectionProtocol {
 
     @Override
     public void fromClient(FrameView frame) {
-        int type = FrameReader.type(frame);
+        int type = FrameReader.read(frame, clientCommand).type();
         if (relay.state() instanceof ConnectionState.Accepted) {
             if (type != CONNECT) {
                 throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
@@ -128,7 +133,7 @@ final class PulsarConnection implements ConnectionProtocol {
         }
         switch (type) {
             case SEND -> {
-                publish.send(frame);
+                publish.send(frame, clientCommand);
                 return;
             }
             case FLOW -> {
@@ -137,7 +142,7 @@ final class PulsarConnection implements ConnectionProtocol {
             }
             case THROTTLE_PRODUCER_RECEIPT -> {
                 // Sluice's own extension: the broker does not know the command.
-                publish.notices().receipt(frame);
+                publish.notices().receipt(clientCommand);
                 return;
             }
             case CONNECT -> throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
@@ -345,13 +350,13 @@ final class PulsarConnection implements ConnectionProtocol {
 
     @Override
     public void fromUpstream(FrameView frame) {
-        int type = FrameReader.type(frame);
+        int type = FrameReader.read(frame, upstreamCommand).type();
         if (type == SEND_RECEIPT || type == SEND_ERROR) {
-            publish.answer(frame, type);
+            publish.answer(frame, upstreamCommand);
             return;
         }
         switch (type) {
-            case MESSAGE -> dispatch.message(frame);
+            case MESSAGE -> dispatch.message(frame, upstreamCommand);
             case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
                 trackFromBroker(FrameReader.parse(frame));
             case LOOKUP_RESPONSE -> {

@@ -4,6 +4,7 @@ import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.collection.LongObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
+import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
@@ -172,9 +173,9 @@ public final class DispatchGate {
         }
     }
 
-    /** A MESSAGE from the broker, lent; counts it and charges its bytes. */
-    public void message(FrameView frame) {
-        ConsumerState consumer = consumers.get(FrameReader.readFirstId(frame, MESSAGE));
+    /** A MESSAGE from the broker, lent, and its command as read; counts it and charges its bytes. */
+    public void message(FrameView frame, FrameCommand command) {
+        ConsumerState consumer = consumers.get(FrameReader.readFirstId(command, MESSAGE));
         if (consumer == null) {
             return;
         }

@@ -3,10 +3,10 @@ package io.sluice.pulsar.gates;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
+import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.SendFields;
-import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.gates.OrderedRejections.PendingRejection;
 import io.sluice.pulsar.scopes.PulsarScopes;
@@ -71,7 +71,6 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     static final long MIN_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final long NANOS_PER_MILLI = 1_000_000;
-    private static final int SEND_RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
 
     private final Outbound out;
     private final EventExecutor loop;
@@ -134,9 +133,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return notices;
     }
 
-    /** A SEND from the client, lent: forwarded as it is, or kept as a slice of its own while held. */
-    public void send(FrameView frame) {
-        FrameReader.readSend(frame, fields);
+    /**
+     * A SEND from the client, lent, and its command as read: forwarded as it is, or kept as a slice
+     * of its own while held.
+     */
+    public void send(FrameView frame, FrameCommand command) {
+        FrameReader.readSend(command, fields);
         ProducerState producer = producers.get(fields.producerId);
         if (producer == null) {
             untracked(fields.producerId, fields.lastSequenceId());
@@ -207,15 +209,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                 "Sluice refused the send: producer " + producerId + " " + state + " on this connection"));
     }
 
-    /** A SEND_RECEIPT or SEND_ERROR from the broker, lent; forwarded to the client. */
-    public void answer(FrameView frame, int type) {
-        if (type == SEND_RECEIPT) {
-            FrameReader.readSendReceipt(frame, fields);
-        } else {
-            FrameReader.readSendError(frame, fields);
-        }
+    /** A SEND_RECEIPT or SEND_ERROR from the broker, lent, and its command as read; forwarded to the client. */
+    public void answer(FrameView frame, FrameCommand command) {
+        // The broker writes producer_id first; it is the one field an answer needs.
+        long producerId = FrameReader.readFirstId(command, command.type());
         out.toClient(frame);
-        ProducerState producer = producers.get(fields.producerId);
+        ProducerState producer = producers.get(producerId);
         if (producer == null || producer.unanswered() <= 0) {
             return;
         }

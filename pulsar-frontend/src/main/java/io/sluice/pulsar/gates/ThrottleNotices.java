@@ -4,11 +4,11 @@ import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.collection.LongObjectMap;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
-import io.sluice.relay.FrameView;
 import io.sluice.relay.Outbound;
 
 import java.util.concurrent.TimeUnit;
@@ -92,9 +92,9 @@ public final class ThrottleNotices {
         }
     }
 
-    /** A ThrottleProducerReceipt from the client, lent; Sluice consumes it (the broker does not know the command). */
-    public void receipt(FrameView frame) {
-        long requestId = FrameReader.readFirstId(frame, RECEIPT);
+    /** A ThrottleProducerReceipt from the client, as read; Sluice consumes it (the broker does not know the command). */
+    public void receipt(FrameCommand command) {
+        long requestId = FrameReader.readFirstId(command, RECEIPT);
         Awaited notice = awaited.remove(requestId);
         // Unknown ids are receipts of connection-limit notices, or of notices already given up on.
         if (notice != null) {

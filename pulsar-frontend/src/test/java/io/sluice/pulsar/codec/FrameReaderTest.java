@@ -16,6 +16,8 @@ import io.sluice.relay.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -70,8 +72,7 @@ class FrameReaderTest {
     }
 
     @Test
-    void readsReceiptsAndSendErrors() {
-        SendFields fields = new SendFields();
+    void readsTheProducerOfReceiptsAndSendErrors() {
         ByteBuf receipt = TestFrames.withPayload(
                 BaseCommand.newBuilder()
                         .setType(BaseCommand.Type.SEND_RECEIPT)
@@ -81,16 +82,11 @@ class FrameReaderTest {
                                 .setHighestSequenceId(12))
                         .build(),
                 0);
-        FrameReader.readSendReceipt(FrameView.of(receipt), fields);
-        assertEquals(4, fields.producerId);
-        assertEquals(9, fields.sequenceId);
-        assertEquals(12, fields.highestSequenceId);
+        assertEquals(4, FrameReader.readFirstId(FrameView.of(receipt), BaseCommand.Type.SEND_RECEIPT_VALUE));
         receipt.release();
 
         ByteBuf error = FrameWriter.sendError(Unpooled.buffer().alloc(), 5, 77, ServerError.NotAllowedError, "no");
-        FrameReader.readSendError(FrameView.of(error), fields);
-        assertEquals(5, fields.producerId);
-        assertEquals(77, fields.sequenceId);
+        assertEquals(5, FrameReader.readFirstId(FrameView.of(error), BaseCommand.Type.SEND_ERROR_VALUE));
         CommandSendError parsed = FrameReader.parse(FrameView.of(error)).getSendError();
         assertEquals(ServerError.NotAllowedError, parsed.getError());
         error.release();
@@ -219,11 +215,55 @@ class FrameReaderTest {
 
     /** What the proxy reads of a SEND and its receipt, summed so that no read can be left out. */
     private static long readSendAndReceipt(FrameView send, FrameView receipt, SendFields fields) {
-        long read = FrameReader.type(send) + FrameReader.payloadSize(send);
-        FrameReader.readSend(send, fields);
+        long read = FrameReader.read(send, CLIENT_COMMAND).type() + FrameReader.payloadSize(send);
+        FrameReader.readSend(CLIENT_COMMAND, fields);
         read += fields.numMessages;
-        FrameReader.readSendReceipt(receipt, fields);
-        return read + fields.producerId;
+        FrameCommand answer = FrameReader.read(receipt, UPSTREAM_COMMAND);
+        return read + FrameReader.readFirstId(answer, answer.type());
+    }
+
+    private static final FrameCommand CLIENT_COMMAND = new FrameCommand();
+    private static final FrameCommand UPSTREAM_COMMAND = new FrameCommand();
+
+    @Test
+    void aCommandReadOnceServesEveryReaderAsTheFrameItselfWould() {
+        ByteBuf send = TestFrames.send(7, 1L << 40, 25, 100);
+        ByteBuf receipt = TestFrames.receipt(7, 99);
+        FrameCommand command = new FrameCommand();
+        SendFields once = new SendFields();
+        SendFields again = new SendFields();
+        try {
+            FrameReader.readSend(FrameReader.read(FrameView.of(send), command), once);
+            FrameReader.readSend(FrameView.of(send), again);
+            assertEquals(BaseCommand.Type.SEND_VALUE, command.type());
+            assertEquals(List.of(7L, 1L << 40, 25), List.of(once.producerId, once.sequenceId, once.numMessages));
+            assertEquals(
+                    List.of(again.producerId, again.sequenceId, again.numMessages),
+                    List.of(once.producerId, once.sequenceId, once.numMessages));
+
+            FrameReader.read(FrameView.of(receipt), command);
+            assertEquals(BaseCommand.Type.SEND_RECEIPT_VALUE, command.type());
+            assertEquals(7L, FrameReader.readFirstId(command, BaseCommand.Type.SEND_RECEIPT_VALUE));
+        } finally {
+            send.release();
+            receipt.release();
+        }
+    }
+
+    @Test
+    void aCommandWhoseOnlyNestedCommandIsNotTheOneItsTypeNamesIsMalformedWhenRead() {
+        // type SEND (6) with a send_receipt (field 7) {producer_id 1}: nothing for the SEND reader.
+        byte[] command = HexFormat.of().parseHex("0806" + "3a020801");
+        ByteBuf frame = Unpooled.buffer()
+                .writeInt(4 + command.length)
+                .writeInt(command.length)
+                .writeBytes(command);
+        try {
+            FrameCommand read = FrameReader.read(FrameView.of(frame), new FrameCommand());
+            assertThrows(MalformedFrameException.class, () -> FrameReader.readSend(read, new SendFields()));
+        } finally {
+            frame.release();
+        }
     }
 
     @Test

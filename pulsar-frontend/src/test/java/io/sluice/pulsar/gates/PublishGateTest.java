@@ -7,6 +7,8 @@ import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.codec.FrameCommand;
+import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.TestFrames;
 import io.sluice.pulsar.codec.proto.BaseCommand;
@@ -15,6 +17,7 @@ import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducerReceipt;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.status.ThrottledClient;
 import io.sluice.testing.LeakCheck;
@@ -44,7 +47,6 @@ class PublishGateTest {
     private static final String TOPIC = "persistent://public/default/t";
     private static final ScopeRef TOPIC_SCOPE = new ScopeRef(PulsarScopes.TOPIC, TOPIC);
     private static final long PRODUCER = 7;
-    private static final int RECEIPT = BaseCommand.Type.SEND_RECEIPT_VALUE;
 
     private final GateHarness harness = new GateHarness();
     private final PublishGate gate = harness.publishGate();
@@ -57,7 +59,7 @@ class PublishGateTest {
     }
 
     private static Limit publish(double messagesPerSecond, OnExceed onExceed) {
-        return new Limit(new RateLimit(messagesPerSecond, null, null, null), null, onExceed);
+        return new Limit(new RateLimit(messagesPerSecond, null, null, null), null, null, onExceed);
     }
 
     private void producer() {
@@ -67,12 +69,21 @@ class PublishGateTest {
 
     private void send(int count, int payloadBytes) {
         for (int i = 0; i < count; i++) {
-            GateHarness.lend(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes), gate::send);
+            GateHarness.lend(TestFrames.send(PRODUCER, nextSequenceId++, 1, payloadBytes), this::sendFrame);
         }
     }
 
+    /** Reads the frame's command as the connection does, then hands both to the gate. */
+    private void sendFrame(FrameView frame) {
+        gate.send(frame, FrameReader.read(frame, new FrameCommand()));
+    }
+
+    private void answerFrame(FrameView frame) {
+        gate.answer(frame, FrameReader.read(frame, new FrameCommand()));
+    }
+
     private void answer(long sequenceId) {
-        GateHarness.lend(TestFrames.receipt(PRODUCER, sequenceId), receipt -> gate.answer(receipt, RECEIPT));
+        GateHarness.lend(TestFrames.receipt(PRODUCER, sequenceId), this::answerFrame);
     }
 
     private static List<Long> range(long from, long to) {
@@ -90,7 +101,7 @@ class PublishGateTest {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.DELAY));
         producer();
         ByteBuf frame = TestFrames.send(PRODUCER, 0, 1, 10);
-        GateHarness.lend(frame, gate::send);
+        GateHarness.lend(frame, this::sendFrame);
         assertEquals(List.of(frame), harness.lentUpstream, "the very bytes, not a copy");
         assertEquals(List.of(0L), harness.takeForwardedSequenceIds());
         assertTrue(harness.throttled().isEmpty());
@@ -98,7 +109,7 @@ class PublishGateTest {
 
     @Test
     void aSendOfAnUnknownProducerIsRefusedBySluiceAndNeverForwarded() {
-        GateHarness.lend(TestFrames.send(99, 5, 1, 10), gate::send);
+        GateHarness.lend(TestFrames.send(99, 5, 1, 10), this::sendFrame);
         assertEquals(List.of(), harness.takeForwardedSequenceIds());
         List<BaseCommand> answers = harness.takeClientCommands();
         assertEquals(1, answers.size());
@@ -148,8 +159,8 @@ class PublishGateTest {
     void aBatchThatUnderDeclaresItsCountIsChargedAtItsOwnCount() {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
         producer();
-        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 150, 900), gate::send);
-        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 1, 10), gate::send);
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 150, 900), this::sendFrame);
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 1, 10), this::sendFrame);
         assertEquals(List.of(0L), harness.takeForwardedSequenceIds(), "150 messages use up the burst of 100 and more");
         assertEquals(150, harness.activity.meter("pulsar", TOPIC).publishMessages());
     }
@@ -158,7 +169,7 @@ class PublishGateTest {
     void aCountDeclaredAboveTheBatchsOwnIsChargedAtTheBatchsOwn() {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
         producer();
-        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 2_000_000_000, 1, 10), gate::send);
+        GateHarness.lend(TestFrames.batchSend(PRODUCER, nextSequenceId++, 2_000_000_000, 1, 10), this::sendFrame);
         send(99, 10);
         assertEquals(range(0, 100), harness.takeForwardedSequenceIds(), "one message, then the rest of the burst");
         assertEquals(100, harness.activity.meter("pulsar", TOPIC).publishMessages());
@@ -169,7 +180,7 @@ class PublishGateTest {
         harness.limit(TOPIC_SCOPE, publish(100, OnExceed.REJECT));
         producer();
         ByteBuf lying = TestFrames.batchSend(PRODUCER, nextSequenceId++, 1, 2_000_000_000, 10);
-        assertThrows(MalformedFrameException.class, () -> GateHarness.lend(lying, gate::send));
+        assertThrows(MalformedFrameException.class, () -> GateHarness.lend(lying, this::sendFrame));
         assertEquals(List.of(), harness.takeForwardedSequenceIds());
         assertEquals(0, harness.activity.meter("pulsar", TOPIC).publishMessages());
         assertTrue(gate.isIdle());
@@ -184,7 +195,7 @@ class PublishGateTest {
         ByteBuf small = TestFrames.send(PRODUCER, nextSequenceId++, 1, 100);
         ByteBuf read = Unpooled.buffer(1 << 20).writeBytes(small);
         small.release();
-        GateHarness.lend(read.retain(), gate::send);
+        GateHarness.lend(read.retain(), this::sendFrame);
         assertEquals(1, read.refCnt(), "the held send keeps no reference to the 1 MiB read buffer");
         read.release();
         assertEquals(1, onlyThrottle().heldMessages());
@@ -230,7 +241,7 @@ class PublishGateTest {
     @Test
     void aFastHeldProducerIsReleasedInMillisecondTicksAtTheExactRate() {
         // 10,000 msg/s with a 10 ms burst: a send falls due every 0.1 ms.
-        harness.limit(TOPIC_SCOPE, new Limit(new RateLimit(10_000.0, null, 0.01, null), null, OnExceed.DELAY));
+        harness.limit(TOPIC_SCOPE, new Limit(new RateLimit(10_000.0, null, 0.01, null), null, null, OnExceed.DELAY));
         producer();
         send(400, 10);
         int burst = harness.takeForwardedSequenceIds().size();
@@ -376,7 +387,7 @@ class PublishGateTest {
                                 .setThrottleProducerReceipt(CommandThrottleProducerReceipt.newBuilder()
                                         .setRequestId(requestId))
                                 .build()),
-                gate.notices()::receipt);
+                frame -> gate.notices().receipt(FrameReader.read(frame, new FrameCommand())));
     }
 
     @Test
@@ -503,7 +514,7 @@ class PublishGateTest {
         for (int i = 0; i < 4; i++) {
             ByteBuf frame = TestFrames.send(PRODUCER, i, 1, 10);
             sent.add(frame);
-            GateHarness.lend(frame, gate::send);
+            GateHarness.lend(frame, this::sendFrame);
         }
         assertEquals(1, harness.takeForwardedSequenceIds().size());
         gate.close();

@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.util.AttributeKey;
+import io.sluice.relay.ClientAddress;
 import io.sluice.relay.ClientText;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -87,12 +87,6 @@ public final class ProxiedConnection implements Outbound {
     /** A flood of malformed connections logs a line per reason every ten seconds. */
     private static final RepeatedWarning.PerReason CLOSED_MALFORMED = new RepeatedWarning.PerReason();
 
-    /**
-     * Where a handler before framing (the PROXY protocol's, {@code io.sluice.relay.proxyprotocol})
-     * puts the client's address it learnt, before it lets the connection open.
-     */
-    public static final AttributeKey<SocketAddress> CLIENT_ADDRESS = AttributeKey.valueOf("sluice.clientAddress");
-
     private final Channel client;
     private final SocketAddress clientAddress;
     private final ConnectionSpec spec;
@@ -115,8 +109,7 @@ public final class ProxiedConnection implements Outbound {
             HandshakeDeadline deadline,
             ConnectionProtocol.Factory protocols) {
         this.client = client;
-        SocketAddress announced = client.attr(CLIENT_ADDRESS).get();
-        this.clientAddress = announced != null ? announced : client.remoteAddress();
+        this.clientAddress = ClientAddress.of(client);
         this.spec = spec;
         this.stats = spec.services().stats();
         this.clientFrames = clientFrames;
@@ -139,7 +132,7 @@ public final class ProxiedConnection implements Outbound {
 
     /**
      * The client's address, for log lines and throttle records: the source the PROXY
-     * protocol header named when {@code --proxy-protocol} read one ({@link #CLIENT_ADDRESS}), else
+     * protocol header named when {@code --proxy-protocol} read one ({@link ClientAddress}), else
      * the socket's peer.
      */
     public SocketAddress clientAddress() {

@@ -5,9 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.sluice.relay.ProxyStats;
-import io.sluice.relay.RepeatedWarning;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.sluice.relay.RefusedConnections;
 
 import java.util.List;
 
@@ -39,8 +37,7 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
     /** The TLVs a v2 header may carry (a load balancer's are a few dozen bytes). */
     static final int MAX_TLV_BYTES = 4096;
 
-    private static final Logger log = LoggerFactory.getLogger(ProxyHeaderGate.class);
-    private static final RepeatedWarning REFUSED = new RepeatedWarning();
+    private static final RefusedConnections REFUSED = new RefusedConnections();
     private static final byte[] V1_SIGNATURE = {'P', 'R', 'O', 'X', 'Y', ' '};
     private static final byte[] V2_SIGNATURE = {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A};
 
@@ -114,18 +111,7 @@ final class ProxyHeaderGate extends ByteToMessageDecoder {
 
     /** Closes a connection whose header is not taken, counts it and logs it (at most once per interval). */
     static void refuse(ChannelHandlerContext ctx, String connections, ProxyStats stats, String reason, String why) {
-        stats.connectionRefused(reason);
-        long leftOut = REFUSED.admit();
-        if (leftOut >= 0) {
-            log.warn(
-                    "Closing {} from {}: {} ({}){}",
-                    connections,
-                    ctx.channel().remoteAddress(),
-                    why,
-                    reason,
-                    RepeatedWarning.leftOut(leftOut));
-        }
-        ctx.close();
+        REFUSED.refuse(ctx, ctx.channel().remoteAddress(), connections, stats, reason, why);
     }
 
     /** How the bytes so far compare with a header's signature. */

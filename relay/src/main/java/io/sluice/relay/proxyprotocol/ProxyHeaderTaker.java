@@ -7,15 +7,15 @@ import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol;
 import io.netty.util.NetUtil;
+import io.sluice.relay.ClientAddress;
 import io.sluice.relay.ProxyStats;
-import io.sluice.relay.connection.ProxiedConnection;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**
  * Takes the client's address from the header Netty's {@code HAProxyMessageDecoder} decoded just
- * before it, puts it on the channel ({@link ProxiedConnection#CLIENT_ADDRESS}) and lets the
+ * before it, puts it on the channel ({@link ClientAddress#KEY}) and lets the
  * connection open, then leaves the pipeline (the decoder leaves after it, handing on the bytes
  * that followed the header). A {@code LOCAL} header (a load balancer's own health check) or one
  * of an unspecified or UNIX address keeps the socket's peer as the client. A header the decoder
@@ -41,7 +41,7 @@ final class ProxyHeaderTaker extends ChannelInboundHandlerAdapter {
         try {
             InetSocketAddress source = source(header);
             if (source != null) {
-                ctx.channel().attr(ProxiedConnection.CLIENT_ADDRESS).set(source);
+                ctx.channel().attr(ClientAddress.KEY).set(source);
             }
         } finally {
             header.release();

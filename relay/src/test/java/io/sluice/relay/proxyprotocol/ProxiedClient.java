@@ -6,8 +6,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
+import io.sluice.relay.ClientAddress;
 import io.sluice.relay.ProxyStats;
-import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.ProxyHeaders;
 
@@ -39,8 +39,7 @@ final class ProxiedClient extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        SocketAddress announced =
-                ctx.channel().attr(ProxiedConnection.CLIENT_ADDRESS).get();
+        SocketAddress announced = ctx.channel().attr(ClientAddress.KEY).get();
         opened = announced != null ? announced : ctx.channel().remoteAddress();
     }
 

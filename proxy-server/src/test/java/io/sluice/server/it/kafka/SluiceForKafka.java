@@ -152,12 +152,20 @@ final class SluiceForKafka implements AutoCloseable {
         putLimit("principals", principal, json);
     }
 
+    /** Puts the client address limit {@code json} on the CIDR block {@code block} ({@code *} for each address). */
+    void limitAddresses(String block, String json) {
+        putLimitAt("/api/v1/limits/ips/" + URLEncoder.encode(block, StandardCharsets.UTF_8), json);
+    }
+
     /** Puts the Kafka limit {@code json} of {@code kind} ({@code topics}, {@code prefixes}, ...) on {@code name}. */
     void putLimit(String kind, String name, String json) {
+        putLimitAt("/api/v1/limits/kafka/" + kind + "/" + URLEncoder.encode(name, StandardCharsets.UTF_8), json);
+    }
+
+    private void putLimitAt(String path, String json) {
         try {
             HttpResponse<String> response = http().send(
-                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/kafka/" + kind + "/"
-                                            + URLEncoder.encode(name, StandardCharsets.UTF_8)))
+                            HttpRequest.newBuilder(URI.create(adminUrl() + path))
                                     .header("Content-Type", "application/json")
                                     .PUT(HttpRequest.BodyPublishers.ofString(json))
                                     .build(),

@@ -2,24 +2,19 @@ package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.PartitionRecords;
-import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIds;
 import io.sluice.kafka.scopes.KafkaNames;
-import io.sluice.kafka.scopes.KafkaScopes;
-import io.sluice.relay.FrameView;
 import org.apache.kafka.common.Uuid;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
  * The topics one connection's requests name, found by the bytes of the name in the frame, or by
  * the topic id (resolved once through {@link TopicIds}): every Produce request and Fetch response
- * names its topics, and turning each name into a string would allocate on every one. Also the
- * connection's client id and principal, which are part of every topic's scopes: should a client
- * change its id, or the broker accept its authentication, the {@link #generation} moves and the
- * gates re-resolve their quotas.
+ * names its topics, and turning each name into a string would allocate on every one. A lookup
+ * returns the topic or why there is none ({@link Lookup}). Who the connection is, which its topics'
+ * scopes name, is {@link ConnectionIdentity}'s.
  *
  * <p>A name is checked before anything is kept for it (1 to 249 of {@code [a-zA-Z0-9._-]}, as
  * the broker requires): an invalid one is never tracked, and the broker refuses it. At most
@@ -28,7 +23,7 @@ import java.util.function.Consumer;
  * outstanding for are dropped by {@link #sweep}, so a client that touches many topics leaves
  * nothing behind. Confined to the connection's event loop.
  */
-final class ConnectionTopics {
+final class TopicTable {
 
     /** How long a topic with nothing outstanding is kept unused. */
     static final long IDLE_NANOS = 60_000_000_000L;
@@ -37,8 +32,11 @@ final class ConnectionTopics {
     /** How often a full table looks for idle topics to drop, at most. */
     private static final long FULL_SWEEP_EVERY_NANOS = 1_000_000_000L;
 
-    /** Why {@link #find} found no topic. */
-    enum Miss {
+    /** What a lookup found: the topic's {@link Entry}, or the {@link Miss} that says why there is none. */
+    sealed interface Lookup permits Entry, Miss {}
+
+    /** Why a lookup found no topic. */
+    enum Miss implements Lookup {
         /** A topic id neither this connection nor the shared ids know. */
         UNKNOWN_ID,
         /** A name the broker refuses: nothing is kept for it. */
@@ -48,7 +46,7 @@ final class ConnectionTopics {
     }
 
     /** One topic: its name, how it is found, and each gate's state for it. */
-    static final class Entry {
+    static final class Entry implements Lookup {
         final String name;
         private final byte[] nameBytes;
         private final int hash;
@@ -84,91 +82,40 @@ final class ConnectionTopics {
     private int idCount;
     private long sweptAtNanos;
     private long fullSweptAtNanos;
-    private Miss miss;
-    private String clientId;
-    private byte[] clientIdBytes;
-    private String principal = KafkaScopes.ANONYMOUS;
-    private int generation;
 
-    ConnectionTopics(TopicIds topicIds, int maxTopics, long nowNanos) {
+    TopicTable(TopicIds topicIds, int maxTopics, long nowNanos) {
         this.topicIds = topicIds;
         this.maxTopics = maxTopics;
         this.sweptAtNanos = nowNanos;
     }
 
-    /**
-     * Notes the client id of the request whose header {@code header} just read from {@code frame}:
-     * the one it is charged to ({@link KafkaNames#chargedClientId}), which moves the generation on
-     * when it changes.
-     */
-    void clientId(FrameView frame, RequestHeader header) {
-        if (generation > 0 && header.clientIdEquals(frame, clientIdBytes)) {
-            return;
-        }
-        String named = header.clientId(frame);
-        clientIdBytes = named == null ? null : named.getBytes(StandardCharsets.UTF_8);
-        String charged = KafkaNames.chargedClientId(named);
-        if (generation > 0 && Objects.equals(charged, clientId)) {
-            return;
-        }
-        clientId = charged;
-        generation++;
-    }
-
-    /** The connection's client id as charged; {@code null} when its requests name none. */
-    String clientId() {
-        return clientId;
-    }
-
-    /** The broker accepted the connection's authentication as {@code principal}: its topics are charged to it from now on. */
-    void principal(String principal) {
-        if (!principal.equals(this.principal)) {
-            this.principal = principal;
-            generation++;
-        }
-    }
-
-    /** The connection's principal: {@link KafkaScopes#ANONYMOUS} until the broker accepted another. */
-    String principal() {
-        return principal;
-    }
-
-    /** Moves on whenever the client id or the principal changes. */
-    int generation() {
-        return generation;
-    }
-
     /** The topic with id {@code msb}/{@code lsb}, as {@link #find(PartitionRecords, int, long)} finds one. */
-    Entry findById(long msb, long lsb, long nowNanos) {
-        Entry entry = byId(msb, lsb, nowNanos);
-        if (entry != null) {
-            entry.lastUsedNanos = nowNanos;
-        }
-        return entry;
+    Lookup findById(long msb, long lsb, long nowNanos) {
+        return used(byId(msb, lsb, nowNanos), nowNanos);
     }
 
     /**
-     * Topic {@code t} of {@code parts}, created when new; {@code null} for a topic id no Metadata
-     * response has named (no limit can apply to it).
+     * Topic {@code t} of {@code parts}, created when new; else why not: a topic id no Metadata
+     * response has named (no limit can apply to it), an invalid name, a full table.
      */
-    Entry find(PartitionRecords parts, int t, long nowNanos) {
-        Entry entry = parts.topicsById()
-                ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t), nowNanos)
-                : byName(parts.buffer(), parts.topicNameIndex(t), parts.topicNameLength(t), nowNanos);
-        if (entry != null) {
+    Lookup find(PartitionRecords parts, int t, long nowNanos) {
+        return used(
+                parts.topicsById()
+                        ? byId(parts.topicIdMsb(t), parts.topicIdLsb(t), nowNanos)
+                        : byName(parts.buffer(), parts.topicNameIndex(t), parts.topicNameLength(t), nowNanos),
+                nowNanos);
+    }
+
+    private static Lookup used(Lookup found, long nowNanos) {
+        if (found instanceof Entry entry) {
             entry.lastUsedNanos = nowNanos;
         }
-        return entry;
+        return found;
     }
 
     /** Topics tracked at most. */
     int maxTopics() {
         return maxTopics;
-    }
-
-    /** Why the last {@link #find} that found nothing did not; meaningless after one that found a topic. */
-    Miss miss() {
-        return miss;
     }
 
     /** Visits every topic. */
@@ -227,7 +174,7 @@ final class ConnectionTopics {
         return (entry.produce == null || entry.produce.isIdle()) && (entry.fetch == null || entry.fetch.isIdle());
     }
 
-    private Entry byName(ByteBuf frame, int index, int length, long nowNanos) {
+    private Lookup byName(ByteBuf frame, int index, int length, long nowNanos) {
         int hash = hash(frame, index, length);
         for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
             if (e.hash == hash && sameBytes(e.nameBytes, frame, index, length)) {
@@ -235,18 +182,17 @@ final class ConnectionTopics {
             }
         }
         if (!isValidName(frame, index, length)) {
-            miss = Miss.INVALID_NAME;
-            return null;
+            return Miss.INVALID_NAME;
         }
         if (!hasRoom(nowNanos)) {
-            return null;
+            return Miss.FULL;
         }
         byte[] bytes = new byte[length];
         frame.getBytes(index, bytes);
         return add(new String(bytes, StandardCharsets.US_ASCII), bytes, hash);
     }
 
-    private Entry byId(long msb, long lsb, long nowNanos) {
+    private Lookup byId(long msb, long lsb, long nowNanos) {
         for (Entry e = byId[idSlot(msb, lsb, byId.length)]; e != null; e = e.nextById) {
             if (e.idMsb == msb && e.idLsb == lsb) {
                 return e;
@@ -254,12 +200,10 @@ final class ConnectionTopics {
         }
         String name = topicIds.name(new Uuid(msb, lsb));
         if (name == null) {
-            miss = Miss.UNKNOWN_ID;
-            return null;
+            return Miss.UNKNOWN_ID;
         }
-        Entry entry = byName(name, nowNanos);
-        if (entry == null) {
-            return null;
+        if (!(byName(name, nowNanos) instanceof Entry entry)) {
+            return Miss.FULL;
         }
         if (entry.hasId) {
             // The topic was recreated under a new id: the old one is of no use any more.
@@ -277,7 +221,7 @@ final class ConnectionTopics {
         return entry;
     }
 
-    private Entry byName(String name, long nowNanos) {
+    private Lookup byName(String name, long nowNanos) {
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         int hash = hash(bytes);
         for (Entry e = byName[hash & (byName.length - 1)]; e != null; e = e.next) {
@@ -285,7 +229,7 @@ final class ConnectionTopics {
                 return e;
             }
         }
-        return hasRoom(nowNanos) ? add(name, bytes, hash) : null;
+        return hasRoom(nowNanos) ? add(name, bytes, hash) : Miss.FULL;
     }
 
     /** Room for one more topic: below {@link #maxTopics()}, or once the idle ones are dropped (at most once a second). */
@@ -297,11 +241,7 @@ final class ConnectionTopics {
             fullSweptAtNanos = nowNanos;
             dropIdle(nowNanos);
         }
-        if (size < maxTopics) {
-            return true;
-        }
-        miss = Miss.FULL;
-        return false;
+        return size < maxTopics;
     }
 
     /** A Kafka topic name: 1 to 249 bytes of {@code [a-zA-Z0-9._-]}. */

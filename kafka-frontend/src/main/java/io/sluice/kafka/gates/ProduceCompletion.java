@@ -11,15 +11,17 @@ import io.sluice.relay.MalformedFrameException;
  * The broker's response to a Produce request the gate forwarded, made what the client gets: the
  * charge of each partition the broker refused given back, Sluice's answers for the partitions it
  * kept merged in, and the throttle time {@code notify} asked for raised (after which the connection
- * takes no request for that long). Confined to the connection's event loop.
+ * takes no request until the buckets recovered, {@link ProduceMute}). Confined to the connection's event loop.
  */
 final class ProduceCompletion implements GateExchange.Owner {
 
     private final GateContext context;
+    private final ProduceMute mute;
     private final WireCursor cursor = new WireCursor();
 
-    ProduceCompletion(GateContext context) {
+    ProduceCompletion(GateContext context, ProduceMute mute) {
         this.context = context;
+        this.mute = mute;
     }
 
     @Override
@@ -36,9 +38,9 @@ final class ProduceCompletion implements GateExchange.Owner {
                     response.apiVersion(),
                     response.frame(),
                     response.bodyIndex(),
-                    exchange.notifyMillis(),
+                    ProduceMute.told(exchange.notifyMillis()),
                     cursor);
-            context.pauses().mute(exchange.notifyMillis());
+            mute.mute(exchange, exchange.notifyMillis());
         }
     }
 

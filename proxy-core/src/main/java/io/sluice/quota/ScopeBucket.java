@@ -51,13 +51,15 @@ public final class ScopeBucket {
     }
 
     /**
-     * Sets the part of the limit this Sluice may use, keeping the bucket's balance as time.
+     * Sets the part of the limit this Sluice may use, keeping the bucket's balance in units (at most
+     * its new capacity: {@link TokenBucket#setRateKeepingBalance}), so that a share moving every
+     * sync neither forgives what went through nor makes room that was not earned.
      *
      * @param share more than 0 and at most 1
      */
     public synchronized void share(double share) {
         this.share = checkedShare(share);
-        applyRate();
+        bucket.setRateKeepingBalance(limitRate * adaptiveFraction * this.share, burstSeconds, clock.nanoTime());
     }
 
     /** The part of {@link #limitRate()} in force for all Sluices together: 1 unless the limit is adaptive. */
@@ -113,7 +115,7 @@ public final class ScopeBucket {
     }
 
     private void applyRate() {
-        bucket.setRate(limitRate * adaptiveFraction * share, burstSeconds, clock.nanoTime());
+        bucket.setRate(limitRate * adaptiveFraction * share, burstSeconds);
     }
 
     private static double checkedShare(double share) {

@@ -26,10 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link System#nanoTime()} values, which is exact while differences stay under 2^57 ns (4.5
  * years); a single charge is capped at a year of rate to stay far from that.
  *
- * <p>The rate and burst can change while the bucket is in use ({@link #setRate}): a full one stays
- * full at the new size, and a bucket in debt stays in debt, never for longer than it would have at
- * the old rate: a higher rate keeps the units it is owed (charged traffic does not grow because the
- * rate did), so it recovers sooner; a lower one keeps the time. The
+ * <p>The rate and burst can change while the bucket is in use: {@link #setRate} keeps what it
+ * owes as time, so a bucket in debt stays in debt and a full one stays full at the new size;
+ * {@link #setRateKeepingBalance}, for a cluster share, keeps its balance in units. The
  * bucket also counts the units it was charged and whether it refused since last asked, which is
  * what a cluster of Sluices shares to split a limit (io.sluice.cluster).
  *
@@ -77,32 +76,41 @@ public final class TokenBucket {
     }
 
     /**
-     * Changes the rate and burst from now on without resetting the bucket. What the bucket holds
-     * beyond full ({@code tat - now}, its units taken and not yet recovered) is kept in units when
-     * the rate rises and in time when it falls, so a change of rate never makes anyone wait longer
-     * than the old rate would have: a Sluice whose cluster share grows while its clients are
-     * throttled (their charges owed at the small share) owes those charges, not the same time at
-     * the larger share, which would idle it for as many units more.
+     * Changes the rate and burst from now on without resetting the bucket: the time it owes is
+     * kept, so its balance in units scales with the new size (a changed limit, an adaptive limit's
+     * step).
+     *
+     * @param unitsPerSecond the refill rate, positive and finite
+     * @param burstSeconds seconds of rate the bucket holds, positive and finite
+     */
+    public void setRate(double unitsPerSecond, double burstSeconds) {
+        checkRate(unitsPerSecond, burstSeconds);
+        apply(unitsPerSecond, burstSeconds);
+    }
+
+    /**
+     * Changes the rate and burst from now on keeping the balance in units, at most the new
+     * capacity: for a cluster share, which moves every sync while the limit stays. Kept as time, a
+     * share that falls would forgive a bucket in debt part of what it let through, and one that
+     * rises would fill a full bucket to the larger size at once; a share that jitters around its
+     * mean would let a saturated Sluice through more than its share. In units, a change neither
+     * creates room nor forgives what went.
      *
      * @param unitsPerSecond the refill rate, positive and finite
      * @param burstSeconds seconds of rate the bucket holds, positive and finite
      * @param nowNanos the current time
      */
-    public void setRate(double unitsPerSecond, double burstSeconds, long nowNanos) {
+    public void setRateKeepingBalance(double unitsPerSecond, double burstSeconds, long nowNanos) {
         checkRate(unitsPerSecond, burstSeconds);
-        double oldRate = this.unitsPerSecond;
-        if (unitsPerSecond > oldRate) {
-            long now = ticks(nowNanos);
-            for (; ; ) {
-                long current = (long) TAT.getVolatile(this);
-                long held = current - now;
-                if (held <= 0) {
-                    break;
-                }
-                long kept = (long) (held * (oldRate / unitsPerSecond));
-                if (TAT.compareAndSet(this, current, now + kept)) {
-                    break;
-                }
+        long now = ticks(nowNanos);
+        double newTicksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
+        long newBurstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+        for (; ; ) {
+            long current = (long) TAT.getVolatile(this);
+            double balance = (burstTicks - Math.max(current - now, 0)) / ticksPerUnit;
+            long held = (long) Math.ceil(Math.max(0, newBurstTicks - balance * newTicksPerUnit));
+            if (TAT.compareAndSet(this, current, now + Math.min(held, MAX_COST_TICKS))) {
+                break;
             }
         }
         apply(unitsPerSecond, burstSeconds);

@@ -88,43 +88,50 @@ class TokenBucketTest {
     }
 
     @Test
-    void aHigherRateKeepsTheUnitsTheBucketTookSoItRecoversSooner() {
+    void aNewRateKeepsWhatTheBucketOwesAsTime() {
         TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
         long now = clock.nanoTime();
-        assertTrue(bucket.tryAcquire(now, 250));
-        assertEquals(-150.0, bucket.balance(now), 1e-6);
-        assertEquals(1_500_000_001L, bucket.waitNanos(now));
+        assertTrue(bucket.tryAcquire(now, 150));
+        assertEquals(-50.0, bucket.balance(now), 1e-6);
 
-        bucket.setRate(200, 1.0, now);
-        assertEquals(50.0 - 100, bucket.balance(now), 1e-6, "250 taken of a bucket of 200, not 2.5 s of it");
-        assertEquals(250_000_001L, bucket.waitNanos(now), "a quarter of a second to recover 50 at 200/s");
+        bucket.setRate(200, 1.0);
+        assertEquals(-100.0, bucket.balance(now), 1e-6, "half a second owed is 100 units at the new rate");
+        assertEquals(500_000_001L, bucket.waitNanos(now), "and still half a second to wait");
         clock.advance(2 * SECOND);
         assertEquals(200.0, bucket.balance(clock.nanoTime()), 1e-6, "full at the new capacity");
-        assertThrows(IllegalArgumentException.class, () -> bucket.setRate(0, 1.0, now));
+        assertThrows(IllegalArgumentException.class, () -> bucket.setRate(0, 1.0));
         assertEquals(200.0, bucket.rate());
     }
 
     @Test
-    void aLowerRateKeepsTheTimeTheBucketOwesSoNobodyWaitsLonger() {
-        TokenBucket bucket = new TokenBucket(200, 1.0, clock.nanoTime());
+    void aShareThatRisesKeepsTheBalanceInUnitsSoNoRoomIsMade() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
         long now = clock.nanoTime();
-        assertTrue(bucket.tryAcquire(now, 300));
-        assertEquals(500_000_001L, bucket.waitNanos(now));
+        assertTrue(bucket.tryAcquire(now, 250));
+        bucket.setRateKeepingBalance(200, 1.0, now);
+        assertEquals(-150.0, bucket.balance(now), 1e-6, "the 150 owed stay owed");
+        assertEquals(750_000_001L, bucket.waitNanos(now), "repaid at the new rate");
 
-        bucket.setRate(100, 1.0, now);
-        assertEquals(500_000_001L, bucket.waitNanos(now), "still half a second, not a whole one");
-        assertTrue(bucket.owes(now));
-        clock.advance(SECOND / 2 + 1);
-        assertFalse(bucket.owes(clock.nanoTime()));
+        TokenBucket full = new TokenBucket(100, 1.0, now);
+        full.setRateKeepingBalance(400, 1.0, now);
+        assertEquals(100.0, full.balance(now), 1e-6, "a full bucket keeps its 100, not 400 at once");
+        clock.advance(SECOND);
+        assertEquals(400.0, full.balance(clock.nanoTime()), 1e-6, "and fills to its new size at its new rate");
+        assertThrows(IllegalArgumentException.class, () -> full.setRateKeepingBalance(0, 1.0, now));
     }
 
     @Test
-    void aHalfUsedBucketKeepsTheUnitsItHandedOutWhenItsRateRises() {
-        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+    void aShareThatFallsKeepsWhatTheBucketOwesInUnitsSoNothingIsForgiven() {
+        TokenBucket bucket = new TokenBucket(200, 1.0, clock.nanoTime());
         long now = clock.nanoTime();
-        assertTrue(bucket.tryAcquire(now, 50));
-        bucket.setRate(400, 1.0, now);
-        assertEquals(350.0, bucket.balance(now), 1e-6, "400 of capacity, 50 of them taken");
+        assertTrue(bucket.tryAcquire(now, 300));
+        bucket.setRateKeepingBalance(100, 1.0, now);
+        assertEquals(-100.0, bucket.balance(now), 1e-6);
+        assertEquals(1_000_000_001L, bucket.waitNanos(now), "100 owed at 100/s, not half a second");
+
+        TokenBucket full = new TokenBucket(200, 1.0, now);
+        full.setRateKeepingBalance(100, 1.0, now);
+        assertEquals(100.0, full.balance(now), 1e-6, "at most the new capacity");
     }
 
     @Test

@@ -10,18 +10,16 @@ import io.sluice.relay.MalformedFrameException;
 /**
  * The broker's response to a Produce request the gate forwarded, made what the client gets: the
  * charge of each partition the broker refused given back, Sluice's answers for the partitions it
- * kept merged in, and the throttle time {@code notify} asked for raised (after which the connection
- * takes no request until the buckets recovered, {@link ProduceMute}). Confined to the connection's event loop.
+ * kept merged in, and the throttle time {@code notify} asked for raised to what the client is told
+ * ({@link ProduceMute#told}). Confined to the connection's event loop.
  */
 final class ProduceCompletion implements GateExchange.Owner {
 
     private final GateContext context;
-    private final ProduceMute mute;
     private final WireCursor cursor = new WireCursor();
 
-    ProduceCompletion(GateContext context, ProduceMute mute) {
+    ProduceCompletion(GateContext context) {
         this.context = context;
-        this.mute = mute;
     }
 
     @Override
@@ -40,7 +38,6 @@ final class ProduceCompletion implements GateExchange.Owner {
                     response.bodyIndex(),
                     ProduceMute.told(exchange.notifyMillis()),
                     cursor);
-            mute.mute(exchange, exchange.notifyMillis());
         }
     }
 

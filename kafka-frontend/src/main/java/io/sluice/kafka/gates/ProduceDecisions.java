@@ -27,6 +27,7 @@ final class ProduceDecisions {
     private final GateContext context;
     private final ProduceRequestParts request;
     private final ProduceHold hold;
+    private final ProduceMute mute;
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges;
     private final ProduceRequestParts.TrackedPartition tracked = this::decide;
@@ -40,10 +41,15 @@ final class ProduceDecisions {
     private String holdScope;
 
     ProduceDecisions(
-            GateContext context, ProduceRequestParts request, ProduceHold hold, GateExchange.Owner completion) {
+            GateContext context,
+            ProduceRequestParts request,
+            ProduceHold hold,
+            ProduceMute mute,
+            GateExchange.Owner completion) {
         this.context = context;
         this.request = request;
         this.hold = hold;
+        this.mute = mute;
         this.exchanges = new GateExchange.Pool(completion, POOLED_EXCHANGES);
     }
 
@@ -57,7 +63,7 @@ final class ProduceDecisions {
         holdNanos = 0;
         request.decideEach(tracked, now);
         if (request.allForwarded()) {
-            GateExchange exchange = charged(exchanges.take(null, notifyMillis));
+            GateExchange exchange = notified(charged(exchanges.take(null, notifyMillis)));
             if (holdNanos > 0) {
                 hold.hold(frame.retainedSlice(), exchange, holdScope, now, holdNanos);
                 return verdict.hold();
@@ -68,12 +74,24 @@ final class ProduceDecisions {
         if (request.noneForwarded()) {
             return verdict.answer(verdicts.answer(context.out().alloc(), header.correlationId()));
         }
-        GateExchange exchange = charged(exchanges.take(verdicts, notifyMillis));
+        GateExchange exchange = notified(charged(exchanges.take(verdicts, notifyMillis)));
         if (holdNanos > 0) {
             hold.hold(request.cut(request.forwarded()), exchange, holdScope, now, holdNanos);
             return verdict.hold();
         }
         return verdict.forward(request.cut(request.forwarded()), exchange);
+    }
+
+    /**
+     * A request {@code notify} let through over quota: the connection reads nothing more until its
+     * buckets recover, from now rather than from the response, so that the requests the client has
+     * in flight behind it wait too instead of each going through charged ({@link ProduceMute}).
+     */
+    private GateExchange notified(GateExchange exchange) {
+        if (notifyMillis > 0) {
+            mute.mute(exchange, notifyMillis);
+        }
+        return exchange;
     }
 
     /** Notes in {@code exchange} what each forwarded partition was charged, to give back what the broker refuses. */

@@ -73,7 +73,7 @@ public final class ProduceGate {
         this.request = new ProduceRequestParts(context, held::tick);
         this.hold = new ProduceHold(context);
         this.mute = new ProduceMute(context);
-        this.decisions = new ProduceDecisions(context, request, hold, new ProduceCompletion(context, mute));
+        this.decisions = new ProduceDecisions(context, request, hold, mute, new ProduceCompletion(context));
         this.idWait = new TopicIdWait(context, this::decide);
     }
 

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A connection that {@code notify} told to pause after a Produce response (KIP-219): Sluice reads
- * none of its requests until the buckets of the topics it charged have recovered, as a broker mutes
- * a throttled connection, and tells the client at most {@link #told} of that wait.
+ * A connection that {@code notify} let a Produce request through over quota, and whose response
+ * tells the client to pause (KIP-219): Sluice reads none of its requests from then until the
+ * buckets of the topics it charged have recovered, as a broker mutes a throttled connection, and
+ * tells the client {@link #told} of that wait.
  *
  * <p>The wait is computed at the bucket's rate when the response goes, but a cluster share can
  * grow a second later (the Sluice reports the demand of a bucket in debt), and a client told a
@@ -54,8 +55,8 @@ final class ProduceMute {
     }
 
     /**
-     * Reads no request until the buckets of {@code exchange}'s charged topics admit again, for at
-     * most {@code waitMillis}.
+     * Reads no request until the buckets of {@code exchange}'s charged topics (the request just
+     * decided) admit again, for at most {@code waitMillis}.
      */
     void mute(GateExchange exchange, int waitMillis) {
         long now = context.clock().nanoTime();

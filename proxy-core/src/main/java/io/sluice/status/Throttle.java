@@ -47,11 +47,7 @@ public final class Throttle {
         return new ThrottledClient(
                 subject.protocol(),
                 subject.connection(),
-                subject.clientId(),
-                subject.principal(),
-                subject.role(),
-                subject.producerId(),
-                subject.consumerId(),
+                subject.identity(),
                 subject.topic(),
                 scope,
                 reason,

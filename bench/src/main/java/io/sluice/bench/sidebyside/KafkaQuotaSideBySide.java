@@ -28,14 +28,18 @@ import java.util.concurrent.TimeUnit;
  * properties of {@link BenchSettings}: {@code bench.warmupSeconds} before each measured window,
  * {@code bench.accuracySeconds} measured, {@code bench.accuracyRates} (records/s, here 100, 1,000,
  * 10,000 and 50,000 unless given), {@code bench.accuracyBytesPerSecond}, {@code bench.isolationSeconds},
- * {@code bench.rounds} (of the isolation scenario); {@code -Dbench.scenarios=isolation} runs one scenario.
+ * {@code bench.rounds} (of the isolation scenario); {@code -Dbench.scenarios=isolation} runs one scenario,
+ * {@code -Dbench.scenarios=librdkafka} the {@link LibrdkafkaWindowsScenario}, which is not among the default ones.
  */
 public final class KafkaQuotaSideBySide {
 
     private static final int BROKERS = 3;
     private static final String NAME = "kafka-quotas-results";
-    /** Every scenario, in the order they run; {@code -Dbench.scenarios} picks some of them. */
+    /** The scenarios run unless {@code -Dbench.scenarios} picks some, in the order they run. */
     private static final String ALL_SCENARIOS = "accuracy,isolation,adaptive";
+
+    /** Every scenario {@code -Dbench.scenarios} may pick: the default ones and {@code librdkafka}. */
+    private static final String KNOWN_SCENARIOS = ALL_SCENARIOS + ",librdkafka";
 
     private KafkaQuotaSideBySide() {}
 
@@ -59,9 +63,9 @@ public final class KafkaQuotaSideBySide {
     /** Runs the chosen scenarios and writes their report; returns it. */
     static Report run(BenchSettings settings, Set<String> scenarios) throws Exception {
         Set<String> unknown = new TreeSet<>(scenarios);
-        unknown.removeAll(Set.of(ALL_SCENARIOS.split(",")));
+        unknown.removeAll(Set.of(KNOWN_SCENARIOS.split(",")));
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown scenarios " + unknown + "; there are " + ALL_SCENARIOS);
+            throw new IllegalArgumentException("unknown scenarios " + unknown + "; there are " + KNOWN_SCENARIOS);
         }
         String admitted = LoadGate.of(settings).admitSuite();
         Files.createDirectories(settings.outputDir());
@@ -93,6 +97,9 @@ public final class KafkaQuotaSideBySide {
                         settings.adaptiveSeconds(),
                         settings.outputDir(),
                         report);
+            }
+            if (scenarios.contains("librdkafka")) {
+                LibrdkafkaWindowsScenario.run(sluice, admin, workDir, report);
             }
             report.text("Load average at the end: " + LoadAverage.now());
         } finally {

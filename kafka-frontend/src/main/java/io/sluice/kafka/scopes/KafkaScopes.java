@@ -8,6 +8,7 @@ import io.sluice.limits.ProtocolScopes;
 import io.sluice.limits.ScopeChain;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.status.IdentityField;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -102,9 +103,19 @@ public final class KafkaScopes {
     /** The principal of a connection that has not authenticated, as Kafka names it. */
     public static final String ANONYMOUS = "User:ANONYMOUS";
 
-    /** Kafka's kinds, as the server registers them in its scope catalogue. */
+    /** The client id a Kafka client gave, as its throttles name it. */
+    public static final IdentityField CLIENT_ID = IdentityField.text("clientId", "The Kafka client id");
+
+    /** The principal of a Kafka connection, as its throttles and the throttle metrics name it. */
+    public static final IdentityField PRINCIPAL_FIELD = IdentityField.label(
+            "principal", "The Kafka connection's principal as the broker accepted it (User:ANONYMOUS before)");
+
+    /** Kafka's kinds and identity fields, as the server registers them in its scope catalogue. */
     public static final ProtocolScopes DECLARED = new ProtocolScopes(
-            PROTOCOL, List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL), topic -> List.of(new ScopeRef(TOPIC, topic)));
+            PROTOCOL,
+            List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL),
+            topic -> List.of(new ScopeRef(TOPIC, topic)),
+            List.of(CLIENT_ID, PRINCIPAL_FIELD));
 
     private KafkaScopes() {}
 

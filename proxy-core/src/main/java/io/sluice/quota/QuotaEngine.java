@@ -196,7 +196,7 @@ public final class QuotaEngine {
             ScopeBucket bucket = buckets.get(
                     rate.key(),
                     key -> new ScopeBucket(
-                            key, rate.perSecond(), rate.burstSeconds(), initialShare.getAsDouble(), now));
+                            key, rate.perSecond(), rate.burstSeconds(), initialShare.getAsDouble(), clock));
             bucket.limit(rate.perSecond(), rate.burstSeconds());
             pathBuckets[i] = bucket.bucket();
             keys[i] = rate.key();

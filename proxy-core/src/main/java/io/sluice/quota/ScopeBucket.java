@@ -15,18 +15,20 @@ public final class ScopeBucket {
 
     private final BucketKey key;
     private final TokenBucket bucket;
+    private final NanoClock clock;
     // Volatile so that the check on every path resolve needs no lock; changes take the lock.
     private volatile double limitRate;
     private volatile double burstSeconds;
     private volatile double share;
     private volatile double adaptiveFraction = 1;
 
-    ScopeBucket(BucketKey key, double limitRate, double burstSeconds, double share, long nowNanos) {
+    ScopeBucket(BucketKey key, double limitRate, double burstSeconds, double share, NanoClock clock) {
         this.key = key;
+        this.clock = clock;
         this.limitRate = limitRate;
         this.burstSeconds = burstSeconds;
         this.share = checkedShare(share);
-        this.bucket = new TokenBucket(limitRate * this.share, burstSeconds, nowNanos);
+        this.bucket = new TokenBucket(limitRate * this.share, burstSeconds, clock.nanoTime());
     }
 
     /** The rate this Sluice's bucket admits now: {@code limitRate x adaptiveFraction x share}. */
@@ -49,13 +51,15 @@ public final class ScopeBucket {
     }
 
     /**
-     * Sets the part of the limit this Sluice may use, keeping the bucket's balance as time.
+     * Sets the part of the limit this Sluice may use, keeping the bucket's balance in units (at most
+     * its new capacity: {@link TokenBucket#setRateKeepingBalance}), so that a share moving every
+     * sync neither forgives what went through nor makes room that was not earned.
      *
      * @param share more than 0 and at most 1
      */
     public synchronized void share(double share) {
         this.share = checkedShare(share);
-        applyRate();
+        bucket.setRateKeepingBalance(limitRate * adaptiveFraction * this.share, burstSeconds, clock.nanoTime());
     }
 
     /** The part of {@link #limitRate()} in force for all Sluices together: 1 unless the limit is adaptive. */
@@ -84,9 +88,14 @@ public final class ScopeBucket {
         return bucket.chargedUnits();
     }
 
-    /** Whether the bucket refused traffic since the last call; clears the mark. */
+    /**
+     * Whether the bucket refused traffic since the last call (clearing the mark), or owes now: a
+     * bucket in debt has clients waiting on it even when none asked since (a Kafka producer told
+     * by {@code notify} to stay silent for the throttle time), so its demand is more than its rate.
+     */
     public boolean takeRefused() {
-        return bucket.takeRefused();
+        boolean refused = bucket.takeRefused();
+        return bucket.owes(clock.nanoTime()) || refused;
     }
 
     TokenBucket bucket() {

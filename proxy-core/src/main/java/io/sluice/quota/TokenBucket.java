@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link System#nanoTime()} values, which is exact while differences stay under 2^57 ns (4.5
  * years); a single charge is capped at a year of rate to stay far from that.
  *
- * <p>The rate and burst can change while the bucket is in use ({@link #setRate}): what it owes is
- * kept as time, so a bucket in debt stays in debt and a full one stays full at the new size. The
+ * <p>The rate and burst can change while the bucket is in use: {@link #setRate} keeps what it
+ * owes as time, so a bucket in debt stays in debt and a full one stays full at the new size;
+ * {@link #setRateKeepingBalance}, for a cluster share, keeps its balance in units. The
  * bucket also counts the units it was charged and whether it refused since last asked, which is
  * what a cluster of Sluices shares to split a limit (io.sluice.cluster).
  *
@@ -69,18 +70,59 @@ public final class TokenBucket {
      * @param nowNanos the current time
      */
     public TokenBucket(double unitsPerSecond, double burstSeconds, long nowNanos) {
-        setRate(unitsPerSecond, burstSeconds);
+        checkRate(unitsPerSecond, burstSeconds);
+        apply(unitsPerSecond, burstSeconds);
         this.tat = ticks(nowNanos);
     }
 
     /**
      * Changes the rate and burst from now on without resetting the bucket: the time it owes is
-     * kept, so its balance in units scales with the new size.
+     * kept, so its balance in units scales with the new size (a changed limit, an adaptive limit's
+     * step).
      *
      * @param unitsPerSecond the refill rate, positive and finite
      * @param burstSeconds seconds of rate the bucket holds, positive and finite
      */
     public void setRate(double unitsPerSecond, double burstSeconds) {
+        checkRate(unitsPerSecond, burstSeconds);
+        apply(unitsPerSecond, burstSeconds);
+    }
+
+    /**
+     * Changes the rate and burst from now on keeping the balance in units, at most the new
+     * capacity: for a cluster share, which moves every sync while the limit stays. Kept as time, a
+     * share that falls would forgive a bucket in debt part of what it let through, and one that
+     * rises would fill a full bucket to the larger size at once; a share that jitters around its
+     * mean would let a saturated Sluice through more than its share. In units, a change neither
+     * creates room nor forgives what went.
+     *
+     * @param unitsPerSecond the refill rate, positive and finite
+     * @param burstSeconds seconds of rate the bucket holds, positive and finite
+     * @param nowNanos the current time
+     */
+    public void setRateKeepingBalance(double unitsPerSecond, double burstSeconds, long nowNanos) {
+        checkRate(unitsPerSecond, burstSeconds);
+        long now = ticks(nowNanos);
+        double newTicksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
+        long newBurstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+        for (; ; ) {
+            long current = (long) TAT.getVolatile(this);
+            double balance = (burstTicks - Math.max(current - now, 0)) / ticksPerUnit;
+            long held = (long) Math.ceil(Math.max(0, newBurstTicks - balance * newTicksPerUnit));
+            if (TAT.compareAndSet(this, current, now + Math.min(held, MAX_COST_TICKS))) {
+                break;
+            }
+        }
+        apply(unitsPerSecond, burstSeconds);
+    }
+
+    private void apply(double unitsPerSecond, double burstSeconds) {
+        this.unitsPerSecond = unitsPerSecond;
+        this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
+        this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+    }
+
+    private static void checkRate(double unitsPerSecond, double burstSeconds) {
         if (!(unitsPerSecond > 0)
                 || Double.isInfinite(unitsPerSecond)
                 || !(burstSeconds > 0)
@@ -88,9 +130,11 @@ public final class TokenBucket {
             throw new IllegalArgumentException(
                     "rate and burst must be positive and finite, got " + unitsPerSecond + " and " + burstSeconds);
         }
-        this.unitsPerSecond = unitsPerSecond;
-        this.ticksPerUnit = TICKS_PER_SECOND / unitsPerSecond;
-        this.burstTicks = Math.round(burstSeconds * TICKS_PER_SECOND);
+    }
+
+    /** True when the balance is not positive: traffic charged to the bucket now waits (or was let through in debt). */
+    public boolean owes(long nowNanos) {
+        return !admits(nowNanos);
     }
 
     /** True when the balance is positive, so that a charge no larger than the capacity would be admitted now. */

@@ -343,13 +343,16 @@ class QuotaEngineTest {
         assertEquals(0.5, bucket.share());
         assertEquals(50, bucket.chargedUnits());
         assertTrue(bucket.takeRefused());
-        assertFalse(bucket.takeRefused(), "taking the mark clears it");
+        assertTrue(bucket.takeRefused(), "an empty bucket keeps its demand: its clients wait on it");
 
         bucket.share(0.25);
         assertEquals(0, drain(path, 1), "still empty after the change");
         clock.advance(Duration.ofSeconds(1));
         assertEquals(25, drain(path, 1), "refilled at a quarter of the limit");
         assertEquals(75, bucket.chargedUnits());
+        clock.advance(Duration.ofSeconds(2));
+        assertTrue(bucket.takeRefused(), "the drain was refused");
+        assertFalse(bucket.takeRefused(), "taking the mark clears it, and a full bucket owes nothing");
     }
 
     @Test

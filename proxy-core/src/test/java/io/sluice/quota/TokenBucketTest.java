@@ -104,6 +104,37 @@ class TokenBucketTest {
     }
 
     @Test
+    void aShareThatRisesKeepsTheBalanceInUnitsSoNoRoomIsMade() {
+        TokenBucket bucket = new TokenBucket(100, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 250));
+        bucket.setRateKeepingBalance(200, 1.0, now);
+        assertEquals(-150.0, bucket.balance(now), 1e-6, "the 150 owed stay owed");
+        assertEquals(750_000_001L, bucket.waitNanos(now), "repaid at the new rate");
+
+        TokenBucket full = new TokenBucket(100, 1.0, now);
+        full.setRateKeepingBalance(400, 1.0, now);
+        assertEquals(100.0, full.balance(now), 1e-6, "a full bucket keeps its 100, not 400 at once");
+        clock.advance(SECOND);
+        assertEquals(400.0, full.balance(clock.nanoTime()), 1e-6, "and fills to its new size at its new rate");
+        assertThrows(IllegalArgumentException.class, () -> full.setRateKeepingBalance(0, 1.0, now));
+    }
+
+    @Test
+    void aShareThatFallsKeepsWhatTheBucketOwesInUnitsSoNothingIsForgiven() {
+        TokenBucket bucket = new TokenBucket(200, 1.0, clock.nanoTime());
+        long now = clock.nanoTime();
+        assertTrue(bucket.tryAcquire(now, 300));
+        bucket.setRateKeepingBalance(100, 1.0, now);
+        assertEquals(-100.0, bucket.balance(now), 1e-6);
+        assertEquals(1_000_000_001L, bucket.waitNanos(now), "100 owed at 100/s, not half a second");
+
+        TokenBucket full = new TokenBucket(200, 1.0, now);
+        full.setRateKeepingBalance(100, 1.0, now);
+        assertEquals(100.0, full.balance(now), 1e-6, "at most the new capacity");
+    }
+
+    @Test
     void countsWhatItWasChargedAndRemembersARefusalUntilAsked() {
         TokenBucket bucket = new TokenBucket(10, 1.0, clock.nanoTime());
         long now = clock.nanoTime();

@@ -6,6 +6,7 @@ import org.apache.kafka.common.Uuid;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * A request a gate forwarded (whole or cut), awaiting the broker's response: what the response
@@ -114,6 +115,25 @@ final class GateExchange implements Exchange {
                 chargedTopics[i].quota.path(nowNanos).giveBack(nowNanos, chargedRecords[i], chargedBytes[i]);
                 chargedTopics[i] = null;
                 return;
+            }
+        }
+    }
+
+    /** Gives back every charge not given back yet: the request never reached the broker. */
+    void giveBackAll(long nowNanos) {
+        for (int i = 0; i < charges; i++) {
+            if (chargedTopics[i] != null) {
+                chargedTopics[i].quota.path(nowNanos).giveBack(nowNanos, chargedRecords[i], chargedBytes[i]);
+                chargedTopics[i] = null;
+            }
+        }
+    }
+
+    /** Visits each topic a forwarded partition was charged to and not given back, once per partition. */
+    void chargedTopics(Consumer<GatedTopic> visitor) {
+        for (int i = 0; i < charges; i++) {
+            if (chargedTopics[i] != null) {
+                visitor.accept(chargedTopics[i]);
             }
         }
     }

@@ -10,8 +10,8 @@ import io.sluice.relay.MalformedFrameException;
 /**
  * The broker's response to a Produce request the gate forwarded, made what the client gets: the
  * charge of each partition the broker refused given back, Sluice's answers for the partitions it
- * kept merged in, and the throttle time {@code notify} asked for raised (after which the connection
- * takes no request for that long). Confined to the connection's event loop.
+ * kept merged in, and the throttle time {@code notify} asked for raised to what the client is told
+ * ({@link ProduceMute#told}). Confined to the connection's event loop.
  */
 final class ProduceCompletion implements GateExchange.Owner {
 
@@ -36,9 +36,8 @@ final class ProduceCompletion implements GateExchange.Owner {
                     response.apiVersion(),
                     response.frame(),
                     response.bodyIndex(),
-                    exchange.notifyMillis(),
+                    ProduceMute.told(exchange.notifyMillis()),
                     cursor);
-            context.pauses().mute(exchange.notifyMillis());
         }
     }
 

@@ -6,6 +6,7 @@ import io.sluice.kafka.codec.RecordBatches;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
+import io.sluice.relay.FrameView;
 import io.sluice.relay.Throttling;
 
 /**
@@ -13,7 +14,9 @@ import io.sluice.relay.Throttling;
  * partition within quota goes to the broker, each over it is answered by Sluice or goes on with a
  * throttle time ({@link ProduceGate} says which action does what), and the request leaves once:
  * whole, cut to what goes on with Sluice's answers merged into the response later, or answered by
- * Sluice alone. Idempotent batches behind one Sluice answered are bounced too ({@link SequenceGaps}).
+ * Sluice alone; or, when its over-quota batches are due soon on a connection of one topic, charged
+ * and held until then ({@link ProduceHold}). Idempotent batches behind one Sluice answered are
+ * bounced too ({@link SequenceGaps}).
  * Confined to the connection's event loop.
  */
 final class ProduceDecisions {
@@ -23,6 +26,8 @@ final class ProduceDecisions {
 
     private final GateContext context;
     private final ProduceRequestParts request;
+    private final ProduceHold hold;
+    private final ProduceMute mute;
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges;
     private final ProduceRequestParts.TrackedPartition tracked = this::decide;
@@ -30,26 +35,63 @@ final class ProduceDecisions {
     private short version;
     /** The throttle time {@code notify} asks of the request being decided, in milliseconds. */
     private int notifyMillis;
+    /** How long the request being decided is held for its over-quota batches' turn, in nanoseconds; 0 for not. */
+    private long holdNanos;
+    /** The scope of the throttle the request being decided is held for. */
+    private String holdScope;
 
-    ProduceDecisions(GateContext context, ProduceRequestParts request, GateExchange.Owner completion) {
+    ProduceDecisions(
+            GateContext context,
+            ProduceRequestParts request,
+            ProduceHold hold,
+            ProduceMute mute,
+            GateExchange.Owner completion) {
         this.context = context;
         this.request = request;
+        this.hold = hold;
+        this.mute = mute;
         this.exchanges = new GateExchange.Pool(completion, POOLED_EXCHANGES);
     }
 
-    /** Decides the request {@link #request} just read, whose header {@code header} read, into {@code verdict}. */
-    GateVerdict decide(RequestHeader header, long now, GateVerdict verdict) {
+    /**
+     * Decides the request {@link #request} just read from the lent {@code frame} (which stays its
+     * lender's), whose header {@code header} read, into {@code verdict}.
+     */
+    GateVerdict decide(FrameView frame, RequestHeader header, long now, GateVerdict verdict) {
         version = header.apiVersion();
         notifyMillis = 0;
+        holdNanos = 0;
         request.decideEach(tracked, now);
         if (request.allForwarded()) {
-            return verdict.forward(null, charged(exchanges.take(null, notifyMillis)));
+            GateExchange exchange = notified(charged(exchanges.take(null, notifyMillis)));
+            if (holdNanos > 0) {
+                hold.hold(frame.retainedSlice(), exchange, holdScope, now, holdNanos);
+                return verdict.hold();
+            }
+            return verdict.forward(null, exchange);
         }
         ProduceVerdicts verdicts = request.verdicts(version);
         if (request.noneForwarded()) {
             return verdict.answer(verdicts.answer(context.out().alloc(), header.correlationId()));
         }
-        return verdict.forward(request.cut(request.forwarded()), charged(exchanges.take(verdicts, notifyMillis)));
+        GateExchange exchange = notified(charged(exchanges.take(verdicts, notifyMillis)));
+        if (holdNanos > 0) {
+            hold.hold(request.cut(request.forwarded()), exchange, holdScope, now, holdNanos);
+            return verdict.hold();
+        }
+        return verdict.forward(request.cut(request.forwarded()), exchange);
+    }
+
+    /**
+     * A request {@code notify} let through over quota: the connection reads nothing more until its
+     * buckets recover, from now rather than from the response, so that the requests the client has
+     * in flight behind it wait too instead of each going through charged ({@link ProduceMute}).
+     */
+    private GateExchange notified(GateExchange exchange) {
+        if (notifyMillis > 0) {
+            mute.mute(exchange, notifyMillis);
+        }
+        return exchange;
     }
 
     /** Notes in {@code exchange} what each forwarded partition was charged, to give back what the broker refuses. */
@@ -76,6 +118,7 @@ final class ProduceDecisions {
     private void decide(GatedTopic topic, int p, ProduceRequestParts.Partition partition, long now) {
         RecordBatches batches = request.batches();
         int index = request.parts().partitionIndex(p);
+        hold.produced(topic, now);
         SequenceGaps.Standing standing = batches.idempotent()
                 ? topic.gaps.standing(index, batches.producerId(), batches.producerEpoch(), batches.baseSequence(), now)
                 : SequenceGaps.Standing.NONE;
@@ -100,6 +143,16 @@ final class ProduceDecisions {
             long wait = path.waitNanos(now);
             notifyMillis = Math.max(notifyMillis, GateContext.ceilMillis(wait));
             context.throttled(topic, decision, throttling, now + wait);
+            forwarded(topic, index, partition, standing == SequenceGaps.Standing.AWAITED, now);
+            request.decided(p, ProduceOutcome.FORWARD, null);
+            return;
+        }
+        if (throttling == Throttling.RETRY && hold.mayHold(request.parts().topicCount(), decision.waitNanos(), now)) {
+            // Charged now, as if it went when due: what comes after it sees the debt.
+            path.charge(now, partition.records, partition.bytes);
+            holdNanos = Math.max(holdNanos, decision.waitNanos());
+            context.throttled(topic, decision, Throttling.HOLD, now + decision.waitNanos());
+            holdScope = topic.throttle.scope();
             forwarded(topic, index, partition, standing == SequenceGaps.Standing.AWAITED, now);
             request.decided(p, ProduceOutcome.FORWARD, null);
             return;

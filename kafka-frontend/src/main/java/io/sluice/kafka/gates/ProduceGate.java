@@ -19,12 +19,14 @@ import io.sluice.relay.FrameView;
  * <ul>
  *   <li>{@code delay}: the partition is answered at once with REQUEST_TIMED_OUT, which the client
  *       takes as retriable for that batch alone, sending it again after {@code retry.backoff.ms};
- *       no error reaches the application and nothing makes it refresh metadata.</li>
+ *       no error reaches the application and nothing makes it refresh metadata. On a connection
+ *       that produces to one topic, a request whose batches are due within a second is charged
+ *       and held until due instead ({@link ProduceHold}).</li>
  *   <li>{@code reject}: the partition is answered with POLICY_VIOLATION and
  *       {@link QuotaDecision#rejectMessage()}, which fails that batch's records to the application.</li>
  *   <li>{@code notify}: the partition goes through, charged, and the response carries a
- *       {@code throttle_time_ms} of at least what the buckets need to recover (KIP-219), after which
- *       the connection takes no request for that long. The Java client then sends nothing to this
+ *       {@code throttle_time_ms} of what the buckets need to recover (KIP-219), at most a second,
+ *       and the connection takes no request until they have ({@link ProduceMute}). The Java client then sends nothing to this
  *       broker meanwhile, whatever the topic, so {@code notify} cannot isolate topics. Before
  *       Produce v6 clients do not heed it: {@code delay} instead.</li>
  * </ul>
@@ -50,8 +52,9 @@ import io.sluice.relay.FrameView;
  *
  * <p>Each job is a class of its own: {@link ProduceRequestParts} reads the request,
  * {@link TopicIdWait} holds one back for its topic ids, {@link ProduceDecisions} decides a request
- * that gets a response, {@link HeldProduce} one with {@code acks=0}, and {@link ProduceCompletion}
- * makes the broker's response what the client gets; each partition's fate is a {@link ProduceOutcome}.
+ * that gets a response, {@link ProduceHold} holds one for its turn, {@link HeldProduce} decides one
+ * with {@code acks=0}, {@link ProduceCompletion} makes the broker's response what the client gets
+ * and {@link ProduceMute} keeps a notified connection unread until its buckets recover; each partition's fate is a {@link ProduceOutcome}.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -61,12 +64,16 @@ public final class ProduceGate {
     private final HeldProduce held;
     private final ProduceDecisions decisions;
     private final TopicIdWait idWait;
+    private final ProduceHold hold;
+    private final ProduceMute mute;
     private final GateVerdict verdict = new GateVerdict();
 
     ProduceGate(GateContext context) {
         this.held = new HeldProduce(context);
         this.request = new ProduceRequestParts(context, held::tick);
-        this.decisions = new ProduceDecisions(context, request, new ProduceCompletion(context));
+        this.hold = new ProduceHold(context);
+        this.mute = new ProduceMute(context);
+        this.decisions = new ProduceDecisions(context, request, hold, mute, new ProduceCompletion(context));
         this.idWait = new TopicIdWait(context, this::decide);
     }
 
@@ -79,27 +86,29 @@ public final class ProduceGate {
         if (idWait.waits(request, frame, header, now)) {
             return verdict.hold();
         }
-        return decideRead(header, now);
+        return decideRead(frame, header, now);
     }
 
-    /** Nothing held, no held batch to forward and no request waiting for its topic ids. */
+    /** Nothing held, no held batch to forward and no request waiting for its topic ids or its turn. */
     public boolean isIdle() {
-        return held.isIdle() && idWait.isIdle();
+        return held.isIdle() && idWait.isIdle() && hold.isIdle();
     }
 
     /** The connection closes: what is held is released, throttles end, timers stop. */
     public void close() {
         idWait.close();
+        hold.close();
+        mute.close();
         held.close();
     }
 
     /** A request that waited for its topic ids, decided without waiting again. */
     private GateVerdict decide(FrameView frame, RequestHeader header) {
-        return decideRead(header, request.read(frame, header));
+        return decideRead(frame, header, request.read(frame, header));
     }
 
-    /** Decides the request {@link #request} just read, whose header {@code header} read. */
-    private GateVerdict decideRead(RequestHeader header, long now) {
-        return request.acks() == 0 ? held.take(request, now, verdict) : decisions.decide(header, now, verdict);
+    /** Decides the request {@link #request} just read from the lent {@code frame}, whose header {@code header} read. */
+    private GateVerdict decideRead(FrameView frame, RequestHeader header, long now) {
+        return request.acks() == 0 ? held.take(request, now, verdict) : decisions.decide(frame, header, now, verdict);
     }
 }

@@ -8,19 +8,23 @@ import io.sluice.relay.GateTimer;
  * Why the gates stop taking a client's requests, for several independent reasons: the connection
  * holds more than its connection limits allow, a {@code notify} told the client to keep quiet for
  * a while (KIP-219: a broker mutes a throttled connection likewise), a Fetch request is held, or a
- * Produce request waits for its topic ids.
+ * Produce request waits for its topic ids or for its over-quota batches' turn.
  * Requests are taken again when no reason is left. Confined to the connection's event loop.
  */
 final class RequestPauses {
 
     /** Over the connection limits. */
     static final int BUDGET = 1;
-    /** Muted after a throttle time was sent. */
+    /** Muted after a Fetch throttle time was sent. */
     static final int MUTED = 1 << 1;
     /** A Fetch request waits in Sluice; what follows it must wait too, to keep the order. */
     static final int FETCH_HELD = 1 << 2;
     /** A Produce request waits for Sluice to learn the topic ids it names; what follows waits too. */
     static final int TOPIC_IDS = 1 << 3;
+    /** A Produce request waits in Sluice for its over-quota batches' turn ({@link ProduceHold}); what follows waits too. */
+    static final int PRODUCE_HELD = 1 << 4;
+    /** A Produce response told the client to pause ({@code notify}): until the buckets recovered ({@link ProduceMute}). */
+    static final int NOTIFIED = 1 << 5;
 
     private final KafkaOutbound requests;
     private final NanoClock clock;

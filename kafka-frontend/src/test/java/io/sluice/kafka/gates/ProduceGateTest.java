@@ -70,10 +70,14 @@ class ProduceGateTest {
         harness.request(RecordFrames.produceRequest(version, acks, ++correlationId, GateHarness.CLIENT_ID, parts));
     }
 
-    /** Limits {@link #SLOW} to 10 records a second, {@code onExceed}, and spends the burst on partition 0. */
+    /**
+     * Limits {@link #SLOW} to 10 records a second, {@code onExceed}, and spends the burst on partition
+     * 0, beside a record of {@link #FAST}: a connection that produces to two topics, whose batches
+     * over quota are answered rather than held ({@link ProduceHold}).
+     */
     private void exhaustSlow(OnExceed onExceed, Part burst) {
         harness.limit(SLOW_TOPIC, records(10, onExceed));
-        produce(burst);
+        produce(burst, part(FAST, 0, 1));
         respond(harness.takeForwarded());
     }
 
@@ -104,6 +108,12 @@ class ProduceGateTest {
         ProduceRequestData data = RecordFrames.readProduce(request.frame(), request.version());
         return outcomes(
                 harness.respond(request, RecordFrames.produceResponse(data, request.version())), request.version());
+    }
+
+    /** Has the broker answer {@code request}; the frame the client gets, which the harness releases. */
+    private ByteBuf brokerAnswers(Forwarded request) {
+        ProduceRequestData data = RecordFrames.readProduce(request.frame(), request.version());
+        return harness.respond(request, RecordFrames.produceResponse(data, request.version()));
     }
 
     private static List<String> outcomes(ByteBuf response, short version) {
@@ -222,6 +232,71 @@ class ProduceGateTest {
     }
 
     @Test
+    void delayHoldsABatchDueWithinASecondOnAConnectionOfOneTopicAndForwardsItWhenDue() {
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
+        produce(part(SLOW, 0, 10));
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "the burst");
+
+        produce(part(SLOW, 0, 5));
+        assertTrue(harness.forwarded.isEmpty() && harness.answers.isEmpty(), "neither forwarded nor bounced");
+        assertTrue(harness.paused, "nothing behind it is read, to keep the order");
+        assertFalse(gates.produce().isIdle());
+        assertEquals("delay", onlyThrottle().action());
+        harness.advance(1);
+        assertFalse(harness.paused);
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "due as soon as the bucket admits");
+
+        produce(part(SLOW, 0, 5));
+        harness.advance(498);
+        assertTrue(harness.forwarded.isEmpty(), "charged when decided: the batch before it is paid for first");
+        harness.advance(2);
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()), "then it goes, half a second later");
+        assertEquals(20, harness.activity.meter("kafka", SLOW).publishMessages());
+        DelayHistogram delays = harness.ledger.delays().get("topic");
+        assertEquals(2, Arrays.stream(delays.counts()).sum(), "two held batches");
+        assertEquals(0.5, delays.sumSeconds(), 0.002);
+
+        produce(part(SLOW, 0, 20));
+        assertBouncedNotHeld("due in 1.5 s, more than a hold may take");
+    }
+
+    /** The last request was answered REQUEST_TIMED_OUT for {@link #SLOW}'s partition 0 at once, and nothing waits. */
+    private void assertBouncedNotHeld(String why) {
+        assertEquals(
+                List.of("slow-0:REQUEST_TIMED_OUT"),
+                outcomes(harness.answers.get(harness.answers.size() - 1).frame(), V),
+                why);
+        assertFalse(harness.paused);
+    }
+
+    @Test
+    void aTopicBesideOthersIsBouncedNotHeldUntilTheConnectionProducedToItAloneForTenSeconds() {
+        exhaustSlow(OnExceed.DELAY, part(SLOW, 0, 10));
+        produce(part(SLOW, 0, 5));
+        assertBouncedNotHeld("a hold would keep the other topic's answers waiting");
+
+        harness.advance(10_000);
+        produce(part(SLOW, 0, 10));
+        respond(harness.takeForwarded());
+        produce(part(SLOW, 0, 5));
+        assertEquals("HOLD", harness.verdicts.get(harness.verdicts.size() - 1));
+        harness.advance(1);
+        assertEquals(List.of("slow-0:NONE"), respond(harness.takeForwarded()));
+    }
+
+    @Test
+    void closingDropsAHeldRequest() {
+        harness.limit(SLOW_TOPIC, records(10, OnExceed.DELAY));
+        produce(part(SLOW, 0, 10));
+        respond(harness.takeForwarded());
+        produce(part(SLOW, 0, 5), part(SLOW, 1, 5));
+        assertTrue(harness.paused);
+        gates.close();
+        harness.advance(5_000);
+        assertTrue(harness.forwarded.isEmpty(), "nothing forwarded after close");
+    }
+
+    @Test
     void laterBatchesOfAnIdempotentProducerWaitBehindTheBouncedOne() {
         exhaustSlow(OnExceed.DELAY, idempotent(SLOW, 0, 0, 10));
         produce(idempotent(SLOW, 0, 10, 5), part(FAST, 0, 1));
@@ -307,15 +382,43 @@ class ProduceGateTest {
         ByteBuf response =
                 harness.respond(request, RecordFrames.produceResponse(RecordFrames.readProduce(request.frame(), V), V));
         int throttleMillis = RecordFrames.readProduceResponse(response, V).throttleTimeMs();
-        assertTrue(
-                throttleMillis >= 1_000 && throttleMillis <= 1_001,
-                "ten records over a bucket of 10/s: a second to recover, rounded up: " + throttleMillis);
+        assertEquals(1_000, throttleMillis, "ten records over a bucket of 10/s: a second to recover");
         assertTrue(harness.paused, "the connection is muted meanwhile, as a broker mutes it");
         assertEquals("notify", onlyThrottle().action());
-        harness.advance(throttleMillis - 1);
+        harness.advance(999);
         assertTrue(harness.paused);
-        harness.advance(1);
+        harness.advance(2);
+        assertFalse(harness.paused, "read again once the bucket admits");
+    }
+
+    @Test
+    void notifyTellsAtMostASecondAndReadsTheConnectionAgainOnceTheBucketsRecover() {
+        exhaustSlow(OnExceed.NOTIFY, part(SLOW, 0, 10));
+        produce(part(SLOW, 0, 30));
+        ByteBuf response = brokerAnswers(harness.takeForwarded());
+        assertEquals(
+                1_000,
+                RecordFrames.readProduceResponse(response, V).throttleTimeMs(),
+                "three seconds owed, one told: a share that grows meanwhile must not leave the client silent");
+        harness.advance(2_900);
+        assertTrue(harness.paused, "Sluice reads nothing until the bucket admits");
+        harness.advance(200);
         assertFalse(harness.paused);
+
+        produce(part(SLOW, 0, 30));
+        brokerAnswers(harness.takeForwarded());
+        harness.advance(500);
+        assertTrue(harness.paused, "told a second again, owed nearly three");
+        harness.advance(2_500);
+        assertFalse(harness.paused, "read again once the bucket admits");
+    }
+
+    @Test
+    void aThrottleTimeToldLeavesAtMostTwentySecondsUnread() {
+        assertEquals(400, ProduceMute.told(400));
+        assertEquals(1_000, ProduceMute.told(3_000));
+        assertEquals(1_000, ProduceMute.told(21_000));
+        assertEquals(40_000, ProduceMute.told(60_000));
     }
 
     @Test
@@ -415,10 +518,7 @@ class ProduceGateTest {
             assertEquals(List.of("fast-0:NONE"), respond(harness.takeForwarded()), "admitted while positive");
         }
         harness.request(RecordFrames.produceRequest(V, ALL, ++correlationId, "z".repeat(300), part(FAST, 0, 1)));
-        assertEquals(
-                List.of("fast-0:REQUEST_TIMED_OUT"),
-                outcomes(harness.answers.get(0).frame(), V),
-                "ten records a second for all of them together");
+        assertTrue(harness.forwarded.isEmpty(), "ten records a second for all of them together: held for its turn");
         assertEquals(
                 KafkaNames.INVALID_CLIENT_ID,
                 harness.throttled().get(0).identity().get("clientId"));

@@ -1,6 +1,7 @@
 package io.sluice.server.it.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.server.it.PacedLoad;
 import io.sluice.server.it.cluster.SluiceCluster.Forwarded;
 import io.sluice.server.it.cluster.SluiceCluster.Member;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -56,20 +57,22 @@ class ClusterQuotaIT {
                 INTERVAL_MILLIS + "ms",
                 "--limits-source",
                 "store");
-        List<Producer<byte[]>> producers = new ArrayList<>();
+        List<PacedLoad.Send> producers = new ArrayList<>();
+        byte[] payload = new byte[100];
         for (int i = 0; i < 3; i++) {
             PulsarClient client = PulsarClient.builder()
                     .serviceUrl(cluster.members.get(i).serviceUrl())
                     .operationTimeout(30, TimeUnit.SECONDS)
                     .build();
             clients.add(client);
-            producers.add(client.newProducer()
+            Producer<byte[]> producer = client.newProducer()
                     .topic(PREFIX + i)
                     .enableBatching(false)
                     .blockIfQueueFull(false)
-                    .create());
+                    .create();
+            producers.add(() -> producer.sendAsync(payload));
         }
-        load = new PacedLoad(producers);
+        load = new PacedLoad(producers, 200);
     }
 
     @AfterAll

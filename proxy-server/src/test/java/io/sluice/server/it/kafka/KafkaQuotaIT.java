@@ -135,10 +135,11 @@ class KafkaQuotaIT {
                 "[kafka-quota] delay: %d records at a limit of %.0f/s acknowledged in %.1f s, %.1f records/s"
                         + " after the first second, no error%n",
                 total, rate, seconds, measured);
-        // Above the rate is a quota not kept. Below it is the client's doing: a bounced batch is resent after
-        // retry.backoff.ms, which doubles per attempt up to retry.backoff.max.ms (1 s), so idle gaps open (runs
-        // measured 186 to 307 records/s at a limit of 300; docs/KAFKA.md).
-        assertTrue(measured <= rate * 1.1 && measured >= rate * 0.5, "delayed produce rate " + measured);
+        // Above the rate is a quota not kept. Each connection produces this one topic, so a batch due within a
+        // second is held in Sluice and goes when due rather than bounced: a bounced batch is resent after
+        // retry.backoff.ms, doubling up to retry.backoff.max.ms (1 s), and the bucket idled meanwhile (bounced,
+        // runs measured 186 to 307 records/s at a limit of 300; held, 300.4; docs/KAFKA.md, "Short holds").
+        assertTrue(measured <= rate * 1.1 && measured >= rate * 0.85, "delayed produce rate " + measured);
         List<ConsumerRecord<String, String>> read = consume(List.of(topic), total);
         Map<String, Integer> lastPerKey = new HashMap<>();
         java.util.Set<String> values = new java.util.HashSet<>();

@@ -157,7 +157,8 @@ final class SluiceForKafka implements AutoCloseable {
         putLimitAt("/api/v1/limits/ips/" + URLEncoder.encode(block, StandardCharsets.UTF_8), json);
     }
 
-    private void putLimit(String kind, String name, String json) {
+    /** Puts the Kafka limit {@code json} of {@code kind} ({@code topics}, {@code prefixes}, ...) on {@code name}. */
+    void putLimit(String kind, String name, String json) {
         putLimitAt("/api/v1/limits/kafka/" + kind + "/" + URLEncoder.encode(name, StandardCharsets.UTF_8), json);
     }
 

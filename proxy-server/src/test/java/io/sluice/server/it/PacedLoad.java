@@ -1,8 +1,7 @@
-package io.sluice.server.it.cluster;
-
-import org.apache.pulsar.client.api.Producer;
+package io.sluice.server.it;
 
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,44 +10,52 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Producers each offering a rate of their own, set and changed by the test: every 10 ms each sends
- * what its rate allows, with at most {@link #MAX_OUTSTANDING} sends unanswered. What it could not
- * send is skipped, not owed, so a changed rate applies at once (an open-loop load with a bounded
- * client queue). Failed sends are counted.
+ * Senders (a producer to one topic, of either protocol) each offering a rate of their own, set and
+ * changed by the test: every 10 ms each sends what its rate allows, with at most a bounded number
+ * of sends unanswered. What it could not send is skipped, not owed, so a changed rate applies at
+ * once (an open-loop load with a bounded client queue). Failed sends are counted.
  */
-final class PacedLoad implements AutoCloseable {
+public final class PacedLoad implements AutoCloseable {
 
-    static final int MAX_OUTSTANDING = 200;
+    /** One send of a lane: completes when the broker answered it, exceptionally when it failed. */
+    @FunctionalInterface
+    public interface Send {
+
+        CompletionStage<?> send();
+    }
+
+    public final AtomicLong failures = new AtomicLong();
+    public final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
 
     private final List<Lane> lanes;
+    private final int maxOutstanding;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "paced-load");
         t.setDaemon(true);
         return t;
     });
-    final AtomicLong failures = new AtomicLong();
-    final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-    private final byte[] payload = new byte[100];
     private long lastTick = System.nanoTime();
 
     private static final class Lane {
-        final Producer<byte[]> producer;
+        final Send send;
         final AtomicInteger outstanding = new AtomicInteger();
         volatile double rate;
         double credit;
 
-        Lane(Producer<byte[]> producer) {
-            this.producer = producer;
+        Lane(Send send) {
+            this.send = send;
         }
     }
 
-    PacedLoad(List<Producer<byte[]>> producers) {
-        this.lanes = producers.stream().map(Lane::new).toList();
+    /** @param maxOutstanding the most sends a lane leaves unanswered */
+    public PacedLoad(List<? extends Send> senders, int maxOutstanding) {
+        this.lanes = senders.stream().map(Lane::new).toList();
+        this.maxOutstanding = maxOutstanding;
         ticker.scheduleAtFixedRate(this::tick, 10, 10, TimeUnit.MILLISECONDS);
     }
 
-    /** Sets each producer's offered rate, messages per second. */
-    void offer(double... rates) {
+    /** Sets each sender's offered rate, messages per second. */
+    public void offer(double... rates) {
         for (int i = 0; i < rates.length; i++) {
             lanes.get(i).rate = rates[i];
         }
@@ -61,13 +68,13 @@ final class PacedLoad implements AutoCloseable {
         for (Lane lane : lanes) {
             lane.credit += lane.rate * seconds;
             while (lane.credit >= 1) {
-                if (lane.outstanding.get() >= MAX_OUTSTANDING) {
+                if (lane.outstanding.get() >= maxOutstanding) {
                     lane.credit = 0;
                     break;
                 }
                 lane.credit--;
                 lane.outstanding.incrementAndGet();
-                lane.producer.sendAsync(payload).whenComplete((id, error) -> {
+                lane.send.send().whenComplete((result, error) -> {
                     lane.outstanding.decrementAndGet();
                     if (error != null) {
                         failures.incrementAndGet();

@@ -36,7 +36,12 @@ class KafkaLimitsEndpointsTest {
     private static final String LIMIT = """
             {"publish": {"messagesPerSecond": 100}, "dispatch": {"bytesPerSecond": 1048576}, "onExceed": "reject"}""";
     private static final Limit EXPECTED = new Limit(
-            new RateLimit(100.0, null, null, null), new RateLimit(null, 1048576.0, null, null), null, OnExceed.REJECT);
+            new RateLimit(100.0, null, null, null),
+            new RateLimit(null, 1048576.0, null, null),
+            null,
+            null,
+            null,
+            OnExceed.REJECT);
 
     @TempDir
     Path dir;
@@ -143,7 +148,7 @@ class KafkaLimitsEndpointsTest {
     @Test
     void throttledAndTopicsEntriesNameTheirProtocol() {
         admin.ledger.begin(
-                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", "User:alice", null, null, null, "orders"),
+                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", "User:alice", null, null, null, "orders", null),
                 "prefix",
                 "publish_messages",
                 "reject");

@@ -455,12 +455,12 @@ class MetricsEndpointTest {
             admin.activity.meter("kafka", "orders").published(1, 10);
             admin.activity.meter("pulsar", NS + "orders").published(1, 10);
             admin.ledger.begin(
-                    new ThrottleSubject("kafka", "c", "billing", "User:alice", null, null, null, "orders"),
+                    new ThrottleSubject("kafka", "c", "billing", "User:alice", null, null, null, "orders", null),
                     "principal",
                     "publish_messages",
                     "delay");
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c", null, null, "bob", 1L, null, NS + "orders"),
+                    new ThrottleSubject("pulsar", "c", null, null, "bob", 1L, null, NS + "orders", null),
                     "role",
                     "publish_messages",
                     "delay");

@@ -62,7 +62,8 @@ class StatusEndpointsTest {
                         "alice",
                         3L,
                         null,
-                        "persistent://public/default/orders"),
+                        "persistent://public/default/orders",
+                        null),
                 "topic",
                 "publish messagesPerSecond 500.0",
                 "delay");

@@ -53,6 +53,7 @@ public final class Throttle {
                 subject.producerId(),
                 subject.consumerId(),
                 subject.topic(),
+                subject.group(),
                 scope,
                 reason,
                 action,

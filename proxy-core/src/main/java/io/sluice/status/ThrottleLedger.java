@@ -35,6 +35,12 @@ public final class ThrottleLedger {
     public record EventKey(
             String protocol, String topic, String scope, String reason, String action, String principal, String role) {}
 
+    /**
+     * The {@code topic} of the event counter of a group's throttle, which has no topic: no Kafka
+     * topic name can be it ({@code _} alone would be one, the brackets are not).
+     */
+    public static final String GROUP_TOPIC = "(group)";
+
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
     /** How long a throttle-event counter nobody incremented is kept. */
@@ -65,7 +71,7 @@ public final class ThrottleLedger {
         events.get(
                         new EventKey(
                                 subject.protocol(),
-                                subject.topic(),
+                                subject.topic() == null ? GROUP_TOPIC : subject.topic(),
                                 scope,
                                 reason,
                                 action,
@@ -92,7 +98,8 @@ public final class ThrottleLedger {
         for (Throttle t : live) {
             list.add(t.view());
         }
-        list.sort(Comparator.comparing(ThrottledClient::since).thenComparing(ThrottledClient::topic));
+        list.sort(Comparator.comparing(ThrottledClient::since)
+                .thenComparing(ThrottledClient::topic, Comparator.nullsFirst(Comparator.naturalOrder())));
         return list;
     }
 

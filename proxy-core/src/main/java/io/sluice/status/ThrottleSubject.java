@@ -3,8 +3,8 @@ package io.sluice.status;
 import java.util.Objects;
 
 /**
- * Who a throttle applies to: a Pulsar producer or consumer, or a Kafka client's produce to (or
- * fetch from) one topic over one connection.
+ * Who a throttle applies to: a Pulsar producer or consumer, a Kafka client's produce to (or
+ * fetch from) one topic over one connection, or a Kafka client's requests for one consumer group.
  *
  * @param protocol   {@code pulsar} or {@code kafka}
  * @param connection the client's remote address
@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param role       the role the broker accepted for the connection (Pulsar); {@code null} without one
  * @param producerId the producer's id (Pulsar); {@code null} otherwise
  * @param consumerId the consumer's id (Pulsar); {@code null} otherwise
- * @param topic      the throttled topic
+ * @param topic      the throttled topic; {@code null} for a group's throttle
+ * @param group      the throttled consumer group (Kafka); {@code null} for a topic's throttle
  */
 public record ThrottleSubject(
         String protocol,
@@ -24,17 +25,26 @@ public record ThrottleSubject(
         String role,
         Long producerId,
         Long consumerId,
-        String topic) {
+        String topic,
+        String group) {
 
     public ThrottleSubject {
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(connection, "connection");
-        Objects.requireNonNull(topic, "topic");
+        if ((topic == null) == (group == null)) {
+            throw new IllegalArgumentException("a throttle is of a topic or of a group: " + topic + ", " + group);
+        }
     }
 
     /** A subject without an identity. */
     public ThrottleSubject(
             String protocol, String connection, String clientId, Long producerId, Long consumerId, String topic) {
-        this(protocol, connection, clientId, null, null, producerId, consumerId, topic);
+        this(protocol, connection, clientId, null, null, producerId, consumerId, topic, null);
+    }
+
+    /** A Kafka client's throttle for {@code group}, whatever the topics. */
+    public static ThrottleSubject ofGroup(
+            String protocol, String connection, String clientId, String principal, String group) {
+        return new ThrottleSubject(protocol, connection, clientId, principal, null, null, null, null, group);
     }
 }

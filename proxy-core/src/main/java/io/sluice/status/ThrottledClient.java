@@ -12,6 +12,8 @@ import java.time.Instant;
  * @param clientId     the Kafka client id, or {@code null}
  * @param principal    the Kafka connection's principal ({@code User:ANONYMOUS} before authentication), or {@code null}
  * @param role         the Pulsar connection's role, or {@code null} without one
+ * @param topic        the throttled topic, or {@code null} for a group's throttle
+ * @param group        the throttled Kafka consumer group, or {@code null} for a topic's throttle
  * @param scope        the most specific exceeded scope: topic, namespace, tenant, role, prefix, client, principal or proxy
  * @param reason       which rate is exceeded, e.g. {@code publish_messages}
  * @param action       delay, reject or notify
@@ -26,6 +28,7 @@ public record ThrottledClient(
         Long producerId,
         Long consumerId,
         String topic,
+        String group,
         String scope,
         String reason,
         String action,

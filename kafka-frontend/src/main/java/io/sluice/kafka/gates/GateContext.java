@@ -65,7 +65,8 @@ record GateContext(
                         null,
                         null,
                         null,
-                        entry.name));
+                        entry.name,
+                        null));
         if (current == null) {
             return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
         }

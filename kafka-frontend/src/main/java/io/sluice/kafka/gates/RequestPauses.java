@@ -7,8 +7,8 @@ import io.sluice.relay.GateTimer;
 /**
  * Why the gates stop taking a client's requests, for several independent reasons: the connection
  * holds more than its connection limits allow, a {@code notify} told the client to keep quiet for
- * a while (KIP-219: a broker mutes a throttled connection likewise), a Fetch request is held, or a
- * Produce request waits for its topic ids.
+ * a while (KIP-219: a broker mutes a throttled connection likewise), a Fetch request is held, a
+ * Produce request waits for its topic ids, or a group's JoinGroup or OffsetCommit waits for its rate.
  * Requests are taken again when no reason is left. Confined to the connection's event loop.
  */
 final class RequestPauses {
@@ -21,6 +21,8 @@ final class RequestPauses {
     static final int FETCH_HELD = 1 << 2;
     /** A Produce request waits for Sluice to learn the topic ids it names; what follows waits too. */
     static final int TOPIC_IDS = 1 << 3;
+    /** A JoinGroup or OffsetCommit waits in Sluice for its group's rate; what follows waits too, as at a broker. */
+    static final int GROUP_HELD = 1 << 4;
 
     private final KafkaOutbound requests;
     private final NanoClock clock;

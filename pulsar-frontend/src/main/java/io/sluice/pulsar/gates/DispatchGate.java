@@ -210,7 +210,7 @@ public final class DispatchGate {
                 PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
                 services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, null, role, null, consumerId, topic));
+                new ThrottleSubject("pulsar", clientAddress, null, null, role, null, consumerId, topic, null));
         return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 

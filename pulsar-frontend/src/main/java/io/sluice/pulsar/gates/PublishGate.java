@@ -333,7 +333,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                 PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
                 services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, null, role, producerId, null, topic));
+                new ThrottleSubject("pulsar", clientAddress, null, null, role, producerId, null, topic, null));
         return new ProducerState(producerId, quota, throttle, loop, MIN_TIMER_NANOS, MAX_TIMER_NANOS, this::release);
     }
 

@@ -5,6 +5,7 @@ import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
 import io.sluice.limits.OnExceed;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
@@ -92,7 +93,14 @@ class GroupLimitsEndpointsTest {
     @Test
     void aGroupsThrottleNamesItsGroupAndNoTopic() {
         admin.ledger.begin(
-                ThrottleSubject.ofGroup("kafka", "10.0.0.7:1", "billing", "User:alice", "orders-eu"),
+                new ThrottleSubject(
+                        "kafka",
+                        "10.0.0.7:1",
+                        null,
+                        ClientIdentity.of(
+                                KafkaScopes.CLIENT_ID.of("billing"),
+                                KafkaScopes.PRINCIPAL_FIELD.of("User:alice"),
+                                KafkaScopes.GROUP_ID.of("orders-eu"))),
                 "group",
                 "group_joins",
                 "delay");

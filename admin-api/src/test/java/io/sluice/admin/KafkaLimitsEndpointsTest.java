@@ -7,6 +7,7 @@ import io.sluice.limits.LimitsJson;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.AfterEach;
@@ -148,7 +149,12 @@ class KafkaLimitsEndpointsTest {
     @Test
     void throttledAndTopicsEntriesNameTheirProtocol() {
         admin.ledger.begin(
-                new ThrottleSubject("kafka", "10.0.0.7:1", "billing", "User:alice", null, null, null, "orders", null),
+                new ThrottleSubject(
+                        "kafka",
+                        "10.0.0.7:1",
+                        "orders",
+                        ClientIdentity.of(
+                                KafkaScopes.CLIENT_ID.of("billing"), KafkaScopes.PRINCIPAL_FIELD.of("User:alice"))),
                 "prefix",
                 "publish_messages",
                 "reject");

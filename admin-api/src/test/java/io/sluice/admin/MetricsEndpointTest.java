@@ -4,6 +4,9 @@ import io.sluice.admin.PrometheusText.Family;
 import io.sluice.admin.PrometheusText.Sample;
 import io.sluice.admission.AdmissionMode;
 import io.sluice.admission.RequestType;
+import io.sluice.kafka.scopes.KafkaScopes;
+import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.DelayHistogram;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
@@ -129,12 +132,14 @@ class MetricsEndpointTest {
             admin.activity.meter("pulsar", NS + "orders").dispatched(5, 500);
             admin.activity.meter("pulsar", NS + "orders").held(2, 200);
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c1", null, 1L, null, NS + "orders"),
+                    new ThrottleSubject(
+                            "pulsar", "c1", NS + "orders", ClientIdentity.of(PulsarScopes.PRODUCER_ID.of(1L))),
                     "topic",
                     "publish messagesPerSecond 5.0",
                     "delay");
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c2", null, 2L, null, NS + "orders"),
+                    new ThrottleSubject(
+                            "pulsar", "c2", NS + "orders", ClientIdentity.of(PulsarScopes.PRODUCER_ID.of(2L))),
                     "topic",
                     "publish messagesPerSecond 5.0",
                     "delay");
@@ -228,12 +233,14 @@ class MetricsEndpointTest {
             admin.activity.meter("pulsar", NS + "quieter").published(20, 200);
             admin.activity.meter("pulsar", NS + "quieter").held(3, 30);
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c", null, 1L, null, NS + "quiet"),
+                    new ThrottleSubject(
+                            "pulsar", "c", NS + "quiet", ClientIdentity.of(PulsarScopes.PRODUCER_ID.of(1L))),
                     "namespace",
                     "publish bytesPerSecond 1.0",
                     "reject");
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c", null, 2L, null, NS + "quieter"),
+                    new ThrottleSubject(
+                            "pulsar", "c", NS + "quieter", ClientIdentity.of(PulsarScopes.PRODUCER_ID.of(2L))),
                     "namespace",
                     "publish bytesPerSecond 1.0",
                     "reject");
@@ -343,7 +350,7 @@ class MetricsEndpointTest {
             admin.activity.meter("pulsar", "orders").published(3, 30);
             admin.activity.meter("kafka", "orders").published(5, 50);
             admin.ledger.begin(
-                    new ThrottleSubject("kafka", "c", "billing", null, null, "orders"),
+                    new ThrottleSubject("kafka", "c", "orders", ClientIdentity.of(KafkaScopes.CLIENT_ID.of("billing"))),
                     "prefix",
                     "publish_messages",
                     "reject");
@@ -455,12 +462,21 @@ class MetricsEndpointTest {
             admin.activity.meter("kafka", "orders").published(1, 10);
             admin.activity.meter("pulsar", NS + "orders").published(1, 10);
             admin.ledger.begin(
-                    new ThrottleSubject("kafka", "c", "billing", "User:alice", null, null, null, "orders", null),
+                    new ThrottleSubject(
+                            "kafka",
+                            "c",
+                            "orders",
+                            ClientIdentity.of(
+                                    KafkaScopes.CLIENT_ID.of("billing"), KafkaScopes.PRINCIPAL_FIELD.of("User:alice"))),
                     "principal",
                     "publish_messages",
                     "delay");
             admin.ledger.begin(
-                    new ThrottleSubject("pulsar", "c", null, null, "bob", 1L, null, NS + "orders", null),
+                    new ThrottleSubject(
+                            "pulsar",
+                            "c",
+                            NS + "orders",
+                            ClientIdentity.of(PulsarScopes.ROLE_FIELD.of("bob"), PulsarScopes.PRODUCER_ID.of(1L))),
                     "role",
                     "publish_messages",
                     "delay");

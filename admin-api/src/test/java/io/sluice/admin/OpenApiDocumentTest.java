@@ -22,6 +22,7 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaEngine;
+import io.sluice.status.IdentityField;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.TopicActivity;
 import io.sluice.testing.LeakCheck;
@@ -34,6 +35,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,6 +112,30 @@ class OpenApiDocumentTest {
                 List.of("pulsar", "kafka", "line"),
                 AdminFixture.JSON.convertValue(
                         document.at("/components/schemas/ThrottledClient/properties/protocol/enum"), List.class));
+        // Who a throttled client is: each front end's declared fields, after its connection.
+        List<String> throttled = new ArrayList<>();
+        document.at("/components/schemas/ThrottledClient/properties")
+                .fieldNames()
+                .forEachRemaining(throttled::add);
+        assertEquals(
+                List.of(
+                        "protocol",
+                        "connection",
+                        "role",
+                        "producerId",
+                        "consumerId",
+                        "clientId",
+                        "principal",
+                        "session"),
+                throttled.subList(0, 8));
+        assertEquals(
+                "int64",
+                document.at("/components/schemas/ThrottledClient/properties/producerId/format")
+                        .asText());
+        assertEquals(
+                List.of("topic", "namespace", "tenant", "role", "ip", "proxy", "prefix", "client", "principal"),
+                AdminFixture.JSON.convertValue(
+                        document.at("/components/schemas/ClusterShare/properties/scope/enum"), List.class));
         assertParametersDeclared(document);
         assertReferencesResolve(document);
     }
@@ -121,8 +147,11 @@ class OpenApiDocumentTest {
             .rank(10)
             .description("one line topic")
             .build();
-    private static final ProtocolScopes LINE =
-            new ProtocolScopes("line", List.of(LINE_TOPIC), topic -> List.of(new ScopeRef(LINE_TOPIC, topic)));
+    private static final ProtocolScopes LINE = new ProtocolScopes(
+            "line",
+            List.of(LINE_TOPIC),
+            topic -> List.of(new ScopeRef(LINE_TOPIC, topic)),
+            List.of(IdentityField.text("session", "The line session")));
 
     private static Set<String> routes(RouteTable table) {
         Set<String> routes = new TreeSet<>();

@@ -1,6 +1,8 @@
 package io.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.Throttle;
 import io.sluice.status.ThrottleSubject;
 import io.sluice.testing.LeakCheck;
@@ -57,24 +59,27 @@ class StatusEndpointsTest {
                 new ThrottleSubject(
                         "pulsar",
                         "10.0.0.7:50412",
-                        null,
-                        null,
-                        "alice",
-                        3L,
-                        null,
                         "persistent://public/default/orders",
-                        null),
+                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of("alice"), PulsarScopes.PRODUCER_ID.of(3L))),
                 "topic",
                 "publish messagesPerSecond 500.0",
                 "delay");
         producer.holding(12, 3400);
         admin.ledger.begin(
-                new ThrottleSubject("pulsar", "10.0.0.8:50999", null, null, 9L, "persistent://public/default/orders"),
+                new ThrottleSubject(
+                        "pulsar",
+                        "10.0.0.8:50999",
+                        "persistent://public/default/orders",
+                        ClientIdentity.of(PulsarScopes.CONSUMER_ID.of(9L))),
                 "namespace",
                 "dispatch messagesPerSecond 10.0",
                 "delay");
         Throttle over = admin.ledger.begin(
-                new ThrottleSubject("pulsar", "10.0.0.9:1", null, 1L, null, "persistent://public/default/old"),
+                new ThrottleSubject(
+                        "pulsar",
+                        "10.0.0.9:1",
+                        "persistent://public/default/old",
+                        ClientIdentity.of(PulsarScopes.PRODUCER_ID.of(1L))),
                 "topic",
                 "x",
                 "reject");

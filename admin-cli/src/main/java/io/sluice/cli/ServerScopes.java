@@ -137,7 +137,8 @@ final class ServerScopes {
             byProtocol.computeIfAbsent(scope.protocol(), p -> new ArrayList<>()).add(kind.build());
         }
         List<ProtocolScopes> protocols = new ArrayList<>();
-        byProtocol.forEach((protocol, kinds) -> protocols.add(new ProtocolScopes(protocol, kinds, topic -> List.of())));
+        byProtocol.forEach(
+                (protocol, kinds) -> protocols.add(new ProtocolScopes(protocol, kinds, topic -> List.of(), List.of())));
         try {
             return ScopeCatalogue.of(protocols);
         } catch (IllegalArgumentException e) {

@@ -6,6 +6,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code sluice throttled}: the producers and consumers throttled now, oldest first. */
@@ -16,6 +19,10 @@ import java.util.concurrent.Callable;
             "what it exceeds, what Sluice does (delay, reject, notify) and what it holds."
         })
 final class ThrottledCommand implements Callable<Integer> {
+
+    /** The fields of every entry; the others are the client's identity fields. */
+    private static final Set<String> EVERY_ENTRYS = Set.of(
+            "protocol", "connection", "topic", "scope", "reason", "action", "since", "heldMessages", "heldBytes");
 
     private final Invocation invocation;
 
@@ -69,15 +76,19 @@ final class ThrottledCommand implements Callable<Integer> {
         return AdminCli.OK;
     }
 
-    /** {@code producer 3}, {@code consumer 7}, or the Kafka client id. */
+    /**
+     * Who the client is: the entry's identity fields, those its front end declares (a Pulsar
+     * {@code producerId=3 role=alice}, a Kafka {@code clientId=billing principal=User:alice}), each
+     * field the server lists that is not one of every entry's.
+     */
     private static String client(JsonNode entry) {
-        if (entry.hasNonNull("producerId")) {
-            return "producer " + entry.get("producerId").asText();
-        }
-        if (entry.hasNonNull("consumerId")) {
-            return "consumer " + entry.get("consumerId").asText();
-        }
-        return text(entry, "clientId");
+        List<String> fields = new ArrayList<>();
+        entry.properties().forEach(field -> {
+            if (!EVERY_ENTRYS.contains(field.getKey()) && !field.getValue().isNull()) {
+                fields.add(field.getKey() + "=" + field.getValue().asText());
+            }
+        });
+        return String.join(" ", fields);
     }
 
     private static String text(JsonNode entry, String field) {

@@ -101,7 +101,7 @@ class ServerScopesTest {
         ScopeCatalogue server = ScopeCatalogue.of(
                 PulsarScopes.DECLARED,
                 KafkaScopes.DECLARED,
-                new ProtocolScopes("line", List.of(channel), topic -> List.of()));
+                new ProtocolScopes("line", List.of(channel), topic -> List.of(), List.of()));
         ServerScopes scopes = Scopes.served(server);
 
         LimitScope scope = scopes.parse("line-channel");

@@ -55,7 +55,8 @@ final class KafkaDemo {
                 RoutingMode.REWRITE,
                 false,
                 null,
-                SslPrincipalMapping.byDefault());
+                SslPrincipalMapping.byDefault(),
+                KafkaConfig.DEFAULT_MAX_TOPICS_PER_CONNECTION);
     }
 
     static void show(SluiceServer sluice, KafkaConfig config, String adminUrl, KafkaCluster cluster) throws Exception {

@@ -1,19 +1,14 @@
 package io.sluice.demo;
 
-import io.sluice.admin.AdminServer;
-import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
 import io.sluice.kafka.frontend.KafkaConfig;
-import io.sluice.pulsar.connection.PulsarSettings;
 import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.server.ClusterSettings;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
-import io.sluice.server.TlsConfig;
 import io.sluice.status.TopicMeter;
 import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.process.ChildStartException;
@@ -29,7 +24,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -95,19 +89,9 @@ public final class SluiceDemo {
         if (kafka) {
             frontEnds.add(KafkaDemo.config(cluster));
         }
-        SluiceConfig config = new SluiceConfig(
-                frontEnds,
-                new HostPort("127.0.0.1", portOr(8080)),
-                dir.resolve("limits.json"),
-                null,
-                1000,
-                Duration.ofSeconds(10),
-                PulsarSettings.DEFAULT_HANDSHAKE_TIMEOUT,
-                AdminServer.DEFAULT_IDLE_TIMEOUT,
-                AdmissionSettings.DEFAULTS,
-                ClusterSettings.NONE,
-                TlsConfig.NONE,
-                null);
+        SluiceConfig config = SluiceConfig.embedded(frontEnds, dir.resolve("limits.json"))
+                .admin(new HostPort("127.0.0.1", portOr(8080)))
+                .build();
         SluiceServer sluice = SluiceServer.start(config);
         CountDownLatch stop = new CountDownLatch(1);
         PulsarBroker pulsarBroker = broker;

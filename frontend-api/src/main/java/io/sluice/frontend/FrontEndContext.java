@@ -42,8 +42,6 @@ import java.util.Objects;
  * @param maxConnections     {@code --max-connections}: client connections the front end's ports
  *                           keep open at once, all ports together; past them a new one is closed
  *                           at once and counted
- * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
- *                           has the front end track at most, whatever the client names
  * @param proxyProtocol      {@code --proxy-protocol} and {@code --proxy-protocol-from}: whether
  *                           connections to the front end's ports start with a PROXY protocol
  *                           header naming the client; {@link #ports} reads it, so a front end
@@ -61,7 +59,6 @@ public record FrontEndContext(
         ReloadingSslContext upstreamTls,
         SocketFactory upstreamSockets,
         int maxConnections,
-        int maxTopicsPerConnection,
         ProxyProtocol proxyProtocol) {
 
     public FrontEndContext {
@@ -75,9 +72,6 @@ public record FrontEndContext(
         Objects.requireNonNull(proxyProtocol, "proxyProtocol");
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
-        }
-        if (maxTopicsPerConnection <= 0) {
-            throw new IllegalArgumentException("maxTopicsPerConnection must be positive");
         }
     }
 

@@ -166,6 +166,12 @@ public final class AdaptiveRates implements AutoCloseable {
      * The p99 publish latency of {@code protocol}'s upstream over the last interval, in
      * milliseconds; for the proxy scope ({@code null}) the slowest upstream's. NaN when nothing was
      * answered.
+     *
+     * <p>The reading spans one slot more than an interval (1 to 1.25 s with the default window), so
+     * that every answer falls in some interval's reading. Spanning less would leave a blind stretch
+     * between readings: a broker that stalls and answers only in short bursts, each just after a
+     * reading, would never be seen slow. An answer read by two intervals cannot cut twice, since the
+     * interval after a cut holds.
      */
     private double latencyMillis(String protocol, long now) {
         double slowest = Double.NaN;
@@ -174,7 +180,7 @@ public final class AdaptiveRates implements AutoCloseable {
                 continue;
             }
             LatencyWindow window = upstream.getValue();
-            int slots = (int) Math.max(1, INTERVAL.toNanos() / window.slotNanos());
+            int slots = (int) (INTERVAL.toNanos() / window.slotNanos()) + 1;
             long p99 = window.quantileNanos(0.99, now, slots);
             if (p99 >= 0 && (Double.isNaN(slowest) || p99 / 1e6 > slowest)) {
                 slowest = p99 / 1e6;

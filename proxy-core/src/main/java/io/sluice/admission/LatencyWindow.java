@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class LatencyWindow implements SignalSource {
 
     public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
-    /** Slots of 250 ms, so that a reading of the last second (adaptive limits) holds 0.75 to 1 s of it. */
+    /** Slots of 250 ms, so that a reading of the last second and a slot (adaptive limits) spans 1 to 1.25 s. */
     public static final int DEFAULT_SLOTS = 40;
 
     /** Buckets per power of two, as a bit count: 2^5 = 32 gives 1/64 = 1.6 % worst relative error. */

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+import io.sluice.status.IdentityField;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,7 +15,9 @@ import java.util.Set;
  * engine's own, {@link ScopeKind#IPS} and {@link ScopeKind#PROXY}. The limits document is read and written through it
  * ({@link LimitsJson}), and the admin routes, the OpenAPI document, the CLI's scopes
  * ({@code GET /api/v1/scopes}) and the limits metrics are derived from it, so a kind is declared in
- * one place only.
+ * one place only. The front ends' identity fields are gathered here too ({@link #identityFields()}):
+ * the schema of {@code GET /api/v1/throttled} and the throttle metrics' identity labels follow from
+ * them.
  *
  * <p>The document's layout follows from the kinds' fields, in a fixed order so that output is
  * stable: in each section first the kinds' fields in the order they were declared (at the top
@@ -32,6 +35,7 @@ public final class ScopeCatalogue {
     private final Map<String, ProtocolScopes> byProtocol;
     private final DocumentField.Section root;
     private final List<ScopeKind> kinds;
+    private final List<IdentityField> identityFields;
 
     private ScopeCatalogue(List<ProtocolScopes> declared) {
         Map<String, ProtocolScopes> protocols = new LinkedHashMap<>();
@@ -48,6 +52,17 @@ public final class ScopeCatalogue {
         }
         add(ScopeKind.IPS, layout, ids, cliNames);
         add(ScopeKind.PROXY, layout, ids, cliNames);
+        Map<String, IdentityField> identity = new LinkedHashMap<>();
+        for (ProtocolScopes scopes : declared) {
+            for (IdentityField field : scopes.identity()) {
+                IdentityField before = identity.putIfAbsent(field.name(), field);
+                if (before != null && !before.equals(field)) {
+                    throw new IllegalArgumentException("identity field " + field.name()
+                            + " is declared twice, differently: " + before + " and " + field);
+                }
+            }
+        }
+        this.identityFields = List.copyOf(identity.values());
         this.protocols = List.copyOf(protocols.keySet());
         this.byProtocol = Map.copyOf(protocols);
         this.root = layout.freeze("");
@@ -79,6 +94,14 @@ public final class ScopeCatalogue {
     /** The protocols of the front ends, in the order they were declared. */
     public List<String> protocols() {
         return protocols;
+    }
+
+    /**
+     * Every front end's identity fields, each once (two front ends may declare the same field
+     * alike), in the order the front ends and their fields were declared.
+     */
+    public List<IdentityField> identityFields() {
+        return identityFields;
     }
 
     /** The scopes a topic of {@code protocol} may have a limit of its own at; empty for a protocol not declared. */

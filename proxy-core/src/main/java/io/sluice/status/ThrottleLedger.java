@@ -29,17 +29,17 @@ public final class ThrottleLedger {
      * Labels of one throttle-event counter: the identity is the subject's, taken when the throttle
      * starts (never per message); the metrics bound how many identities keep their name.
      *
-     * @param principal the Kafka connection's principal, or {@code null}
-     * @param role the Pulsar connection's role, or {@code null}
+     * @param identity the subject's identity fields that are {@linkplain IdentityField#metricLabel()
+     *     metric labels} (a Kafka principal, a Pulsar role), with their values
      */
     public record EventKey(
-            String protocol, String topic, String scope, String reason, String action, String principal, String role) {}
+            String protocol, String topic, String scope, String reason, String action, ClientIdentity identity) {}
 
     /**
-     * The {@code topic} of the event counter of a group's throttle, which has no topic: no Kafka
-     * topic name can be it ({@code _} alone would be one, the brackets are not).
+     * The {@code topic} of the event counter of a throttle that has no topic (a Kafka consumer
+     * group's): no topic name can be it.
      */
-    public static final String GROUP_TOPIC = "(group)";
+    public static final String NO_TOPIC = "(none)";
 
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
@@ -71,12 +71,11 @@ public final class ThrottleLedger {
         events.get(
                         new EventKey(
                                 subject.protocol(),
-                                subject.topic() == null ? GROUP_TOPIC : subject.topic(),
+                                subject.topic() == null ? NO_TOPIC : subject.topic(),
                                 scope,
                                 reason,
                                 action,
-                                subject.principal(),
-                                subject.role()),
+                                subject.identity().metricLabels()),
                         k -> new LongAdder())
                 .increment();
         return throttle;
@@ -110,8 +109,7 @@ public final class ThrottleLedger {
                 .thenComparing(EventKey::scope)
                 .thenComparing(EventKey::reason)
                 .thenComparing(EventKey::action)
-                .thenComparing(EventKey::principal, Comparator.nullsFirst(Comparator.naturalOrder()))
-                .thenComparing(EventKey::role, Comparator.nullsFirst(Comparator.naturalOrder())));
+                .thenComparing(key -> key.identity().toString()));
         events.asMap().forEach((k, v) -> copy.put(k, v.sum()));
         return copy;
     }

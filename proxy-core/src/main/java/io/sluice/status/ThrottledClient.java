@@ -3,32 +3,25 @@ package io.sluice.status;
 import java.time.Instant;
 
 /**
- * A producer or consumer that is being throttled now, as {@code GET /api/v1/throttled} lists it.
- * A Pulsar entry has exactly one of {@code producerId} and {@code consumerId}; a Kafka entry has
- * the {@code clientId} and topic instead.
+ * A client being throttled now on one topic, as {@code GET /api/v1/throttled} lists it.
  *
- * @param protocol     {@code pulsar} or {@code kafka}
- * @param connection   the client's remote address
- * @param clientId     the Kafka client id, or {@code null}
- * @param principal    the Kafka connection's principal ({@code User:ANONYMOUS} before authentication), or {@code null}
- * @param role         the Pulsar connection's role, or {@code null} without one
- * @param topic        the throttled topic, or {@code null} for a group's throttle
- * @param group        the throttled Kafka consumer group, or {@code null} for a topic's throttle
- * @param scope        the most specific exceeded scope: topic, namespace, tenant, role, prefix, client, principal or proxy
+ * @param protocol     the front end's protocol, e.g. {@code pulsar} or {@code kafka}
+ * @param connection   the client's address
+ * @param identity     who the client is, in its front end's declared identity fields (a Pulsar
+ *     producer's or consumer's id and role, a Kafka client id and principal)
+ * @param topic        the throttled topic, or {@code null} for a throttle of requests that name none
+ * @param scope        the most specific exceeded scope's kind: topic, namespace, tenant, role, prefix, client, principal, group or proxy
  * @param reason       which rate is exceeded, e.g. {@code publish_messages}
  * @param action       delay, reject or notify
  * @param since        when this throttle started
+ * @param heldMessages what Sluice holds for it now, in messages
+ * @param heldBytes    and in bytes
  */
 public record ThrottledClient(
         String protocol,
         String connection,
-        String clientId,
-        String principal,
-        String role,
-        Long producerId,
-        Long consumerId,
+        ClientIdentity identity,
         String topic,
-        String group,
         String scope,
         String reason,
         String action,

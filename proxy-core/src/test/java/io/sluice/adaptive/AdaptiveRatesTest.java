@@ -119,6 +119,10 @@ class AdaptiveRatesTest {
     @Test
     void withoutLatencyReadingsTheRateHolds() {
         run(20, true);
+        // The first interval after the flood still reads its last answers: a reading spans a slot more than an
+        // interval.
+        now.addAndGet(SECOND);
+        rates.tick();
         double before = rates.status().get(0).effectiveRate();
         for (int second = 0; second < 30; second++) {
             now.addAndGet(SECOND);
@@ -126,6 +130,28 @@ class AdaptiveRatesTest {
         }
         assertEquals(before, rates.status().get(0).effectiveRate(), 1e-6);
         assertNull(rates.status().get(0).latencyP99Millis());
+    }
+
+    /**
+     * A broker that stalls and answers only in a short burst just after each reading, slowly: every
+     * answer still falls in some interval's reading, so the rate falls.
+     */
+    @Test
+    void aBrokerAnsweringOnlyJustAfterEachReadingIsSeenSlow() {
+        QuotaPath flood = engine.publishPath(TestScopes.topic(TOPIC));
+        rates.tick();
+        for (int second = 0; second < 5; second++) {
+            now.addAndGet(50 * MILLI);
+            assertTrue(flood.tryAcquire(now.get(), 1_000, 0, decision));
+            for (int i = 0; i < 1_000; i++) {
+                latency.record(900 * MILLI, now.get());
+            }
+            now.addAndGet(950 * MILLI);
+            rates.tick();
+        }
+        assertTrue(
+                rates.status().get(0).effectiveRate() < CEILING / 10,
+                "rate in force " + rates.status().get(0).effectiveRate());
     }
 
     @Test

@@ -401,7 +401,10 @@ class LimitsJsonTest {
     @Test
     void aDocumentWithAKindTheCatalogueLacksIsNotWritten() {
         ScopeCatalogue withoutClients = ScopeCatalogue.of(new ProtocolScopes(
-                "test", List.of(TestScopes.TOPIC, TestScopes.NAMESPACE, TestScopes.TENANT), TestScopes::topicScopes));
+                "test",
+                List.of(TestScopes.TOPIC, TestScopes.NAMESPACE, TestScopes.TENANT),
+                TestScopes::topicScopes,
+                List.of()));
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(new ScopeRef(TestScopes.CLIENT, "c"), new Limit(null, null, null, null, null, null));
         assertThrows(IllegalArgumentException.class, () -> LimitsJson.write(doc, withoutClients));

@@ -1,6 +1,7 @@
 package io.sluice.limits;
 
 import io.sluice.settings.InvalidSettingsException;
+import io.sluice.status.IdentityField;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,7 +24,29 @@ class ScopeCatalogueTest {
     }
 
     private static ProtocolScopes protocol(String name, ScopeKind... kinds) {
-        return new ProtocolScopes(name, List.of(kinds), topic -> List.of());
+        return new ProtocolScopes(name, List.of(kinds), topic -> List.of(), List.of());
+    }
+
+    @Test
+    void identityFieldsAreEveryFrontEndsEachOnceAndTwoDeclarationsOfOneNameMustAgree() {
+        IdentityField user = IdentityField.label("user", "the user");
+        IdentityField session = IdentityField.integer("session", "the session");
+        ScopeCatalogue catalogue = ScopeCatalogue.of(
+                new ProtocolScopes("a", List.of(), topic -> List.of(), List.of(user, session)),
+                new ProtocolScopes("b", List.of(), topic -> List.of(), List.of(user)));
+        assertEquals(List.of(user, session), catalogue.identityFields());
+
+        IllegalArgumentException clash = assertThrows(
+                IllegalArgumentException.class,
+                () -> ScopeCatalogue.of(
+                        new ProtocolScopes("a", List.of(), topic -> List.of(), List.of(user)),
+                        new ProtocolScopes(
+                                "b", List.of(), topic -> List.of(), List.of(IdentityField.text("user", "x")))));
+        assertTrue(clash.getMessage().contains("identity field user"), clash.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ProtocolScopes("a", List.of(), topic -> List.of(), List.of(user, user)));
+        assertThrows(IllegalArgumentException.class, () -> session.of("not a number"));
     }
 
     @Test

@@ -64,7 +64,7 @@ public final class TestScopes {
             .build();
 
     public static final ProtocolScopes PROTOCOL =
-            new ProtocolScopes("test", List.of(TOPIC, NAMESPACE, TENANT, CLIENT), TestScopes::topicScopes);
+            new ProtocolScopes("test", List.of(TOPIC, NAMESPACE, TENANT, CLIENT), TestScopes::topicScopes, List.of());
 
     public static final ScopeCatalogue CATALOGUE = ScopeCatalogue.of(PROTOCOL);
 

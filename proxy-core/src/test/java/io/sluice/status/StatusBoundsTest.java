@@ -33,13 +33,13 @@ class StatusBoundsTest {
     @Test
     void throttleEventCountersNobodyIncrementsExpireAndAreBounded() {
         ThrottleLedger ledger = new ThrottleLedger(Clock.systemUTC(), 50, ticker);
-        ThrottleSubject old = new ThrottleSubject("kafka", "client", null, null, null, "old-topic");
+        ThrottleSubject old = new ThrottleSubject("kafka", "client", "old-topic", ClientIdentity.NONE);
         ledger.end(ledger.begin(old, "topic", "publish_messages", "delay"));
         assertEquals(1, ledger.events().size());
 
         nanos.addAndGet(TimeUnit.MINUTES.toNanos(11));
         for (int i = 0; i < 1_000; i++) {
-            ThrottleSubject subject = new ThrottleSubject("kafka", "client", null, null, null, "flood-" + i);
+            ThrottleSubject subject = new ThrottleSubject("kafka", "client", "flood-" + i, ClientIdentity.NONE);
             ledger.end(ledger.begin(subject, "topic", "publish_messages", "delay"));
         }
         assertTrue(ledger.events().size() <= 50, "kept: " + ledger.events().size());

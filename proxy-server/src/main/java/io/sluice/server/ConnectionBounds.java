@@ -10,13 +10,12 @@ import java.util.Objects;
 
 /**
  * What clients may make Sluice keep (docs/REFERENCE.md, "Command line"): connections, the topics
- * it tracks for them, and the frames they have not finished sending.
+ * and identities it tracks for them, and the frames they have not finished sending. A bound only
+ * one protocol has is that front end's option.
  *
  * @param maxConnections         {@code --max-connections}: client connections each front end keeps
  *                               open at once; past them a new one is closed as soon as it is
  *                               accepted, and counted
- * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
- *                               has Sluice track at most, whatever the client names
  * @param maxTrackedTopics       {@code --max-tracked-topics}: topics whose figures and throttle
  *                               counters Sluice keeps at most, the least used recently dropped first
  * @param maxBufferedBytes       {@code --max-buffered-bytes}: bytes of incomplete client frames the
@@ -28,18 +27,16 @@ import java.util.Objects;
  */
 public record ConnectionBounds(
         int maxConnections,
-        int maxTopicsPerConnection,
         int maxTrackedTopics,
         long maxBufferedBytes,
         Duration frameTimeout,
         int maxTrackedIdentities) {
 
     /**
-     * 10,000 connections per front end, 10,000 topics per connection, 100,000 topics in all, a
+     * 10,000 connections per front end, 100,000 topics in all, a
      * quarter of the direct memory in incomplete frames, 30 s for a frame, 100,000 buckets of identities.
      */
     public static final ConnectionBounds DEFAULTS = new ConnectionBounds(
-            10_000,
             10_000,
             TopicActivity.DEFAULT_MAX_TOPICS,
             defaultMaxBufferedBytes(),
@@ -49,10 +46,6 @@ public record ConnectionBounds(
     public ConnectionBounds {
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("maxConnections must be positive, got " + maxConnections);
-        }
-        if (maxTopicsPerConnection <= 0) {
-            throw new IllegalArgumentException(
-                    "maxTopicsPerConnection must be positive, got " + maxTopicsPerConnection);
         }
         if (maxTrackedTopics <= 0) {
             throw new IllegalArgumentException("maxTrackedTopics must be positive, got " + maxTrackedTopics);

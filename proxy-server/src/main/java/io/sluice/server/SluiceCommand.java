@@ -130,15 +130,6 @@ final class SluiceCommand {
     String maxTrackedIdentities;
 
     @Option(
-            names = "--max-topics-per-connection",
-            order = 92,
-            paramLabel = "N",
-            defaultValue = "10000",
-            description = "Kafka topics one client connection has Sluice track at most; records of more are refused"
-                    + " (default: ${DEFAULT-VALUE}).")
-    String maxTopicsPerConnection;
-
-    @Option(
             names = "--drain-timeout",
             order = 100,
             paramLabel = "SECONDS",
@@ -151,8 +142,8 @@ final class SluiceCommand {
             order = 110,
             paramLabel = "SECONDS",
             defaultValue = "30",
-            description = "Closes a client connection that has not completed the Pulsar handshake (CONNECT to the"
-                    + " broker's CONNECTED) this long after connecting (default: ${DEFAULT-VALUE}).")
+            description = "Closes a client connection that has not completed its handshake this long after connecting:"
+                    + " the broker's CONNECTED (Pulsar), its first response (Kafka) (default: ${DEFAULT-VALUE}).")
     String handshakeTimeout;
 
     @Option(
@@ -404,7 +395,6 @@ final class SluiceCommand {
                 parse("--admin-max-connections", () -> OptionValues.positiveInt(adminMaxConnections)));
         ConnectionBounds bounds = new ConnectionBounds(
                 parse("--max-connections", () -> OptionValues.positiveInt(maxConnections)),
-                parse("--max-topics-per-connection", () -> OptionValues.positiveInt(maxTopicsPerConnection)),
                 parse("--max-tracked-topics", () -> OptionValues.positiveInt(maxTrackedTopics)),
                 maxBufferedBytes == null || maxBufferedBytes.isBlank()
                         ? ConnectionBounds.defaultMaxBufferedBytes()

@@ -1,5 +1,6 @@
 package io.sluice.server;
 
+import io.sluice.admin.AdminServer;
 import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.FrontEndConfig;
 import io.sluice.frontend.HostPort;
@@ -67,6 +68,15 @@ public record SluiceConfig(
     /** Principals and roles that keep their name in the throttle-event counters unless {@code --metrics-max-identities} says otherwise. */
     public static final int DEFAULT_METRICS_MAX_IDENTITIES = 100;
 
+    /** Topics with their own {@code topic} label unless {@code --metrics-max-topics} says otherwise. */
+    public static final int DEFAULT_METRICS_MAX_TOPICS = 1000;
+
+    /** {@code --drain-timeout} unless set. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
+    /** {@code --handshake-timeout} unless set. */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
+
     public SluiceConfig {
         Objects.requireNonNull(proxyProtocol, "proxyProtocol");
         Objects.requireNonNull(logging, "logging");
@@ -105,41 +115,76 @@ public record SluiceConfig(
     }
 
     /**
-     * As the canonical constructor, with {@link #DEFAULT_METRICS_MAX_IDENTITIES}, {@link AdminAccess#DEFAULTS},
-     * {@link ConnectionBounds#DEFAULTS}, the system's DNS servers, no PROXY protocol and {@link LogSettings#DEFAULTS}: for Sluices embedded in tests and the demo.
+     * A configuration for a Sluice embedded in a test or the demo, with {@code frontEnds} and limits
+     * in {@code limitsFile}, every other field as {@code sluice.jar} defaults it except the admin port:
+     * a free loopback port.
      */
-    public SluiceConfig(
-            List<FrontEndConfig> frontEnds,
-            HostPort admin,
-            Path limitsFile,
-            String adminToken,
-            int metricsMaxTopics,
-            Duration drainTimeout,
-            Duration handshakeTimeout,
-            Duration adminIdleTimeout,
-            AdmissionSettings admission,
-            ClusterSettings cluster,
-            TlsConfig tls,
-            Path adminTokenFile) {
-        this(
-                frontEnds,
-                admin,
-                limitsFile,
-                adminToken,
-                metricsMaxTopics,
-                DEFAULT_METRICS_MAX_IDENTITIES,
-                drainTimeout,
-                handshakeTimeout,
-                adminIdleTimeout,
-                admission,
-                cluster,
-                tls,
-                adminTokenFile,
-                AdminAccess.DEFAULTS,
-                ConnectionBounds.DEFAULTS,
-                List.of(),
-                ProxyProtocol.OFF,
-                LogSettings.DEFAULTS);
+    public static Builder embedded(List<FrontEndConfig> frontEnds, Path limitsFile) {
+        return new Builder(frontEnds, limitsFile);
+    }
+
+    /** Builds an embedded Sluice's configuration ({@link #embedded}); each setter replaces one default. */
+    public static final class Builder {
+        private final List<FrontEndConfig> frontEnds;
+        private final Path limitsFile;
+        private HostPort admin = new HostPort("127.0.0.1", 0);
+        private String adminToken;
+        private Path adminTokenFile;
+        private Duration handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+        private TlsConfig tls = TlsConfig.NONE;
+
+        private Builder(List<FrontEndConfig> frontEnds, Path limitsFile) {
+            this.frontEnds = frontEnds;
+            this.limitsFile = limitsFile;
+        }
+
+        public Builder admin(HostPort admin) {
+            this.admin = admin;
+            return this;
+        }
+
+        public Builder adminToken(String adminToken) {
+            this.adminToken = adminToken;
+            return this;
+        }
+
+        public Builder adminTokenFile(Path adminTokenFile) {
+            this.adminTokenFile = adminTokenFile;
+            return this;
+        }
+
+        public Builder handshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = handshakeTimeout;
+            return this;
+        }
+
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException as the canonical constructor */
+        public SluiceConfig build() {
+            return new SluiceConfig(
+                    frontEnds,
+                    admin,
+                    limitsFile,
+                    adminToken,
+                    DEFAULT_METRICS_MAX_TOPICS,
+                    DEFAULT_METRICS_MAX_IDENTITIES,
+                    DEFAULT_DRAIN_TIMEOUT,
+                    handshakeTimeout,
+                    AdminServer.DEFAULT_IDLE_TIMEOUT,
+                    AdmissionSettings.DEFAULTS,
+                    ClusterSettings.NONE,
+                    tls,
+                    adminTokenFile,
+                    AdminAccess.DEFAULTS,
+                    ConnectionBounds.DEFAULTS,
+                    List.of(),
+                    ProxyProtocol.OFF,
+                    LogSettings.DEFAULTS);
+        }
     }
 
     /** Whether anyone who reaches the admin port may change limits: accepted with {@code --admin-insecure}. */

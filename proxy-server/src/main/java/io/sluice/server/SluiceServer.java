@@ -228,7 +228,6 @@ public final class SluiceServer implements AutoCloseable {
                     upstreamTls ? secrets.upstreamTls() : null,
                     upstreamTls ? secrets.upstreamSockets() : SocketFactory.getDefault(),
                     config.bounds().maxConnections(),
-                    config.bounds().maxTopicsPerConnection(),
                     config.proxyProtocol());
             frontEnds.add(new Hosted(frontEnd.open(context), services));
         }

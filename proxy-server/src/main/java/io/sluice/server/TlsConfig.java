@@ -21,7 +21,7 @@ public record TlsConfig(
         Path certificate, Path key, Path clientCa, Path upstreamCa, Path upstreamCertificate, Path upstreamKey) {
 
     /** Plaintext everywhere. */
-    public static final TlsConfig NONE = new TlsConfig(null, null, null, null);
+    public static final TlsConfig NONE = new TlsConfig(null, null, null, null, null, null);
 
     public TlsConfig {
         if ((certificate == null) != (key == null)) {
@@ -33,11 +33,6 @@ public record TlsConfig(
         if (clientCa != null && certificate == null) {
             throw new IllegalArgumentException("client certificates need the ports to speak TLS");
         }
-    }
-
-    /** Presenting no client certificate to brokers. */
-    public TlsConfig(Path certificate, Path key, Path clientCa, Path upstreamCa) {
-        this(certificate, key, clientCa, upstreamCa, null, null);
     }
 
     /** Whether the client-facing ports speak TLS. */

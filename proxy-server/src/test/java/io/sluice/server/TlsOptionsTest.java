@@ -61,7 +61,9 @@ class TlsOptionsTest {
                         Path.of("/etc/sluice/tls/tls.crt"),
                         Path.of("/etc/sluice/tls/tls.key"),
                         Path.of("/etc/sluice/clients/ca.crt"),
-                        Path.of("/etc/ca/ca.crt")),
+                        Path.of("/etc/ca/ca.crt"),
+                        null,
+                        null),
                 config.tls());
         assertTrue(pulsar(config).upstreamTls());
         assertEquals("broker", pulsar(config).upstream().host());
@@ -82,7 +84,7 @@ class TlsOptionsTest {
                 },
                 Map.of(),
                 out);
-        assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt")), flag.tls());
+        assertEquals(new TlsConfig(null, null, null, Path.of("/etc/ca/kafka.crt"), null, null), flag.tls());
         SluiceConfig presenting = parse(
                 new String[] {"--kafka-upstream", "kafka:9093", "--kafka-upstream-tls"},
                 Map.of(
@@ -140,19 +142,19 @@ class TlsOptionsTest {
         IssuedCertificate other = ca.issue("other").write();
         assertStartRefused(
                 "invalid --tls-cert: " + dir.resolve("absent.crt") + ": no such file",
-                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, null),
+                new TlsConfig(dir.resolve("absent.crt"), server.key(), null, null, null, null),
                 null);
         assertStartRefused(
                 "invalid --tls-key: " + other.key() + ": the private key does not belong",
-                new TlsConfig(server.certificate(), other.key(), null, null),
+                new TlsConfig(server.certificate(), other.key(), null, null, null, null),
                 null);
         assertStartRefused(
                 "invalid --tls-client-ca: " + other.key() + ": no PEM certificate",
-                new TlsConfig(server.certificate(), server.key(), other.key(), null),
+                new TlsConfig(server.certificate(), server.key(), other.key(), null, null, null),
                 null);
         assertStartRefused(
                 "invalid --upstream-tls-ca: " + dir.resolve("none.crt"),
-                new TlsConfig(null, null, null, dir.resolve("none.crt")),
+                new TlsConfig(null, null, null, dir.resolve("none.crt"), null, null),
                 null);
         assertStartRefused(
                 "invalid --upstream-tls-key: " + other.key() + ": the private key does not belong",

@@ -1,5 +1,7 @@
 package io.sluice.admin.metrics;
 
+import io.sluice.status.ClientIdentity;
+import io.sluice.status.IdentityField;
 import io.sluice.status.ThrottleLedger.EventKey;
 
 import java.util.ArrayList;
@@ -11,16 +13,17 @@ import java.util.Map.Entry;
 import java.util.Set;
 
 /**
- * The values the {@code principal} and {@code role} labels of {@code sluice_throttle_events_total}
- * may take in one scrape: clients name their identities, so only the identities throttled most
- * often, up to a maximum (Kafka principals and Pulsar roles together), keep their name; every other
- * is counted under {@value TopicLabels#OTHER}, as the topics past {@code --metrics-max-topics} are.
- * A counter without an identity keeps the empty value.
+ * The values the identity labels of {@code sluice_throttle_events_total} may take in one scrape:
+ * one label per identity field the front ends declare a {@linkplain IdentityField#metricLabel()
+ * metric label} (a Kafka {@code principal}, a Pulsar {@code role}). Clients name their identities,
+ * so only the identities throttled most often, up to a maximum (all labels together), keep their
+ * name; every other is counted under {@value TopicLabels#OTHER}, as the topics past
+ * {@code --metrics-max-topics} are. A counter without a value for a label keeps the empty value.
  */
 final class IdentityLabels {
 
     /** Which label an identity is the value of, and the value. */
-    private record Identity(String label, String name) {}
+    private record Identity(String label, Object name) {}
 
     private final Set<Identity> named;
 
@@ -35,11 +38,8 @@ final class IdentityLabels {
     static IdentityLabels select(Map<EventKey, Long> events, int maxNamed) {
         Map<Identity, Long> counts = new HashMap<>();
         events.forEach((key, count) -> {
-            if (key.principal() != null) {
-                counts.merge(new Identity("principal", key.principal()), count, Long::sum);
-            }
-            if (key.role() != null) {
-                counts.merge(new Identity("role", key.role()), count, Long::sum);
+            for (ClientIdentity.Value value : key.identity().values()) {
+                counts.merge(new Identity(value.field().name(), value.value()), count, Long::sum);
             }
         });
         List<Entry<Identity, Long>> mostFirst = new ArrayList<>(counts.entrySet());
@@ -47,7 +47,7 @@ final class IdentityLabels {
         mostFirst.sort(Entry.<Identity, Long>comparingByValue()
                 .reversed()
                 .thenComparing(e -> e.getKey().label())
-                .thenComparing(e -> e.getKey().name()));
+                .thenComparing(e -> e.getKey().name().toString()));
         Set<Identity> named = new HashSet<>();
         for (Entry<Identity, Long> entry : mostFirst.subList(0, Math.min(maxNamed, mostFirst.size()))) {
             named.add(entry.getKey());
@@ -55,20 +55,13 @@ final class IdentityLabels {
         return new IdentityLabels(named);
     }
 
-    /** The {@code principal} label value: the principal, {@value TopicLabels#OTHER}, or empty without one. */
-    String principal(String principal) {
-        return label("principal", principal);
-    }
-
-    /** The {@code role} label value: the role, {@value TopicLabels#OTHER}, or empty without one. */
-    String role(String role) {
-        return label("role", role);
-    }
-
-    private String label(String label, String name) {
-        if (name == null) {
-            return "";
+    /** {@code identity} with each value that does not keep its name as {@value TopicLabels#OTHER}. */
+    ClientIdentity bounded(ClientIdentity identity) {
+        List<ClientIdentity.Value> values = new ArrayList<>(identity.values().size());
+        for (ClientIdentity.Value value : identity.values()) {
+            boolean keeps = named.contains(new Identity(value.field().name(), value.value()));
+            values.add(keeps ? value : value.field().of(TopicLabels.OTHER));
         }
-        return named.contains(new Identity(label, name)) ? name : TopicLabels.OTHER;
+        return new ClientIdentity(values);
     }
 }

@@ -8,11 +8,13 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapsho
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.sluice.limits.LimitsStore;
+import io.sluice.status.IdentityField;
 import io.sluice.status.ThrottleLedger;
 import io.sluice.status.ThrottleLedger.EventKey;
 import io.sluice.status.TopicActivity;
 import io.sluice.status.TopicMeter;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,8 @@ import java.util.function.ToLongFunction;
 /**
  * Every family with {@code protocol} and {@code topic} labels, collected together so that one {@link TopicLabels}
  * choice per scrape applies to all of them and their {@value TopicLabels#OTHER} sums agree; the
- * throttle-event counters also carry {@code principal} and {@code role}, bounded by {@link IdentityLabels}. The
+ * throttle-event counters also carry the front ends' identity labels ({@code principal}, {@code role}),
+ * bounded by {@link IdentityLabels}. The
  * {@value TopicLabels#OTHER} series is always written, so each traffic family exists from the
  * first scrape on.
  */
@@ -78,8 +81,7 @@ public final class TopicMetricsCollector implements MultiCollector {
                         key.scope(),
                         key.reason(),
                         key.action(),
-                        identities.principal(key.principal()),
-                        identities.role(key.role())),
+                        identities.bounded(key.identity())),
                 count,
                 Long::sum));
 
@@ -106,7 +108,7 @@ public final class TopicMetricsCollector implements MultiCollector {
                         t -> t.dispatchBytes),
                 gauge("sluice_held_messages", "Sends held in the proxy now, by topic", totals, t -> t.heldMessages),
                 gauge("sluice_held_bytes", "Bytes of sends held in the proxy now, by topic", totals, t -> t.heldBytes),
-                throttleEvents(events));
+                throttleEvents(events, identityLabels()));
     }
 
     private static CounterSnapshot counter(
@@ -129,30 +131,43 @@ public final class TopicMetricsCollector implements MultiCollector {
         return family.build();
     }
 
-    private static CounterSnapshot throttleEvents(Map<EventKey, Long> events) {
+    /** The identity labels: every front end's identity fields that are metric labels, in their order. */
+    private List<String> identityLabels() {
+        return limits.catalogue().identityFields().stream()
+                .filter(IdentityField::metricLabel)
+                .map(IdentityField::name)
+                .toList();
+    }
+
+    private static CounterSnapshot throttleEvents(Map<EventKey, Long> events, List<String> identityLabels) {
         CounterSnapshot.Builder family = CounterSnapshot.builder()
                 .name("sluice_throttle_events")
                 .help(
-                        "Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason, action,"
-                                + " principal and role");
-        events.forEach((key, count) -> family.dataPoint(CounterDataPointSnapshot.builder()
-                .labels(Labels.of(
-                        "protocol",
-                        key.protocol(),
-                        "topic",
-                        key.topic(),
-                        "scope",
-                        text(key.scope()),
-                        "reason",
-                        text(key.reason()),
-                        "action",
-                        text(key.action()),
-                        "principal",
-                        key.principal(),
-                        "role",
-                        key.role()))
-                .value(count)
-                .build()));
+                        "Times a producer or consumer started being throttled, by protocol, topic, exceeded scope, reason,"
+                                + " action and identity"
+                                + (identityLabels.isEmpty() ? "" : " (" + String.join(", ", identityLabels) + ")"));
+        events.forEach((key, count) -> {
+            List<String> labels = new ArrayList<>(List.of(
+                    "protocol",
+                    key.protocol(),
+                    "topic",
+                    key.topic(),
+                    "scope",
+                    text(key.scope()),
+                    "reason",
+                    text(key.reason()),
+                    "action",
+                    text(key.action())));
+            for (String label : identityLabels) {
+                Object value = key.identity().get(label);
+                labels.add(label);
+                labels.add(value == null ? "" : value.toString());
+            }
+            family.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of(labels.toArray(String[]::new)))
+                    .value(count)
+                    .build());
+        });
         return family.build();
     }
 

@@ -12,6 +12,7 @@ import io.sluice.limits.NameParameter;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.ScopeCatalogue;
 import io.sluice.limits.ScopeKind;
+import io.sluice.status.IdentityField;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +27,9 @@ import java.util.Map;
  * resource next to this class) describes the routes every Sluice has, and each scope kind adds
  * its route ({@code GET PUT DELETE}, after {@code /api/v1/limits}), the parameters of its path,
  * its field in the {@code LimitsDocument} schema (a section, such as {@code kafka}, gets a schema
- * of its own, {@code KafkaLimits}), and its protocol to every {@code protocol} property's values.
+ * of its own, {@code KafkaLimits}), its label to the values of {@code ClusterShare}'s {@code scope},
+ * and its protocol to every {@code protocol} property's values; each front end's identity fields
+ * are properties of {@code ThrottledClient}.
  * {@code OpenApiDocumentTest} keeps the document and the route table in step.
  */
 public final class OpenApiDocument {
@@ -85,6 +88,10 @@ public final class OpenApiDocument {
                         "Every limit; the content of the limits file. Which scopes it holds"
                                 + " and where: GET /api/v1/scopes.",
                         schemas));
+        identityProperties(schemas.withObject("ThrottledClient"), catalogue.identityFields());
+        ArrayNode kinds = JSON.createArrayNode();
+        catalogue.kinds().stream().map(ScopeKind::label).distinct().forEach(kinds::add);
+        enumerate(schemas.path("ClusterShare"), "scope", kinds);
         ArrayNode protocols = JSON.createArrayNode();
         catalogue.protocols().forEach(protocols::add);
         ArrayNode actions = JSON.createArrayNode();
@@ -96,6 +103,25 @@ public final class OpenApiDocument {
             enumerate(schema, "action", actions);
         });
         return document;
+    }
+
+    /** The identity fields the front ends declare, as properties of {@code schema} after its {@code connection}. */
+    private static void identityProperties(ObjectNode schema, List<IdentityField> fields) {
+        ObjectNode properties = JSON.createObjectNode();
+        schema.withObject("properties").fields().forEachRemaining(property -> {
+            properties.set(property.getKey(), property.getValue());
+            if (property.getKey().equals("connection")) {
+                for (IdentityField field : fields) {
+                    ObjectNode value = properties.putObject(field.name());
+                    switch (field.type()) {
+                        case TEXT -> value.put("type", "string");
+                        case INTEGER -> value.put("type", "integer").put("format", "int64");
+                    }
+                    value.put("description", field.description());
+                }
+            }
+        });
+        schema.set("properties", properties);
     }
 
     private static void enumerate(JsonNode schema, String propertyName, ArrayNode values) {

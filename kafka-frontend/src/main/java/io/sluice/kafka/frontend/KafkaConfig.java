@@ -28,6 +28,8 @@ import java.util.Objects;
  *                       ({@code --kafka-lookup-sasl-*}); {@code null} when they do not
  * @param principalMapping how a client certificate's subject names its connection's principal
  *                       ({@code --kafka-ssl-principal-mapping-rules})
+ * @param maxTopicsPerConnection {@code --max-topics-per-connection}: topics one client connection
+ *                       has Sluice track at most, whatever the client names
  */
 public record KafkaConfig(
         List<BrokerEndpoint> upstream,
@@ -37,8 +39,13 @@ public record KafkaConfig(
         RoutingMode addressMode,
         boolean upstreamTls,
         LookupLogin lookupLogin,
-        SslPrincipalMapping principalMapping)
+        SslPrincipalMapping principalMapping,
+        int maxTopicsPerConnection)
         implements FrontEndConfig {
+
+    /** {@code --max-topics-per-connection} when nothing sets it. */
+    public static final int DEFAULT_MAX_TOPICS_PER_CONNECTION =
+            Integer.parseInt(KafkaFrontEndFactory.DEFAULT_MAX_TOPICS_PER_CONNECTION);
 
     /** The {@code protocol} label of the Kafka front end's metrics and meters: its scopes' protocol. */
     public static final String PROTOCOL = KafkaScopes.PROTOCOL;
@@ -52,6 +59,10 @@ public record KafkaConfig(
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(addressMode, "addressMode");
         Objects.requireNonNull(principalMapping, "principalMapping");
+        if (maxTopicsPerConnection <= 0) {
+            throw new IllegalArgumentException(
+                    "maxTopicsPerConnection must be positive, got " + maxTopicsPerConnection);
+        }
         if (nodePortBase < 1 || nodePortBase > 65535) {
             throw new IllegalArgumentException("node port base " + nodePortBase + " is not a port");
         }

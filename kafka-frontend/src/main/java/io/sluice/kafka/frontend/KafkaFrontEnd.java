@@ -72,7 +72,7 @@ final class KafkaFrontEnd implements FrontEnd {
                 KafkaSettings.DEFAULT_MAX_REQUEST_SIZE,
                 context.portTls(),
                 context.upstreamTls(),
-                context.maxTopicsPerConnection(),
+                config.maxTopicsPerConnection(),
                 config.principalMapping());
     }
 

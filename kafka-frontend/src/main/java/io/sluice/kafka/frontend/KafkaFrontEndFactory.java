@@ -34,6 +34,9 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
     private static final String LOOKUP_USERNAME = "--kafka-lookup-sasl-username";
     private static final String LOOKUP_PASSWORD_FILE = "--kafka-lookup-sasl-password-file";
     private static final String SSL_PRINCIPAL_MAPPING_RULES = "--kafka-ssl-principal-mapping-rules";
+    private static final String MAX_TOPICS_PER_CONNECTION = "--max-topics-per-connection";
+    /** The default of {@code --max-topics-per-connection}: a literal, as the deploy tests read defaults from this file. */
+    static final String DEFAULT_MAX_TOPICS_PER_CONNECTION = "10000";
 
     @Override
     public List<FrontEndOption> options() {
@@ -103,7 +106,14 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
                         "DEFAULT",
                         "How a client certificate's subject (RFC 2253, with --tls-client-ca) names the"
                                 + " connection's principal for limits by principal, in the syntax of Kafka's"
-                                + " ssl.principal.mapping.rules (default: ${DEFAULT-VALUE})."));
+                                + " ssl.principal.mapping.rules (default: ${DEFAULT-VALUE})."),
+                FrontEndOption.text(
+                        395,
+                        MAX_TOPICS_PER_CONNECTION,
+                        "N",
+                        DEFAULT_MAX_TOPICS_PER_CONNECTION,
+                        "Kafka topics one client connection has Sluice track at most; records of more are refused"
+                                + " (default: ${DEFAULT-VALUE})."));
     }
 
     @Override
@@ -152,8 +162,11 @@ public final class KafkaFrontEndFactory implements FrontEndFactory {
         SslPrincipalMapping principalMapping = OptionValues.parse(
                 SSL_PRINCIPAL_MAPPING_RULES,
                 () -> SslPrincipalMapping.parse(values.value(SSL_PRINCIPAL_MAPPING_RULES)));
+        int maxTopics = OptionValues.parse(
+                MAX_TOPICS_PER_CONNECTION, () -> OptionValues.positiveInt(values.value(MAX_TOPICS_PER_CONNECTION)));
         return OptionValues.parse(
-                NODE_PORT_BASE, () -> new KafkaConfig(servers, listen, host, base, mode, tls, login, principalMapping));
+                NODE_PORT_BASE,
+                () -> new KafkaConfig(servers, listen, host, base, mode, tls, login, principalMapping, maxTopics));
     }
 
     /** The login of Sluice's own requests to the cluster: all three options, or none. */

@@ -11,6 +11,7 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.ThrottleSubject;
 
 import java.util.concurrent.TimeUnit;
@@ -60,13 +61,10 @@ record GateContext(
                 new ThrottleSubject(
                         PROTOCOL,
                         clientAddress,
-                        identity.clientId(),
-                        identity.principal(),
-                        null,
-                        null,
-                        null,
                         entry.name,
-                        null));
+                        ClientIdentity.of(
+                                KafkaScopes.CLIENT_ID.of(identity.clientId()),
+                                KafkaScopes.PRINCIPAL_FIELD.of(identity.principal()))));
         if (current == null) {
             return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
         }

@@ -13,6 +13,7 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.GateTimer;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.Throttle;
 import io.sluice.status.ThrottleSubject;
 
@@ -35,9 +36,9 @@ import java.util.concurrent.TimeUnit;
  *       retriable refusal ({@link GroupRequests#REFUSAL}), uncharged; the client retries after its
  *       back-off.</li>
  * </ul>
- * Either way the connection's client is throttled for the group (scope {@code group}, reason
- * {@code group_joins} or {@code group_commits}) in {@code /api/v1/throttled} and the throttle
- * metrics until the wait is over. At most one request is held, a {@link HeldRequest} with its own
+ * Either way the connection's client is throttled for the group (no topic, the group among its
+ * identity fields; scope {@code group}, reason {@code group_joins} or {@code group_commits}) in
+ * {@code /api/v1/throttled} and the throttle metrics until the wait is over. At most one request is held, a {@link HeldRequest} with its own
  * pause and timer. Confined to the connection's event loop.
  */
 public final class GroupGate {
@@ -146,12 +147,16 @@ public final class GroupGate {
             throttle = context.services()
                     .throttles()
                     .begin(
-                            ThrottleSubject.ofGroup(
+                            new ThrottleSubject(
                                     KafkaScopes.PROTOCOL,
                                     context.clientAddress(),
-                                    context.identity().clientId(),
-                                    context.identity().principal(),
-                                    group),
+                                    null,
+                                    ClientIdentity.of(
+                                            KafkaScopes.CLIENT_ID.of(
+                                                    context.identity().clientId()),
+                                            KafkaScopes.PRINCIPAL_FIELD.of(
+                                                    context.identity().principal()),
+                                            KafkaScopes.GROUP_ID.of(group))),
                             decision.scope().kind().label(),
                             decision.reason(),
                             action.jsonName());

@@ -9,6 +9,7 @@ import io.sluice.limits.ProtocolScopes;
 import io.sluice.limits.ScopeChain;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
+import io.sluice.status.IdentityField;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -128,9 +129,27 @@ public final class KafkaScopes {
     /** The principal of a connection that has not authenticated, as Kafka names it. */
     public static final String ANONYMOUS = "User:ANONYMOUS";
 
-    /** Kafka's kinds, as the server registers them in its scope catalogue. */
+    /** The client id a Kafka client gave, as its throttles name it. */
+    public static final IdentityField CLIENT_ID = IdentityField.text("clientId", "The Kafka client id");
+
+    /** The principal of a Kafka connection, as its throttles and the throttle metrics name it. */
+    public static final IdentityField PRINCIPAL_FIELD = IdentityField.label(
+            "principal", "The Kafka connection's principal as the broker accepted it (User:ANONYMOUS before)");
+
+    /**
+     * The consumer group a throttle of JoinGroup or OffsetCommit requests is for: a member is known
+     * by its group there, and such a throttle has no topic.
+     */
+    public static final IdentityField GROUP_ID = IdentityField.text(
+            "group",
+            "The consumer group whose JoinGroup or OffsetCommit requests are held or refused (such an entry has no topic)");
+
+    /** Kafka's kinds and identity fields, as the server registers them in its scope catalogue. */
     public static final ProtocolScopes DECLARED = new ProtocolScopes(
-            PROTOCOL, List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL, GROUP), topic -> List.of(new ScopeRef(TOPIC, topic)));
+            PROTOCOL,
+            List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL, GROUP),
+            topic -> List.of(new ScopeRef(TOPIC, topic)),
+            List.of(CLIENT_ID, PRINCIPAL_FIELD, GROUP_ID));
 
     private KafkaScopes() {}
 

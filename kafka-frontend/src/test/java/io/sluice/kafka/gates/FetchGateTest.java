@@ -103,7 +103,7 @@ class FetchGateTest {
         assertEquals("dispatch_messages", throttle.reason());
         assertEquals("delay", throttle.action());
         assertEquals(SLOW, throttle.topic());
-        assertEquals("app", throttle.clientId());
+        assertEquals("app", throttle.identity().get("clientId"));
         assertEquals("kafka", throttle.protocol());
     }
 

@@ -103,7 +103,7 @@ class GroupGateTest {
         assertEquals("HOLD", harness.verdicts.get(harness.verdicts.size() - 1));
         assertTrue(harness.paused, "the connection takes no request behind a held join");
         ThrottledClient throttled = harness.throttled().get(0);
-        assertEquals("orders-2", throttled.group());
+        assertEquals("orders-2", throttled.identity().get("group"));
         assertNull(throttled.topic());
         assertEquals("group", throttled.scope());
         assertEquals("group_joins", throttled.reason());

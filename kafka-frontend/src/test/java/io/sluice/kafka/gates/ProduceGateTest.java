@@ -172,7 +172,7 @@ class ProduceGateTest {
 
         ThrottledClient throttle = onlyThrottle();
         assertEquals("kafka", throttle.protocol());
-        assertEquals("app", throttle.clientId());
+        assertEquals("app", throttle.identity().get("clientId"));
         assertEquals(SLOW, throttle.topic());
         assertEquals("topic", throttle.scope());
         assertEquals("publish_messages", throttle.reason());
@@ -419,7 +419,9 @@ class ProduceGateTest {
                 List.of("fast-0:REQUEST_TIMED_OUT"),
                 outcomes(harness.answers.get(0).frame(), V),
                 "ten records a second for all of them together");
-        assertEquals(KafkaNames.INVALID_CLIENT_ID, harness.throttled().get(0).clientId());
+        assertEquals(
+                KafkaNames.INVALID_CLIENT_ID,
+                harness.throttled().get(0).identity().get("clientId"));
     }
 
     @Test

@@ -54,41 +54,40 @@ class AdaptiveLimitIT {
                     .sendTimeout(0, TimeUnit.SECONDS)
                     .create();
             // 100 sends in flight at most: little queueing of its own in the broker.
-            Flood flood = new Flood(bulk, 100, 100);
-            Thread.sleep(3_000);
-            double before = effectiveRate(sluice);
+            try (Flood flood = new Flood(bulk, 100, 100)) {
+                Thread.sleep(3_000);
+                double before = effectiveRate(sluice);
 
-            double lowest = CEILING;
-            long slowedFrom = flood.acknowledged();
-            long slowStart = System.nanoTime();
-            for (int slice = 0; slice < 8; slice++) {
-                broker.freeze();
-                Thread.sleep(900);
-                broker.unfreeze();
-                Thread.sleep(100);
-                lowest = Math.min(lowest, effectiveRate(sluice));
+                double lowest = CEILING;
+                long slowedFrom = flood.acknowledged();
+                long slowStart = System.nanoTime();
+                for (int slice = 0; slice < 8; slice++) {
+                    broker.freeze();
+                    Thread.sleep(900);
+                    broker.unfreeze();
+                    Thread.sleep(100);
+                    lowest = Math.min(lowest, effectiveRate(sluice));
+                }
+                double slowedRate = (flood.acknowledged() - slowedFrom) / ((System.nanoTime() - slowStart) / 1e9);
+                System.out.printf(
+                        "adaptive: rate in force %.0f msg/s before, lowest %.0f while the broker was slowed (it passed"
+                                + " %.0f msg/s)%n",
+                        before, lowest, slowedRate);
+                assertTrue(lowest < CEILING / 10 && lowest < before / 5, "the rate in force fell: lowest " + lowest);
+
+                // The broker runs freely again: the flood, now faster than the lowered rate, is held by it
+                // while the rate climbs back.
+                boolean heldAsAdaptive = false;
+                double afterwards = lowest;
+                for (int check = 0; check < 10; check++) {
+                    Thread.sleep(500);
+                    heldAsAdaptive |= throttledReason(sluice).contains("\"adaptive\"");
+                    afterwards = effectiveRate(sluice);
+                }
+                System.out.printf("adaptive: rate in force %.0f msg/s 5 s after the broker recovered%n", afterwards);
+                assertTrue(heldAsAdaptive, "the flooding producer was held by the adaptive rate");
+                assertTrue(afterwards > lowest, "the rate climbs back: " + lowest + " -> " + afterwards);
             }
-            double slowedRate = (flood.acknowledged() - slowedFrom) / ((System.nanoTime() - slowStart) / 1e9);
-            System.out.printf(
-                    "adaptive: rate in force %.0f msg/s before, lowest %.0f while the broker was slowed (it passed"
-                            + " %.0f msg/s)%n",
-                    before, lowest, slowedRate);
-            assertTrue(lowest < CEILING / 10 && lowest < before / 5, "the rate in force fell: lowest " + lowest);
-
-            // The broker runs freely again: the flood, now faster than the lowered rate, is held by it
-            // while the rate climbs back.
-            boolean heldAsAdaptive = false;
-            double afterwards = lowest;
-            for (int check = 0; check < 10; check++) {
-                Thread.sleep(500);
-                heldAsAdaptive |= throttledReason(sluice).contains("\"adaptive\"");
-                afterwards = effectiveRate(sluice);
-            }
-            System.out.printf("adaptive: rate in force %.0f msg/s 5 s after the broker recovered%n", afterwards);
-            assertTrue(heldAsAdaptive, "the flooding producer was held by the adaptive rate");
-            assertTrue(afterwards > lowest, "the rate climbs back: " + lowest + " -> " + afterwards);
-
-            flood.close();
             // A producer that sends now and then keeps the latency readings coming, quickly now.
             long recoverStart = System.nanoTime();
             double rate = 0;

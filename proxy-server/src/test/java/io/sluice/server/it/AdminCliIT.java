@@ -561,7 +561,7 @@ class AdminCliIT {
                     .findFirst()
                     .orElseThrow(() -> new AssertionError(table));
             assertTrue(
-                    row.matches(".*" + topic + "\\s+producer \\d+\\s+topic\\s+\\S.*\\s+delay\\s+\\d+s\\s+\\d+\\s+.*"),
+                    row.matches(".*" + topic + "\\s+producerId=\\d+\\s+topic\\s+\\S.*\\s+delay\\s+\\d+s\\s+\\d+\\s+.*"),
                     row);
 
             String topics = ok("topics").out();

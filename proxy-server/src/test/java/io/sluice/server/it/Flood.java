@@ -10,9 +10,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A producer kept saturated from its own thread: at most {@code inFlight} sends outstanding, each
- * acknowledgement recorded with its time so a test can count what was admitted in any window.
+ * acknowledgement recorded with its time so a test can count what was admitted in any window. A
+ * flood left running past its test (its producer closed) keeps only its first {@link #KEPT_ERRORS}
+ * errors, so it cannot fill the test JVM's heap with failures.
  */
 final class Flood implements AutoCloseable {
+
+    private static final int KEPT_ERRORS = 10;
 
     private final Producer<byte[]> producer;
     private final byte[] payload;
@@ -46,8 +50,9 @@ final class Flood implements AutoCloseable {
                 if (error == null) {
                     ackTimes.add(System.nanoTime());
                 } else {
-                    failures.incrementAndGet();
-                    errors.add(error);
+                    if (failures.incrementAndGet() <= KEPT_ERRORS) {
+                        errors.add(error);
+                    }
                 }
             });
         }

@@ -258,7 +258,7 @@ class TlsIT {
         sluiceCertificate.copyTo(certificate, key);
         String topic = topic("rotation");
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                        .tls(new TlsConfig(certificate, key, null, null))
+                        .tls(new TlsConfig(certificate, key, null, null, null, null))
                         .start());
                 PulsarClient client = tlsClient(sluice.port(), null).build();
                 Consumer<byte[]> consumer = client.newConsumer()
@@ -332,7 +332,8 @@ class TlsIT {
         IssuedCertificate serviceOnly =
                 ca.issue("sluice service").hosts("localhost").write();
         try (Running sluice = new Running(TlsSluice.in("127.0.0.1", broker.brokerPort())
-                .tls(new TlsConfig(serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), null))
+                .tls(new TlsConfig(
+                        serviceOnly.certificate(), serviceOnly.key(), clientCa.certificateFile(), null, null, null))
                 .adminTokenFile(tokenFile)
                 .start())) {
             HttpClient https = HttpClient.newBuilder()
@@ -446,7 +447,7 @@ class TlsIT {
         for (IssuedCertificate presented : new IssuedCertificate[] {wrongHost, expired}) {
             try (TlsBrokerImpostor impostor = new TlsBrokerImpostor(presented);
                     Running sluice = new Running(TlsSluice.in("127.0.0.1", impostor.port())
-                            .tls(new TlsConfig(null, null, null, ca.certificateFile()))
+                            .tls(new TlsConfig(null, null, null, ca.certificateFile(), null, null))
                             .upstreamTls()
                             .start());
                     RawPulsarClient client = new RawPulsarClient(sluice.port())) {
@@ -462,7 +463,7 @@ class TlsIT {
     }
 
     private static TlsConfig serving(Path clientCaFile) {
-        return new TlsConfig(sluiceCertificate.certificate(), sluiceCertificate.key(), clientCaFile, null);
+        return new TlsConfig(sluiceCertificate.certificate(), sluiceCertificate.key(), clientCaFile, null, null, null);
     }
 
     private static ClientBuilder tlsClient(int port, IssuedCertificate identity) {

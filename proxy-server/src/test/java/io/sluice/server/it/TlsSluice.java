@@ -1,13 +1,10 @@
 package io.sluice.server.it;
 
-import io.sluice.admin.AdminServer;
-import io.sluice.admission.AdmissionSettings;
 import io.sluice.frontend.HostPort;
 import io.sluice.pulsar.frontend.PulsarConfig;
 import io.sluice.pulsar.lookup.BrokerAllowList;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
-import io.sluice.server.ClusterSettings;
 import io.sluice.server.SluiceConfig;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.TlsConfig;
@@ -72,25 +69,19 @@ final class TlsSluice {
 
     PulsarSluice start() {
         try {
-            return new PulsarSluice(SluiceServer.start(new SluiceConfig(
-                    List.of(new PulsarConfig(
-                            upstream,
-                            upstreamTls,
-                            new HostPort("127.0.0.1", port),
-                            BrokerAllowList.only(upstream),
-                            mode,
-                            "sub")),
-                    new HostPort("127.0.0.1", 0),
-                    Files.createTempDirectory("sluice-tls-it").resolve("limits.json"),
-                    null,
-                    1000,
-                    Duration.ofSeconds(10),
-                    handshakeTimeout,
-                    AdminServer.DEFAULT_IDLE_TIMEOUT,
-                    AdmissionSettings.DEFAULTS,
-                    ClusterSettings.NONE,
-                    tls,
-                    adminTokenFile)));
+            return new PulsarSluice(SluiceServer.start(SluiceConfig.embedded(
+                            List.of(new PulsarConfig(
+                                    upstream,
+                                    upstreamTls,
+                                    new HostPort("127.0.0.1", port),
+                                    BrokerAllowList.only(upstream),
+                                    mode,
+                                    "sub")),
+                            Files.createTempDirectory("sluice-tls-it").resolve("limits.json"))
+                    .handshakeTimeout(handshakeTimeout)
+                    .tls(tls)
+                    .adminTokenFile(adminTokenFile)
+                    .build()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -18,6 +18,7 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 
@@ -210,7 +211,11 @@ public final class DispatchGate {
                 PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
                 services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, null, role, null, consumerId, topic, null));
+                new ThrottleSubject(
+                        PulsarScopes.PROTOCOL,
+                        clientAddress,
+                        topic,
+                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.CONSUMER_ID.of(consumerId))));
         return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 

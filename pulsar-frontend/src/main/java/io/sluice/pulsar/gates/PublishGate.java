@@ -21,6 +21,7 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
+import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
 
@@ -333,7 +334,11 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                 PulsarScopes.topic(topic, role));
         CurrentThrottle throttle = new CurrentThrottle(
                 services.throttles(),
-                new ThrottleSubject("pulsar", clientAddress, null, null, role, producerId, null, topic, null));
+                new ThrottleSubject(
+                        PulsarScopes.PROTOCOL,
+                        clientAddress,
+                        topic,
+                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.PRODUCER_ID.of(producerId))));
         return new ProducerState(producerId, quota, throttle, loop, MIN_TIMER_NANOS, MAX_TIMER_NANOS, this::release);
     }
 

@@ -8,6 +8,7 @@ import io.sluice.limits.ScopeChain;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.settings.InvalidSettingsException;
+import io.sluice.status.IdentityField;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -90,9 +91,22 @@ public final class PulsarScopes {
             .description("everything one Pulsar role publishes or receives, together; \"*\" each role without an entry")
             .build();
 
-    /** Pulsar's kinds, as the server registers them in its scope catalogue. */
-    public static final ProtocolScopes DECLARED =
-            new ProtocolScopes(PROTOCOL, List.of(TOPIC, NAMESPACE, TENANT, ROLE), PulsarScopes::topicScopes);
+    /** The role of a Pulsar connection, as its throttles and the throttle metrics name it. */
+    public static final IdentityField ROLE_FIELD =
+            IdentityField.label("role", "The Pulsar connection's role as the broker accepted it");
+
+    /** The id of a throttled Pulsar producer on its connection. */
+    public static final IdentityField PRODUCER_ID = IdentityField.integer("producerId", "The Pulsar producer's id");
+
+    /** The id of a throttled Pulsar consumer on its connection. */
+    public static final IdentityField CONSUMER_ID = IdentityField.integer("consumerId", "The Pulsar consumer's id");
+
+    /** Pulsar's kinds and identity fields, as the server registers them in its scope catalogue. */
+    public static final ProtocolScopes DECLARED = new ProtocolScopes(
+            PROTOCOL,
+            List.of(TOPIC, NAMESPACE, TENANT, ROLE),
+            PulsarScopes::topicScopes,
+            List.of(ROLE_FIELD, PRODUCER_ID, CONSUMER_ID));
 
     private PulsarScopes() {}
 

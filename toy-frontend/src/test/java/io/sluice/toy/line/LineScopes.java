@@ -33,7 +33,7 @@ final class LineScopes {
             .build();
 
     static final ProtocolScopes DECLARED =
-            new ProtocolScopes(PROTOCOL, List.of(TOPIC), topic -> List.of(new ScopeRef(TOPIC, topic)));
+            new ProtocolScopes(PROTOCOL, List.of(TOPIC), topic -> List.of(new ScopeRef(TOPIC, topic)), List.of());
 
     private LineScopes() {}
 

@@ -121,14 +121,10 @@ public final class GroupGate {
 
     /** Timer task of the held request: forwarded once its wait is over. */
     private void heldDue() {
-        if (!held.isHeld()) {
+        if (!held.isDue()) {
             return;
         }
         long now = context.clock().nanoTime();
-        if (!held.isOver(now)) {
-            held.lookAgainIn(now, Long.MAX_VALUE);
-            return;
-        }
         context.services().throttles().delayed(KafkaScopes.GROUP.label(), now - held.heldAtNanos());
         if (throttle != null) {
             throttle.holding(0, 0);

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AddressLimitsEndpointsTest {
 
     private static final String LIMIT = "{\"connections\": {\"perSecond\": 10}}";
-    private static final Limit EXPECTED = new Limit(null, null, new EventRate(10.0, 1.0), null);
+    private static final Limit EXPECTED = new Limit(null, null, new EventRate(10.0, 1.0), null, null, null);
 
     @TempDir
     Path dir;

@@ -37,7 +37,12 @@ class KafkaLimitsEndpointsTest {
     private static final String LIMIT = """
             {"publish": {"messagesPerSecond": 100}, "dispatch": {"bytesPerSecond": 1048576}, "onExceed": "reject"}""";
     private static final Limit EXPECTED = new Limit(
-            new RateLimit(100.0, null, null, null), new RateLimit(null, 1048576.0, null, null), null, OnExceed.REJECT);
+            new RateLimit(100.0, null, null, null),
+            new RateLimit(null, 1048576.0, null, null),
+            null,
+            null,
+            null,
+            OnExceed.REJECT);
 
     @TempDir
     Path dir;

@@ -126,14 +126,25 @@ class OpenApiDocumentTest {
                         "consumerId",
                         "clientId",
                         "principal",
+                        "group",
                         "session"),
-                throttled.subList(0, 8));
+                throttled.subList(0, 9));
         assertEquals(
                 "int64",
                 document.at("/components/schemas/ThrottledClient/properties/producerId/format")
                         .asText());
         assertEquals(
-                List.of("topic", "namespace", "tenant", "role", "ip", "proxy", "prefix", "client", "principal"),
+                List.of(
+                        "topic",
+                        "namespace",
+                        "tenant",
+                        "role",
+                        "ip",
+                        "proxy",
+                        "prefix",
+                        "client",
+                        "principal",
+                        "group"),
                 AdminFixture.JSON.convertValue(
                         document.at("/components/schemas/ClusterShare/properties/scope/enum"), List.class));
         assertParametersDeclared(document);

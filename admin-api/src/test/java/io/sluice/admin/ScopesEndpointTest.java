@@ -48,7 +48,8 @@ class ScopesEndpointTest {
                             "kafka-topic kafka.topics /api/v1/limits/kafka/topics/{topic} limit",
                             "kafka-prefix kafka.prefixes /api/v1/limits/kafka/prefixes/{prefix} limit",
                             "kafka-client kafka.clients /api/v1/limits/kafka/clients/{clientId} limit",
-                            "kafka-principal kafka.principals /api/v1/limits/kafka/principals/{principal} limit"),
+                            "kafka-principal kafka.principals /api/v1/limits/kafka/principals/{principal} limit",
+                            "kafka-group kafka.groups /api/v1/limits/kafka/groups/{group} limit"),
                     lines);
             assertEquals(AdminFixture.JSON.readTree("""
                     {"scope": "topic", "protocol": "pulsar", "label": "topic", "field": "topics",
@@ -71,6 +72,8 @@ class ScopesEndpointTest {
             assertEquals("*", scopes.get(9).path("defaultName").asText(), "each client id without an entry");
             assertEquals("*", scopes.get(3).path("defaultName").asText(), "each role without an entry");
             assertEquals("*", scopes.get(10).path("defaultName").asText(), "each principal without an entry");
+            assertEquals("*", scopes.get(11).path("defaultName").asText(), "each group without an entry");
+            assertEquals("orders-*", scopes.get(11).path("example").asText());
             assertTrue(scopes.get(0).path("defaultName").isMissingNode(), "a topic has no default");
         }
     }

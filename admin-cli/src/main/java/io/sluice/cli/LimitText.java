@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)},
- * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}, {@code connections 10/s}.
+ * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}, {@code connections 10/s},
+ * {@code joins 10/min; commits 600/min}.
  */
 final class LimitText {
 
@@ -29,7 +30,15 @@ final class LimitText {
             JsonNode burst = connections.get("burstSeconds");
             parts.add(burst != null && burst.asDouble() != 1.0 ? text + " (burst " + Json.plain(burst) + " s)" : text);
         }
+        perMinute("joins", limit.get("joinsPerMinute"), parts);
+        perMinute("commits", limit.get("commitsPerMinute"), parts);
         return parts.isEmpty() ? Json.compact(limit) : String.join("; ", parts);
+    }
+
+    private static void perMinute(String what, JsonNode rate, List<String> parts) {
+        if (rate != null && rate.isNumber()) {
+            parts.add(what + " " + Quantity.count(rate.asDouble()) + "/min");
+        }
     }
 
     /** What happens over the limit: {@code delay}, {@code reject} or {@code notify}. */

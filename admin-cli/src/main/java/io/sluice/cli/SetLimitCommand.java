@@ -27,6 +27,7 @@ import java.util.concurrent.Callable;
             "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
             "     sluice limits set tenant bulk --publish-rate 1M --adaptive-target 20ms --adaptive-floor 5%",
             "     sluice limits set ip 10.1.0.0/16 --connections-per-second 10",
+            "     sluice limits set kafka-group 'orders-*' --joins-per-minute 10 --commits-per-minute 600",
             "     sluice limits set connection --max-held-bytes 128MiB"
         })
 final class SetLimitCommand implements Callable<Integer> {
@@ -77,6 +78,20 @@ final class SetLimitCommand implements Callable<Integer> {
             paramLabel = "SECONDS",
             description = "ip: connection bucket size, in seconds of rate.")
     String connectionsBurst;
+
+    @Option(
+            names = "--joins-per-minute",
+            paramLabel = "N",
+            description = "kafka-group: JoinGroup requests per minute; over it a join waits, or is refused with"
+                    + " --on-exceed reject.")
+    String joinsPerMinute;
+
+    @Option(
+            names = "--commits-per-minute",
+            paramLabel = "N",
+            description = "kafka-group: OffsetCommit requests per minute; over it a commit waits, or is refused with"
+                    + " --on-exceed reject.")
+    String commitsPerMinute;
 
     @Option(names = "--burst", paramLabel = "SECONDS", description = "Bucket size of every rate the limit has.")
     String burst;
@@ -150,6 +165,8 @@ final class SetLimitCommand implements Callable<Integer> {
                 || burst != null
                 || connectionsPerSecond != null
                 || connectionsBurst != null
+                || joinsPerMinute != null
+                || commitsPerMinute != null
                 || onExceed != null
                 || adaptiveTarget != null
                 || adaptiveFloor != null;
@@ -163,7 +180,8 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!rates && !connection && !(replace && kind.isConnection())) {
             throw CliFailure.usage(
                     "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                            + " --connections-per-second, a burst, --on-exceed or --adaptive-target"
+                            + " --connections-per-second, --joins-per-minute, --commits-per-minute, a burst, --on-exceed"
+                            + " or --adaptive-target"
                             + (kind.isConnection()
                                     ? "; for connection --max-pending-sends, --max-held-bytes"
                                             + " or --replace (the defaults)"
@@ -175,6 +193,8 @@ final class SetLimitCommand implements Callable<Integer> {
         direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
         direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
         connections(limit);
+        setRate(limit, "joinsPerMinute", "--joins-per-minute", joinsPerMinute);
+        setRate(limit, "commitsPerMinute", "--commits-per-minute", commitsPerMinute);
         if (burst != null) {
             double seconds = number("--burst", burst);
             boolean any = false;
@@ -199,7 +219,11 @@ final class SetLimitCommand implements Callable<Integer> {
             }
             limit.put("onExceed", action);
         }
-        if (!limit.has("publish") && !limit.has("dispatch") && !limit.has("connections")) {
+        if (!limit.has("publish")
+                && !limit.has("dispatch")
+                && !limit.has("connections")
+                && !limit.has("joinsPerMinute")
+                && !limit.has("commitsPerMinute")) {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
                     + kind.describe(scope.name) + "'");
         }

@@ -41,6 +41,8 @@ class LimitScopeTest {
         assertEquals("/api/v1/limits/kafka/clients/%2A", scope("kafka-client").path("*"));
         assertEquals("/api/v1/limits/ips/10.1.0.0%2F16", scope("ip").path("10.1.0.0/16"));
         assertEquals("/api/v1/limits/ips/%2A", scope("ip").path("*"));
+        assertEquals(
+                "/api/v1/limits/kafka/groups/orders-%2A", scope("kafka-group").path("orders-*"));
     }
 
     @Test

@@ -34,11 +34,11 @@ class ServerScopesTest {
     void theScopesAreTheServersInTheDocumentsOrder() {
         assertEquals(
                 "topic, namespace, tenant, role, ip, proxy, connection, kafka-topic, kafka-prefix, kafka-client,"
-                        + " kafka-principal",
+                        + " kafka-principal, kafka-group",
                 Scopes.SERVED.names());
         assertEquals(
                 "unknown scope 'subscription'; scopes are topic, namespace, tenant, role, ip, proxy, connection,"
-                        + " kafka-topic, kafka-prefix, kafka-client, kafka-principal",
+                        + " kafka-topic, kafka-prefix, kafka-client, kafka-principal, kafka-group",
                 assertThrows(CliFailure.class, () -> Scopes.SERVED.parse("subscription"))
                         .getMessage());
         assertTrue(Scopes.SERVED.parse("connection").isConnection());
@@ -108,10 +108,10 @@ class ServerScopesTest {
         assertEquals("/api/v1/limits/line/channels/news/sports%20eu", scope.path("news/sports eu"));
         assertEquals("line-channel news/sports", scope.describe("news/sports"));
         assertThrows(CliFailure.class, () -> scope.path("news"));
-        assertTrue(scopes.names().endsWith("kafka-principal, line-channel"), scopes.names());
+        assertTrue(scopes.names().endsWith("kafka-group, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
                 LimitsDocument.empty()
-                        .withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null, null)),
+                        .withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null, null, null, null)),
                 server);
         List<DocumentScopes.Entry> entries = DocumentScopes.list(scopes, readTree(document));
         assertTrue(

@@ -1,11 +1,16 @@
 package io.sluice.limits;
 
-/** Which way messages flow through the proxy, or, for a rate of connections, their accept. */
+/**
+ * Which way messages flow through the proxy, or, for a rate of connections, their accept, or, for
+ * a consumer group's rates, its coordination requests.
+ */
 public enum Direction {
     /** From producers to the broker. */
     PUBLISH,
     /** From the broker to consumers. */
     DISPATCH,
     /** New client connections, as they are accepted. */
-    ACCEPT
+    ACCEPT,
+    /** A consumer group's JoinGroup and OffsetCommit requests, on their way to its coordinator. */
+    GROUP
 }

@@ -1,23 +1,31 @@
 package io.sluice.limits;
 
-import java.util.Locale;
-
 /**
  * A part of a {@link Limit}, as a scope kind declares which parts it takes
  * ({@link ScopeKind#accepts()}): a topic's limit has rates of messages, a client address's a rate
- * of new connections.
+ * of new connections, a consumer group's rates of joins and offset commits.
  */
 public enum LimitPart {
     /** Messages from producers ({@link Limit#publish()}). */
-    PUBLISH,
+    PUBLISH("publish"),
     /** Messages to consumers ({@link Limit#dispatch()}). */
-    DISPATCH,
+    DISPATCH("dispatch"),
     /** New client connections ({@link Limit#connections()}). */
-    CONNECTIONS;
+    CONNECTIONS("connections"),
+    /** A consumer group's JoinGroup requests ({@link Limit#joinsPerMinute()}). */
+    JOINS("joinsPerMinute"),
+    /** A consumer group's OffsetCommit requests ({@link Limit#commitsPerMinute()}). */
+    COMMITS("commitsPerMinute");
 
-    /** The part's field in a limit's JSON form: {@code publish}, {@code connections}. */
+    private final String field;
+
+    LimitPart(String field) {
+        this.field = field;
+    }
+
+    /** The part's field in a limit's JSON form: {@code publish}, {@code connections}, {@code joinsPerMinute}. */
     public String field() {
-        return name().toLowerCase(Locale.ROOT);
+        return field;
     }
 
     /** Whether {@code limit} sets this part. */
@@ -26,6 +34,8 @@ public enum LimitPart {
             case PUBLISH -> limit.publish() != null;
             case DISPATCH -> limit.dispatch() != null;
             case CONNECTIONS -> limit.connections() != null;
+            case JOINS -> limit.joinsPerMinute() != null;
+            case COMMITS -> limit.commitsPerMinute() != null;
         };
     }
 }

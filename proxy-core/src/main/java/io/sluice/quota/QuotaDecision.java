@@ -61,7 +61,7 @@ public final class QuotaDecision {
     }
 
     /**
-     * The exceeded limit, in {@link #dimension()} per second, as the limits document sets it (for
+     * The exceeded limit, in {@link #dimension()} per second (a group's joins a minute divided by 60), as the limits document sets it (for
      * all Sluices that share limits together, not this Sluice's share of it).
      */
     public double rate() {
@@ -97,8 +97,9 @@ public final class QuotaDecision {
      * e.g. {@code throttled: topic persistent://public/default/orders exceeds 500.0 msg/s; retry after 12 ms}.
      */
     public String rejectMessage() {
-        return "throttled: " + scope + " exceeds " + (adapted ? "its adaptive rate (limit " : "") + plain(rate) + " "
-                + dimension.rateUnit() + (adapted ? ", lowered while the broker is slow)" : "") + "; retry after "
+        return "throttled: " + scope + " exceeds " + (adapted ? "its adaptive rate (limit " : "")
+                + plain(dimension.inRateUnit(rate))
+                + " " + dimension.rateUnit() + (adapted ? ", lowered while the broker is slow)" : "") + "; retry after "
                 + retryAfterMillis() + " ms";
     }
 

@@ -137,6 +137,20 @@ public final class QuotaEngine {
     }
 
     /**
+     * The bucket a consumer group's JoinGroup ({@link Dimension#JOINS}) or OffsetCommit
+     * ({@link Dimension#COMMITS}) request must fit, for the group's scope: charge it one message per
+     * request. Empty, so admitting at once, when the scope's limit has no such rate. The bucket holds
+     * a minute of the rate ({@link Limit#GROUP_BURST_SECONDS}).
+     */
+    public QuotaPath groupPath(ScopeRef scope, Dimension requests) {
+        Snapshot current = snapshot.get();
+        List<Rate> rates = new ArrayList<>(2);
+        addScope(rates, Direction.GROUP, scope, current.limits().limitInForce(scope));
+        rates.removeIf(rate -> rate.key().dimension() != requests);
+        return path(current, rates);
+    }
+
+    /**
      * Where a new bucket takes its share of its limit from until someone sets it: 1 (the whole
      * limit) unless a cluster sync says how many Sluices share the limits.
      */
@@ -214,6 +228,13 @@ public final class QuotaEngine {
     }
 
     private static void addScope(List<Rate> rates, Direction direction, ScopeRef scope, Limit limit) {
+        if (direction == Direction.GROUP) {
+            if (limit != null) {
+                addPerMinute(rates, scope, Dimension.JOINS, limit.joinsPerMinute(), limit.onExceed());
+                addPerMinute(rates, scope, Dimension.COMMITS, limit.commitsPerMinute(), limit.onExceed());
+            }
+            return;
+        }
         if (direction == Direction.ACCEPT) {
             EventRate connections = limit == null ? null : limit.connections();
             if (connections != null && connections.perSecond() != null) {
@@ -242,6 +263,17 @@ public final class QuotaEngine {
                     limited.bytesPerSecond(),
                     limited.burstSeconds(),
                     limit.onExceed()));
+        }
+    }
+
+    private static void addPerMinute(
+            List<Rate> rates, ScopeRef scope, Dimension dimension, Double perMinute, OnExceed onExceed) {
+        if (perMinute != null) {
+            rates.add(new Rate(
+                    new BucketKey(Direction.GROUP, scope, dimension),
+                    perMinute / 60,
+                    Limit.GROUP_BURST_SECONDS,
+                    onExceed));
         }
     }
 

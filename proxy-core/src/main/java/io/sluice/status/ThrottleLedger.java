@@ -35,6 +35,12 @@ public final class ThrottleLedger {
     public record EventKey(
             String protocol, String topic, String scope, String reason, String action, ClientIdentity identity) {}
 
+    /**
+     * The {@code topic} of the event counter of a throttle that has no topic (a Kafka consumer
+     * group's): no topic name can be it.
+     */
+    public static final String NO_TOPIC = "(none)";
+
     private final Clock clock;
     private final Set<Throttle> live = ConcurrentHashMap.newKeySet();
     /** How long a throttle-event counter nobody incremented is kept. */
@@ -65,7 +71,7 @@ public final class ThrottleLedger {
         events.get(
                         new EventKey(
                                 subject.protocol(),
-                                subject.topic(),
+                                subject.topic() == null ? NO_TOPIC : subject.topic(),
                                 scope,
                                 reason,
                                 action,
@@ -91,7 +97,8 @@ public final class ThrottleLedger {
         for (Throttle t : live) {
             list.add(t.view());
         }
-        list.sort(Comparator.comparing(ThrottledClient::since).thenComparing(ThrottledClient::topic));
+        list.sort(Comparator.comparing(ThrottledClient::since)
+                .thenComparing(ThrottledClient::topic, Comparator.nullsFirst(Comparator.naturalOrder())));
         return list;
     }
 

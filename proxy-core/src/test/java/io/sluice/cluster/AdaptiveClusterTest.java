@@ -91,7 +91,13 @@ class AdaptiveClusterTest {
         return LimitsDocument.empty()
                 .withLimit(
                         TENANT,
-                        new Limit(new RateLimit(CEILING, null, 0.1, new AdaptiveLimit(10.0, 0.05)), null, null, null));
+                        new Limit(
+                                new RateLimit(CEILING, null, 0.1, new AdaptiveLimit(10.0, 0.05)),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
     }
 
     @Test

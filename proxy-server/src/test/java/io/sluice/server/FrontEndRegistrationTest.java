@@ -78,7 +78,8 @@ class FrontEndRegistrationTest {
                         KafkaScopes.TOPIC,
                         KafkaScopes.PREFIX,
                         KafkaScopes.CLIENT,
-                        KafkaScopes.PRINCIPAL),
+                        KafkaScopes.PRINCIPAL,
+                        KafkaScopes.GROUP),
                 registered);
         List<ScopeKind> catalogued =
                 new ArrayList<>(SluiceServer.scopeCatalogue().kinds());

@@ -83,9 +83,9 @@ class LimitsFilesTest {
             assertEquals(0, doc.limitsOf(kind).size(), kind.toString());
         }
         assertArrayEquals(
-                resource("limits-file-0.1.0-as-written-since-ips.json"),
+                resource("limits-file-0.1.0-as-written-since-groups.json"),
                 LimitsJson.write(doc, SERVER),
-                "written back as every release since limits by client address writes it");
+                "written back as every release since limits by consumer group writes it");
         assertEquals(doc, parse(LimitsJson.write(doc, SERVER)));
     }
 
@@ -112,15 +112,20 @@ class LimitsFilesTest {
                         .dispatch()
                         .bytesPerSecond());
         assertEquals(60.0, doc.proxy().dispatch().burstSeconds());
-        // Written with the identity and address kinds' empty fields since they exist, and byte for byte from then on.
-        byte[] since = resource("limits-file-today-as-written-since-ips.json");
+        // Written with the identity, address and group kinds' empty fields since they exist, and byte for byte from
+        // then on.
+        byte[] since = resource("limits-file-today-as-written-since-groups.json");
         assertArrayEquals(since, LimitsJson.write(doc, SERVER));
         assertArrayEquals(since, LimitsJson.write(parse(since), SERVER));
-        assertArrayEquals(
-                since, LimitsJson.write(parse(resource("limits-file-today-as-written-since-identities.json")), SERVER));
-        for (String written : List.of("kafka", "identities")) {
+        for (String written : List.of("identities", "ips")) {
             assertArrayEquals(
-                    resource("limits-file-0.1.0-as-written-since-ips.json"),
+                    since,
+                    LimitsJson.write(
+                            parse(resource("limits-file-today-as-written-since-" + written + ".json")), SERVER));
+        }
+        for (String written : List.of("kafka", "identities", "ips")) {
+            assertArrayEquals(
+                    resource("limits-file-0.1.0-as-written-since-groups.json"),
                     LimitsJson.write(
                             parse(resource("limits-file-0.1.0-as-written-since-" + written + ".json")), SERVER));
         }
@@ -143,7 +148,8 @@ class LimitsFilesTest {
                     "topics": { },
                     "prefixes": { },
                     "clients": { },
-                    "principals": { }
+                    "principals": { },
+                    "groups": { }
                   }
                 }""", new String(LimitsJson.write(LimitsDocument.empty(), SERVER), StandardCharsets.UTF_8));
     }
@@ -167,7 +173,7 @@ class LimitsFilesTest {
                 "tenant: unknown field; known fields are connection, ips, kafka, namespaces, proxy, roles, tenants, topics",
                 rejection("{\"tenant\": {}}"));
         assertEquals(
-                "kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
+                "kafka.topic: unknown field; known fields are clients, groups, prefixes, principals, topics",
                 rejection("{\"kafka\": {\"topic\": {}}}"));
         assertEquals(
                 "kafka.prefixes[\"x y\"]: must be a topic name prefix of 1 to 249 characters [a-zA-Z0-9._-], got"
@@ -251,6 +257,12 @@ class LimitsFilesTest {
                 "accept connections ip 10.1.0.0/16",
                 new BucketKey(Direction.ACCEPT, new ScopeRef(ScopeKind.IPS, "10.1.0.0/16"), Dimension.CONNECTIONS)
                         .id());
+        assertEquals(
+                "group joins kafka_group orders-*",
+                new BucketKey(Direction.GROUP, new ScopeRef(KafkaScopes.GROUP, "orders-*"), Dimension.JOINS).id());
+        assertEquals(
+                "group commits kafka_group orders",
+                new BucketKey(Direction.GROUP, new ScopeRef(KafkaScopes.GROUP, "orders"), Dimension.COMMITS).id());
     }
 
     private static String example(ScopeKind kind) {

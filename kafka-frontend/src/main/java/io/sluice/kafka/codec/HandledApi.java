@@ -23,8 +23,10 @@ public enum HandledApi {
     FIND_COORDINATOR(ApiKeys.FIND_COORDINATOR, 0, 6),
     /** Refused with Sluice's answer while admission control refuses new producers. */
     INIT_PRODUCER_ID(ApiKeys.INIT_PRODUCER_ID, 0, 5),
-    /** Refused with Sluice's answer while admission control refuses new consumers. */
+    /** Read for its group, whose joins a limit may hold; refused with Sluice's answer while admission control refuses new consumers. */
     JOIN_GROUP(ApiKeys.JOIN_GROUP, 0, 9),
+    /** Read for its group, whose commits a limit may hold or refuse. */
+    OFFSET_COMMIT(ApiKeys.OFFSET_COMMIT, 2, 10),
     /** Responses list the brokers. */
     DESCRIBE_CLUSTER(ApiKeys.DESCRIBE_CLUSTER, 0, 2),
     /** Responses are the version negotiation Sluice rewrites. */

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
 import io.sluice.kafka.codec.ApiVersionsResponseRewriter;
+import io.sluice.kafka.codec.GroupRequests;
 import io.sluice.kafka.codec.InFlightRequests;
 import io.sluice.kafka.codec.MetadataRefusal;
 import io.sluice.kafka.codec.NewWorkRefusal;
@@ -46,7 +47,8 @@ import java.util.List;
  * {@code --tls-client-ca}, mapped by {@link SslPrincipalMapping}); every other request
  * forwarded as the very bytes that came. Requests that start new producers or consumers
  * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
- * Sluice's retriable answer ({@link NewWorkRefusal}). The first request to forward opens the upstream connection
+ * Sluice's retriable answer ({@link NewWorkRefusal}); JoinGroup and OffsetCommit go through their
+ * group's gate ({@link io.sluice.kafka.gates.GroupGate}), which may hold or refuse them. The first request to forward opens the upstream connection
  * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
  * handshake too.
  *
@@ -190,6 +192,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             forward(frame, header, authentication.authenticate(frame, header));
         } else if (NewWorkRefusal.startsNewWork(apiKey)) {
             newWork(frame);
+        } else if (GroupRequests.isGroupRequest(apiKey)) {
+            act(gates.groups().request(frame, header), frame, header);
         } else {
             forward(frame, header, null);
         }
@@ -208,13 +212,18 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
 
     /**
      * Admission control for a request that starts a producer (InitProducerId, a transaction's
-     * FindCoordinator) or a consumer (a group's FindCoordinator, JoinGroup): forwarded when admitted,
-     * else answered with Sluice's retriable refusal, from which the client backs off and retries.
+     * FindCoordinator) or a consumer (a group's FindCoordinator, JoinGroup): forwarded when admitted
+     * (a JoinGroup through its group's gate), else answered with Sluice's retriable refusal, from
+     * which the client backs off and retries.
      */
     private void newWork(FrameView frame) {
         RequestType type =
                 NewWorkRefusal.startsProducer(frame, header) ? RequestType.NEW_PRODUCER : RequestType.NEW_CONSUMER;
         AdmissionDecision decision = services.admission().admit(type);
+        if (decision.admitted() && GroupRequests.isGroupRequest(header.apiKey())) {
+            act(gates.groups().request(frame, header), frame, header);
+            return;
+        }
         if (decision.admitted()) {
             forward(frame, header, null);
             return;
@@ -383,7 +392,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
      */
     @Override
     public boolean isIdle() {
-        return responses.isEmpty() && gates.produce().isIdle();
+        return responses.isEmpty() && gates.produce().isIdle() && gates.groups().isIdle();
     }
 
     /** Sluice's answers still waiting are released, the exchanges abandoned, and the gates let go. */

@@ -60,6 +60,22 @@ final class HeldRequest {
         return untilNanos - nowNanos <= 0;
     }
 
+    /**
+     * For the timer's task: whether a request is held and its deadline has come; when one is held
+     * and its deadline has not, the timer looks again at the deadline.
+     */
+    boolean isDue() {
+        if (frame == null) {
+            return false;
+        }
+        long now = context.clock().nanoTime();
+        if (!isOver(now)) {
+            lookAgainIn(now, Long.MAX_VALUE);
+            return false;
+        }
+        return true;
+    }
+
     /** Looks at the request again in {@code nanos}, or at its deadline if that comes first. */
     void lookAgainIn(long nowNanos, long nanos) {
         timer.schedule(Math.min(untilNanos - nowNanos, nanos));

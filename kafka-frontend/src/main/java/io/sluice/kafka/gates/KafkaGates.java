@@ -7,8 +7,8 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 
 /**
- * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate} and the
- * {@link ShareFetchGate},
+ * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate}, the
+ * {@link ShareFetchGate} and the {@link GroupGate},
  * sharing the connection's topics, client id and reasons to pause its requests. Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
  * {@link KafkaOutbound}, never the connection or its pipeline.
@@ -20,6 +20,7 @@ public final class KafkaGates {
     private final ProduceGate produce;
     private final FetchGate fetch;
     private final ShareFetchGate shareFetch;
+    private final GroupGate groups;
 
     /**
      * @param out           the connection, which carries out the gates' verdicts
@@ -44,6 +45,7 @@ public final class KafkaGates {
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
+        this.groups = new GroupGate(context);
     }
 
     public ProduceGate produce() {
@@ -56,6 +58,10 @@ public final class KafkaGates {
 
     public ShareFetchGate shareFetch() {
         return shareFetch;
+    }
+
+    public GroupGate groups() {
+        return groups;
     }
 
     /**
@@ -71,6 +77,7 @@ public final class KafkaGates {
         produce.close();
         fetch.close();
         shareFetch.close();
+        groups.close();
         pauses.close();
     }
 }

@@ -7,8 +7,9 @@ import io.sluice.relay.GateTimer;
 /**
  * Why the gates stop taking a client's requests, for several independent reasons: the connection
  * holds more than its connection limits allow, a {@code notify} told the client to keep quiet for
- * a while (KIP-219: a broker mutes a throttled connection likewise), a Fetch request is held, or a
- * Produce request waits for its topic ids or for its over-quota batches' turn.
+ * a while (KIP-219: a broker mutes a throttled connection likewise), a Fetch request is held, a
+ * Produce request waits for its topic ids or for its over-quota batches' turn, or a group's
+ * JoinGroup or OffsetCommit waits for its rate.
  * Requests are taken again when no reason is left. Confined to the connection's event loop.
  */
 final class RequestPauses {
@@ -25,6 +26,8 @@ final class RequestPauses {
     static final int PRODUCE_HELD = 1 << 4;
     /** A Produce response told the client to pause ({@code notify}): until the buckets recovered ({@link ProduceMute}). */
     static final int NOTIFIED = 1 << 5;
+    /** A JoinGroup or OffsetCommit waits in Sluice for its group's rate; what follows waits too, as at a broker. */
+    static final int GROUP_HELD = 1 << 6;
 
     private final KafkaOutbound requests;
     private final NanoClock clock;

@@ -82,15 +82,9 @@ final class TopicIdWait {
 
     /** Timer task: a request that waited its {@code timeout_ms} for its topic ids is decided without them. */
     private void waitedTooLong() {
-        if (!held.isHeld()) {
-            return;
+        if (held.isDue()) {
+            idsLearnt(lookups);
         }
-        long now = context.clock().nanoTime();
-        if (!held.isOver(now)) {
-            held.lookAgainIn(now, Long.MAX_VALUE);
-            return;
-        }
-        idsLearnt(lookups);
     }
 
     /** The lookup {@code lookup} is over: the waiting request is decided with what Sluice knows now. */

@@ -1,5 +1,6 @@
 package io.sluice.kafka.scopes;
 
+import io.sluice.limits.IdentityName;
 import io.sluice.settings.InvalidSettingsException;
 
 import java.util.regex.Pattern;
@@ -8,7 +9,7 @@ import java.util.regex.Pattern;
  * Kafka's rules for the names a limit may be set for. A topic name is 1 to 249 characters of
  * {@code [a-zA-Z0-9._-]} and neither {@code .} nor {@code ..}, as the broker checks it; a prefix
  * is a non-empty string of the same characters; a client id is any non-empty string of up to 255
- * characters.
+ * characters; a consumer group id (or a glob of them) 1 to 255 characters without control characters.
  */
 public final class KafkaNames {
 
@@ -23,6 +24,16 @@ public final class KafkaNames {
      * be set for it by this name), so renaming itself that way grows nothing.
      */
     public static final String INVALID_CLIENT_ID = "(invalid)";
+
+    /** The longest consumer group id Sluice keeps by name, and the longest group name or glob of a limit. */
+    public static final int MAX_GROUP_LENGTH = 255;
+
+    /**
+     * The group a JoinGroup or OffsetCommit is charged to when its group id is empty, over
+     * {@link #MAX_GROUP_LENGTH} characters or holds control characters: all such groups share its
+     * bucket, so naming groups that way grows nothing.
+     */
+    public static final String INVALID_GROUP_ID = "(invalid)";
 
     private static final Pattern LEGAL = Pattern.compile("[a-zA-Z0-9._-]+");
 
@@ -67,6 +78,25 @@ public final class KafkaNames {
             }
         }
         return clientId;
+    }
+
+    /**
+     * @throws InvalidSettingsException if {@code name} is not a consumer group id or glob of 1 to 255
+     *     characters without control characters
+     */
+    public static String group(String name) {
+        return checked(
+                IdentityName.isValid(name),
+                "a consumer group id or glob of 1 to 255 characters without control characters",
+                name);
+    }
+
+    /**
+     * The group a request naming {@code groupId} is charged to: itself, or {@link #INVALID_GROUP_ID}
+     * when it is empty, longer than 255 characters or holds a control character.
+     */
+    public static String chargedGroupId(String groupId) {
+        return IdentityName.isValid(groupId) ? groupId : INVALID_GROUP_ID;
     }
 
     /** Whether {@code text} is 1 to 249 characters of {@code [a-zA-Z0-9._-]}. */

@@ -1,6 +1,7 @@
 package io.sluice.kafka.scopes;
 
 import io.sluice.limits.IdentityName;
+import io.sluice.limits.LimitPart;
 import io.sluice.limits.LimitsDocument;
 import io.sluice.limits.NameParameter;
 import io.sluice.limits.NameTemplate;
@@ -17,7 +18,8 @@ import java.util.Map;
 /**
  * Kafka's scopes, declared once: records of a topic produced (or fetched) by a client must fit the
  * topic's limit, the limit of the longest prefix of the topic's name that has one, the client id's
- * and the principal's (the identity the broker accepted, which no client can rename). The kinds sit in the {@code kafka} section of the limits document; the admin routes, the
+ * and the principal's (the identity the broker accepted, which no client can rename); a consumer
+ * group's joins and commits must fit its group's limit. The kinds sit in the {@code kafka} section of the limits document; the admin routes, the
  * OpenAPI document, the CLI's scopes and the limits metrics follow from these declarations
  * ({@link #DECLARED}).
  */
@@ -100,6 +102,30 @@ public final class KafkaScopes {
                     "everything one Kafka principal produces or fetches, together; \"*\" each principal without an entry")
             .build();
 
+    /**
+     * The JoinGroup and OffsetCommit requests of consumer groups (docs/REFERENCE.md, "Limits by
+     * consumer group"): a name is a group id or a glob of them ({@code orders-*}), all the groups a
+     * glob names sharing its bucket ({@link GroupScopes}); {@code "*"} each group no entry names, in
+     * a bucket of its own. Takes rates of joins and commits only.
+     */
+    public static final ScopeKind GROUP = ScopeKind.builder(PROTOCOL, "group")
+            .field("kafka", "groups")
+            .cliName("kafka-group")
+            .named(
+                    NameTemplate.of(
+                            "{group}",
+                            NameParameter.of("group")
+                                    .described("A consumer group id, or a glob of them (* any run of characters),"
+                                            + " percent-encoded; * alone for each group without an entry")
+                                    .atMost(KafkaNames.MAX_GROUP_LENGTH)),
+                    KafkaNames::group,
+                    "orders-*")
+            .withDefault()
+            .accepts(LimitPart.JOINS, LimitPart.COMMITS)
+            .rank(50)
+            .description("the consumer groups a group id or glob names, together; \"*\" each group without an entry")
+            .build();
+
     /** The principal of a connection that has not authenticated, as Kafka names it. */
     public static final String ANONYMOUS = "User:ANONYMOUS";
 
@@ -110,12 +136,20 @@ public final class KafkaScopes {
     public static final IdentityField PRINCIPAL_FIELD = IdentityField.label(
             "principal", "The Kafka connection's principal as the broker accepted it (User:ANONYMOUS before)");
 
+    /**
+     * The consumer group a throttle of JoinGroup or OffsetCommit requests is for: a member is known
+     * by its group there, and such a throttle has no topic.
+     */
+    public static final IdentityField GROUP_ID = IdentityField.text(
+            "group",
+            "The consumer group whose JoinGroup or OffsetCommit requests are held or refused (such an entry has no topic)");
+
     /** Kafka's kinds and identity fields, as the server registers them in its scope catalogue. */
     public static final ProtocolScopes DECLARED = new ProtocolScopes(
             PROTOCOL,
-            List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL),
+            List.of(TOPIC, PREFIX, CLIENT, PRINCIPAL, GROUP),
             topic -> List.of(new ScopeRef(TOPIC, topic)),
-            List.of(CLIENT_ID, PRINCIPAL_FIELD));
+            List.of(CLIENT_ID, PRINCIPAL_FIELD, GROUP_ID));
 
     private KafkaScopes() {}
 

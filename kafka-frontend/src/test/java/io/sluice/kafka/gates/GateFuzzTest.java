@@ -68,6 +68,8 @@ class GateFuzzTest {
                             new RateLimit(1.0, 1.0, null, null),
                             null,
                             null,
+                            null,
+                            null,
                             ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
@@ -119,6 +121,8 @@ class GateFuzzTest {
                     new Limit(
                             null,
                             new RateLimit(3.0, 200.0, null, null),
+                            null,
+                            null,
                             null,
                             ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             harness.request(

@@ -2,6 +2,7 @@ package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.sluice.kafka.codec.GroupRequests;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.connection.KafkaSettings;
 import io.sluice.kafka.routing.TopicIdLookup;
@@ -85,7 +86,9 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null, null);
-        return produce ? new Limit(rate, null, null, onExceed) : new Limit(null, rate, null, onExceed);
+        return produce
+                ? new Limit(rate, null, null, null, null, onExceed)
+                : new Limit(null, rate, null, null, null, onExceed);
     }
 
     /**
@@ -98,6 +101,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
             RequestHeader header = new RequestHeader().read(lent);
             if (header.apiKey() == ApiKeys.PRODUCE.id) {
                 act(gates.produce().request(lent, header), lent, header);
+            } else if (GroupRequests.isGroupRequest(header.apiKey())) {
+                act(gates.groups().request(lent, header), lent, header);
             } else if (header.apiKey() == ApiKeys.SHARE_FETCH.id) {
                 act(gates.shareFetch().request(lent, header), lent, header);
             } else {

@@ -28,8 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KafkaScopesTest {
 
     private static final ScopeCatalogue CATALOGUE = ScopeCatalogue.of(KafkaScopes.DECLARED);
-    private static final Limit LIMIT = new Limit(new RateLimit(100.0, null, null, null), null, null, OnExceed.REJECT);
-    private static final Limit ANY = new Limit(null, null, null, null);
+    private static final Limit LIMIT =
+            new Limit(new RateLimit(100.0, null, null, null), null, null, null, null, OnExceed.REJECT);
+    private static final Limit ANY = new Limit(null, null, null, null, null, null);
     private static final String ANONYMOUS = KafkaScopes.ANONYMOUS;
 
     private static LimitsDocument parse(String json) {
@@ -87,8 +88,12 @@ class KafkaScopesTest {
                 "{\"kafka\": {\"prefixes\": {\"team/a\": {}}}} | kafka.prefixes[\"team/a\"]: must be a topic name prefix",
                 "{\"kafka\": {\"clients\": {\"\": {}}}}        | kafka.clients[\"\"]: must be a client id of 1 to 255 characters",
                 "{\"kafka\": {\"clients\": {\"a\": null}}}     | kafka.clients[\"a\"]: must be a limit object, got null",
-                "{\"kafka\": {\"topic\": {}}}                  | kafka.topic: unknown field; known fields are clients, prefixes, principals, topics",
+                "{\"kafka\": {\"topic\": {}}}                  | kafka.topic: unknown field; known fields are clients, groups, prefixes, principals, topics",
                 "{\"kafka\": []}                               | kafka: must be a JSON object, got an array",
+                "{\"kafka\": {\"groups\": {\"\": {}}}}         | kafka.groups[\"\"]: must be a consumer group id or glob of 1 to 255 characters",
+                "{\"kafka\": {\"groups\": {\"g\": {\"publish\": {}}}}} | kafka.groups[\"g\"].publish: kafka.groups limits do not take it",
+                "{\"kafka\": {\"topics\": {\"t\": {\"joinsPerMinute\": 6}}}} | kafka.topics[\"t\"].joinsPerMinute: kafka.topics limits do not take it; it is a limit of kafka.groups only",
+                "{\"kafka\": {\"groups\": {\"g\": {\"joinsPerMinute\": 0}}}} | kafka.groups[\"g\"].joinsPerMinute: must be a positive finite number",
             })
     void badKafkaSectionsAreRejectedNamingTheField(String json, String message) {
         String got = rejection(json);
@@ -161,11 +166,13 @@ class KafkaScopesTest {
         LimitsDocument limits = LimitsDocument.empty()
                 .withLimit(
                         ref(KafkaScopes.PREFIX, "team-a."),
-                        new Limit(new RateLimit(50.0, null, null, null), null, null, OnExceed.REJECT))
+                        new Limit(new RateLimit(50.0, null, null, null), null, null, null, null, OnExceed.REJECT))
                 .withLimit(
                         ref(KafkaScopes.CLIENT, "billing"),
-                        new Limit(new RateLimit(80.0, null, null, null), null, null, null))
-                .withLimit(ScopeRef.PROXY, new Limit(new RateLimit(100.0, null, null, null), null, null, null));
+                        new Limit(new RateLimit(80.0, null, null, null), null, null, null, null, null))
+                .withLimit(
+                        ScopeRef.PROXY,
+                        new Limit(new RateLimit(100.0, null, null, null), null, null, null, null, null));
         long[] now = {1_000_000_000L};
         QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
         QuotaDecision decision = new QuotaDecision();
@@ -273,7 +280,7 @@ class KafkaScopesTest {
     }
 
     private static Limit messages(double perSecond, OnExceed onExceed) {
-        return new Limit(new RateLimit(perSecond, null, null, null), null, null, onExceed);
+        return new Limit(new RateLimit(perSecond, null, null, null), null, null, null, null, onExceed);
     }
 
     private static int drain(QuotaPath path, long nowNanos, int most, QuotaDecision decision) {
@@ -295,10 +302,10 @@ class KafkaScopesTest {
     @Test
     void theKindsKeepTheIdsTheClusterStoreKnowsThemBy() {
         assertEquals(
-                List.of("kafka_topic", "kafka_prefix", "kafka_client", "kafka_principal"),
+                List.of("kafka_topic", "kafka_prefix", "kafka_client", "kafka_principal", "kafka_group"),
                 KafkaScopes.DECLARED.kinds().stream().map(ScopeKind::id).toList());
         assertEquals(
-                List.of("kafka-topic", "kafka-prefix", "kafka-client", "kafka-principal"),
+                List.of("kafka-topic", "kafka-prefix", "kafka-client", "kafka-principal", "kafka-group"),
                 KafkaScopes.DECLARED.kinds().stream().map(ScopeKind::cliName).toList());
         assertEquals(List.of(ref(KafkaScopes.TOPIC, "orders")), CATALOGUE.topicScopes("kafka", "orders"));
         for (ScopeKind kind : KafkaScopes.DECLARED.kinds()) {

@@ -257,6 +257,35 @@ class AdminCliIT {
     }
 
     @Test
+    void aConsumerGroupGlobTakesRatesOfJoinsAndCommitsAndOnlyThose() throws Exception {
+        ok("limits", "set", "kafka-group", "orders-*", "--joins-per-minute", "10", "--commits-per-minute", "600");
+        try {
+            JsonNode limit =
+                    JSON.readTree(ok("limits", "get", "kafka-group", "orders-*").out());
+            assertEquals(10.0, limit.path("joinsPerMinute").asDouble());
+            assertEquals(600.0, limit.path("commitsPerMinute").asDouble());
+            ok(
+                    "limits",
+                    "set",
+                    "kafka-group",
+                    "orders-*",
+                    "--commits-per-minute",
+                    "unlimited",
+                    "--on-exceed",
+                    "reject");
+            limit = JSON.readTree(ok("limits", "get", "kafka-group", "orders-*").out());
+            assertEquals(10.0, limit.path("joinsPerMinute").asDouble(), "the joins rate kept");
+            assertTrue(limit.path("commitsPerMinute").isMissingNode(), "the commits rate removed");
+            assertTrue(ok("limits", "list").out().contains("joins 10/min"));
+            Run publish = cli("limits", "set", "kafka-group", "orders-*", "--publish-rate", "5");
+            assertEquals(AdminCli.REFUSED, publish.exit(), publish.err());
+            assertTrue(publish.err().contains("publish: kafka.groups limits do not take it"), publish.err());
+        } finally {
+            ok("limits", "delete", "kafka-group", "orders-*");
+        }
+    }
+
+    @Test
     void kafkaScopesUseTheirRoutesWithTheNameEncoded() throws Exception {
         String clientId = "billing/eu service";
         ok("limits", "set", "kafka-topic", "orders.v1", "--publish-bytes", "10MiB");

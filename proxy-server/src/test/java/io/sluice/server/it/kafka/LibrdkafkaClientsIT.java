@@ -11,28 +11,21 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * librdkafka, the C client under Python's, Go's, .NET's clients and kcat, through Sluice as a new
@@ -47,30 +40,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class LibrdkafkaClientsIT {
 
-    /** Debian's interpreter: a pyenv {@code python3} earlier on PATH has no confluent_kafka. */
-    private static final String PYTHON = "/usr/bin/python3";
-
-    private static final String KCAT = "/usr/bin/kcat";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static BrokersOnlySluiceReaches brokers;
     private static SluiceForKafka sluice;
     private static KafkaClients javaClients;
-    private static Path script;
-    private static List<String> librdkafkaSettings;
+    private static LibrdkafkaScript librdkafka;
 
     @BeforeAll
     static void start() throws Exception {
-        boolean installed = Files.isExecutable(Path.of(KCAT))
-                && new ProcessBuilder(PYTHON, "-c", "import confluent_kafka")
-                                .redirectErrorStream(true)
-                                .start()
-                                .waitFor()
-                        == 0;
-        if (!installed && System.getenv("SLUICE_REQUIRE_LIBRDKAFKA") != null) {
-            fail("python3-confluent-kafka or kcat is missing: apt-get install python3-confluent-kafka kcat");
-        }
-        assumeTrue(installed, "python3-confluent-kafka and kcat are not installed");
         brokers = BrokersOnlySluiceReaches.get();
         IssuedCertificate certificate =
                 brokers.ca.issue("sluice").hosts("127.0.0.1", "localhost").write();
@@ -82,12 +60,14 @@ class LibrdkafkaClientsIT {
                 "--tls-key",
                 certificate.key().toString());
         String ca = brokers.ca.certificateFile().toString();
-        librdkafkaSettings = List.of(
-                "security.protocol=SASL_SSL",
-                "sasl.mechanisms=PLAIN",
-                "sasl.username=" + BrokersOnlySluiceReaches.SASL_USER,
-                "sasl.password=" + BrokersOnlySluiceReaches.SASL_PASSWORD,
-                "ssl.ca.location=" + ca);
+        librdkafka = LibrdkafkaScript.forClientsOf(
+                sluice.bootstrap(),
+                List.of(
+                        "security.protocol=SASL_SSL",
+                        "sasl.mechanisms=PLAIN",
+                        "sasl.username=" + BrokersOnlySluiceReaches.SASL_USER,
+                        "sasl.password=" + BrokersOnlySluiceReaches.SASL_PASSWORD,
+                        "ssl.ca.location=" + ca));
         javaClients = new KafkaClients(
                 sluice.bootstrap(),
                 Map.of(
@@ -99,10 +79,6 @@ class LibrdkafkaClientsIT {
                                         + BrokersOnlySluiceReaches.SASL_PASSWORD + "\";",
                         SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM",
                         SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca));
-        script = Files.createTempFile("librdkafka_client", ".py");
-        try (InputStream source = LibrdkafkaClientsIT.class.getResourceAsStream("librdkafka_client.py")) {
-            Files.copy(source, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
     }
 
     @AfterAll
@@ -116,12 +92,13 @@ class LibrdkafkaClientsIT {
     void kcatMetadataNamesOnlySluicesAddresses() throws Exception {
         String topic = KafkaClientsIT.unique("rdkafka-metadata");
         javaClients.createTopics(3, topic);
-        List<String> command = new ArrayList<>(List.of(KCAT, "-b", sluice.bootstrap(), "-L", "-J", "-t", topic));
-        for (String setting : librdkafkaSettings) {
+        List<String> command =
+                new ArrayList<>(List.of(LibrdkafkaScript.KCAT, "-b", sluice.bootstrap(), "-L", "-J", "-t", topic));
+        for (String setting : librdkafka.settings()) {
             command.add("-X");
             command.add(setting);
         }
-        String out = run(command);
+        String out = LibrdkafkaScript.run(command);
         JsonNode metadata = JSON.readTree(out);
         Set<String> brokerAddresses = new HashSet<>();
         for (JsonNode broker : metadata.get("brokers")) {
@@ -185,46 +162,8 @@ class LibrdkafkaClientsIT {
         assertTrue(throttles.stream().anyMatch(ms -> ms > 0), "no throttle callback with a throttle time: " + produced);
     }
 
-    /** Runs the librdkafka client script: {@code action} on {@code topic}, with librdkafka settings or options. */
     private static JsonNode librdkafka(String action, String topic, int count, String... extra) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                PYTHON,
-                script.toString(),
-                action,
-                "--bootstrap",
-                sluice.bootstrap(),
-                "--topic",
-                topic,
-                "--count",
-                Integer.toString(count)));
-        for (String setting : librdkafkaSettings) {
-            command.add("--config");
-            command.add(setting);
-        }
-        for (int i = 0; i < extra.length; i++) {
-            if (extra[i].startsWith("--")) {
-                command.add(extra[i]);
-                command.add(extra[++i]);
-            } else {
-                command.add("--config");
-                command.add(extra[i]);
-            }
-        }
-        return JSON.readTree(run(command));
-    }
-
-    /** Runs {@code command}, failing unless it exits 0 within two minutes; its standard output. */
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Path err = Files.createTempFile("librdkafka", ".err");
-        Process process =
-                new ProcessBuilder(command).redirectError(err.toFile()).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            fail(command.get(0) + " still running after 2 minutes: " + Files.readString(err));
-        }
-        assertEquals(0, process.exitValue(), command.get(0) + " failed: " + Files.readString(err) + out);
-        return out;
+        return librdkafka.run(action, topic, count, extra);
     }
 
     private static void limit(String topic, String json) throws Exception {

@@ -1,7 +1,9 @@
 package io.sluice.server.it.kafka;
 
+import io.sluice.testkit.kafka.KafkaCluster;
 import io.sluice.testkit.process.FreePorts;
 import io.sluice.testkit.sluice.SluiceProcess;
+import io.sluice.testkit.tls.CertificateAuthority;
 import io.sluice.testkit.tls.ClientSslContexts;
 
 import javax.net.ssl.SSLContext;
@@ -60,9 +62,29 @@ final class SluiceForKafka implements AutoCloseable {
         return startOn(listenHost, "512m", brokers, upstream, options);
     }
 
+    /**
+     * Sluice in front of {@code cluster} at {@code upstream}, whose brokers advertise addresses a
+     * client could reach too (a cluster of a test's own, with settings the shared one does not have).
+     */
+    static SluiceForKafka start(KafkaCluster cluster, String upstream, String... options) {
+        return startOn("127.0.0.1", "512m", cluster.nodeIds().size(), null, null, upstream, options);
+    }
+
     private static SluiceForKafka startOn(
             String listenHost, String heap, BrokersOnlySluiceReaches brokers, String upstream, String... options) {
-        int nodeCount = brokers.cluster.nodeIds().size();
+        return startOn(
+                listenHost, heap, brokers.cluster.nodeIds().size(), brokers.hostsFile, brokers.ca, upstream, options);
+    }
+
+    /** @param hostsFile Sluice's hosts file, or null for the machine's; {@code ca} the admin port's, or null */
+    private static SluiceForKafka startOn(
+            String listenHost,
+            String heap,
+            int nodeCount,
+            Path hostsFile,
+            CertificateAuthority ca,
+            String upstream,
+            String... options) {
         int kafkaPort = FreePorts.loopbackRange(2 + nodeCount);
         int base = kafkaPort;
         int adminPort = FreePorts.loopback();
@@ -86,7 +108,10 @@ final class SluiceForKafka implements AutoCloseable {
                 "--limits-file",
                 limits.toString()));
         args.addAll(List.of(options));
-        List<String> jvm = new ArrayList<>(List.of("-Djdk.net.hosts.file=" + brokers.hostsFile, "-Xmx" + heap));
+        List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap));
+        if (hostsFile != null) {
+            jvm.add("-Djdk.net.hosts.file=" + hostsFile);
+        }
         String leakLevel = System.getProperty("io.netty.leakDetection.level");
         if (leakLevel != null) {
             jvm.add("-Dio.netty.leakDetection.level=" + leakLevel);
@@ -96,9 +121,8 @@ final class SluiceForKafka implements AutoCloseable {
                 .options(args.toArray(String[]::new))
                 .echo("[sluice] ")
                 .start();
-        SSLContext adminTls = List.of(options).contains("--tls-cert")
-                ? ClientSslContexts.trusting(brokers.ca.certificateFile())
-                : null;
+        SSLContext adminTls =
+                List.of(options).contains("--tls-cert") ? ClientSslContexts.trusting(ca.certificateFile()) : null;
         return new SluiceForKafka(process, kafkaPort, base, adminPort, adminTls);
     }
 
@@ -155,6 +179,11 @@ final class SluiceForKafka implements AutoCloseable {
     /** Puts the client address limit {@code json} on the CIDR block {@code block} ({@code *} for each address). */
     void limitAddresses(String block, String json) {
         putLimitAt("/api/v1/limits/ips/" + URLEncoder.encode(block, StandardCharsets.UTF_8), json);
+    }
+
+    /** Puts the consumer group limit {@code json} on the group id or glob {@code group} ({@code *} for each group). */
+    void limitGroup(String group, String json) {
+        putLimit("groups", group, json);
     }
 
     /** Puts the Kafka limit {@code json} of {@code kind} ({@code topics}, {@code prefixes}, ...) on {@code name}. */

@@ -4,6 +4,8 @@ produce: sends --count records numbered from 0 ("<prefix><n>") to --topic, then 
 delivery report; prints what the reports and librdkafka's throttle callback said.
 consume: reads --topic in consumer group --group until --count records came (then a second more,
 to see duplicates) or --timeout passed; prints the values in the order they came.
+rejoin: --count times joins consumer group --group on --topic, waits for its assignment (at most
+--timeout seconds each time) and leaves again; prints how long each join took and the errors seen.
 
 Every --config KEY=VALUE goes to librdkafka as it is (security.protocol, sasl.*, ssl.*, batching).
 The result is one JSON object on stdout.
@@ -74,9 +76,29 @@ def consume(args):
     return {"values": values, "errors": errors[:5]}
 
 
+def rejoin(args):
+    joins_ms, errors = [], []
+    for _ in range(args.count):
+        conf = settings(args)
+        conf.update({"group.id": args.group, "auto.offset.reset": "earliest",
+                     "error_cb": lambda error: errors.append(error.str())})
+        assigned = []
+        consumer = Consumer(conf)
+        start = time.monotonic()
+        consumer.subscribe([args.topic], on_assign=lambda c, partitions: assigned.append(len(partitions)))
+        deadline = start + args.timeout
+        while not assigned and time.monotonic() < deadline:
+            message = consumer.poll(0.1)
+            if message is not None and message.error():
+                errors.append(message.error().str())
+        joins_ms.append(int((time.monotonic() - start) * 1000) if assigned else None)
+        consumer.close()
+    return {"joinsMs": joins_ms, "errors": errors[:5]}
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("action", choices=["produce", "consume"])
+    parser.add_argument("action", choices=["produce", "consume", "rejoin"])
     parser.add_argument("--bootstrap", required=True)
     parser.add_argument("--topic", required=True)
     parser.add_argument("--count", type=int, required=True)
@@ -85,7 +107,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--config", action="append", default=[])
     args = parser.parse_args()
-    print(json.dumps(produce(args) if args.action == "produce" else consume(args)))
+    actions = {"produce": produce, "consume": consume, "rejoin": rejoin}
+    print(json.dumps(actions[args.action](args)))
 
 
 if __name__ == "__main__":

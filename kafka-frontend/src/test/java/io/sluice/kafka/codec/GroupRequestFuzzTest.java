@@ -1,0 +1,151 @@
+package io.sluice.kafka.codec;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.sluice.kafka.testing.KafkaFrames;
+import io.sluice.relay.FrameView;
+import io.sluice.relay.MalformedFrameException;
+import io.sluice.testing.ByteMutator;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * Arbitrary JoinGroup and OffsetCommit bodies through {@link GroupRequests}, of every version
+ * Sluice handles (the first byte picks the request, the second its version): a group id comes out or
+ * the request is refused as malformed, nothing else escapes; and a request that reads has a refusal
+ * a Java client reads, answering each partition the request names. Seeds: requests as stock
+ * clients write them; {@link #generatedInputs} runs a seeded mutation loop in every build.
+ */
+class GroupRequestFuzzTest {
+
+    private static final HandledApi[] APIS = {HandledApi.JOIN_GROUP, HandledApi.OFFSET_COMMIT};
+    private static final int GENERATED_INPUTS = 3_000;
+
+    @FuzzTest(maxDuration = "5m")
+    void bodies(byte[] input) {
+        if (input.length < 2) {
+            return;
+        }
+        HandledApi api = APIS[(input[0] & 0xff) % APIS.length];
+        short version = (short) (api.minVersion() + (input[1] & 0xff) % (api.maxVersion() - api.minVersion() + 1));
+        ByteBuf frame = frame(api.key(), version, Arrays.copyOfRange(input, 2, input.length));
+        ByteBuf refusal = null;
+        try {
+            FrameView view = KafkaFrames.view(frame);
+            RequestHeader header = new RequestHeader().read(view);
+            String group;
+            try {
+                group = GroupRequests.groupId(view, header);
+            } catch (MalformedFrameException e) {
+                return;
+            }
+            assertNotNull(group);
+            refusal = GroupRequests.refusal(ByteBufAllocator.DEFAULT, view, header);
+            if (api == HandledApi.JOIN_GROUP) {
+                assertEquals(
+                        GroupRequests.REFUSAL.code(),
+                        KafkaFrames.body(refusal, api.key(), version, new JoinGroupResponseData())
+                                .errorCode());
+            } else {
+                KafkaFrames.body(refusal, api.key(), version, new OffsetCommitResponseData());
+            }
+        } finally {
+            frame.release();
+            if (refusal != null) {
+                refusal.release();
+            }
+        }
+    }
+
+    @Test
+    void generatedInputs() {
+        List<byte[]> seeds = new ArrayList<>();
+        for (short v = HandledApi.JOIN_GROUP.minVersion(); v <= HandledApi.JOIN_GROUP.maxVersion(); v++) {
+            JoinGroupRequestData join = new JoinGroupRequestData()
+                    .setGroupId("orders")
+                    .setSessionTimeoutMs(45_000)
+                    .setRebalanceTimeoutMs(300_000)
+                    .setMemberId("consumer-1-abc")
+                    .setProtocolType("consumer");
+            join.protocols()
+                    .add(new JoinGroupRequestData.JoinGroupRequestProtocol()
+                            .setName("range")
+                            .setMetadata(new byte[] {0, 3, 0, 0}));
+            seeds.add(seed(0, v, join));
+        }
+        for (short v = HandledApi.OFFSET_COMMIT.minVersion(); v <= HandledApi.OFFSET_COMMIT.maxVersion(); v++) {
+            OffsetCommitRequestData commit =
+                    new OffsetCommitRequestData().setGroupId("orders").setMemberId("m");
+            OffsetCommitRequestData.OffsetCommitRequestTopic topic =
+                    new OffsetCommitRequestData.OffsetCommitRequestTopic()
+                            .setName(v < 10 ? "orders" : "")
+                            .setTopicId(v < 10 ? Uuid.ZERO_UUID : Uuid.fromString("Qk5w9dBnSeyqTO2Dg0Yj2A"));
+            topic.partitions()
+                    .add(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                            .setPartitionIndex(3)
+                            .setCommittedOffset(42));
+            commit.topics().add(topic);
+            seeds.add(seed(1, v, commit));
+        }
+        ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
+        for (int i = 0; i < GENERATED_INPUTS; i++) {
+            byte[] input = mutator.next();
+            try {
+                bodies(input);
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
+            }
+        }
+    }
+
+    /** A request frame of {@code key} and {@code version} with a header as a client writes it and {@code body}. */
+    private static ByteBuf frame(ApiKeys key, short version, byte[] body) {
+        ByteBuf empty = KafkaFrames.request(
+                key == ApiKeys.JOIN_GROUP ? new JoinGroupRequestData() : new OffsetCommitRequestData(),
+                version,
+                7,
+                "fuzz");
+        try {
+            int bodyIndex = new RequestHeader().read(KafkaFrames.view(empty)).bodyIndex();
+            int headerSize = bodyIndex - empty.readerIndex() - 4;
+            ByteBuf frame = Unpooled.buffer(4 + headerSize + body.length);
+            frame.writeInt(headerSize + body.length);
+            frame.writeBytes(empty, empty.readerIndex() + 4, headerSize);
+            frame.writeBytes(body);
+            return frame;
+        } finally {
+            empty.release();
+        }
+    }
+
+    private static byte[] seed(int api, short version, ApiMessage message) {
+        HandledApi handled = APIS[api];
+        ByteBuf frame = KafkaFrames.request(message, version, 7, "fuzz");
+        try {
+            int bodyIndex = new RequestHeader().read(KafkaFrames.view(frame)).bodyIndex();
+            byte[] seed = new byte[2 + frame.writerIndex() - bodyIndex];
+            seed[0] = (byte) api;
+            seed[1] = (byte) (version - handled.minVersion());
+            frame.getBytes(bodyIndex, seed, 2, seed.length - 2);
+            return seed;
+        } finally {
+            frame.release();
+        }
+    }
+}

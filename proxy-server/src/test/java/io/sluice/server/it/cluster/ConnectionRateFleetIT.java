@@ -43,15 +43,7 @@ class ConnectionRateFleetIT {
     @BeforeAll
     static void start() throws Exception {
         redis = RedisServer.builder().start();
-        cluster = SluiceCluster.start(
-                3,
-                broker.serviceUrl(),
-                "--cluster-store",
-                redis.uri(),
-                "--cluster-sync-interval",
-                "1000ms",
-                "--limits-source",
-                "store");
+        cluster = SluiceCluster.sharing(3, broker.serviceUrl(), redis.uri(), 1000);
     }
 
     @AfterAll

@@ -74,7 +74,9 @@ class AddressLimitsEndpointsTest {
 
         HttpResponse<String> topic = admin.put("/api/v1/limits/tenants/public", LIMIT);
         assertEquals(400, topic.statusCode());
-        assertEquals("connections: tenants limits do not take it; it is a limit of ips only", error(topic));
+        assertEquals(
+                "connections: tenants limits do not take it; it is a limit of roles, ips, kafka.clients, kafka.principals only",
+                error(topic));
         assertTrue(admin.engine.limits().limitsOf(ScopeKind.IPS).isEmpty(), "nothing changed");
     }
 }

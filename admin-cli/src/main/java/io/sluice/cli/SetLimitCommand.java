@@ -70,13 +70,14 @@ final class SetLimitCommand implements Callable<Integer> {
     @Option(
             names = "--connections-per-second",
             paramLabel = "N",
-            description = "ip: new client connections per second; over it a connection waits up to 1 s, then closes.")
+            description = "ip, role, kafka-principal, kafka-client: new client connections per second; over it an"
+                    + " address's connection waits up to 1 s, an identity's is closed after its handshake.")
     String connectionsPerSecond;
 
     @Option(
             names = "--connections-burst",
             paramLabel = "SECONDS",
-            description = "ip: connection bucket size, in seconds of rate.")
+            description = "ip, role, kafka-principal, kafka-client: connection bucket size, in seconds of rate.")
     String connectionsBurst;
 
     @Option(

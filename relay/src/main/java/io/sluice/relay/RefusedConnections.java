@@ -33,6 +33,12 @@ public final class RefusedConnections {
             ProxyStats stats,
             String reason,
             String why) {
+        count(client, connections, stats, reason, why);
+        ctx.close();
+    }
+
+    /** Counts and logs a connection the caller closes, as {@link #refuse} does. */
+    public void count(SocketAddress client, String connections, ProxyStats stats, String reason, String why) {
         stats.connectionRefused(reason);
         long leftOut = warning.admit();
         if (leftOut >= 0) {
@@ -44,6 +50,5 @@ public final class RefusedConnections {
                     reason,
                     RepeatedWarning.leftOut(leftOut));
         }
-        ctx.close();
     }
 }

@@ -15,11 +15,15 @@ import io.sluice.kafka.gates.GateVerdict;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.routing.BrokerEndpoint;
+import io.sluice.kafka.scopes.KafkaNames;
+import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.scopes.SslPrincipalMapping;
+import io.sluice.limits.ScopeRef;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
+import io.sluice.relay.accept.IdentityConnectionRate;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.relay.connection.UpstreamFailure;
@@ -91,6 +95,10 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private boolean certificateRead;
     /** Its frames are kept small: before its first request, and from a SaslHandshake until the first request past SASL. */
     private boolean smallFrames = true;
+    /** Whether it has been charged to its client id's rate of new connections: at its first request. */
+    private boolean clientIdCharged;
+    /** The principal it was charged to the rate of new connections of, or {@code null}: re-authenticating as the same one is no new connection. */
+    private String chargedPrincipal;
 
     KafkaConnection(ProxiedConnection relay, KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
         this.relay = relay;
@@ -107,7 +115,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 settings.topicIdLookup(),
                 settings.maxTopicsPerConnection(),
                 String.valueOf(relay.clientAddress()));
-        this.authentication = new SaslAuthentication(gates::authenticated);
+        this.authentication = new SaslAuthentication(this::authenticated);
     }
 
     /**
@@ -150,20 +158,60 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
      * which the TLS handshake verified, as Kafka's SSL listener names it; a SASL exchange that the
      * broker accepts later names another, as on Kafka's SASL_SSL listener.
      */
-    private void readCertificate() {
+    private boolean readCertificate() {
         certificateRead = true;
         X509Certificate certificate = relay.clientCertificate();
-        if (certificate != null) {
-            String principal = principalMapping.principalOf(certificate.getSubjectX500Principal());
-            log.debug("Kafka connection from {} presented a client certificate: {}", relay.clientAddress(), principal);
-            gates.authenticated(principal);
+        if (certificate == null) {
+            return true;
         }
+        String principal = principalMapping.principalOf(certificate.getSubjectX500Principal());
+        log.debug("Kafka connection from {} presented a client certificate: {}", relay.clientAddress(), principal);
+        return authenticated(principal);
+    }
+
+    /**
+     * The broker accepted the connection's authentication (or Sluice's TLS handshake verified its
+     * certificate) as {@code principal}: its gates charge the principal from now on, and the
+     * connection is charged to the principal's rate of new connections. Whether it may go on; when
+     * not, it is closing.
+     */
+    private boolean authenticated(String principal) {
+        gates.authenticated(principal);
+        if (principal.equals(chargedPrincipal)) {
+            return true;
+        }
+        chargedPrincipal = principal;
+        return admitConnectionOf(new ScopeRef(KafkaScopes.PRINCIPAL, principal));
+    }
+
+    /**
+     * Charges the connection to {@code identity}'s rate of new connections (docs/REFERENCE.md,
+     * "Limits by identity"); over it, closes the connection. Whether it may go on.
+     */
+    private boolean admitConnectionOf(ScopeRef identity) {
+        if (IdentityConnectionRate.admit(
+                services.quotas(), services.stats(), identity, relay.clientAddress(), "Kafka connection")) {
+            return true;
+        }
+        relay.close();
+        return false;
+    }
+
+    /**
+     * At the connection's first request, whose header {@link #header} just read from {@code
+     * frame}: charges it to its client id's rate of new connections (a client id as it is charged,
+     * bounded). Whether it may go on.
+     */
+    private boolean chargeClientId(FrameView frame) {
+        clientIdCharged = true;
+        String clientId = KafkaNames.chargedClientId(header.clientId(frame));
+        return clientId == null || admitConnectionOf(new ScopeRef(KafkaScopes.CLIENT, clientId));
     }
 
     @Override
     public void fromClient(FrameView frame) {
-        if (!certificateRead) {
-            readCertificate();
+        if (!certificateRead && !readCertificate()) {
+            return;
         }
         if (authentication.rawTokens()) {
             authentication.rawFromClient(frame);
@@ -171,6 +219,9 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             return;
         }
         header.read(frame);
+        if (!clientIdCharged && !chargeClientId(frame)) {
+            return;
+        }
         services.stats().request(header.apiKey());
         limitFrames(header.apiKey());
         if (header.isNewerApiVersions()) {

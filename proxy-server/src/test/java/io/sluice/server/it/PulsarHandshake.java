@@ -15,7 +15,17 @@ public final class PulsarHandshake {
 
     /** Sends CONNECT on {@code socket} and reads the broker's CONNECTED; throws if closed first. */
     public static void connected(Socket socket) throws IOException {
-        socket.getOutputStream().write(RawPulsarClient.connectFrame());
+        exchange(socket, RawPulsarClient.connectFrame());
+    }
+
+    /** The same with token authentication: the role is the token's. */
+    public static ConnectStorm.Handshake withToken(String token) {
+        byte[] connect = RawPulsarClient.connectFrame(token);
+        return socket -> exchange(socket, connect);
+    }
+
+    private static void exchange(Socket socket, byte[] connect) throws IOException {
+        socket.getOutputStream().write(connect);
         DataInputStream in = new DataInputStream(socket.getInputStream());
         int total = in.readInt();
         byte[] command = new byte[in.readInt()];

@@ -1,5 +1,10 @@
 package io.sluice.server.it;
 
+import io.sluice.limits.EventRate;
+import io.sluice.limits.Limit;
+import io.sluice.limits.ScopeRef;
+import io.sluice.pulsar.scopes.PulsarScopes;
+import io.sluice.relay.accept.ConnectionRateGate;
 import io.sluice.testkit.pulsar.PulsarBroker;
 import io.sluice.testkit.pulsar.PulsarTokens;
 import org.apache.pulsar.client.api.AuthenticationFactory;
@@ -10,9 +15,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Limits by role through Sluice in front of a broker with token and basic authentication
  * (docs/REFERENCE.md, "Limits by identity"): role alice is held to her limit while bob, on the same
  * namespace, is not slowed, whether the role comes from a token or a basic user; a token or a
- * password the broker does not accept is the broker's refusal.
+ * password the broker does not accept is the broker's refusal; a role reconnecting in a loop gets
+ * its rate of new connections, another role beside it unslowed.
  */
 class PulsarRoleIT {
 
@@ -99,6 +109,53 @@ class PulsarRoleIT {
                     String.valueOf(refused));
             assertFalse(String.valueOf(refused.getMessage()).contains("Sluice"), refused.getMessage());
         }
+    }
+
+    @Test
+    void aRoleReconnectingInALoopGetsItsRateOfNewConnectionsAndAnotherRoleIsNotSlowed() throws Exception {
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(PulsarScopes.ROLE, "looping"),
+                        new Limit(null, null, new EventRate(10.0, 1.0), null, null, null)));
+        long refusedBefore = refused();
+        InetSocketAddress port = new InetSocketAddress("127.0.0.1", sluice.server.proxyPort());
+        CompletableFuture<ConnectStorm.Result> beside = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ConnectStorm.run(
+                        port,
+                        "127.0.0.1",
+                        null,
+                        12,
+                        Duration.ofSeconds(3),
+                        PulsarHandshake.withToken(PulsarTokens.hs256(SECRET, "steady")));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        ConnectStorm.Result loop = ConnectStorm.run(
+                port,
+                "127.0.0.1",
+                null,
+                150,
+                Duration.ofSeconds(3),
+                PulsarHandshake.withToken(PulsarTokens.hs256(SECRET, "looping")));
+        ConnectStorm.Result other = beside.get();
+        System.out.println("[pulsar-role] a role reconnecting in a loop: " + loop + ", another role: " + other);
+
+        // Charged once the broker accepted the role: over the rate, closed before its CONNECTED reaches the client.
+        double expected = loop.expected(10, 1);
+        assertTrue(
+                Math.abs(loop.admitted() - expected) <= expected * 0.1 + 1,
+                "admitted " + loop.admitted() + " of " + loop.attempts() + " in " + loop.spanSeconds() + " s, expected "
+                        + expected + " +-10 %");
+        assertEquals(loop.closed(), refused() - refusedBefore, "the rest closed as over the rate");
+        assertEquals(12, other.admitted(), "the role beside it is within its own rate");
+        assertTrue(other.slowestSeconds() < 1.0, "and not slowed: " + other.slowestSeconds() + " s");
+    }
+
+    private static long refused() {
+        return sluice.server.stats().refusedConnections().getOrDefault(ConnectionRateGate.REASON, 0L);
     }
 
     /** Not PublishQuotaIT's: its class starts the shared broker, which this test does not need. */

@@ -1,5 +1,6 @@
 package io.sluice.server.it;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -63,6 +64,17 @@ final class RawPulsarClient implements AutoCloseable {
                 .setType(BaseCommand.Type.CONNECT)
                 .setConnect(
                         CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
+    }
+
+    /** A CONNECT frame as a protocol-21 client with token authentication sends it. */
+    static byte[] connectFrame(String token) {
+        return command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.CONNECT)
+                .setConnect(CommandConnect.newBuilder()
+                        .setClientVersion("raw-it")
+                        .setProtocolVersion(21)
+                        .setAuthMethodName("token")
+                        .setAuthData(ByteString.copyFromUtf8(token))));
     }
 
     /** Looks {@code topic} up, as a real client does before its PRODUCER: the broker then owns the topic's bundle. */

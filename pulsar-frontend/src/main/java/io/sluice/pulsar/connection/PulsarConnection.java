@@ -3,6 +3,7 @@ package io.sluice.pulsar.connection;
 import io.netty.buffer.ByteBuf;
 import io.sluice.admission.AdmissionDecision;
 import io.sluice.admission.RequestType;
+import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
@@ -16,6 +17,7 @@ import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
+import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.pulsar.scopes.TopicName;
 import io.sluice.relay.ClientText;
 import io.sluice.relay.ConnectionBudget;
@@ -25,6 +27,7 @@ import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.RepeatedWarning;
+import io.sluice.relay.accept.IdentityConnectionRate;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ConnectionState;
 import io.sluice.relay.connection.ProxiedConnection;
@@ -357,7 +360,12 @@ final class PulsarConnection implements ConnectionProtocol {
         }
         switch (type) {
             case MESSAGE -> dispatch.message(frame, upstreamCommand);
-            case CONNECTED, PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
+            case CONNECTED -> {
+                if (!connected(FrameReader.parse(frame).getConnected().getMaxMessageSize())) {
+                    return;
+                }
+            }
+            case PRODUCER_SUCCESS, SUCCESS, ERROR, CLOSE_PRODUCER, CLOSE_CONSUMER, TOPIC_MIGRATED ->
                 trackFromBroker(FrameReader.parse(frame));
             case LOOKUP_RESPONSE -> {
                 if (rewriteLookups) {
@@ -375,7 +383,6 @@ final class PulsarConnection implements ConnectionProtocol {
 
     private void trackFromBroker(BaseCommand command) {
         switch (command.getType()) {
-            case CONNECTED -> connected(command.getConnected().getMaxMessageSize());
             case PRODUCER_SUCCESS ->
                 publish.producerCreated(command.getProducerSuccess().getRequestId());
             case SUCCESS -> dispatch.consumerCreated(command.getSuccess().getRequestId());
@@ -402,19 +409,31 @@ final class PulsarConnection implements ConnectionProtocol {
      * The broker's CONNECTED is on its way to the client: its max message size (or the default,
      * when it tells none) applies to both sides from now, lifting the client's 64 KiB before
      * CONNECTED, the role the CONNECT claimed is the connection's (the broker accepted it), and the
-     * handshake is done.
+     * handshake is done. A connection over its role's rate of new connections is closed instead,
+     * the CONNECTED not passed on; whether it may go on.
      */
-    private void connected(int maxMessageSize) {
+    private boolean connected(int maxMessageSize) {
         relay.limitFrames(
                 maxMessageSize > 0
                         ? PulsarFrameRule.maxFrameSize(maxMessageSize)
                         : PulsarFrameRule.DEFAULT_MAX_FRAME_SIZE);
         if (claimedRole != null) {
-            publish.authenticated(claimedRole);
-            dispatch.authenticated(claimedRole);
+            String role = claimedRole;
             claimedRole = null;
+            publish.authenticated(role);
+            dispatch.authenticated(role);
+            if (!IdentityConnectionRate.admit(
+                    services.quotas(),
+                    services.stats(),
+                    new ScopeRef(PulsarScopes.ROLE, role),
+                    relay.clientAddress(),
+                    "Pulsar connection")) {
+                relay.close();
+                return false;
+            }
         }
         relay.handshakeCompleted();
+        return true;
     }
 
     @Override

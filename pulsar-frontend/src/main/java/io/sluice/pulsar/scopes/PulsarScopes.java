@@ -1,6 +1,7 @@
 package io.sluice.pulsar.scopes;
 
 import io.sluice.limits.IdentityName;
+import io.sluice.limits.LimitPart;
 import io.sluice.limits.NameParameter;
 import io.sluice.limits.NameTemplate;
 import io.sluice.limits.ProtocolScopes;
@@ -87,6 +88,7 @@ public final class PulsarScopes {
                     IdentityName.rule("a Pulsar role"),
                     "alice")
             .withDefault()
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS)
             .rank(40)
             .description("everything one Pulsar role publishes or receives, together; \"*\" each role without an entry")
             .build();

@@ -36,7 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Limits by principal through Sluice, whose upstream is the brokers' SASL listener
  * (docs/KAFKA.md, "Principals"): alice's limit holds for her two producers together, whatever
  * client ids and mechanisms they use, while bob beside her is not slowed; {@code "*"} gives each
- * principal a bucket of its own; and a wrong password is the broker's refusal, charged to nobody.
+ * principal a bucket of its own; a wrong password is the broker's refusal, charged to nobody; and a
+ * principal reconnecting faster than its rate of new connections has the connections over it
+ * closed right after authenticating, from which its clients recover.
  */
 class KafkaPrincipalIT {
 
@@ -234,6 +236,50 @@ class KafkaPrincipalIT {
             assertTrue(flood.failure == null, flood.clientId + " failed: " + flood.failure);
         }
         return floods;
+    }
+
+    @Test
+    void aPrincipalReconnectingInALoopGetsItsRateOfNewConnectionsAndRecovers() throws Exception {
+        String refused = "sluice_connections_refused_total{protocol=\"kafka\",reason=\"connection_rate\"}";
+        assertEquals(
+                200,
+                put(
+                        "/api/v1/limits/kafka/principals/User%3Abob",
+                        "{\"connections\": {\"perSecond\": 2, \"burstSeconds\": 1}}"));
+        try {
+            double before = sluice.metric(refused);
+            describeClusterAsNewClients(alice("PLAIN", PLAIN, BrokersOnlySluiceReaches.SASL_PASSWORD), 6);
+            assertEquals(before, sluice.metric(refused), 0.0, "alice's connections are not bob's");
+            long start = System.nanoTime();
+            describeClusterAsNewClients(
+                    login(
+                            "PLAIN",
+                            PLAIN,
+                            BrokersOnlySluiceReaches.SECOND_SASL_USER,
+                            BrokersOnlySluiceReaches.SECOND_SASL_PASSWORD),
+                    6);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double closed = sluice.metric(refused) - before;
+            System.out.printf(
+                    "[kafka-principal] bob reconnecting as 6 new clients at 2 connections/s: %.0f closed after"
+                            + " authenticating, all 6 answered in %.1f s%n",
+                    closed, seconds);
+            assertTrue(closed >= 1, "bob's connections over his rate were closed after authenticating");
+        } finally {
+            delete("/api/v1/limits/kafka/principals/User%3Abob");
+        }
+    }
+
+    /** {@code times} new admin clients one after the other, each describing the cluster once: a new connection each. */
+    private static void describeClusterAsNewClients(KafkaClients clients, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            try (Admin admin = clients.admin()) {
+                assertFalse(admin.describeCluster()
+                        .nodes()
+                        .get(60, TimeUnit.SECONDS)
+                        .isEmpty());
+            }
+        }
     }
 
     private static KafkaClients alice(String mechanism, String module, String password) {

@@ -181,6 +181,26 @@ final class SluiceForKafka implements AutoCloseable {
         putLimitAt("/api/v1/limits/ips/" + URLEncoder.encode(block, StandardCharsets.UTF_8), json);
     }
 
+    /** Removes the client address limit of {@code block}, if it has one. */
+    void unlimitAddresses(String block) {
+        try {
+            HttpResponse<String> response = http().send(
+                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/ips/"
+                                            + URLEncoder.encode(block, StandardCharsets.UTF_8)))
+                                    .DELETE()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2 && response.statusCode() != 404) {
+                throw new AssertionError(response.statusCode() + " " + response.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Puts the consumer group limit {@code json} on the group id or glob {@code group} ({@code *} for each group). */
     void limitGroup(String group, String json) {
         putLimit("groups", group, json);

@@ -114,7 +114,7 @@ final class PulsarConnection implements ConnectionProtocol {
                 clientAddress,
                 settings.throttleReceiptWindow(),
                 ConnectionBudget.Pause.of(relay::pauseClient, relay::resumeClient, ReadGate.CONNECTION_LIMIT));
-        this.dispatch = new DispatchGate(relay, relay.eventLoop(), relay.clock(), services, clientAddress);
+        this.dispatch = new DispatchGate(relay, timers, relay.clock(), services, clientAddress);
     }
 
     @Override

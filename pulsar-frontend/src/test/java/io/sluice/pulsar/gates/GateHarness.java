@@ -39,7 +39,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
     }
 
     DispatchGate dispatchGate() {
-        return new DispatchGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000");
+        return new DispatchGate(this, timers, services.quotas().clock(), services, "10.0.0.1:5000");
     }
 
     /** The client-bound frames so far, parsed, and released. */

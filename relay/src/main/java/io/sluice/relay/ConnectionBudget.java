@@ -2,6 +2,7 @@ package io.sluice.relay;
 
 import io.sluice.limits.ConnectionLimits;
 
+import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -30,6 +31,24 @@ public final class ConnectionBudget {
 
         /** The connection is back under half of both limits: take its frames again. */
         void resume();
+
+        /**
+         * Stops reading for {@code reason} (a {@link ReadGate} reason, or a front end's own) with
+         * {@code pause}, whatever limit was breached, and restarts it with {@code resume}.
+         */
+        static Pause of(IntConsumer pause, IntConsumer resume, int reason) {
+            return new Pause() {
+                @Override
+                public void pause(Breach breach) {
+                    pause.accept(reason);
+                }
+
+                @Override
+                public void resume() {
+                    resume.accept(reason);
+                }
+            };
+        }
     }
 
     private final Supplier<ConnectionLimits> limits;

@@ -19,7 +19,6 @@ import org.apache.kafka.common.Uuid;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Fetch quotas for one connection, enforced on what the broker answers: the batches of each
@@ -62,7 +61,7 @@ public final class FetchGate {
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
     private final HeldRequest held;
     private final GateVerdict verdict = new GateVerdict();
-    private final Consumer<GatedTopic> ticker = this::tick;
+    private final FetchRelease release = new FetchRelease();
     /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
     private int[] kept = new int[8];
     /** What charging the current response came to. */
@@ -106,7 +105,7 @@ public final class FetchGate {
         context.topics().forEach(entry -> {
             GatedTopic topic = entry.fetch;
             if (topic != null) {
-                topic.timer.cancel();
+                topic.hold.close();
                 topic.throttle.end();
             }
         });
@@ -218,7 +217,7 @@ public final class FetchGate {
                 path.charge(now, count, size);
                 long wait = path.waitNanos(now);
                 topic.throttle.begin(decision, throttling.action(), topic.quota.meter(), now + wait);
-                topic.timer.schedule(wait);
+                topic.hold.lookAgainIn(wait);
             }
             records += count;
             index += size;
@@ -240,26 +239,15 @@ public final class FetchGate {
         kept[p] = length;
         trimmed = true;
         topic.throttle.begin(decision, Throttling.HOLD.action(), topic.quota.meter(), now + decision.waitNanos());
-        topic.timer.schedule(decision.waitNanos());
+        topic.hold.lookAgainIn(decision.waitNanos());
         if (decision.waitNanos() < quietNanos) {
             quietNanos = decision.waitNanos();
             quietScope = topic.throttle.scope();
         }
     }
 
-    /** Timer task: ends a throttle no fetch came to end. */
-    private void tick(GatedTopic topic) {
-        if (closed) {
-            return;
-        }
-        long now = context.clock().nanoTime();
-        if (!topic.throttle.endIfOver(now, false)) {
-            topic.timer.schedule(topic.throttle.leftNanos(now));
-        }
-    }
-
     private GatedTopic gated(TopicTable.Entry entry) {
-        entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
+        entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, release);
         return entry.fetch;
     }
 

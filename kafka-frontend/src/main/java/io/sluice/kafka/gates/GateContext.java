@@ -7,6 +7,7 @@ import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
+import io.sluice.relay.ConnectionHolds;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
@@ -15,13 +16,13 @@ import io.sluice.status.ClientIdentity;
 import io.sluice.status.ThrottleSubject;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * What the produce and fetch gates of one connection share: the one way out, which carries out
  * their verdicts ({@code out}), the event loop and clock, the engine's services, the connection's topics and identity, the lookup of topic ids nobody named
- * to it, and the reasons to pause its requests.
+ * to it, the reasons to pause its requests, and what its holds share (its one timer, its budget).
  *
+ * @param holds         what the connection's holds share, and its one timer for every gate timer
  * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
  */
 record GateContext(
@@ -33,6 +34,7 @@ record GateContext(
         ConnectionIdentity identity,
         TopicIdLookup topicIdLookup,
         RequestPauses pauses,
+        ConnectionHolds holds,
         String clientAddress) {
 
     /** Longest a timer waits before it looks again (picks up limit changes within this). */
@@ -42,9 +44,9 @@ record GateContext(
 
     /**
      * The state of topic {@code entry} in {@code direction}, held in {@code current}: made when there
-     * is none, re-chained when the client id or principal changed since.
+     * is none, released by {@code release}, re-chained when the client id or principal changed since.
      */
-    GatedTopic gated(TopicTable.Entry entry, GatedTopic current, Direction direction, Consumer<GatedTopic> tick) {
+    GatedTopic gated(TopicTable.Entry entry, GatedTopic current, Direction direction, TopicRelease release) {
         int generation = identity.generation();
         if (current != null && current.generation == generation) {
             return current;
@@ -66,7 +68,7 @@ record GateContext(
                                 KafkaScopes.CLIENT_ID.of(identity.clientId()),
                                 KafkaScopes.PRINCIPAL_FIELD.of(identity.principal()))));
         if (current == null) {
-            return new GatedTopic(quota, throttle, generation, loop, MAX_TIMER_NANOS, tick);
+            return new GatedTopic(quota, throttle, generation, holds, MAX_TIMER_NANOS, release);
         }
         current.rechain(quota, throttle, generation);
         return current;
@@ -78,7 +80,7 @@ record GateContext(
      */
     void throttled(GatedTopic topic, QuotaDecision decision, Throttling taken, long untilNanos) {
         topic.throttle.begin(decision, taken.action(), topic.quota.meter(), untilNanos);
-        topic.timer.schedule(untilNanos - clock.nanoTime());
+        topic.hold.lookAgainIn(untilNanos - clock.nanoTime());
     }
 
     /**

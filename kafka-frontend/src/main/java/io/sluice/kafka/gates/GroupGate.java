@@ -12,7 +12,7 @@ import io.sluice.quota.Dimension;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
+import io.sluice.relay.WakeUp;
 import io.sluice.status.ClientIdentity;
 import io.sluice.status.Throttle;
 import io.sluice.status.ThrottleSubject;
@@ -51,7 +51,7 @@ public final class GroupGate {
 
     private final GateContext context;
     private final HeldRequest held;
-    private final GateTimer throttleTimer;
+    private final WakeUp throttleTimer;
     private final GateVerdict verdict = new GateVerdict();
     private final QuotaDecision decision = new QuotaDecision();
     /** The limits {@link #scopes} were read from. */
@@ -65,7 +65,7 @@ public final class GroupGate {
     GroupGate(GateContext context) {
         this.context = context;
         this.held = new HeldRequest(context, RequestPauses.GROUP_HELD, this::heldDue);
-        this.throttleTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::throttleDue);
+        this.throttleTimer = context.holds().timers().timer(GateContext.MAX_TIMER_NANOS, this::throttleDue);
     }
 
     /**
@@ -172,7 +172,7 @@ public final class GroupGate {
         }
         long left = throttleEndsAtNanos - context.clock().nanoTime();
         if (left > 0 || held.isHeld()) {
-            throttleTimer.schedule(Math.max(left, GateTimer.MIN_WAIT_NANOS));
+            throttleTimer.schedule(Math.max(left, WakeUp.MIN_WAIT_NANOS));
             return;
         }
         endThrottle();

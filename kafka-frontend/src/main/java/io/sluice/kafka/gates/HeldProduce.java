@@ -8,20 +8,20 @@ import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
-import io.sluice.status.TopicMeter;
+import io.sluice.relay.Hold;
 
 import java.util.BitSet;
 
 /**
  * Produce requests with {@code acks=0}, which no response can carry a signal back to: what is
  * within quota goes to the broker at once, the rest is held in Sluice, in order per topic, and
- * forwarded when the buckets allow, each partition as a request of its own. What is held counts
- * against the connection's limits ({@link ConnectionBudget}); past them the connection takes no
- * request until half is released. Also each produce topic's timer ({@link #tick}), which ends its
- * throttle once it is over whatever the request's {@code acks}. Confined to the connection's event
- * loop.
+ * forwarded when the buckets allow, each partition as a request of its own, by each topic's
+ * {@link Hold}. What is held counts against the connection's limits ({@link ConnectionBudget});
+ * past them the connection takes no request until half is released. Also what each produce topic's
+ * timer does once nothing is held: it ends the topic's throttle once it is over, whatever the
+ * request's {@code acks}. Confined to the connection's event loop.
  */
-final class HeldProduce {
+final class HeldProduce implements TopicRelease {
 
     private final GateContext context;
     private final ConnectionBudget budget;
@@ -34,22 +34,9 @@ final class HeldProduce {
     /** The request being taken, during {@link #take}. */
     private ProduceRequestParts request;
 
-    private boolean closed;
-
     HeldProduce(GateContext context) {
         this.context = context;
-        this.budget = new ConnectionBudget(
-                () -> context.services().quotas().limits().connection(), new ConnectionBudget.Pause() {
-                    @Override
-                    public void pause(ConnectionBudget.Breach breach) {
-                        context.pauses().pause(RequestPauses.BUDGET);
-                    }
-
-                    @Override
-                    public void resume() {
-                        context.pauses().resume(RequestPauses.BUDGET);
-                    }
-                });
+        this.budget = context.holds().budget();
     }
 
     /** Nothing held, no held batch to forward. */
@@ -85,7 +72,7 @@ final class HeldProduce {
     }
 
     private boolean admitsNow(GatedTopic topic, ProduceRequestParts.Partition partition, long now) {
-        if (!topic.held.isEmpty()) {
+        if (!topic.hold.isEmpty()) {
             return false;
         }
         QuotaPath path = topic.quota.path(now);
@@ -118,62 +105,49 @@ final class HeldProduce {
 
     /** Holds {@code cut}, of one partition, {@code partition}; takes ownership. */
     private void hold(GatedTopic topic, ByteBuf cut, ProduceRequestParts.Partition partition, long now) {
-        topic.held.add(cut, partition.records, partition.bytes, HeldFrames.NO_SEQUENCE, now);
-        topic.quota.meter().held(partition.records, partition.bytes);
-        topic.throttle.holding(topic.held.messages(), topic.held.bytes());
         budget.sendPending();
-        budget.held(partition.bytes);
-        topic.timer.schedule(topic.quota.path(now).waitNanos(now));
+        topic.hold.add(cut, partition.records, partition.bytes, HeldFrames.NO_SEQUENCE, now);
+        topic.hold.lookAgainIn(topic.quota.path(now).waitNanos(now));
     }
 
-    /** A produce topic's timer: forwards held batches while the buckets allow; ends the throttle once it is over. */
-    void tick(GatedTopic topic) {
-        if (closed) {
-            return;
-        }
-        long now = context.clock().nanoTime();
-        boolean released = false;
-        Held head;
-        while ((head = topic.held.peek()) != null) {
-            QuotaPath path = topic.quota.path(now);
-            if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
-                topic.timer.schedule(decision.waitNanos());
-                break;
-            }
-            topic.held.poll();
-            TopicMeter meter = topic.quota.meter();
-            meter.held(-head.messages(), -head.bytes());
-            meter.published(head.messages(), head.bytes());
-            budget.held(-head.bytes());
-            budget.sendsDone(1);
-            context.services().throttles().delayed(topic.throttle.scope(), now - head.heldAtNanos());
-            context.out().act(letGo.forwardUnanswered(head.frame()), null, null);
-            released = true;
-        }
-        if (!topic.held.isEmpty()) {
-            topic.throttle.holding(topic.held.messages(), topic.held.bytes());
-        } else if (!topic.throttle.endIfOver(now, topic.outstanding())) {
+    @Override
+    public QuotaDecision decision() {
+        return decision;
+    }
+
+    /** A held batch goes when every bucket of its topic admits it. */
+    @Override
+    public Hold.Admission admit(GatedTopic topic, Held head, long nowNanos) {
+        QuotaPath path = topic.quota.path(nowNanos);
+        return path.isUnlimited() || path.tryAcquire(nowNanos, head.messages(), head.bytes(), decision)
+                ? Hold.Admission.NOW
+                : Hold.Admission.LATER;
+    }
+
+    /** A held batch admitted goes to the broker as a request of its own, unanswered. */
+    @Override
+    public void forward(GatedTopic topic, Held head, long nowNanos) {
+        topic.quota.meter().published(head.messages(), head.bytes());
+        budget.sendsDone(1);
+        context.out().act(letGo.forwardUnanswered(head.frame()), null, null);
+    }
+
+    @Override
+    public void nothingHeld(GatedTopic topic, long nowNanos) {
+        if (!topic.throttle.endIfOver(nowNanos, topic.outstanding())) {
             topic.throttle.holding(0, 0);
-            long left = topic.throttle.leftNanos(now);
+            long left = topic.throttle.leftNanos(nowNanos);
             // Over in time but a gap still open: look again later rather than at once.
-            topic.timer.schedule(left > 0 ? left : GateContext.MAX_TIMER_NANOS);
+            topic.hold.lookAgainIn(left > 0 ? left : GateContext.MAX_TIMER_NANOS);
         }
-        if (released) {
-            context.out().flush();
-        }
-        budget.check();
     }
 
     /** The connection closes: what is held is released, throttles end, timers stop. */
     void close() {
-        closed = true;
         context.topics().forEach(entry -> {
             GatedTopic topic = entry.produce;
             if (topic != null) {
-                topic.timer.cancel();
-                topic.quota.meter().held(-topic.held.messages(), -topic.held.bytes());
-                budget.held(-topic.held.bytes());
-                budget.sendsDone(topic.held.releaseAll());
+                budget.sendsDone(topic.hold.close());
                 topic.gaps.clear();
                 topic.throttle.end();
             }

@@ -3,15 +3,17 @@ package io.sluice.kafka.gates;
 import io.netty.buffer.ByteBuf;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
+import io.sluice.relay.WakeUp;
 
 /**
  * A request of one connection that waits in Sluice until a gate lets it go (a fetch after a
- * response cut to nothing, a share fetch its topics have nothing left for), at most until a
- * deadline; the connection takes no request behind it meanwhile, to keep the order of answers.
+ * response cut to nothing, a share fetch its topics have nothing left for, a Produce request whose
+ * batches are due soon, a group's request over its rate), at most until a deadline; the connection
+ * takes no request behind it meanwhile, to keep the order of answers. Its timer is one of the
+ * connection's one timer.
  *
- * <p>Buffer ownership: the request is a slice of the client's bytes of its own, this class's until
- * it is forwarded (then the connection's) or dropped.
+ * <p>Buffer ownership: the request is a buffer of its own (a slice of the client's bytes, or a cut
+ * of them), this class's until it is forwarded (then the connection's) or dropped.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -21,7 +23,7 @@ final class HeldRequest {
     /** The {@link RequestPauses} reason the connection's requests stop for while this one is held. */
     private final int pause;
 
-    private final GateTimer timer;
+    private final WakeUp timer;
     private final GateVerdict verdict = new GateVerdict();
     private final RequestHeader header = new RequestHeader();
     private final FrameView view = new FrameView();
@@ -36,7 +38,7 @@ final class HeldRequest {
     HeldRequest(GateContext context, int pause, Runnable due) {
         this.context = context;
         this.pause = pause;
-        this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, due);
+        this.timer = context.holds().timers().timer(GateContext.MAX_TIMER_NANOS, due);
     }
 
     /**
@@ -44,7 +46,12 @@ final class HeldRequest {
      * {@code lookAgainNanos}, and stops the connection's requests behind it.
      */
     void hold(FrameView lent, long nowNanos, long untilNanos, long lookAgainNanos) {
-        frame = lent.retainedSlice();
+        hold(lent.retainedSlice(), nowNanos, untilNanos, lookAgainNanos);
+    }
+
+    /** Holds {@code request} as {@link #hold(FrameView, long, long, long)} does; takes ownership. */
+    void hold(ByteBuf request, long nowNanos, long untilNanos, long lookAgainNanos) {
+        frame = request;
         heldAtNanos = nowNanos;
         this.untilNanos = untilNanos;
         context.pauses().pause(pause);

@@ -3,18 +3,23 @@ package io.sluice.kafka.gates;
 import io.netty.util.concurrent.EventExecutor;
 import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.quota.NanoClock;
+import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.ConnectionHolds;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.WakeUps;
 
 /**
  * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate}, the
  * {@link ShareFetchGate} and the {@link GroupGate},
- * sharing the connection's topics, client id and reasons to pause its requests. Every method of
+ * sharing the connection's topics, client id, reasons to pause its requests, budget and one timer
+ * ({@link io.sluice.relay.WakeUps}). Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
  * {@link KafkaOutbound}, never the connection or its pipeline.
  */
 public final class KafkaGates {
 
+    private final WakeUps timers;
     private final RequestPauses pauses;
     private final ConnectionIdentity identity = new ConnectionIdentity();
     private final ProduceGate produce;
@@ -38,10 +43,15 @@ public final class KafkaGates {
             int maxTopics,
             String clientAddress) {
         NanoClock clock = services.quotas().clock();
-        this.pauses = new RequestPauses(out, loop, clock, GateContext.MAX_TIMER_NANOS);
+        this.timers = new WakeUps(loop, clock);
+        this.pauses = new RequestPauses(out, clock, timers, GateContext.MAX_TIMER_NANOS);
+        ConnectionBudget budget = new ConnectionBudget(
+                () -> services.quotas().limits().connection(),
+                ConnectionBudget.Pause.of(pauses::pause, pauses::resume, RequestPauses.BUDGET));
+        ConnectionHolds holds = new ConnectionHolds(timers, budget, services.throttles(), out::flush);
         TopicTable topics = new TopicTable(topicIds.topicIds(), maxTopics, clock.nanoTime());
         GateContext context =
-                new GateContext(out, loop, clock, services, topics, identity, topicIds, pauses, clientAddress);
+                new GateContext(out, loop, clock, services, topics, identity, topicIds, pauses, holds, clientAddress);
         this.produce = new ProduceGate(context);
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
@@ -79,5 +89,6 @@ public final class KafkaGates {
         shareFetch.close();
         groups.close();
         pauses.close();
+        timers.close();
     }
 }

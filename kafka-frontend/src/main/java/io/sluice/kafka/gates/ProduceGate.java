@@ -70,7 +70,7 @@ public final class ProduceGate {
 
     ProduceGate(GateContext context) {
         this.held = new HeldProduce(context);
-        this.request = new ProduceRequestParts(context, held::tick);
+        this.request = new ProduceRequestParts(context, held);
         this.hold = new ProduceHold(context);
         this.mute = new ProduceMute(context);
         this.decisions = new ProduceDecisions(context, request, hold, mute, new ProduceCompletion(context));

@@ -1,9 +1,6 @@
 package io.sluice.kafka.gates;
 
 import io.netty.buffer.ByteBuf;
-import io.sluice.kafka.codec.RequestHeader;
-import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
 
 /**
  * A Produce request whose over-quota batches are due within {@link #MAX_HOLD_NANOS}, held in Sluice
@@ -24,8 +21,9 @@ import io.sluice.relay.GateTimer;
  * topic beside others is bounced as before, so that it costs them nothing. Another topic's request
  * that comes during a hold waits at most {@link #MAX_HOLD_NANOS}.
  *
- * <p>Buffer ownership: the held request (the client's bytes, retained, or a cut of them) is this
- * class's until it is forwarded (then the connection's) or the connection closes (released here).
+ * <p>Buffer ownership: the held request (the client's bytes, retained, or a cut of them) is its
+ * {@link HeldRequest}'s until it is forwarded (then the connection's) or the connection closes
+ * (released there).
  *
  * <p>Confined to the connection's event loop.
  */
@@ -37,10 +35,7 @@ final class ProduceHold {
     static final long SOLE_TOPIC_NANOS = 10_000_000_000L;
 
     private final GateContext context;
-    private final GateTimer timer;
-    private final GateVerdict verdict = new GateVerdict();
-    private final RequestHeader header = new RequestHeader();
-    private final FrameView view = new FrameView();
+    private final HeldRequest held;
 
     /** The topic the connection produced to last, and when it last produced to two. */
     private GatedTopic lastTopic;
@@ -48,15 +43,14 @@ final class ProduceHold {
     private long mixedAtNanos;
     private boolean mixed;
 
-    private ByteBuf frame;
+    /** The held request's exchange, and the exceeded scope it is held for. */
     private GateExchange exchange;
+
     private String scope;
-    private long heldAtNanos;
-    private long dueNanos;
 
     ProduceHold(GateContext context) {
         this.context = context;
-        this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::forwardIfDue);
+        this.held = new HeldRequest(context, RequestPauses.PRODUCE_HELD, this::forwardIfDue);
     }
 
     /** The request just read produces to {@code topic} (tracked), at {@code now}. */
@@ -73,7 +67,7 @@ final class ProduceHold {
      * held rather than bounced.
      */
     boolean mayHold(int topics, long dueNanos, long now) {
-        return frame == null
+        return !held.isHeld()
                 && topics == 1
                 && dueNanos <= MAX_HOLD_NANOS
                 && (!mixed || now - mixedAtNanos >= SOLE_TOPIC_NANOS);
@@ -85,18 +79,14 @@ final class ProduceHold {
      * {@code scope} names the exceeded scope for the delay histogram.
      */
     void hold(ByteBuf request, GateExchange exchange, String scope, long now, long dueNanos) {
-        this.frame = request;
         this.exchange = exchange;
         this.scope = scope;
-        this.heldAtNanos = now;
-        this.dueNanos = now + dueNanos;
-        context.pauses().pause(RequestPauses.PRODUCE_HELD);
-        timer.schedule(dueNanos);
+        held.hold(request, now, now + dueNanos, dueNanos);
     }
 
     /** No request is held. */
     boolean isIdle() {
-        return frame == null;
+        return !held.isHeld();
     }
 
     /**
@@ -104,34 +94,22 @@ final class ProduceHold {
      * client sends it again), its exchange abandoned, the timer stopped.
      */
     void close() {
-        timer.cancel();
-        if (frame != null) {
-            frame.release();
-            frame = null;
+        if (held.isHeld()) {
             exchange.giveBackAll(context.clock().nanoTime());
             exchange.abandon();
             exchange = null;
         }
+        held.drop();
     }
 
     /** Timer task: the held request goes once due, and the connection's requests go on. */
     private void forwardIfDue() {
-        if (frame == null) {
+        if (!held.isDue()) {
             return;
         }
-        long now = context.clock().nanoTime();
-        if (dueNanos - now > 0) {
-            timer.schedule(dueNanos - now);
-            return;
-        }
-        ByteBuf request = frame;
+        context.services().throttles().delayed(scope, context.clock().nanoTime() - held.heldAtNanos());
         GateExchange forwarded = exchange;
-        frame = null;
         exchange = null;
-        context.services().throttles().delayed(scope, now - heldAtNanos);
-        header.read(view.lend(request, request.readerIndex(), request.readableBytes()));
-        context.out().act(verdict.forward(request, forwarded), null, header);
-        context.out().flush();
-        context.pauses().resume(RequestPauses.PRODUCE_HELD);
+        held.forward(forwarded);
     }
 }

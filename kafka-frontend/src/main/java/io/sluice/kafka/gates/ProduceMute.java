@@ -1,6 +1,6 @@
 package io.sluice.kafka.gates;
 
-import io.sluice.relay.GateTimer;
+import io.sluice.relay.WakeUp;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ final class ProduceMute {
     private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final GateContext context;
-    private final GateTimer timer;
+    private final WakeUp timer;
     /** The topics whose buckets the connection waits for. */
     private final List<GatedTopic> topics = new ArrayList<>();
 
@@ -46,7 +46,7 @@ final class ProduceMute {
 
     ProduceMute(GateContext context) {
         this.context = context;
-        this.timer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::lookAgain);
+        this.timer = context.holds().timers().timer(GateContext.MAX_TIMER_NANOS, this::lookAgain);
     }
 
     /** The throttle time to tell a client whose buckets need {@code waitMillis} to recover. */

@@ -14,7 +14,6 @@ import org.apache.kafka.common.Uuid;
 
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
-import java.util.function.Consumer;
 
 /**
  * The Produce request being decided, read once: its topics (each found in the connection's
@@ -52,7 +51,7 @@ final class ProduceRequestParts {
             "Sluice could not learn this topic id from the cluster in time; refresh metadata and retry";
 
     private final GateContext context;
-    private final Consumer<GatedTopic> topicTimer;
+    private final TopicRelease release;
     private final WireCursor cursor = new WireCursor();
     private final PartitionRecords parts = new PartitionRecords();
     private final RecordBatches batches = new RecordBatches();
@@ -63,10 +62,10 @@ final class ProduceRequestParts {
     private Partition[] partitions = grown(new Partition[0], 8);
     private short acks;
 
-    /** @param topicTimer what a topic's timer runs (see {@link GatedTopic}) */
-    ProduceRequestParts(GateContext context, Consumer<GatedTopic> topicTimer) {
+    /** @param release what a topic's timer does (see {@link GatedTopic}) */
+    ProduceRequestParts(GateContext context, TopicRelease release) {
         this.context = context;
-        this.topicTimer = topicTimer;
+        this.release = release;
     }
 
     /**
@@ -128,7 +127,7 @@ final class ProduceRequestParts {
         topic.found = context.topics().find(parts, t, now);
         topic.gated = null;
         if (topic.found instanceof TopicTable.Entry entry) {
-            entry.produce = context.gated(entry, entry.produce, Direction.PUBLISH, topicTimer);
+            entry.produce = context.gated(entry, entry.produce, Direction.PUBLISH, release);
             topic.gated = entry.produce;
         }
         return topic;

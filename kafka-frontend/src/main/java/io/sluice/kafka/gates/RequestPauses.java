@@ -1,8 +1,8 @@
 package io.sluice.kafka.gates;
 
-import io.netty.util.concurrent.EventExecutor;
 import io.sluice.quota.NanoClock;
-import io.sluice.relay.GateTimer;
+import io.sluice.relay.WakeUp;
+import io.sluice.relay.WakeUps;
 
 /**
  * Why the gates stop taking a client's requests, for several independent reasons: the connection
@@ -31,14 +31,15 @@ final class RequestPauses {
 
     private final KafkaOutbound requests;
     private final NanoClock clock;
-    private final GateTimer muteTimer;
+    private final WakeUp muteTimer;
     private int reasons;
     private long mutedUntilNanos;
 
-    RequestPauses(KafkaOutbound requests, EventExecutor loop, NanoClock clock, long maxWaitNanos) {
+    /** @param timers the connection's one timer */
+    RequestPauses(KafkaOutbound requests, NanoClock clock, WakeUps timers, long maxWaitNanos) {
         this.requests = requests;
         this.clock = clock;
-        this.muteTimer = new GateTimer(loop, maxWaitNanos, this::unmuteIfOver);
+        this.muteTimer = timers.timer(maxWaitNanos, this::unmuteIfOver);
     }
 
     void pause(int reason) {

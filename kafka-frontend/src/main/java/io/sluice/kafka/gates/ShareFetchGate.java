@@ -17,7 +17,6 @@ import org.apache.kafka.common.message.ShareFetchResponseData;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Dispatch quotas for share groups (KIP-932) on one connection, acting before the request goes up
@@ -48,7 +47,7 @@ public final class ShareFetchGate {
     private final ShareFetchRequestReader reader = new ShareFetchRequestReader();
     private final QuotaDecision decision = new QuotaDecision();
     private final GateExchange.Pool exchanges = new GateExchange.Pool(this::completed, POOLED_EXCHANGES);
-    private final Consumer<GatedTopic> ticker = this::tick;
+    private final FetchRelease release = new FetchRelease();
     private final HeldRequest held;
     private final GateVerdict verdict = new GateVerdict();
     private final List<Uuid> unknownIds = new ArrayList<>();
@@ -178,7 +177,7 @@ public final class ShareFetchGate {
                 tightest = topic;
                 topic.throttle.begin(
                         decision, Throttling.HOLD.action(), topic.quota.meter(), now + decision.waitNanos());
-                topic.timer.schedule(decision.waitNanos());
+                topic.hold.lookAgainIn(decision.waitNanos());
             }
         }
         return !unknown && tightest == null && allowedRecords > 0 && allowedBytes > 0;
@@ -260,19 +259,8 @@ public final class ShareFetchGate {
         }
     }
 
-    /** Timer task: ends a throttle no request came to end. */
-    private void tick(GatedTopic topic) {
-        if (closed) {
-            return;
-        }
-        long now = context.clock().nanoTime();
-        if (!topic.throttle.endIfOver(now, false)) {
-            topic.timer.schedule(topic.throttle.leftNanos(now));
-        }
-    }
-
     private GatedTopic gated(TopicTable.Entry entry) {
-        entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, ticker);
+        entry.fetch = context.gated(entry, entry.fetch, Direction.DISPATCH, release);
         return entry.fetch;
     }
 }

@@ -145,10 +145,10 @@ final class TopicTable {
             for (Entry e = byName[i]; e != null; e = e.next) {
                 if (nowNanos - e.lastUsedNanos >= IDLE_NANOS && isIdle(e)) {
                     if (e.produce != null) {
-                        e.produce.timer.cancel();
+                        e.produce.hold.close();
                     }
                     if (e.fetch != null) {
-                        e.fetch.timer.cancel();
+                        e.fetch.hold.close();
                     }
                     if (previous == null) {
                         byName[i] = e.next;

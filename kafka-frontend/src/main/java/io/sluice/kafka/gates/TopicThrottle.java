@@ -55,6 +55,11 @@ final class TopicThrottle {
         return !current.isActive();
     }
 
+    /** The record in the ledger, for the topic's {@link io.sluice.relay.Hold}. */
+    CurrentThrottle record() {
+        return current;
+    }
+
     /** What Sluice holds for this client and topic now. */
     void holding(long records, long bytes) {
         current.holding(records, bytes);

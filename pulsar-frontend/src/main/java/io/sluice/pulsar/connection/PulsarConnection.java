@@ -27,6 +27,7 @@ import io.sluice.relay.MalformedFrameException;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.RepeatedWarning;
+import io.sluice.relay.WakeUps;
 import io.sluice.relay.accept.IdentityConnectionRate;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ConnectionState;
@@ -85,6 +86,9 @@ final class PulsarConnection implements ConnectionProtocol {
     private final ProxiedConnection relay;
     private final PulsarSettings settings;
     private final ProxyServices services;
+    /** The connection's one timer, which its gates' timers share. */
+    private final WakeUps timers;
+
     private final PublishGate publish;
     private final DispatchGate dispatch;
     /** Each direction's frame in hand, its command read once for the connection and the gates. */
@@ -103,25 +107,17 @@ final class PulsarConnection implements ConnectionProtocol {
         this.rewriteLookups = settings.lookupMode() == LookupMode.REWRITE;
         this.upstreamTls = settings.upstreamTls() != null;
         String clientAddress = String.valueOf(relay.clientAddress());
+        this.timers = new WakeUps(relay.eventLoop(), services.quotas().clock());
         this.publish = new PublishGate(
                 relay,
                 relay.eventLoop(),
                 relay.clock(),
+                timers,
                 services,
                 clientAddress,
                 settings.throttleReceiptWindow(),
-                new ConnectionBudget.Pause() {
-                    @Override
-                    public void pause(ConnectionBudget.Breach breach) {
-                        relay.pauseClient(ReadGate.CONNECTION_LIMIT);
-                    }
-
-                    @Override
-                    public void resume() {
-                        relay.resumeClient(ReadGate.CONNECTION_LIMIT);
-                    }
-                });
-        this.dispatch = new DispatchGate(relay, relay.eventLoop(), relay.clock(), services, clientAddress);
+                ConnectionBudget.Pause.of(relay::pauseClient, relay::resumeClient, ReadGate.CONNECTION_LIMIT));
+        this.dispatch = new DispatchGate(relay, timers, relay.clock(), services, clientAddress);
     }
 
     @Override
@@ -445,5 +441,6 @@ final class PulsarConnection implements ConnectionProtocol {
     public void closed() {
         publish.close();
         dispatch.close();
+        timers.close();
     }
 }

@@ -1,8 +1,8 @@
 package io.sluice.pulsar.gates;
 
-import io.netty.util.concurrent.EventExecutor;
-import io.sluice.relay.GateTimer;
 import io.sluice.relay.TopicQuota;
+import io.sluice.relay.WakeUp;
+import io.sluice.relay.WakeUps;
 import io.sluice.status.CurrentThrottle;
 
 import java.util.function.Consumer;
@@ -18,7 +18,7 @@ final class ConsumerState {
     final TopicQuota quota;
     final CurrentThrottle throttle;
     /** Passes withheld permits on when the quota allows. */
-    final GateTimer timer;
+    final WakeUp timer;
     /** Permits the client granted that the broker has not been given yet. */
     long withheldPermits;
     /** Permits given to the broker for which no message has come back yet. */
@@ -28,12 +28,12 @@ final class ConsumerState {
             long consumerId,
             TopicQuota quota,
             CurrentThrottle throttle,
-            EventExecutor loop,
+            WakeUps timers,
             long maxWaitNanos,
             Consumer<ConsumerState> release) {
         this.consumerId = consumerId;
         this.quota = quota;
         this.throttle = throttle;
-        this.timer = new GateTimer(loop, maxWaitNanos, () -> release.accept(this));
+        this.timer = timers.timer(maxWaitNanos, () -> release.accept(this));
     }
 }

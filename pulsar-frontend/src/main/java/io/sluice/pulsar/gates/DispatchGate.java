@@ -2,7 +2,6 @@ package io.sluice.pulsar.gates;
 
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.collection.LongObjectMap;
-import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
 import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
@@ -18,6 +17,7 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
+import io.sluice.relay.WakeUps;
 import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
@@ -44,7 +44,7 @@ public final class DispatchGate {
     private static final long MAX_PERMITS = 0xFFFF_FFFFL;
 
     private final Outbound out;
-    private final EventExecutor loop;
+    private final WakeUps timers;
     private final NanoClock clock;
     private final ProxyServices services;
     private final String clientAddress;
@@ -59,14 +59,13 @@ public final class DispatchGate {
 
     /**
      * @param out           where frames go
-     * @param loop          the connection's event loop, for timers
+     * @param timers        the connection's one timer, which its consumers' timers share
      * @param clock         the connection's clock, on the engine's time scale
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
-    public DispatchGate(
-            Outbound out, EventExecutor loop, NanoClock clock, ProxyServices services, String clientAddress) {
+    public DispatchGate(Outbound out, WakeUps timers, NanoClock clock, ProxyServices services, String clientAddress) {
         this.out = out;
-        this.loop = loop;
+        this.timers = timers;
         this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
@@ -216,7 +215,7 @@ public final class DispatchGate {
                         clientAddress,
                         topic,
                         ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.CONSUMER_ID.of(consumerId))));
-        return new ConsumerState(consumerId, quota, throttle, loop, PublishGate.MAX_TIMER_NANOS, this::release);
+        return new ConsumerState(consumerId, quota, throttle, timers, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 
     /** Passes withheld permits to the broker while the buckets allow, then waits for them. */

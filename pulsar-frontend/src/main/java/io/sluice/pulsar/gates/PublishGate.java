@@ -14,16 +14,19 @@ import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.ConnectionHolds;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.HeldFrames;
 import io.sluice.relay.HeldFrames.Held;
+import io.sluice.relay.Hold;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
+import io.sluice.relay.WakeUps;
 import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
 import io.sluice.status.ThrottleSubject;
+import io.sluice.status.TopicMeter;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Publish quotas for one connection: every SEND passes here on its way to the broker and every
  * SEND_RECEIPT or SEND_ERROR on its way back. This class makes the send decision; the producers'
- * held sends ({@link HeldFrames}), owed rejections ({@link OrderedRejections}), notice states
+ * held sends ({@link Hold}), owed rejections ({@link OrderedRejections}), notice states
  * ({@link ProducerNotice}, {@link ThrottleNotices}) and the connection's budget
  * ({@link ConnectionBudget}) are kept by the classes named.
  *
@@ -74,7 +77,6 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final Outbound out;
-    private final EventExecutor loop;
     private final NanoClock clock;
     private final ProxyServices services;
     private final String clientAddress;
@@ -85,13 +87,15 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(this::newProducer);
     private final ThrottleNotices notices;
     private final ConnectionBudget budget;
+    private final ConnectionHolds holds;
     private final SendFields fields = new SendFields();
     private final QuotaDecision decision = new QuotaDecision();
 
     /**
      * @param out           where frames go
-     * @param loop          the connection's event loop, for timers
+     * @param loop          the connection's event loop, for the notices' receipt windows
      * @param clock         the connection's clock, on the engine's time scale
+     * @param timers        the connection's one timer, which its producers' holds share
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
@@ -100,12 +104,12 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             Outbound out,
             EventExecutor loop,
             NanoClock clock,
+            WakeUps timers,
             ProxyServices services,
             String clientAddress,
             Duration receiptWindow,
             ConnectionBudget.Pause reads) {
         this.out = out;
-        this.loop = loop;
         this.clock = clock;
         this.services = services;
         this.clientAddress = clientAddress;
@@ -127,6 +131,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                 reads.resume();
             }
         });
+        this.holds = new ConnectionHolds(timers, budget, services.throttles(), out::flush);
     }
 
     /** The connection's throttle notices: the CONNECT's feature flag and the client's receipts go there. */
@@ -151,7 +156,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         long now = clock.nanoTime();
         budget.sendPending();
         budget.check();
-        if (!producer.held.isEmpty()) {
+        if (!producer.hold.isEmpty()) {
             hold(producer, frame, messages, bytes, now);
             return;
         }
@@ -187,7 +192,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         }
         beginThrottle(producer, Throttling.HOLD);
         hold(producer, frame, messages, bytes, now);
-        producer.timer.schedule(decision.waitNanos());
+        producer.hold.lookAgainIn(decision.waitNanos());
     }
 
     /**
@@ -294,15 +299,10 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     /** A producer closed: drop what it holds; the client never got receipts for it. */
     private void producerGone(ProducerState producer) {
-        producer.timer.cancel();
+        int dropped = producer.hold.close();
         if (producer.notice.isAwaitingReceipt()) {
             notices.forget(producer.notice.requestId());
         }
-        long heldMessages = producer.held.messages();
-        long heldBytes = producer.held.bytes();
-        int dropped = producer.held.releaseAll();
-        budget.held(-heldBytes);
-        producer.quota.meter().held(-heldMessages, -heldBytes);
         budget.sendsDone(dropped + producer.unanswered() + producer.rejections.clear());
         endThrottle(producer);
         budget.check();
@@ -314,7 +314,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
             return;
         }
         producer.notice.relying();
-        producer.timer.schedule(producer.throttleEndsAtNanos - clock.nanoTime());
+        producer.hold.lookAgainIn(producer.throttleEndsAtNanos - clock.nanoTime());
     }
 
     @Override
@@ -339,7 +339,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
                         clientAddress,
                         topic,
                         ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.PRODUCER_ID.of(producerId))));
-        return new ProducerState(producerId, quota, throttle, loop, MIN_TIMER_NANOS, MAX_TIMER_NANOS, this::release);
+        return new ProducerState(
+                producerId, quota, throttle, holds, MIN_TIMER_NANOS, MAX_TIMER_NANOS, decision, Release::new);
     }
 
     private void forward(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
@@ -380,7 +381,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         producer.throttle.relabel(Throttling.HOLD.action().jsonName(), producer.quota.meter());
         // The delay lasts at least until what the client sent meanwhile is paid for.
         producer.throttleEndsAtNanos = now + producer.quota.path(now).waitNanos(now);
-        producer.timer.schedule(producer.throttleEndsAtNanos - now);
+        producer.hold.lookAgainIn(producer.throttleEndsAtNanos - now);
     }
 
     private boolean awaits(ProducerState producer, long requestId) {
@@ -392,65 +393,73 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      * so that what it pins is what {@code maxHeldBytes} counts), behind the producer's other held sends.
      */
     private void hold(ProducerState producer, FrameView frame, int messages, long bytes, long now) {
-        producer.held.add(frame.heldCopy(out.alloc()), messages, bytes, fields.lastSequenceId(), now);
-        budget.held(bytes);
-        producer.quota.meter().held(messages, bytes);
-        producer.throttle.holding(producer.held.size(), producer.held.bytes());
-        budget.check();
+        producer.hold.add(frame.heldCopy(out.alloc()), messages, bytes, fields.lastSequenceId(), now);
     }
 
-    /** Takes the oldest held send out of the producer's FIFO; the caller owns its frame. */
-    private Held unhold(ProducerState producer) {
-        Held send = producer.held.poll();
-        budget.held(-send.bytes());
-        producer.quota.meter().held(-send.messages(), -send.bytes());
-        return send;
-    }
+    /**
+     * The gate's side of a producer's hold: a held send goes when the producer's buckets admit it,
+     * in order; one whose limit turned to reject while it was held is rejected in its place.
+     */
+    private final class Release implements Hold.Holder {
 
-    /** Timer task: forwards the producer's held sends while its buckets allow, then waits again. */
-    private void release(ProducerState producer) {
-        if (producers.get(producer.producerId) != producer) {
-            return;
+        private final ProducerState producer;
+
+        Release(ProducerState producer) {
+            this.producer = producer;
         }
-        long now = clock.nanoTime();
-        Held head;
-        while ((head = producer.held.peek()) != null) {
-            QuotaPath path = producer.quota.path(now);
-            if (!path.isUnlimited() && !path.tryAcquire(now, head.messages(), head.bytes(), decision)) {
-                if (PulsarActions.heldSend(decision.onExceed()) == Throttling.REFUSE) {
-                    // The limit turned to reject while this send was held: reject it in order.
-                    unhold(producer);
-                    head.frame().release();
-                    reject(producer, head.sequenceId(), now);
-                    continue;
-                }
-                producer.timer.schedule(decision.waitNanos());
-                break;
+
+        @Override
+        public Hold.Admission admit(Held head, long nowNanos) {
+            QuotaPath path = producer.quota.path(nowNanos);
+            if (path.isUnlimited() || path.tryAcquire(nowNanos, head.messages(), head.bytes(), decision)) {
+                return Hold.Admission.NOW;
             }
-            unhold(producer);
-            services.throttles().delayed(producer.throttle.scope(), now - head.heldAtNanos());
-            forward(producer, head.frame(), head.messages(), head.bytes(), now);
+            return PulsarActions.heldSend(decision.onExceed()) == Throttling.REFUSE
+                    ? Hold.Admission.REFUSED
+                    : Hold.Admission.LATER;
         }
-        if (!producer.held.isEmpty()) {
-            producer.throttle.holding(producer.held.size(), producer.held.bytes());
-        } else if (producer.notice.isAwaitingReceipt()) {
-            // The receipt, or its absence, decides what comes next and schedules it.
-            producer.throttle.holding(0, 0);
-        } else if (producer.rejections.isEmpty() && now - producer.throttleEndsAtNanos >= 0) {
-            endThrottle(producer);
-        } else if (producer.throttle.isActive()) {
-            producer.throttle.holding(0, 0);
-            producer.timer.schedule(producer.throttleEndsAtNanos - now);
+
+        @Override
+        public void forward(Held head, long nowNanos) {
+            PublishGate.this.forward(producer, head.frame(), head.messages(), head.bytes(), nowNanos);
         }
-        out.flush();
-        budget.check();
+
+        @Override
+        public void refused(Held head, long nowNanos) {
+            head.frame().release();
+            reject(producer, head.sequenceId(), nowNanos);
+        }
+
+        /** Nothing held: the throttle ends once it is over, unless a receipt or a rejection is still owed. */
+        @Override
+        public void nothingHeld(long nowNanos) {
+            if (producer.notice.isAwaitingReceipt()) {
+                // The receipt, or its absence, decides what comes next and schedules it.
+                producer.throttle.holding(0, 0);
+            } else if (producer.rejections.isEmpty() && nowNanos - producer.throttleEndsAtNanos >= 0) {
+                endThrottle(producer);
+            } else if (producer.throttle.isActive()) {
+                producer.throttle.holding(0, 0);
+                producer.hold.lookAgainIn(producer.throttleEndsAtNanos - nowNanos);
+            }
+        }
+
+        @Override
+        public TopicMeter meter() {
+            return producer.quota.meter();
+        }
+
+        @Override
+        public CurrentThrottle throttle() {
+            return producer.throttle;
+        }
     }
 
     private void reject(ProducerState producer, long sequenceId, long now) {
         beginThrottle(producer, Throttling.REFUSE);
         producer.throttleEndsAtNanos = now + decision.waitNanos();
         String message = decision.rejectMessage();
-        producer.timer.schedule(decision.waitNanos());
+        producer.hold.lookAgainIn(decision.waitNanos());
         if (producer.unanswered() == 0 && producer.rejections.isEmpty()) {
             sendError(producer, sequenceId, message);
         } else {
@@ -482,7 +491,7 @@ public final class PublishGate implements ThrottleNotices.Outcome {
      */
     private void endThrottleIfOver(ProducerState producer, long now) {
         if (producer.throttle.isActive()
-                && producer.held.isEmpty()
+                && producer.hold.isEmpty()
                 && producer.rejections.isEmpty()
                 && !producer.notice.isAwaitingReceipt()
                 && now - producer.throttleEndsAtNanos >= 0) {

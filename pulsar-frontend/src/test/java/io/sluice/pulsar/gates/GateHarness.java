@@ -5,6 +5,7 @@ import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.WakeUps;
 import io.sluice.testing.GateWorld;
 
 import java.time.Duration;
@@ -25,17 +26,20 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     final List<ConnectionBudget.Breach> pauses = new ArrayList<>();
     int resumes;
+    /** The connection's one timer, which the gates made here share. */
+    final WakeUps timers = new WakeUps(loop, services.quotas().clock());
 
     GateHarness() {
         super("pulsar");
     }
 
     PublishGate publishGate() {
-        return new PublishGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
+        return new PublishGate(
+                this, loop, services.quotas().clock(), timers, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
     }
 
     DispatchGate dispatchGate() {
-        return new DispatchGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000");
+        return new DispatchGate(this, timers, services.quotas().clock(), services, "10.0.0.1:5000");
     }
 
     /** The client-bound frames so far, parsed, and released. */

@@ -1,27 +1,34 @@
 package io.sluice.toy.line;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.limits.Direction;
 import io.sluice.limits.OnExceed;
+import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
+import io.sluice.relay.ConnectionBudget;
+import io.sluice.relay.ConnectionHolds;
 import io.sluice.relay.FrameView;
+import io.sluice.relay.HeldFrames;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.TopicQuota;
+import io.sluice.relay.WakeUps;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ProxiedConnection;
+import io.sluice.status.ClientIdentity;
+import io.sluice.status.CurrentThrottle;
+import io.sluice.status.ThrottleSubject;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The line protocol's side of one connection: {@code PUB <id> <topic> <payload>} lines are charged
  * to their topic's publish limit, every other line and every answer ({@code OK <id>}) passes. Over
- * its limit a line waits, the client unread meanwhile, or ({@code reject}) Sluice answers
- * {@code ERR <id> sluice: ...} and forwards nothing: this protocol's action policy.
+ * its limit a line waits in its topic's hold, the client unread meanwhile, or ({@code reject}) Sluice
+ * answers {@code ERR <id> sluice: ...} and forwards nothing: this protocol's action policy. Lines
+ * without an answer count against the connection limits, held bytes too.
  */
 final class LineConnection implements ConnectionProtocol {
 
@@ -31,17 +38,23 @@ final class LineConnection implements ConnectionProtocol {
     private final ProxiedConnection relay;
     private final ProxyServices services;
     private final LineConfig config;
-    private final Map<String, TopicQuota> topics = new HashMap<>();
+    private final NanoClock clock;
+    private final ConnectionHolds holds;
+    private final Map<String, LineTopic> topics = new HashMap<>();
     private final QuotaDecision decision = new QuotaDecision();
-    private int awaitingAnswers;
-    private ByteBuf held;
-    private TopicQuota heldTopic;
-    private ScheduledFuture<?> retry;
+    /** The topic whose line is held, the client unread meanwhile; {@code null} when none. */
+    private LineTopic holding;
 
     LineConnection(ProxiedConnection relay, ProxyServices services, LineConfig config) {
         this.relay = relay;
         this.services = services;
         this.config = config;
+        this.clock = services.quotas().clock();
+        ConnectionBudget budget = new ConnectionBudget(
+                () -> services.quotas().limits().connection(),
+                ConnectionBudget.Pause.of(relay::pauseClient, relay::resumeClient, ReadGate.CONNECTION_LIMIT));
+        this.holds =
+                new ConnectionHolds(new WakeUps(relay.eventLoop(), clock), budget, services.throttles(), relay::flush);
     }
 
     @Override
@@ -59,42 +72,47 @@ final class LineConnection implements ConnectionProtocol {
             forward(frame);
             return;
         }
-        TopicQuota topic = topic(words[2]);
+        LineTopic topic = topic(words[2]);
         if (topic == null) {
             answer(words[1], "more than " + MAX_TOPICS + " topics on one connection, or not a topic name");
             return;
         }
-        long now = services.quotas().clock().nanoTime();
-        if (topic.path(now).tryAcquire(now, 1, frame.length(), decision)) {
-            topic.meter().published(1, frame.length());
+        long now = clock.nanoTime();
+        if (topic.tryAcquire(now, frame.length())) {
+            topic.quota.meter().published(1, frame.length());
             forward(frame);
         } else if (decision.onExceed() == OnExceed.REJECT) {
             answer(
                     words[1],
-                    "topic " + topic.topic() + " is over its publish limit, retry in " + decision.retryAfterMillis()
-                            + " ms");
+                    "topic " + topic.quota.topic() + " is over its publish limit, retry in "
+                            + decision.retryAfterMillis() + " ms");
         } else {
-            hold(frame.retainedSlice(), topic, decision.waitNanos());
+            hold(frame, topic, now);
         }
     }
 
-    private TopicQuota topic(String name) {
-        TopicQuota topic = topics.get(name);
+    private LineTopic topic(String name) {
+        LineTopic topic = topics.get(name);
         if (topic == null && topics.size() < MAX_TOPICS && LineScopes.isTopic(name)) {
-            topic = new TopicQuota(
+            TopicQuota quota = new TopicQuota(
                     services.quotas(),
                     services.topics(),
                     Direction.PUBLISH,
                     LineScopes.PROTOCOL,
                     name,
                     LineScopes.chain(name));
+            CurrentThrottle throttle = new CurrentThrottle(
+                    services.throttles(),
+                    new ThrottleSubject(
+                            LineScopes.PROTOCOL, String.valueOf(relay.clientAddress()), name, ClientIdentity.NONE));
+            topic = new LineTopic(quota, throttle, holds, decision, this);
             topics.put(name, topic);
         }
         return topic;
     }
 
     private void forward(FrameView frame) {
-        awaitingAnswers++;
+        awaitAnswer();
         relay.toUpstream(frame);
     }
 
@@ -104,49 +122,50 @@ final class LineConnection implements ConnectionProtocol {
                 .writeBytes(("ERR " + id + " sluice: " + why + "\n").getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** Takes ownership of {@code line} until it is forwarded or the connection closes. */
-    private void hold(ByteBuf line, TopicQuota topic, long waitNanos) {
-        held = line;
-        heldTopic = topic;
+    /** Holds the lent line in its topic's hold, as a slice of its own, and reads no more lines meanwhile. */
+    private void hold(FrameView frame, LineTopic topic, long now) {
+        awaitAnswer();
+        topic.throttled();
+        topic.hold.add(frame.retainedSlice(), 1, frame.length(), HeldFrames.NO_SEQUENCE, now);
+        holding = topic;
         relay.pauseClient(ReadGate.QUOTA);
-        retry = relay.eventLoop().schedule(this::retryHeld, Math.max(waitNanos, 1_000_000), TimeUnit.NANOSECONDS);
+        topic.hold.lookAgainIn(decision.waitNanos());
     }
 
-    private void retryHeld() {
-        long now = services.quotas().clock().nanoTime();
-        if (!heldTopic.path(now).tryAcquire(now, 1, held.readableBytes(), decision)) {
-            retry = relay.eventLoop()
-                    .schedule(this::retryHeld, Math.max(decision.waitNanos(), 1_000_000), TimeUnit.NANOSECONDS);
-            return;
-        }
-        heldTopic.meter().published(1, held.readableBytes());
-        ByteBuf line = held;
-        held = null;
-        awaitingAnswers++;
+    /** A held line, admitted, goes on; takes ownership of {@code line}. */
+    void released(ByteBuf line) {
         relay.toUpstream(line);
-        relay.flush();
+    }
+
+    /** The held line went: the client's next lines are read. */
+    void resumed() {
+        holding = null;
         relay.resumeClient(ReadGate.QUOTA);
+    }
+
+    private void awaitAnswer() {
+        holds.budget().sendPending();
+        holds.budget().check();
     }
 
     @Override
     public void fromUpstream(FrameView answer) {
-        awaitingAnswers--;
+        holds.budget().sendsDone(1);
+        holds.budget().check();
         relay.toClient(answer);
     }
 
     @Override
     public boolean isIdle() {
-        return held == null && awaitingAnswers <= 0;
+        return holding == null && holds.budget().pendingSends() <= 0;
     }
 
     @Override
     public void closed() {
-        if (retry != null) {
-            retry.cancel(false);
+        for (LineTopic topic : topics.values()) {
+            topic.hold.close();
+            topic.throttle.end();
         }
-        if (held != null) {
-            held.release();
-            held = null;
-        }
+        holds.timers().close();
     }
 }

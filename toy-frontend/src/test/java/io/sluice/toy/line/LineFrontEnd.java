@@ -38,7 +38,7 @@ final class LineFrontEnd implements FrontEnd {
                 lines,
                 new UpstreamDialer(context.socketChannelType(), 2_000, WATER_MARK, context.upstreamTls()),
                 new Handshake(context.handshakeTimeout(), "line", "TLS handshake not done", "no line", "no upstream"),
-                ReadGate.QUOTA);
+                ReadGate.QUOTA | ReadGate.CONNECTION_LIMIT);
         this.pipeline = new ClientPipeline(spec, relay -> new LineConnection(relay, context.services(), config));
     }
 

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -118,6 +119,40 @@ class LineFrontEndTest {
     }
 
     @Test
+    void aHeldLinesClientIsListedAsThrottledWhileItWaits() throws Exception {
+        cli("limits", "set", "line-topic", "watched", "--publish-rate", "10", "--burst", "0.5");
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), sluice.port(LineScopes.PROTOCOL))) {
+            socket.setSoTimeout(10_000);
+            StringBuilder lines = new StringBuilder();
+            for (int i = 0; i < 20; i++) {
+                lines.append("PUB ")
+                        .append(i)
+                        .append(" watched payload-")
+                        .append(i)
+                        .append('\n');
+            }
+            socket.getOutputStream().write(lines.toString().getBytes(StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            for (int i = 0; i < 5; i++) {
+                in.readLine();
+            }
+            String during = get("/api/v1/throttled");
+            assertTrue(during.contains("\"watched\"") && during.contains("\"delay\""), during);
+            for (int i = 5; i < 20; i++) {
+                assertTrue(in.readLine().startsWith("OK "));
+            }
+        }
+        String after = get("/api/v1/throttled");
+        for (long deadline = System.nanoTime() + 2_000_000_000L;
+                after.contains("\"watched\"") && System.nanoTime() < deadline; ) {
+            Thread.sleep(20);
+            after = get("/api/v1/throttled");
+        }
+        assertFalse(after.contains("\"watched\""), "the throttle ends once the buckets recovered: " + after);
+    }
+
+    @Test
     void aLineClientBehindALoadBalancerGetsThePROXYProtocolByDoingNothing() throws Exception {
         byte[] v1 = "PROXY TCP4 203.0.113.7 127.0.0.1 51000 7000\r\n".getBytes(StandardCharsets.US_ASCII);
         EmbeddedChannel encoder = new EmbeddedChannel(HAProxyMessageEncoder.INSTANCE);
@@ -188,6 +223,13 @@ class LineFrontEndTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8),
                 Clock.systemUTC());
         assertEquals(AdminCli.OK, exit, String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String get(String path) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(admin() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response.body();
     }
 
     private static String admin() {

@@ -6,9 +6,11 @@ import io.sluice.quota.NanoClock;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 
+import java.net.InetAddress;
+
 /**
  * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate}, the
- * {@link ShareFetchGate} and the {@link GroupGate},
+ * {@link ShareFetchGate}, the {@link GroupGate} and the {@link RequestRateGate},
  * sharing the connection's topics, client id and reasons to pause its requests. Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
  * {@link KafkaOutbound}, never the connection or its pipeline.
@@ -21,6 +23,7 @@ public final class KafkaGates {
     private final FetchGate fetch;
     private final ShareFetchGate shareFetch;
     private final GroupGate groups;
+    private final RequestRateGate requests;
 
     /**
      * @param out           the connection, which carries out the gates' verdicts
@@ -29,6 +32,7 @@ public final class KafkaGates {
      *                      topics by id
      * @param maxTopics     topics the connection tracks at most
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
+     * @param address       the client's address, for {@code ips} limits; {@code null} when it has none
      */
     public KafkaGates(
             KafkaOutbound out,
@@ -36,7 +40,8 @@ public final class KafkaGates {
             ProxyServices services,
             TopicIdLookup topicIds,
             int maxTopics,
-            String clientAddress) {
+            String clientAddress,
+            InetAddress address) {
         NanoClock clock = services.quotas().clock();
         this.pauses = new RequestPauses(out, loop, clock, GateContext.MAX_TIMER_NANOS);
         TopicTable topics = new TopicTable(topicIds.topicIds(), maxTopics, clock.nanoTime());
@@ -46,6 +51,7 @@ public final class KafkaGates {
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
         this.groups = new GroupGate(context);
+        this.requests = new RequestRateGate(context, address);
     }
 
     public ProduceGate produce() {
@@ -64,6 +70,10 @@ public final class KafkaGates {
         return groups;
     }
 
+    public RequestRateGate requests() {
+        return requests;
+    }
+
     /**
      * The broker accepted the connection's authentication as {@code principal}: what it produces
      * and fetches is charged to that principal from its next request on.
@@ -78,6 +88,7 @@ public final class KafkaGates {
         fetch.close();
         shareFetch.close();
         groups.close();
+        requests.close();
         pauses.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.server.it;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -63,6 +64,28 @@ final class RawPulsarClient implements AutoCloseable {
                 .setType(BaseCommand.Type.CONNECT)
                 .setConnect(
                         CommandConnect.newBuilder().setClientVersion("raw-it").setProtocolVersion(21)));
+    }
+
+    /**
+     * Sends a CONNECT with basic authentication as {@code user} (which Sluice takes for the role once
+     * the broker accepts it; a broker without authentication accepts any) and returns the answer.
+     */
+    BaseCommand connectAs(String user) throws IOException {
+        write(command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.CONNECT)
+                .setConnect(CommandConnect.newBuilder()
+                        .setClientVersion("raw-it")
+                        .setProtocolVersion(21)
+                        .setAuthMethodName("basic")
+                        .setAuthData(ByteString.copyFromUtf8(user + ":password")))));
+        return readCommand();
+    }
+
+    /** A LOOKUP frame for {@code topic} with request id {@code requestId}. */
+    static byte[] lookupFrame(String topic, long requestId) {
+        return command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.LOOKUP)
+                .setLookupTopic(CommandLookupTopic.newBuilder().setTopic(topic).setRequestId(requestId)));
     }
 
     /** Looks {@code topic} up, as a real client does before its PRODUCER: the broker then owns the topic's bundle. */

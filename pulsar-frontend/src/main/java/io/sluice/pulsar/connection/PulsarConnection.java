@@ -13,6 +13,7 @@ import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.DispatchGate;
 import io.sluice.pulsar.gates.PublishGate;
+import io.sluice.pulsar.gates.RequestGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
@@ -34,6 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.security.auth.x500.X500Principal;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 
 /**
@@ -84,6 +86,7 @@ final class PulsarConnection implements ConnectionProtocol {
     private final ProxyServices services;
     private final PublishGate publish;
     private final DispatchGate dispatch;
+    private final RequestGate requests;
     /** Each direction's frame in hand, its command read once for the connection and the gates. */
     private final FrameCommand clientCommand = new FrameCommand();
 
@@ -119,6 +122,14 @@ final class PulsarConnection implements ConnectionProtocol {
                     }
                 });
         this.dispatch = new DispatchGate(relay, relay.eventLoop(), relay.clock(), services, clientAddress);
+        this.requests = new RequestGate(
+                relay,
+                relay.eventLoop(),
+                relay.clock(),
+                services,
+                clientAddress,
+                relay.clientAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null,
+                this::heldRequestDue);
     }
 
     @Override
@@ -146,6 +157,30 @@ final class PulsarConnection implements ConnectionProtocol {
                 return;
             }
             case CONNECT -> throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
+            default -> {}
+        }
+        if (RequestGate.counts(type) && !requests.admit(frame, type)) {
+            return;
+        }
+        forward(frame, type);
+    }
+
+    /**
+     * A request the request gate held is due ({@link RequestGate}): it goes on as one admitted at
+     * once would. Takes ownership of {@code frame}.
+     */
+    private void heldRequestDue(ByteBuf frame) {
+        try {
+            FrameView view = FrameView.of(frame);
+            forward(view, FrameReader.type(view));
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Admission control and the gates' tracking for {@code frame}, of BaseCommand type {@code type}; then on to the broker. */
+    private void forward(FrameView frame, int type) {
+        switch (type) {
             case LOOKUP -> {
                 if (!admitLookup(frame)) {
                     return;
@@ -412,6 +447,7 @@ final class PulsarConnection implements ConnectionProtocol {
         if (claimedRole != null) {
             publish.authenticated(claimedRole);
             dispatch.authenticated(claimedRole);
+            requests.authenticated(claimedRole);
             claimedRole = null;
         }
         relay.handshakeCompleted();
@@ -419,12 +455,13 @@ final class PulsarConnection implements ConnectionProtocol {
 
     @Override
     public boolean isIdle() {
-        return publish.isIdle();
+        return publish.isIdle() && requests.isIdle();
     }
 
     @Override
     public void closed() {
         publish.close();
         dispatch.close();
+        requests.close();
     }
 }

@@ -12,11 +12,8 @@ import io.sluice.limits.ScopeRef;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.GateTimer;
+import io.sluice.relay.RequestThrottle;
 import io.sluice.relay.Throttling;
-import io.sluice.status.ClientIdentity;
-import io.sluice.status.Throttle;
-import io.sluice.status.ThrottleSubject;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 import java.net.InetAddress;
@@ -43,7 +40,7 @@ public final class RequestRateGate {
 
     private final GateContext context;
     private final InetAddress address;
-    private final GateTimer throttleTimer;
+    private final RequestThrottle throttle;
     private final QuotaDecision decision = new QuotaDecision();
     private final WireCursor cursor = new WireCursor();
 
@@ -52,13 +49,12 @@ public final class RequestRateGate {
 
     private boolean limited;
     private AddressScopes addressScopes;
-    private Throttle throttle;
-    private long throttleEndsAtNanos;
 
     RequestRateGate(GateContext context, InetAddress address) {
         this.context = context;
         this.address = address;
-        this.throttleTimer = new GateTimer(context.loop(), GateContext.MAX_TIMER_NANOS, this::throttleDue);
+        this.throttle = new RequestThrottle(
+                context.services().throttles(), context.loop(), context.clock(), GateContext.MAX_TIMER_NANOS, () -> false);
     }
 
     /** Whether requests to API {@code apiKey} are counted here. */
@@ -96,7 +92,8 @@ public final class RequestRateGate {
         path.charge(now, 1, 0);
         long wait = path.waitNanos(now, 1, 0);
         int millis = GateContext.ceilMillis(wait);
-        throttled(now, now + wait);
+        throttle.throttled(
+                context.client(), decision, Throttling.PAUSE_CLIENT.action().jsonName(), now, now + wait);
         context.pauses().mute(millis);
         return millis;
     }
@@ -126,10 +123,9 @@ public final class RequestRateGate {
         };
     }
 
-    /** The connection closes: the throttle ends, the timer stops. */
+    /** The connection closes: the throttle ends, its timer stops. */
     void close() {
-        throttleTimer.cancel();
-        endThrottle();
+        throttle.end();
     }
 
     /** The client id's, the principal's and the client address's scopes, as far as they are known. */
@@ -145,47 +141,5 @@ public final class RequestRateGate {
             scopes.add(addressScope);
         }
         return scopes;
-    }
-
-    /** The connection's client is throttled as {@link #decision} found until {@code untilNanos} at least. */
-    private void throttled(long now, long untilNanos) {
-        if (throttle == null) {
-            ConnectionIdentity identity = context.identity();
-            throttle = context.services()
-                    .throttles()
-                    .begin(
-                            new ThrottleSubject(
-                                    KafkaScopes.PROTOCOL,
-                                    context.clientAddress(),
-                                    null,
-                                    ClientIdentity.of(
-                                            KafkaScopes.CLIENT_ID.of(identity.clientId()),
-                                            KafkaScopes.PRINCIPAL_FIELD.of(identity.principal()))),
-                            decision.scope().kind().label(),
-                            decision.reason(),
-                            Throttling.PAUSE_CLIENT.action().jsonName());
-            throttleEndsAtNanos = untilNanos;
-        } else if (untilNanos - throttleEndsAtNanos > 0) {
-            throttleEndsAtNanos = untilNanos;
-        }
-        throttleTimer.cancel();
-        throttleTimer.schedule(throttleEndsAtNanos - now);
-    }
-
-    /** Timer task of the throttle: over once its time is. */
-    private void throttleDue() {
-        long left = throttleEndsAtNanos - context.clock().nanoTime();
-        if (left > 0) {
-            throttleTimer.schedule(left);
-            return;
-        }
-        endThrottle();
-    }
-
-    private void endThrottle() {
-        if (throttle != null) {
-            context.services().throttles().end(throttle);
-            throttle = null;
-        }
     }
 }

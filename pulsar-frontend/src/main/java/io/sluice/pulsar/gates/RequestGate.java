@@ -21,9 +21,9 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.GateTimer;
 import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.RequestThrottle;
 import io.sluice.settings.InvalidSettingsException;
 import io.sluice.status.ClientIdentity;
-import io.sluice.status.Throttle;
 import io.sluice.status.ThrottleSubject;
 
 import java.net.InetAddress;
@@ -81,6 +81,7 @@ public final class RequestGate {
     private final InetAddress address;
     private final Consumer<ByteBuf> passOn;
     private final GateTimer timer;
+    private final RequestThrottle throttle;
     private final QuotaDecision decision = new QuotaDecision();
     private final ArrayDeque<Held> held = new ArrayDeque<>();
 
@@ -90,8 +91,6 @@ public final class RequestGate {
     private boolean limited;
     private AddressScopes addressScopes;
     private String role;
-    private Throttle throttle;
-    private long throttleEndsAtNanos;
 
     /**
      * @param out the connection, where refusals go
@@ -114,6 +113,8 @@ public final class RequestGate {
         this.address = address;
         this.passOn = passOn;
         this.timer = new GateTimer(loop, PublishGate.MAX_TIMER_NANOS, this::due);
+        this.throttle = new RequestThrottle(
+                services.throttles(), loop, clock, PublishGate.MAX_TIMER_NANOS, () -> !held.isEmpty());
     }
 
     /** Whether commands of BaseCommand type {@code type} are requests this gate counts. */
@@ -181,7 +182,7 @@ public final class RequestGate {
             request.frame().release();
         }
         timer.cancel();
-        endThrottle();
+        throttle.end();
     }
 
     /** The scopes {@code request} falls under, most specific first as far as the engine cares. */
@@ -197,7 +198,7 @@ public final class RequestGate {
         return scopes;
     }
 
-    /** Timer task: passes on the held requests whose wait is over, then ends the throttle once its time is. */
+    /** Timer task: passes on the held requests whose wait is over. */
     private void due() {
         long now = clock.nanoTime();
         Held first;
@@ -208,50 +209,26 @@ public final class RequestGate {
             passed = true;
             passOn.accept(first.frame());
         }
-        if (throttle != null) {
-            throttle.holding(held.size(), 0);
-        }
+        throttle.holding(held.size(), 0);
         if (passed) {
             out.flush();
         }
         if (first != null) {
             timer.schedule(first.dueNanos() - now);
-        } else if (throttle != null && throttleEndsAtNanos - now > 0) {
-            timer.schedule(throttleEndsAtNanos - now);
         } else {
-            endThrottle();
+            throttle.endIfOver();
         }
     }
 
     /** The connection's client is throttled as {@link #decision} found, Sluice taking {@code action}, until {@code untilNanos} at least. */
     private void throttled(OnExceed action, long now, long untilNanos) {
-        if (throttle == null || !throttle.action().equals(action.jsonName())) {
-            endThrottle();
-            throttle = services.throttles()
-                    .begin(
-                            new ThrottleSubject(
-                                    PulsarScopes.PROTOCOL,
-                                    clientAddress,
-                                    null,
-                                    ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role))),
-                            decision.scope().kind().label(),
-                            decision.reason(),
-                            action.jsonName());
-            throttleEndsAtNanos = untilNanos;
-        } else if (untilNanos - throttleEndsAtNanos > 0) {
-            throttleEndsAtNanos = untilNanos;
-        }
-        if (held.isEmpty()) {
-            timer.cancel();
-            timer.schedule(throttleEndsAtNanos - now);
-        }
-    }
-
-    private void endThrottle() {
-        if (throttle != null) {
-            services.throttles().end(throttle);
-            throttle = null;
-        }
+        throttle.throttled(
+                new ThrottleSubject(
+                        PulsarScopes.PROTOCOL, clientAddress, null, ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role))),
+                decision,
+                action.jsonName(),
+                now,
+                untilNanos);
     }
 
     /** The command's own error response to {@code request}, with {@code TooManyRequests}; the caller owns it. */

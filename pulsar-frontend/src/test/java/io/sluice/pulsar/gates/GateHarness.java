@@ -7,6 +7,7 @@ import io.sluice.relay.ConnectionBudget;
 import io.sluice.relay.FrameView;
 import io.sluice.testing.GateWorld;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,18 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     DispatchGate dispatchGate() {
         return new DispatchGate(this, loop, services.quotas().clock(), services, "10.0.0.1:5000");
+    }
+
+    /** A request gate of a client at 127.0.0.1 whose held requests, once due, go to {@code passOn}. */
+    RequestGate requestGate(Consumer<ByteBuf> passOn) {
+        return new RequestGate(
+                this,
+                loop,
+                services.quotas().clock(),
+                services,
+                "127.0.0.1:5000",
+                InetAddress.getLoopbackAddress(),
+                passOn);
     }
 
     /** The client-bound frames so far, parsed, and released. */

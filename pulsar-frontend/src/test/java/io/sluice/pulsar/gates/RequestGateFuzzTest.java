@@ -20,7 +20,6 @@ import io.sluice.testing.LeakCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -56,14 +55,7 @@ class RequestGateFuzzTest {
             harness.limit(
                     new ScopeRef(ScopeKind.IPS, ScopeKind.DEFAULT_NAME),
                     new Limit(null, null, null, new EventRate(3.0, 1.0), null, null, OnExceed.REJECT));
-            RequestGate gate = new RequestGate(
-                    harness,
-                    harness.loop,
-                    harness.services.quotas().clock(),
-                    harness.services,
-                    "10.0.0.1:5000",
-                    InetAddress.getLoopbackAddress(),
-                    passedOn::add);
+            RequestGate gate = harness.requestGate(passedOn::add);
             gate.authenticated("fuzz");
             ByteBuf frame = Unpooled.buffer(8 + command.length)
                     .writeInt(4 + command.length)

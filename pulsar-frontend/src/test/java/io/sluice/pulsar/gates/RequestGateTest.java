@@ -26,7 +26,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,14 +43,7 @@ class RequestGateTest {
     /** Held requests passed on, in order; owned here until released. */
     private final List<ByteBuf> passedOn = new ArrayList<>();
 
-    private final RequestGate gate = new RequestGate(
-            harness,
-            harness.loop,
-            harness.services.quotas().clock(),
-            harness.services,
-            "10.0.0.1:5000",
-            InetAddress.getLoopbackAddress(),
-            passedOn::add);
+    private final RequestGate gate = harness.requestGate(passedOn::add);
 
     @AfterEach
     void closeAll() {

@@ -158,7 +158,7 @@ public final class PulsarScopes {
             scopes.add(new ScopeRef(NAMESPACE, name.toString()));
             scopes.add(new ScopeRef(TENANT, name.tenant()));
         } catch (InvalidSettingsException notANamespace) {
-            // Limited by the role alone, as the broker will refuse it anyway.
+            // No namespace or tenant scope: the broker refuses the name anyway.
         }
         if (role != null) {
             scopes.add(new ScopeRef(ROLE, role));

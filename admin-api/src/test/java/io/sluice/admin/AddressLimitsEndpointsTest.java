@@ -87,7 +87,8 @@ class AddressLimitsEndpointsTest {
             "/api/v1/limits/roles/alice",
             "/api/v1/limits/namespaces/public/default",
             "/api/v1/limits/kafka/clients/%2A",
-            "/api/v1/limits/kafka/principals/User:alice"
+            "/api/v1/limits/kafka/principals/User:alice",
+            "/api/v1/limits/proxy"
         }) {
             HttpResponse<String> put = admin.put(path, requests);
             assertEquals(200, put.statusCode(), path + ": " + put.body());

@@ -36,10 +36,11 @@ public final class ScopeKind {
     /** The rank of the proxy scope: last in every chain. */
     public static final int LAST = Integer.MAX_VALUE;
 
-    /** Everything through this proxy, whatever the protocol. */
+    /** Everything through this proxy, whatever the protocol: its messages and its requests. */
     public static final ScopeKind PROXY = builder(null, "proxy")
             .field("proxy")
             .cliName("proxy")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(LAST)
             .description("the whole proxy (all topics together)")
             .build();

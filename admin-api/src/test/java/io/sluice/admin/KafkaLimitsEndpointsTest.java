@@ -39,7 +39,8 @@ class KafkaLimitsEndpointsTest {
     private static final Limit EXPECTED = new Limit(
             new RateLimit(100.0, null, null, null),
             new RateLimit(null, 1048576.0, null, null),
-            null, null,
+            null,
+            null,
             null,
             null,
             OnExceed.REJECT);

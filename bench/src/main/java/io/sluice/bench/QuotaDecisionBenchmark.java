@@ -62,7 +62,8 @@ public class QuotaDecisionBenchmark {
                                     new Limit(fast, null, null, null, null, null, OnExceed.REJECT))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, SHARED_TOPIC),
-                                    new Limit(new RateLimit(1e12, null, 60.0, null), null, null, null, null, null, null)),
+                                    new Limit(
+                                            new RateLimit(1e12, null, 60.0, null), null, null, null, null, null, null)),
                     NanoClock.SYSTEM);
             unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

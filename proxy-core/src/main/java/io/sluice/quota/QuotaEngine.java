@@ -254,9 +254,8 @@ public final class QuotaEngine {
             return;
         }
         if (direction == Direction.ACCEPT || direction == Direction.WORK) {
-            EventRate events = limit == null
-                    ? null
-                    : direction == Direction.ACCEPT ? limit.connections() : limit.requests();
+            EventRate events =
+                    limit == null ? null : direction == Direction.ACCEPT ? limit.connections() : limit.requests();
             if (events != null && events.perSecond() != null) {
                 rates.add(new Rate(
                         new BucketKey(

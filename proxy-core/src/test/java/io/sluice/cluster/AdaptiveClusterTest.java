@@ -94,7 +94,8 @@ class AdaptiveClusterTest {
                         new Limit(
                                 new RateLimit(CEILING, null, 0.1, new AdaptiveLimit(10.0, 0.05)),
                                 null,
-                                null, null,
+                                null,
+                                null,
                                 null,
                                 null,
                                 null));

@@ -102,7 +102,8 @@ class LimitsJsonTest {
         assertEquals(LimitsDocument.empty(), doc);
         Limit limit = LimitsJson.parseLimit(bytes("""
                 {"publish": {"messagesPerSecond": null, "bytesPerSecond": null, "burstSeconds": null}, "dispatch": null, "onExceed": null}"""));
-        assertEquals(new Limit(new RateLimit(null, null, 1.0, null), null, null, null, null, null, OnExceed.DELAY), limit);
+        assertEquals(
+                new Limit(new RateLimit(null, null, 1.0, null), null, null, null, null, null, OnExceed.DELAY), limit);
         assertEquals(ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes("{\"maxPendingSends\": null}")));
     }
 

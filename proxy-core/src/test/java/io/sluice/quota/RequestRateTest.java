@@ -40,8 +40,8 @@ class RequestRateTest {
     @Test
     void aClientGetsItsBurstThenItsRateAndAnotherIsNotSlowed() {
         ScopeRef eachClient = new ScopeRef(TestScopes.CLIENT, ScopeKind.DEFAULT_NAME);
-        QuotaEngine engine = new QuotaEngine(
-                LimitsDocument.empty().withLimit(eachClient, requests(100, 1, OnExceed.REJECT)), clock);
+        QuotaEngine engine =
+                new QuotaEngine(LimitsDocument.empty().withLimit(eachClient, requests(100, 1, OnExceed.REJECT)), clock);
         List<ScopeRef> alice = List.of(new ScopeRef(TestScopes.CLIENT, "alice"));
         List<ScopeRef> bob = List.of(new ScopeRef(TestScopes.CLIENT, "bob"));
         assertEquals(100, admitted(engine, alice), "the burst: 100/s for 1 s");
@@ -82,7 +82,8 @@ class RequestRateTest {
                                 new ScopeRef(ScopeKind.IPS, "10.0.0.1/32"),
                                 new Limit(null, null, new EventRate(1.0, 1.0), null, null, null, null)),
                 clock);
-        assertTrue(engine.requestPath(List.of(new ScopeRef(ScopeKind.IPS, "10.0.0.1/32"))).isUnlimited());
+        assertTrue(engine.requestPath(List.of(new ScopeRef(ScopeKind.IPS, "10.0.0.1/32")))
+                .isUnlimited());
         assertFalse(engine.limits().sets(LimitPart.REQUESTS));
         assertTrue(engine.limits().sets(LimitPart.CONNECTIONS));
     }
@@ -102,6 +103,8 @@ class RequestRateTest {
         ScopeBucket bucket = engine.limitedBuckets().get(0);
         assertEquals(10.0, bucket.limitRate());
         assertEquals(Dimension.REQUESTS, bucket.key().dimension());
-        assertTrue(bucket.key().id().startsWith("work requests test_client client-"), bucket.key().id());
+        assertTrue(
+                bucket.key().id().startsWith("work requests test_client client-"),
+                bucket.key().id());
     }
 }

@@ -54,7 +54,11 @@ public final class RequestRateGate {
         this.context = context;
         this.address = address;
         this.throttle = new RequestThrottle(
-                context.services().throttles(), context.loop(), context.clock(), GateContext.MAX_TIMER_NANOS, () -> false);
+                context.services().throttles(),
+                context.loop(),
+                context.clock(),
+                GateContext.MAX_TIMER_NANOS,
+                () -> false);
     }
 
     /** Whether requests to API {@code apiKey} are counted here. */

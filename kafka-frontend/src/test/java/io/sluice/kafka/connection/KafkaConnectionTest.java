@@ -503,7 +503,8 @@ class KafkaConnectionTest {
      * sends one for slow and fast: returns that request as the broker got it (slow cut off).
      */
     private ProduceRequestData slowCutFromTheSecondRequest(short version) {
-        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+        harness.limit(
+                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
         harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
         harness.brokerSends(KafkaFrames.response(
@@ -560,7 +561,8 @@ class KafkaConnectionTest {
 
     @Test
     void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilTheBucketRecovered() {
-        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.NOTIFY));
+        harness.limit(
+                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.NOTIFY));
         harness.clientSends(
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5)));

@@ -67,7 +67,8 @@ class GateFuzzTest {
                     new Limit(
                             new RateLimit(1.0, 1.0, null, null),
                             null,
-                            null, null,
+                            null,
+                            null,
                             null,
                             null,
                             ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
@@ -121,7 +122,8 @@ class GateFuzzTest {
                     new Limit(
                             null,
                             new RateLimit(3.0, 200.0, null, null),
-                            null, null,
+                            null,
+                            null,
                             null,
                             null,
                             ACTIONS[(input[0] & 0xff) % ACTIONS.length]));

@@ -153,7 +153,8 @@ class PulsarRequestRateIT {
         }
         assertTrue(
                 workRequestThrottles("reject") > throttlesBefore,
-                "the client was refused on its way: " + sluice.services().throttles().events());
+                "the client was refused on its way: "
+                        + sluice.services().throttles().events());
     }
 
     /** How often a client started being throttled for its requests, with {@code action}. */
@@ -161,7 +162,8 @@ class PulsarRequestRateIT {
         long total = 0;
         for (Map.Entry<ThrottleLedger.EventKey, Long> event :
                 sluice.services().throttles().events().entrySet()) {
-            if (event.getKey().reason().equals("work_requests") && event.getKey().action().equals(action)) {
+            if (event.getKey().reason().equals("work_requests")
+                    && event.getKey().action().equals(action)) {
                 total += event.getValue();
             }
         }
@@ -178,8 +180,7 @@ class PulsarRequestRateIT {
                 bob.write(RawPulsarClient.lookupFrame(TOPIC, i));
                 CommandLookupTopicResponse answer = bob.readCommand().getLookupTopicResponse();
                 millis.add((System.nanoTime() - sent) / 1_000_000);
-                assertTrue(
-                        answer.getResponse() != CommandLookupTopicResponse.LookupType.Failed, answer.getMessage());
+                assertTrue(answer.getResponse() != CommandLookupTopicResponse.LookupType.Failed, answer.getMessage());
                 Thread.sleep(20);
             }
         } catch (IOException | InterruptedException e) {

@@ -73,7 +73,6 @@ public final class RequestGate {
     private static final int GET_TOPICS_OF_NAMESPACE = BaseCommand.Type.GET_TOPICS_OF_NAMESPACE_VALUE;
     private static final int GET_SCHEMA = BaseCommand.Type.GET_SCHEMA_VALUE;
 
-
     private final Outbound out;
     private final NanoClock clock;
     private final ProxyServices services;
@@ -164,7 +163,11 @@ public final class RequestGate {
         }
         path.charge(now, 1, 0);
         throttled(OnExceed.DELAY, now, now + wait);
-        held.add(new Held(frame.heldCopy(out.alloc()), now, now + wait, decision.scope().kind().label()));
+        held.add(new Held(
+                frame.heldCopy(out.alloc()),
+                now,
+                now + wait,
+                decision.scope().kind().label()));
         throttle.holding(held.size(), 0);
         timer.schedule(held.peek().dueNanos() - now);
         return false;
@@ -224,7 +227,10 @@ public final class RequestGate {
     private void throttled(OnExceed action, long now, long untilNanos) {
         throttle.throttled(
                 new ThrottleSubject(
-                        PulsarScopes.PROTOCOL, clientAddress, null, ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role))),
+                        PulsarScopes.PROTOCOL,
+                        clientAddress,
+                        null,
+                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role))),
                 decision,
                 action.jsonName(),
                 now,

@@ -63,7 +63,8 @@ class RequestGateTest {
     private static ByteBuf lookup(long requestId, String topic) {
         return frame(BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.LOOKUP)
-                .setLookupTopic(CommandLookupTopic.newBuilder().setRequestId(requestId).setTopic(topic)));
+                .setLookupTopic(
+                        CommandLookupTopic.newBuilder().setRequestId(requestId).setTopic(topic)));
     }
 
     private boolean admit(ByteBuf frame) {
@@ -105,8 +106,9 @@ class RequestGateTest {
         assertFalse(admit(lookup(3, TOPIC)));
         assertFalse(admit(frame(BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.PARTITIONED_METADATA)
-                .setPartitionMetadata(
-                        CommandPartitionedTopicMetadata.newBuilder().setRequestId(4).setTopic(TOPIC)))));
+                .setPartitionMetadata(CommandPartitionedTopicMetadata.newBuilder()
+                        .setRequestId(4)
+                        .setTopic(TOPIC)))));
         assertFalse(admit(frame(BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.GET_SCHEMA)
                 .setGetSchema(CommandGetSchema.newBuilder().setRequestId(5).setTopic(TOPIC)))));
@@ -128,14 +130,17 @@ class RequestGateTest {
         assertEquals(CommandLookupTopicResponse.LookupType.Failed, lookup.getResponse());
         assertEquals(ServerError.TooManyRequests, lookup.getError());
         assertTrue(
-                lookup.getMessage().startsWith("Sluice refused the request, throttled: role alice exceeds 2.0 requests/s"),
+                lookup.getMessage()
+                        .startsWith("Sluice refused the request, throttled: role alice exceeds 2.0 requests/s"),
                 lookup.getMessage());
         CommandPartitionedTopicMetadataResponse metadata = answers.get(1).getPartitionMetadataResponse();
         assertEquals(4, metadata.getRequestId());
         assertEquals(CommandPartitionedTopicMetadataResponse.LookupType.Failed, metadata.getResponse());
         assertEquals(ServerError.TooManyRequests, metadata.getError());
         assertEquals(5, answers.get(2).getGetSchemaResponse().getRequestId());
-        assertEquals(ServerError.TooManyRequests, answers.get(2).getGetSchemaResponse().getErrorCode());
+        assertEquals(
+                ServerError.TooManyRequests,
+                answers.get(2).getGetSchemaResponse().getErrorCode());
         assertEquals(BaseCommand.Type.ERROR, answers.get(3).getType());
         assertEquals(6, answers.get(3).getError().getRequestId());
         assertEquals(ServerError.TooManyRequests, answers.get(3).getError().getError());

@@ -198,7 +198,8 @@ class PulsarScopesTest {
                 assertThrows(
                                 InvalidSettingsException.class,
                                 () -> doc.withLimit(
-                                        ref(PulsarScopes.TOPIC, "bad"), new Limit(null, null, null, null, null, null, null)))
+                                        ref(PulsarScopes.TOPIC, "bad"),
+                                        new Limit(null, null, null, null, null, null, null)))
                         .getMessage());
     }
 }

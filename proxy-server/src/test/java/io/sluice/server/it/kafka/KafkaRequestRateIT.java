@@ -46,10 +46,11 @@ class KafkaRequestRateIT {
         sluice.limitClient("*", "{\"requests\": {\"perSecond\": " + RATE + ", \"burstSeconds\": 1}}");
         CompletableFuture<List<Long>> calm = CompletableFuture.supplyAsync(KafkaRequestRateIT::calmClient);
         List<Integer> throttleTimes = new ArrayList<>();
-        long start = System.nanoTime();
-        try (RawKafkaClient storm = new RawKafkaClient(sluice.kafkaPort)) {
+        RawKafkaClient storm = new RawKafkaClient(sluice.kafkaPort);
+        double seconds;
+        try {
             storm.pipelineMetadata("storm", 300);
-            start = System.nanoTime();
+            long start = System.nanoTime();
             CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
                 try {
                     while (true) {
@@ -64,16 +65,19 @@ class KafkaRequestRateIT {
             });
             Thread.sleep(STORM.toMillis());
             storm.close();
+            seconds = (System.nanoTime() - start) / 1e9;
             reader.join();
+        } finally {
+            storm.close();
         }
         List<Long> calmMillis = calm.get();
         int answered;
         int throttled;
         synchronized (throttleTimes) {
             answered = throttleTimes.size();
-            throttled = (int) throttleTimes.stream().filter(millis -> millis > 0).count();
+            throttled =
+                    (int) throttleTimes.stream().filter(millis -> millis > 0).count();
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
         long calmSlowest = calmMillis.stream().mapToLong(Long::longValue).max().orElse(Long.MAX_VALUE);
         System.out.printf(
                 "Kafka Metadata storm over %.2f s at %.0f requests/s: %d of 300 answered (bound %.1f), %d with a"

@@ -121,6 +121,6 @@ class AddressScopesTest {
                 InvalidSettingsException.class,
                 () -> parse("{\"topics\": {\"t/n/x\": {\"requests\": {\"perSecond\": 1}}}}"));
         assertEquals("topics[\"t/n/x\"].requests", topic.path());
-        assertEquals("topics limits do not take it; it is a limit of ips only", topic.problem());
+        assertEquals("topics limits do not take it; it is a limit of ips, proxy only", topic.problem());
     }
 }

@@ -8,6 +8,8 @@
 # Sluice and through Kroxylicious, and kafka-producer-perf-test (kafka-results.md). `bench/run.sh kafka-quotas` runs
 # the Kafka quotas suite: how exactly Sluice's produce and fetch limits hold, and a flooded limited
 # topic beside another of the same producer, against Kafka's own client-id quota (kafka-quotas-results.md).
+# `bench/run.sh kafka-tls` runs the Kafka suite's producer loads with TLS on both legs: to the brokers' SSL
+# listener directly, through Sluice and through Kroxylicious (kafka-tls/kafka-results.md).
 # --no-build skips the Maven build (use the jars already built).
 # Run with nothing else on the machine: a suite refuses to start, and each measured run waits, while
 # the 1-minute load average is over 1.5; -Dbench.allowLoad=true in BENCH_OPTS overrides that, and the
@@ -19,6 +21,10 @@ results=results.json
 if [[ "${1:-}" == "kafka" ]]; then
   suite=io.sluice.bench.sidebyside.KafkaSideBySide
   results=kafka-results.json
+  shift
+elif [[ "${1:-}" == "kafka-tls" ]]; then
+  suite=io.sluice.bench.sidebyside.KafkaTlsSideBySide
+  results=kafka-tls/kafka-results.json
   shift
 elif [[ "${1:-}" == "kafka-quotas" ]]; then
   suite=io.sluice.bench.sidebyside.KafkaQuotaSideBySide

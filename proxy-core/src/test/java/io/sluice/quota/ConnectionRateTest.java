@@ -26,11 +26,7 @@ class ConnectionRateTest {
     }
 
     private int admitted(QuotaPath path) {
-        int admitted = 0;
-        while (path.tryAcquire(clock.nanoTime(), 1, 0, decision)) {
-            admitted++;
-        }
-        return admitted;
+        return Admissions.untilRefused(path, clock.nanoTime(), 0, decision);
     }
 
     @Test

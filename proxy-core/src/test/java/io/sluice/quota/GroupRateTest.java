@@ -42,11 +42,7 @@ class GroupRateTest {
     }
 
     private int admitted(QuotaPath path) {
-        int admitted = 0;
-        while (path.tryAcquire(clock.nanoTime(), 1, 0, decision)) {
-            admitted++;
-        }
-        return admitted;
+        return Admissions.untilRefused(path, clock.nanoTime(), 0, decision);
     }
 
     @Test

@@ -41,11 +41,7 @@ class QuotaEngineTest {
 
     /** Sends single messages of {@code bytes} until refused; returns how many got through. */
     private int drain(QuotaPath path, long bytes) {
-        int admitted = 0;
-        while (path.tryAcquire(clock.nanoTime(), 1, bytes, decision)) {
-            admitted++;
-        }
-        return admitted;
+        return Admissions.untilRefused(path, clock.nanoTime(), bytes, decision);
     }
 
     @Test

@@ -1,13 +1,25 @@
 package io.sluice.bench.sidebyside;
 
+import java.util.Map;
+
 /**
  * One way for a client to reach the broker: directly, or through a proxy process.
  *
- * @param name       as shown in tables and charts
- * @param serviceUrl what the client connects to
- * @param proxyPid   the proxy process whose CPU and memory are measured, or -1 for none
+ * @param name           as shown in tables and charts
+ * @param serviceUrl     what the client connects to
+ * @param proxyPid       the proxy process whose CPU and memory are measured, or -1 for none
+ * @param clientSettings what a Kafka client needs besides the address to reach it, such as
+ *                       {@code security.protocol} and its trust store; empty for plaintext
  */
-record Contender(String name, String serviceUrl, long proxyPid) {
+record Contender(String name, String serviceUrl, long proxyPid, Map<String, String> clientSettings) {
+
+    Contender {
+        clientSettings = Map.copyOf(clientSettings);
+    }
+
+    Contender(String name, String serviceUrl, long proxyPid) {
+        this(name, serviceUrl, proxyPid, Map.of());
+    }
 
     static Contender direct(String brokerUrl) {
         return new Contender("direct", brokerUrl, -1);
@@ -19,6 +31,11 @@ record Contender(String name, String serviceUrl, long proxyPid) {
 
     /** The same contender under another name. */
     Contender renamed(String newName) {
-        return new Contender(newName, serviceUrl, proxyPid);
+        return new Contender(newName, serviceUrl, proxyPid, clientSettings);
+    }
+
+    /** The same contender, reached with {@code settings} added to a Kafka client's configuration. */
+    Contender withClientSettings(Map<String, String> settings) {
+        return new Contender(name, serviceUrl, proxyPid, settings);
     }
 }

@@ -51,14 +51,13 @@ final class KafkaOverheadScenario {
             for (int round = 0; round < settings.rounds(); round++) {
                 for (Contender contender : contenders) {
                     String topic = "bench-" + PassthroughScenario.slug(workload.name());
-                    KafkaPublishRun.run(contender.serviceUrl(), topic, workload, settings.warmupSeconds());
+                    KafkaPublishRun.run(contender, topic, workload, settings.warmupSeconds());
                     double loadBefore = gate.beforeRun(workload.name() + " through " + contender.name());
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
                     KafkaPublishRun.Result result;
                     long peakRss;
                     try (PeakRss rss = contender.hasProxy() ? PeakRss.sample(contender.proxyPid()) : null) {
-                        result =
-                                KafkaPublishRun.run(contender.serviceUrl(), topic, workload, settings.measureSeconds());
+                        result = KafkaPublishRun.run(contender, topic, workload, settings.measureSeconds());
                         peakRss = rss == null ? -1 : rss.peakBytes();
                     }
                     ProcessCost after = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;
@@ -125,8 +124,7 @@ final class KafkaOverheadScenario {
                                 settings,
                                 workDir,
                                 report,
-                                () -> KafkaPublishRun.run(
-                                        contender.serviceUrl(), topic, workload, settings.measureSeconds()));
+                                () -> KafkaPublishRun.run(contender, topic, workload, settings.measureSeconds()));
                     }
                 }
             }

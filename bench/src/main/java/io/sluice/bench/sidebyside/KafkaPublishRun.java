@@ -1,5 +1,6 @@
 package io.sluice.bench.sidebyside;
 
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -39,19 +40,23 @@ final class KafkaPublishRun {
 
     private KafkaPublishRun() {}
 
-    static Result run(String bootstrap, String topic, KafkaWorkload workload, double seconds) throws Exception {
+    /** Runs {@code workload} on {@code topic} through {@code contender} for {@code seconds}. */
+    static Result run(Contender contender, String topic, KafkaWorkload workload, double seconds) throws Exception {
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, contender.serviceUrl());
+        client.putAll(contender.clientSettings());
         LatencySamples latencies = new LatencySamples();
         LatencySamples endToEnd = new LatencySamples();
         AtomicLong completed = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         AtomicLong received = new AtomicLong();
         AtomicBoolean consuming = new AtomicBoolean(workload.consumer());
-        Thread consumer = workload.consumer() ? consumer(bootstrap, topic, consuming, received, endToEnd) : null;
+        Thread consumer = workload.consumer() ? consumer(client, topic, consuming, received, endToEnd) : null;
         Semaphore window = new Semaphore(workload.inFlight());
         long start;
         long end;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                producerProps(bootstrap, workload), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producerProps(client, workload), new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.partitionsFor(topic);
             start = System.nanoTime();
             long deadline = start + (long) (seconds * 1e9);
@@ -90,9 +95,9 @@ final class KafkaPublishRun {
                 endToEnd);
     }
 
-    private static Properties producerProps(String bootstrap, KafkaWorkload workload) {
+    private static Properties producerProps(Properties client, KafkaWorkload workload) {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.putAll(client);
         props.put(ProducerConfig.LINGER_MS_CONFIG, Integer.toString(workload.lingerMillis()));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Integer.toString(64 << 20));
@@ -101,10 +106,10 @@ final class KafkaPublishRun {
 
     /** A consumer of every partition from its end, stamping receive times until told to stop. */
     private static Thread consumer(
-            String bootstrap, String topic, AtomicBoolean consuming, AtomicLong received, LatencySamples endToEnd)
+            Properties client, String topic, AtomicBoolean consuming, AtomicLong received, LatencySamples endToEnd)
             throws InterruptedException {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.putAll(client);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         java.util.concurrent.CountDownLatch assigned = new java.util.concurrent.CountDownLatch(1);
         Thread thread = new Thread(

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class KafkaSideBySide {
 
-    private static final int BROKERS = 3;
+    /** Brokers of the suite's cluster, and replicas of each of its topics. */
+    static final int BROKERS = 3;
 
     private KafkaSideBySide() {}
 
@@ -94,7 +95,7 @@ public final class KafkaSideBySide {
     }
 
     /** One topic per workload and one per kafka-producer-perf-test setting: three partitions, three replicas. */
-    private static void createTopics(String bootstrap, List<KafkaWorkload> workloads) throws Exception {
+    static void createTopics(String bootstrap, List<KafkaWorkload> workloads) throws Exception {
         List<NewTopic> topics = new ArrayList<>();
         for (KafkaWorkload workload : workloads) {
             topics.add(new NewTopic("bench-" + PassthroughScenario.slug(workload.name()), 3, (short) BROKERS));

@@ -30,9 +30,17 @@ final class KafkaSluiceContender implements TopicLimits, AutoCloseable {
         this.adminPort = adminPort;
     }
 
-    /** Starts {@code sluice.jar} for {@code bootstrapServers} with room for {@code nodes} node ports. */
+    /**
+     * Starts {@code sluice.jar} for {@code bootstrapServers} with room for {@code nodes} node ports,
+     * and {@code moreOptions} (TLS, for one) after the suite's own.
+     */
     static KafkaSluiceContender start(
-            Path sluiceJar, String bootstrapServers, int nodes, List<String> jvmOptions, Path workDir) {
+            Path sluiceJar,
+            String bootstrapServers,
+            int nodes,
+            List<String> jvmOptions,
+            Path workDir,
+            String... moreOptions) {
         int port = FreePorts.loopbackRange(2 + nodes);
         int adminPort = FreePorts.loopback();
         SluiceProcess process = SluiceProcess.builder(sluiceJar)
@@ -50,6 +58,7 @@ final class KafkaSluiceContender implements TopicLimits, AutoCloseable {
                         "127.0.0.1:" + adminPort,
                         "--limits-file",
                         workDir.resolve("sluice-kafka-limits.json").toString())
+                .options(moreOptions)
                 .logFile(workDir.resolve("sluice-kafka.log"))
                 .start();
         return new KafkaSluiceContender(process, port, adminPort);
@@ -115,7 +124,12 @@ final class KafkaSluiceContender implements TopicLimits, AutoCloseable {
 
     /** Sluice as a contender: clients bootstrap from its port. */
     Contender contender() {
-        return new Contender("Sluice", "127.0.0.1:" + port, process.pid());
+        return contender("Sluice");
+    }
+
+    /** Sluice as a contender named {@code name}. */
+    Contender contender(String name) {
+        return new Contender(name, "127.0.0.1:" + port, process.pid());
     }
 
     @Override

@@ -38,15 +38,27 @@ final class KroxyliciousProcess implements AutoCloseable {
     }
 
     /**
+     * TLS on both legs: the gateway presents {@code certificate} and {@code key} (PEM) to clients,
+     * and trusts the brokers' certificates by {@code brokersCa} (PEM).
+     */
+    record BothLegsTls(Path certificate, Path key, Path brokersCa) {}
+
+    /**
      * Starts Kroxylicious for {@code bootstrapServers}, whose brokers have node ids {@code nodeIds},
      * and returns once its bootstrap port accepts connections.
      */
     static KroxyliciousProcess start(
             String bootstrapServers, List<Integer> nodeIds, List<String> jvmOptions, Path workDir) {
+        return start(bootstrapServers, nodeIds, jvmOptions, workDir, null);
+    }
+
+    /** As {@link #start(String, List, List, Path)}, with {@code tls} on both legs, or none if null. */
+    static KroxyliciousProcess start(
+            String bootstrapServers, List<Integer> nodeIds, List<String> jvmOptions, Path workDir, BothLegsTls tls) {
         int port = FreePorts.loopbackRange(1 + nodeIds.size());
         Path config = workDir.resolve("kroxylicious.yaml");
         try {
-            Files.writeString(config, configuration(bootstrapServers, nodeIds, port));
+            Files.writeString(config, configuration(bootstrapServers, nodeIds, port, tls));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -68,22 +80,41 @@ final class KroxyliciousProcess implements AutoCloseable {
 
     /**
      * The virtual cluster: bootstrap on {@code port}, node ids in one range from the first to the
-     * last, each on the next port after the bootstrap's in order, advertised on the loopback address.
+     * last, each on the next port after the bootstrap's in order, advertised on the loopback address;
+     * with {@code tls} (or none if null) on both legs.
      */
-    static String configuration(String bootstrapServers, List<Integer> nodeIds, int port) {
+    static String configuration(String bootstrapServers, List<Integer> nodeIds, int port, BothLegsTls tls) {
         int first = nodeIds.stream().mapToInt(Integer::intValue).min().orElseThrow();
         int last = nodeIds.stream().mapToInt(Integer::intValue).max().orElseThrow();
         if (last - first + 1 != nodeIds.size()) {
             throw new IllegalArgumentException("node ids " + nodeIds + " are not one range");
         }
+        String upstreamTls = tls == null
+                ? ""
+                : String.join(
+                        "\n",
+                        "      tls:",
+                        "        trust:",
+                        "          storeFile: " + tls.brokersCa(),
+                        "          storeType: PEM",
+                        "");
+        String gatewayTls = tls == null
+                ? ""
+                : String.join(
+                        "\n",
+                        "        tls:",
+                        "          key:",
+                        "            privateKeyFile: " + tls.key(),
+                        "            certificateFile: " + tls.certificate(),
+                        "");
         return String.join(
                 "\n",
                 "virtualClusters:",
                 "  - name: bench",
                 "    targetCluster:",
                 "      bootstrapServers: " + bootstrapServers,
-                "    gateways:",
-                "      - name: plain",
+                upstreamTls + "    gateways:",
+                "      - name: gateway",
                 "        portIdentifiesNode:",
                 "          bootstrapAddress: 127.0.0.1:" + port,
                 "          advertisedBrokerAddressPattern: 127.0.0.1",
@@ -92,7 +123,7 @@ final class KroxyliciousProcess implements AutoCloseable {
                 "            - name: brokers",
                 "              start: " + first,
                 "              end: " + last,
-                "");
+                gatewayTls);
     }
 
     /** The launcher's own jar (or classes directory) and the runtime's jars. */

@@ -21,33 +21,7 @@ class KafkaSideBySideSmokeTest {
 
     @Test
     void everyWorkloadAndKafkasOwnLoadGeneratorRunThroughBothProxiesAndWriteTheirTables() throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        BenchSettings tiny = new BenchSettings(
-                1,
-                0.5,
-                1,
-                1,
-                1,
-                1,
-                3,
-                List.of(1000),
-                100_000,
-                1,
-                1,
-                1,
-                1,
-                1,
-                false,
-                false,
-                output,
-                Path.of(System.getProperty("sluice.jar")).toAbsolutePath(),
-                Path.of("unused"),
-                Path.of("unused"),
-                null,
-                List.of(),
-                List.of("-Xmx256m"),
-                // Under the build's own load: past the load gate, which the results then say.
-                true);
+        BenchSettings tiny = KafkaSmokeSettings.tiny(output);
 
         String markdown = KafkaSideBySide.run(tiny, 2_000, Path.of(System.getProperty("kafka.tools.dir")), true)
                 .markdown();

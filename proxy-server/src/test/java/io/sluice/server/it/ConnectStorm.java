@@ -7,6 +7,8 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,12 +39,33 @@ public final class ConnectStorm {
      * @param closed connections closed without an answer
      * @param spanSeconds from the first attempt to the last answer
      * @param slowestSeconds the longest an admitted connection waited for its answer
+     * @param answeredAtSeconds when each admitted connection was answered, in seconds from the
+     *     first attempt, in no particular order
      */
-    public record Result(int attempts, int admitted, int closed, double spanSeconds, double slowestSeconds) {
+    public record Result(
+            int attempts,
+            int admitted,
+            int closed,
+            double spanSeconds,
+            double slowestSeconds,
+            List<Double> answeredAtSeconds) {
 
         /** What a rate of new connections with a bucket of {@code burstSeconds} admits over the span: rate x time + burst. */
         public double expected(double perSecond, double burstSeconds) {
             return perSecond * spanSeconds + perSecond * burstSeconds;
+        }
+
+        /** How many were answered from {@code fromSeconds} (inclusive) to {@code toSeconds} after the first attempt. */
+        public long admittedBetween(double fromSeconds, double toSeconds) {
+            return answeredAtSeconds.stream()
+                    .filter(at -> at >= fromSeconds && at < toSeconds)
+                    .count();
+        }
+
+        @Override
+        public String toString() {
+            return "Result[attempts=" + attempts + ", admitted=" + admitted + ", closed=" + closed + ", spanSeconds="
+                    + spanSeconds + ", slowestSeconds=" + slowestSeconds + "]";
         }
     }
 
@@ -67,13 +90,15 @@ public final class ConnectStorm {
         ExecutorService connections = Executors.newCachedThreadPool();
         AtomicLong lastAnswer = new AtomicLong();
         AtomicLong slowest = new AtomicLong();
+        Queue<Long> answers = new ConcurrentLinkedQueue<>();
         long start = System.nanoTime();
         long intervalNanos = over.toNanos() / attempts;
         List<Future<Future<Boolean>>> outcomes = new ArrayList<>();
         try {
             for (int i = 0; i < attempts; i++) {
                 outcomes.add(pace.schedule(
-                        () -> connections.submit(() -> attempt(target, local, header, handshake, lastAnswer, slowest)),
+                        () -> connections.submit(
+                                () -> attempt(target, local, header, handshake, answers, lastAnswer, slowest)),
                         i * intervalNanos,
                         TimeUnit.NANOSECONDS));
             }
@@ -84,7 +109,12 @@ public final class ConnectStorm {
                 }
             }
             return new Result(
-                    attempts, admitted, attempts - admitted, (lastAnswer.get() - start) / 1e9, slowest.get() / 1e9);
+                    attempts,
+                    admitted,
+                    attempts - admitted,
+                    (lastAnswer.get() - start) / 1e9,
+                    slowest.get() / 1e9,
+                    answers.stream().map(at -> (at - start) / 1e9).toList());
         } finally {
             pace.shutdownNow();
             connections.shutdownNow();
@@ -96,6 +126,7 @@ public final class ConnectStorm {
             InetAddress local,
             byte[] header,
             Handshake handshake,
+            Queue<Long> answers,
             AtomicLong lastAnswer,
             AtomicLong slowest)
             throws IOException {
@@ -113,6 +144,7 @@ public final class ConnectStorm {
                 return false;
             }
             long answered = System.nanoTime();
+            answers.add(answered);
             lastAnswer.accumulateAndGet(answered, Math::max);
             slowest.accumulateAndGet(answered - opened, Math::max);
             return true;

@@ -3,7 +3,10 @@ package io.sluice.server.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.sluice.limits.EventRate;
+import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsJson;
+import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
 import io.sluice.pulsar.scopes.PulsarScopes;
 import io.sluice.server.it.PromQl.Matcher;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,9 +52,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The Grafana dashboard and the alert rules (helm/sluice/files, copied in docs/monitoring) read
  * only metrics and labels that a real Sluice exports: a Sluice in front of the real broker is put
  * through traffic that makes every family have series (delayed and rejected sends, consumers, a
- * malformed frame), then every panel query, template variable and alert expression is scanned
- * ({@link PromQl}) and each metric, matcher label, matched value, grouping label, legend label
- * and annotation label is looked up in the scrape. A renamed metric or label fails this test.
+ * malformed frame, connections over an address's rate), then every panel query, template variable
+ * and alert expression is scanned ({@link PromQl}) and each metric, matcher label, matched value,
+ * grouping label, legend label and annotation label is looked up in the scrape. A renamed metric or label fails this test.
  * Three roles (token authentication) are throttled with room for two in the {@code role} label,
  * so the label's {@code _other} overflow is in the scrape too.
  *
@@ -142,6 +146,7 @@ class MonitoringContractIT {
             }
         }
         sendMalformedFrame();
+        connectOverTheRate();
         exposed = scrapeOnceEverySignalIsIn();
     }
 
@@ -173,6 +178,35 @@ class MonitoringContractIT {
             InputStream in = socket.getInputStream();
             while (in.read() >= 0) {
                 // Until Sluice closes.
+            }
+        }
+    }
+
+    /**
+     * Four connections at once from an address limited to one new connection a second: Sluice admits
+     * one, holds the others up to a second, admits one more and closes the rest, counting them as
+     * refused for the connection rate. The address is one of the loopback block's, so that no other
+     * client of this test is limited.
+     */
+    private static void connectOverTheRate() throws Exception {
+        String address = "127.0.0.9";
+        sluice.server
+                .limits()
+                .update(d -> d.withLimit(
+                        new ScopeRef(ScopeKind.IPS, address),
+                        new Limit(null, null, new EventRate(1.0, 1.0), null, null, null)));
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket socket = new Socket();
+                sockets.add(socket);
+                socket.bind(new InetSocketAddress(address, 0));
+                socket.connect(new InetSocketAddress("127.0.0.1", sluice.server.proxyPort()), 10_000);
+            }
+            Thread.sleep(1_500);
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
             }
         }
     }

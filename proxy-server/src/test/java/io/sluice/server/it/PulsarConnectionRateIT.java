@@ -5,7 +5,6 @@ import io.sluice.limits.EventRate;
 import io.sluice.limits.Limit;
 import io.sluice.limits.ScopeKind;
 import io.sluice.limits.ScopeRef;
-import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.relay.accept.ConnectionRateGate;
 import io.sluice.testing.ProxyHeaders;
 import io.sluice.testkit.pulsar.PulsarBroker;
@@ -14,10 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -60,17 +57,6 @@ class PulsarConnectionRateIT {
                         EACH_ADDRESS, new Limit(null, null, new EventRate(perSecond, 1.0), null, null, null, null)));
     }
 
-    /** CONNECT, and the broker's CONNECTED through Sluice. */
-    static void connected(Socket socket) throws IOException {
-        socket.getOutputStream().write(RawPulsarClient.connectFrame());
-        DataInputStream in = new DataInputStream(socket.getInputStream());
-        int total = in.readInt();
-        byte[] command = new byte[in.readInt()];
-        in.readFully(command);
-        in.skipNBytes(total - 4 - command.length);
-        assertEquals(BaseCommand.Type.CONNECTED, BaseCommand.parseFrom(command).getType());
-    }
-
     private static long refused() {
         return sluice.stats().refusedConnections().getOrDefault(ConnectionRateGate.REASON, 0L);
     }
@@ -86,8 +72,8 @@ class PulsarConnectionRateIT {
         long openedBefore = sluice.stats().acceptedConnections();
         CompletableFuture<ConnectStorm.Result> beside =
                 CompletableFuture.supplyAsync(() -> storm("127.0.0.2", null, 12, Duration.ofSeconds(3)));
-        ConnectStorm.Result loop = ConnectStorm.run(
-                port(), "127.0.0.1", null, 300, Duration.ofSeconds(3), PulsarConnectionRateIT::connected);
+        ConnectStorm.Result loop =
+                ConnectStorm.run(port(), "127.0.0.1", null, 300, Duration.ofSeconds(3), PulsarHandshake::connected);
         ConnectStorm.Result other = beside.get();
         System.out.println("Pulsar reconnect loop: " + loop + ", beside it: " + other);
 
@@ -120,7 +106,7 @@ class PulsarConnectionRateIT {
                 ProxyHeaders.header(HAProxyProtocolVersion.V1, "203.0.113.1", 40000, sluice.proxyPort()),
                 60,
                 Duration.ofSeconds(2),
-                PulsarConnectionRateIT::connected);
+                PulsarHandshake::connected);
         ConnectStorm.Result other = second.get();
         System.out.println("Two clients through one balancer: " + first + ", " + other);
 
@@ -136,7 +122,7 @@ class PulsarConnectionRateIT {
 
     private static ConnectStorm.Result storm(String local, byte[] header, int attempts, Duration over) {
         try {
-            return ConnectStorm.run(port(), local, header, attempts, over, PulsarConnectionRateIT::connected);
+            return ConnectStorm.run(port(), local, header, attempts, over, PulsarHandshake::connected);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

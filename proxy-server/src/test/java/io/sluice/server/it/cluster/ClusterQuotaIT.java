@@ -48,15 +48,7 @@ class ClusterQuotaIT {
     @BeforeAll
     static void start() throws Exception {
         redis = RedisServer.builder().start();
-        cluster = SluiceCluster.start(
-                3,
-                broker.serviceUrl(),
-                "--cluster-store",
-                redis.uri(),
-                "--cluster-sync-interval",
-                INTERVAL_MILLIS + "ms",
-                "--limits-source",
-                "store");
+        cluster = SluiceCluster.sharing(3, broker.serviceUrl(), redis.uri(), INTERVAL_MILLIS);
         List<PacedLoad.Send> producers = new ArrayList<>();
         byte[] payload = new byte[100];
         for (int i = 0; i < 3; i++) {

@@ -65,6 +65,22 @@ final class SluiceCluster implements AutoCloseable {
         this.dir = dir;
     }
 
+    /**
+     * Starts {@code count} Sluices in front of {@code upstream} that share their limits and buckets
+     * through {@code redisUri}, syncing every {@code intervalMillis}.
+     */
+    static SluiceCluster sharing(int count, String upstream, String redisUri, long intervalMillis) throws Exception {
+        return start(
+                count,
+                upstream,
+                "--cluster-store",
+                redisUri,
+                "--cluster-sync-interval",
+                intervalMillis + "ms",
+                "--limits-source",
+                "store");
+    }
+
     /** Starts {@code count} Sluices in parallel, each with {@code options} besides its own ports and limits file. */
     static SluiceCluster start(int count, String upstream, String... options) throws Exception {
         SluiceCluster cluster = new SluiceCluster(Files.createTempDirectory("sluice-cluster"));

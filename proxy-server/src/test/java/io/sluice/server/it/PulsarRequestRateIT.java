@@ -127,7 +127,7 @@ class PulsarRequestRateIT {
 
     @Test
     void aStockClientRefusedWithTooManyRequestsRecoversByItself() throws Exception {
-        limitEachRole(2);
+        limitEachRole(3);
         long throttlesBefore = workRequestThrottles("reject");
         try (PulsarClient client = PulsarClient.builder()
                 .serviceUrl("pulsar://127.0.0.1:" + sluice.proxyPort())
@@ -135,7 +135,7 @@ class PulsarRequestRateIT {
                 .operationTimeout(30, TimeUnit.SECONDS)
                 .build()) {
             List<CompletableFuture<Producer<byte[]>>> producers = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 3; i++) {
                 producers.add(client.newProducer()
                         .topic("persistent://public/default/recovers-" + System.nanoTime() + "-" + i)
                         .createAsync());
@@ -147,7 +147,7 @@ class PulsarRequestRateIT {
                 }
             }
             System.out.printf(
-                    "Pulsar stock client: 4 producers (12 lookups, metadata and PRODUCER requests at least) at 2"
+                    "Pulsar stock client: 3 producers (9 lookups, metadata and PRODUCER requests at least) at 3"
                             + " requests/s, all created in %.1f s%n",
                     (System.nanoTime() - start) / 1e9);
         }

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AddressLimitsEndpointsTest {
 
     private static final String LIMIT = "{\"connections\": {\"perSecond\": 10}}";
-    private static final Limit EXPECTED = new Limit(null, null, new EventRate(10.0, 1.0), null, null, null);
+    private static final Limit EXPECTED = new Limit(null, null, new EventRate(10.0, 1.0), null, null, null, null);
 
     @TempDir
     Path dir;
@@ -78,5 +78,34 @@ class AddressLimitsEndpointsTest {
                 "connections: tenants limits do not take it; it is a limit of roles, ips, kafka.clients, kafka.principals only",
                 error(topic));
         assertTrue(admin.engine.limits().limitsOf(ScopeKind.IPS).isEmpty(), "nothing changed");
+    }
+
+    @Test
+    void aRateOfRequestsIsTakenByAddressesIdentitiesAndPulsarsTopicsOnly() {
+        String requests = "{\"requests\": {\"perSecond\": 100, \"burstSeconds\": 2}}";
+        Limit expected = new Limit(null, null, null, new EventRate(100.0, 2.0), null, null, null);
+        for (String path : new String[] {
+            "/api/v1/limits/ips/%2A",
+            "/api/v1/limits/roles/alice",
+            "/api/v1/limits/namespaces/public/default",
+            "/api/v1/limits/kafka/clients/%2A",
+            "/api/v1/limits/kafka/principals/User:alice",
+            "/api/v1/limits/proxy"
+        }) {
+            HttpResponse<String> put = admin.put(path, requests);
+            assertEquals(200, put.statusCode(), path + ": " + put.body());
+            assertEquals(expected, LimitsJson.parseLimit(put.body().getBytes(StandardCharsets.UTF_8)), path);
+        }
+        HttpResponse<String> group = admin.put("/api/v1/limits/kafka/groups/orders-%2A", requests);
+        assertEquals(400, group.statusCode());
+        assertTrue(
+                error(group).startsWith("requests: kafka.groups limits do not take it; it is a limit of topics,"),
+                error(group));
+        assertTrue(error(group).contains("ips"), error(group));
+        HttpResponse<String> kafkaTopic = admin.put("/api/v1/limits/kafka/topics/orders", requests);
+        assertEquals(400, kafkaTopic.statusCode(), "Kafka's topics do not take it yet");
+        HttpResponse<String> zero = admin.put("/api/v1/limits/ips/%2A", "{\"requests\": {\"perSecond\": 0}}");
+        assertEquals(400, zero.statusCode());
+        assertTrue(error(zero).startsWith("requests.perSecond: must be a positive finite number"), error(zero));
     }
 }

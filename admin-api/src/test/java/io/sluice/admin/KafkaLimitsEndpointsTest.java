@@ -42,6 +42,7 @@ class KafkaLimitsEndpointsTest {
             null,
             null,
             null,
+            null,
             OnExceed.REJECT);
 
     @TempDir

@@ -8,6 +8,7 @@ import java.util.List;
 /**
  * One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)},
  * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}, {@code connections 10/s},
+ * {@code requests 100/s},
  * {@code joins 10/min; commits 600/min}.
  */
 final class LimitText {
@@ -23,16 +24,19 @@ final class LimitText {
         List<String> parts = new ArrayList<>();
         rates("publish", limit.get("publish"), parts);
         rates("dispatch", limit.get("dispatch"), parts);
-        JsonNode connections = limit.get("connections");
-        if (connections != null && connections.hasNonNull("perSecond")) {
-            String text =
-                    "connections " + Quantity.count(connections.get("perSecond").asDouble()) + "/s";
-            JsonNode burst = connections.get("burstSeconds");
-            parts.add(burst != null && burst.asDouble() != 1.0 ? text + " (burst " + Json.plain(burst) + " s)" : text);
-        }
+        perSecond("connections", limit.get("connections"), parts);
+        perSecond("requests", limit.get("requests"), parts);
         perMinute("joins", limit.get("joinsPerMinute"), parts);
         perMinute("commits", limit.get("commitsPerMinute"), parts);
         return parts.isEmpty() ? Json.compact(limit) : String.join("; ", parts);
+    }
+
+    private static void perSecond(String what, JsonNode events, List<String> parts) {
+        if (events != null && events.hasNonNull("perSecond")) {
+            String text = what + " " + Quantity.count(events.get("perSecond").asDouble()) + "/s";
+            JsonNode burst = events.get("burstSeconds");
+            parts.add(burst != null && burst.asDouble() != 1.0 ? text + " (burst " + Json.plain(burst) + " s)" : text);
+        }
     }
 
     private static void perMinute(String what, JsonNode rate, List<String> parts) {

@@ -27,6 +27,7 @@ import java.util.concurrent.Callable;
             "     sluice limits set kafka-topic orders --publish-bytes 10MiB",
             "     sluice limits set tenant bulk --publish-rate 1M --adaptive-target 20ms --adaptive-floor 5%",
             "     sluice limits set ip 10.1.0.0/16 --connections-per-second 10",
+            "     sluice limits set role '*' --requests-per-second 100 --on-exceed reject",
             "     sluice limits set kafka-group 'orders-*' --joins-per-minute 10 --commits-per-minute 600",
             "     sluice limits set connection --max-held-bytes 128MiB"
         })
@@ -79,6 +80,20 @@ final class SetLimitCommand implements Callable<Integer> {
             paramLabel = "SECONDS",
             description = "ip, role, kafka-principal, kafka-client: connection bucket size, in seconds of rate.")
     String connectionsBurst;
+
+    @Option(
+            names = "--requests-per-second",
+            paramLabel = "N",
+            description = "ip, topics and identities: requests that create work on the broker (lookups, metadata,"
+                    + " new producers and consumers) per second; over it a request waits, or is refused with"
+                    + " --on-exceed reject.")
+    String requestsPerSecond;
+
+    @Option(
+            names = "--requests-burst",
+            paramLabel = "SECONDS",
+            description = "Request bucket size, in seconds of rate.")
+    String requestsBurst;
 
     @Option(
             names = "--joins-per-minute",
@@ -166,6 +181,8 @@ final class SetLimitCommand implements Callable<Integer> {
                 || burst != null
                 || connectionsPerSecond != null
                 || connectionsBurst != null
+                || requestsPerSecond != null
+                || requestsBurst != null
                 || joinsPerMinute != null
                 || commitsPerMinute != null
                 || onExceed != null
@@ -181,7 +198,7 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!rates && !connection && !(replace && kind.isConnection())) {
             throw CliFailure.usage(
                     "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                            + " --connections-per-second, --joins-per-minute, --commits-per-minute, a burst, --on-exceed"
+                            + " --connections-per-second, --requests-per-second, --joins-per-minute, --commits-per-minute, a burst, --on-exceed"
                             + " or --adaptive-target"
                             + (kind.isConnection()
                                     ? "; for connection --max-pending-sends, --max-held-bytes"
@@ -193,13 +210,14 @@ final class SetLimitCommand implements Callable<Integer> {
     private void applyRates(ObjectNode limit, LimitScope kind) {
         direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
         direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
-        connections(limit);
+        events(limit, "connections", "--connections", connectionsPerSecond, connectionsBurst);
+        events(limit, "requests", "--requests", requestsPerSecond, requestsBurst);
         setRate(limit, "joinsPerMinute", "--joins-per-minute", joinsPerMinute);
         setRate(limit, "commitsPerMinute", "--commits-per-minute", commitsPerMinute);
         if (burst != null) {
             double seconds = number("--burst", burst);
             boolean any = false;
-            for (String direction : new String[] {"publish", "dispatch", "connections"}) {
+            for (String direction : new String[] {"publish", "dispatch", "connections", "requests"}) {
                 if (limit.get(direction) instanceof ObjectNode rates) {
                     rates.put("burstSeconds", seconds);
                     any = true;
@@ -223,6 +241,7 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!limit.has("publish")
                 && !limit.has("dispatch")
                 && !limit.has("connections")
+                && !limit.has("requests")
                 && !limit.has("joinsPerMinute")
                 && !limit.has("commitsPerMinute")) {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
@@ -230,20 +249,22 @@ final class SetLimitCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --connections-per-second} and {@code --connections-burst}; no rate left removes the part. */
-    private void connections(ObjectNode limit) {
-        ObjectNode rate =
-                limit.get("connections") instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
-        setRate(rate, "perSecond", "--connections-per-second", connectionsPerSecond);
-        if (connectionsBurst != null) {
-            rate.put("burstSeconds", number("--connections-burst", connectionsBurst));
+    /**
+     * A rate of events, {@code part} ({@code connections}, {@code requests}), from
+     * {@code <option>-per-second} and {@code <option>-burst}; no rate left removes the part.
+     */
+    private void events(ObjectNode limit, String part, String option, String perSecond, String burstSeconds) {
+        ObjectNode rate = limit.get(part) instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
+        setRate(rate, "perSecond", option + "-per-second", perSecond);
+        if (burstSeconds != null) {
+            rate.put("burstSeconds", number(option + "-burst", burstSeconds));
         }
         if (rate.hasNonNull("perSecond")) {
-            limit.set("connections", rate);
-        } else if (connectionsBurst != null) {
-            throw CliFailure.usage("--connections-burst needs a rate; give --connections-per-second too");
+            limit.set(part, rate);
+        } else if (burstSeconds != null) {
+            throw CliFailure.usage(option + "-burst needs a rate; give " + option + "-per-second too");
         } else {
-            limit.remove("connections");
+            limit.remove(part);
         }
     }
 

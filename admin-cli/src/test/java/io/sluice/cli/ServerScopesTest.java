@@ -111,7 +111,9 @@ class ServerScopesTest {
         assertTrue(scopes.names().endsWith("kafka-group, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
                 LimitsDocument.empty()
-                        .withLimit(new ScopeRef(channel, "news/sports"), new Limit(null, null, null, null, null, null)),
+                        .withLimit(
+                                new ScopeRef(channel, "news/sports"),
+                                new Limit(null, null, null, null, null, null, null)),
                 server);
         List<DocumentScopes.Entry> entries = DocumentScopes.list(scopes, readTree(document));
         assertTrue(

@@ -2,7 +2,7 @@ package io.sluice.limits;
 
 /**
  * Which way messages flow through the proxy, or, for a rate of connections, their accept, or, for
- * a consumer group's rates, its coordination requests.
+ * a consumer group's rates, its coordination requests, or requests that create work.
  */
 public enum Direction {
     /** From producers to the broker. */
@@ -12,5 +12,10 @@ public enum Direction {
     /** New client connections, as they are accepted. */
     ACCEPT,
     /** A consumer group's JoinGroup and OffsetCommit requests, on their way to its coordinator. */
-    GROUP
+    GROUP,
+    /**
+     * Requests that create work on the broker (a Pulsar LOOKUP or PRODUCER, a Kafka Metadata), on
+     * their way to it (docs/REFERENCE.md, "Limits").
+     */
+    WORK
 }

@@ -10,6 +10,8 @@ import io.sluice.settings.InvalidSettingsException;
  * @param publish rates for messages from producers, or {@code null} for unlimited
  * @param dispatch rates for messages to consumers, or {@code null} for unlimited
  * @param connections the rate of new client connections, or {@code null} for unlimited
+ * @param requests the rate of requests that create work on the broker (lookups, metadata, new producers
+ *     and consumers), or {@code null} for unlimited
  * @param joinsPerMinute a consumer group's JoinGroup requests a minute, or {@code null} for unlimited
  * @param commitsPerMinute a consumer group's OffsetCommit requests a minute, or {@code null} for unlimited
  * @param onExceed what to do with an over-quota message; {@code null} means {@link OnExceed#DELAY}
@@ -19,6 +21,7 @@ public record Limit(
         RateLimit publish,
         RateLimit dispatch,
         EventRate connections,
+        EventRate requests,
         Double joinsPerMinute,
         Double commitsPerMinute,
         OnExceed onExceed) {
@@ -43,7 +46,7 @@ public record Limit(
         return switch (direction) {
             case PUBLISH -> publish;
             case DISPATCH -> dispatch;
-            case ACCEPT, GROUP -> null;
+            case ACCEPT, GROUP, WORK -> null;
         };
     }
 }

@@ -2,8 +2,8 @@ package io.sluice.limits;
 
 /**
  * A part of a {@link Limit}, as a scope kind declares which parts it takes
- * ({@link ScopeKind#accepts()}): a topic's limit has rates of messages, a client address's a rate
- * of new connections, a consumer group's rates of joins and offset commits.
+ * ({@link ScopeKind#accepts()}): a topic's limit has rates of messages, a client address's rates
+ * of new connections and of requests, a consumer group's rates of joins and offset commits.
  */
 public enum LimitPart {
     /** Messages from producers ({@link Limit#publish()}). */
@@ -12,6 +12,8 @@ public enum LimitPart {
     DISPATCH("dispatch"),
     /** New client connections ({@link Limit#connections()}). */
     CONNECTIONS("connections"),
+    /** Requests that create work on the broker ({@link Limit#requests()}). */
+    REQUESTS("requests"),
     /** A consumer group's JoinGroup requests ({@link Limit#joinsPerMinute()}). */
     JOINS("joinsPerMinute"),
     /** A consumer group's OffsetCommit requests ({@link Limit#commitsPerMinute()}). */
@@ -34,6 +36,7 @@ public enum LimitPart {
             case PUBLISH -> limit.publish() != null;
             case DISPATCH -> limit.dispatch() != null;
             case CONNECTIONS -> limit.connections() != null;
+            case REQUESTS -> limit.requests() != null;
             case JOINS -> limit.joinsPerMinute() != null;
             case COMMITS -> limit.commitsPerMinute() != null;
         };

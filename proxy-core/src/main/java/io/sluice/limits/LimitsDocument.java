@@ -74,6 +74,21 @@ public final class LimitsDocument {
         return limits.keySet();
     }
 
+    /**
+     * Whether some limit of this document sets {@code part}: a gate that charges only that part
+     * has nothing to do without one.
+     */
+    public boolean sets(LimitPart part) {
+        for (Map<String, Limit> named : limits.values()) {
+            for (Limit limit : named.values()) {
+                if (part.isSetIn(limit)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The proxy-wide limit, or {@code null} for none. */
     public Limit proxy() {
         return limitOf(ScopeRef.PROXY);

@@ -36,10 +36,11 @@ public final class ScopeKind {
     /** The rank of the proxy scope: last in every chain. */
     public static final int LAST = Integer.MAX_VALUE;
 
-    /** Everything through this proxy, whatever the protocol. */
+    /** Everything through this proxy, whatever the protocol: its messages and its requests. */
     public static final ScopeKind PROXY = builder(null, "proxy")
             .field("proxy")
             .cliName("proxy")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(LAST)
             .description("the whole proxy (all topics together)")
             .build();
@@ -48,8 +49,8 @@ public final class ScopeKind {
      * Client addresses, whatever the protocol (docs/REFERENCE.md, "Limits by client address"):
      * {@code "ips": {"10.1.0.0/16": LIMIT, "*": LIMIT}}. A name is a CIDR block, kept canonical
      * ({@link CidrBlock}); the longest block that holds an address limits it
-     * ({@link AddressScopes}), and {@code "*"} each address no block holds, apart. Takes a rate of
-     * new connections only.
+     * ({@link AddressScopes}), and {@code "*"} each address no block holds, apart. Takes rates of
+     * new connections and of requests only.
      */
     public static final ScopeKind IPS = builder(null, "ip")
             .field("ips")
@@ -63,7 +64,7 @@ public final class ScopeKind {
                     "10.1.0.0/16")
             .canonicalName(name -> CidrBlock.parse(name).toString())
             .withDefault()
-            .accepts(LimitPart.CONNECTIONS)
+            .accepts(LimitPart.CONNECTIONS, LimitPart.REQUESTS)
             .rank(LAST - 1)
             .description("one block of client addresses (all its connections together), or each address (\"*\")")
             .build();

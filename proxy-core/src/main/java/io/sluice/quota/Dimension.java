@@ -5,6 +5,8 @@ public enum Dimension {
     MESSAGES("msg/s", 1),
     BYTES("bytes/s", 1),
     CONNECTIONS("connections/s", 1),
+    /** Requests that create work on the broker. */
+    REQUESTS("requests/s", 1),
     /** A consumer group's JoinGroup requests, limited per minute. */
     JOINS("joins/min", 60),
     /** A consumer group's OffsetCommit requests, limited per minute. */

@@ -151,6 +151,24 @@ public final class QuotaEngine {
     }
 
     /**
+     * The buckets a request that creates work on the broker (a Pulsar LOOKUP, a Kafka Metadata)
+     * must fit: charge it one message per request. {@code scopes} are those the request falls
+     * under, of any kinds (the topic it names and its wider scopes, the client's identities and
+     * address); each whose limit has a rate of requests has a bucket, in rank order, then the
+     * proxy's when its limit has one. Empty, so admitting at once, when none has.
+     */
+    public QuotaPath requestPath(List<ScopeRef> scopes) {
+        Snapshot current = snapshot.get();
+        LimitsDocument limits = current.limits();
+        List<Rate> rates = new ArrayList<>(scopes.size() + 1);
+        for (ScopeRef scope : inRankOrder(scopes)) {
+            addScope(rates, Direction.WORK, scope, limits.limitInForce(scope));
+        }
+        addScope(rates, Direction.WORK, ScopeRef.PROXY, limits.proxy());
+        return path(current, rates);
+    }
+
+    /**
      * Where a new bucket takes its share of its limit from until someone sets it: 1 (the whole
      * limit) unless a cluster sync says how many Sluices share the limits.
      */
@@ -235,13 +253,17 @@ public final class QuotaEngine {
             }
             return;
         }
-        if (direction == Direction.ACCEPT) {
-            EventRate connections = limit == null ? null : limit.connections();
-            if (connections != null && connections.perSecond() != null) {
+        if (direction == Direction.ACCEPT || direction == Direction.WORK) {
+            EventRate events =
+                    limit == null ? null : direction == Direction.ACCEPT ? limit.connections() : limit.requests();
+            if (events != null && events.perSecond() != null) {
                 rates.add(new Rate(
-                        new BucketKey(direction, scope, Dimension.CONNECTIONS),
-                        connections.perSecond(),
-                        connections.burstSeconds(),
+                        new BucketKey(
+                                direction,
+                                scope,
+                                direction == Direction.ACCEPT ? Dimension.CONNECTIONS : Dimension.REQUESTS),
+                        events.perSecond(),
+                        events.burstSeconds(),
                         limit.onExceed()));
             }
             return;

@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param identity     who the client is, in its front end's declared identity fields (a Pulsar
  *     producer's or consumer's id and role, a Kafka client id and principal)
  * @param topic        the throttled topic, or {@code null} for a throttle of requests that name none
- * @param scope        the most specific exceeded scope's kind: topic, namespace, tenant, role, prefix, client, principal, group or proxy
+ * @param scope        the most specific exceeded scope's kind: topic, namespace, tenant, role, prefix, client, principal, group, ip or proxy
  * @param reason       which rate is exceeded, e.g. {@code publish_messages}
  * @param action       delay, reject or notify
  * @param since        when this throttle started

@@ -66,6 +66,7 @@ class AdaptiveRatesTest {
                                 null,
                                 null,
                                 null,
+                                null,
                                 null));
     }
 
@@ -165,7 +166,9 @@ class AdaptiveRatesTest {
         assertTrue(decision.rejectMessage().contains("adaptive rate"), decision.rejectMessage());
 
         engine.update(LimitsDocument.empty()
-                .withLimit(TENANT, new Limit(new RateLimit(CEILING, null, 0.1, null), null, null, null, null, null)));
+                .withLimit(
+                        TENANT,
+                        new Limit(new RateLimit(CEILING, null, 0.1, null), null, null, null, null, null, null)));
         rates.tick();
         assertTrue(rates.status().isEmpty());
         now.addAndGet(SECOND);

@@ -97,6 +97,7 @@ class AdaptiveClusterTest {
                                 null,
                                 null,
                                 null,
+                                null,
                                 null));
     }
 

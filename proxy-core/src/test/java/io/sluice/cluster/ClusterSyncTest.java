@@ -45,7 +45,14 @@ class ClusterSyncTest {
         return LimitsDocument.empty()
                 .withLimit(
                         new ScopeRef(TestScopes.NAMESPACE, "public/default"),
-                        new Limit(new RateLimit(messagesPerSecond, null, null, null), null, null, null, null, null));
+                        new Limit(
+                                new RateLimit(messagesPerSecond, null, null, null),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
     }
 
     /** One Sluice: its engine, its sync (ticking at its own phase of the interval) and its producer's offered rate. */

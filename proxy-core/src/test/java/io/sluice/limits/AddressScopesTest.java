@@ -59,7 +59,9 @@ class AddressScopesTest {
         assertEquals("ips[\"10.1.9.9/16\"]", twice.path());
         assertEquals(
                 "10.1.0.0/16",
-                doc.withLimit(new ScopeRef(ScopeKind.IPS, "10.1.7.7/16"), new Limit(null, null, null, null, null, null))
+                doc.withLimit(
+                                new ScopeRef(ScopeKind.IPS, "10.1.7.7/16"),
+                                new Limit(null, null, null, null, null, null, null))
                         .limitsOf(ScopeKind.IPS)
                         .firstKey());
     }
@@ -105,5 +107,20 @@ class AddressScopesTest {
                         .limitsOf(ScopeKind.IPS)
                         .get("*")
                         .connections());
+    }
+
+    @Test
+    void anAddressTakesARateOfRequestsWhichScopesThatDoNotTakeItRefuse() {
+        Limit limit = parse("{\"ips\": {\"*\": {\"requests\": {\"perSecond\": 100, \"burstSeconds\": 2}}}}")
+                .limitsOf(ScopeKind.IPS)
+                .get("*");
+        assertEquals(new EventRate(100.0, 2.0), limit.requests());
+        String written = new String(LimitsJson.write(limit), StandardCharsets.UTF_8).replaceAll("\\s", "");
+        assertTrue(written.contains("\"requests\":{\"perSecond\":100.0,\"burstSeconds\":2.0}"), written);
+        InvalidSettingsException topic = assertThrows(
+                InvalidSettingsException.class,
+                () -> parse("{\"topics\": {\"t/n/x\": {\"requests\": {\"perSecond\": 1}}}}"));
+        assertEquals("topics[\"t/n/x\"].requests", topic.path());
+        assertEquals("topics limits do not take it; it is a limit of ips, proxy only", topic.problem());
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.kafka.codec;
 
 import io.sluice.relay.FrameView;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.types.BoundField;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.Type;
@@ -9,9 +10,9 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The {@code throttle_time_ms} of a Produce or Fetch response, raised in place: how long the
- * client must not send to this broker (KIP-219). Fetch has it first; Produce after its
- * partitions, which are skipped along the schema to find it.
+ * The {@code throttle_time_ms} of a response, raised in place: how long the client must not send
+ * to this broker (KIP-219). Fetch and nearly every other response have it first; Produce after
+ * its partitions, which are skipped along the schema to find it.
  */
 public final class ThrottleTimeField {
 
@@ -55,6 +56,41 @@ public final class ThrottleTimeField {
         int broker = cursor.int32();
         if (millis > broker) {
             frame.buffer().setInt(at, millis);
+            return millis;
+        }
+        return broker;
+    }
+
+    /**
+     * Whether a response to {@code apiKey} v{@code version}, as the pinned kafka-clients knows it,
+     * starts its body with {@code throttle_time_ms}, as nearly every response but Produce's does
+     * from the version that has the field; false for a version or API it does not know.
+     */
+    public static boolean leadsBody(short apiKey, short version) {
+        if (!ApiKeys.hasId(apiKey)) {
+            return false;
+        }
+        Schema[] schemas = ApiKeys.forId(apiKey).messageType.responseSchemas();
+        if (version < 0 || version >= schemas.length || schemas[version] == null) {
+            return false;
+        }
+        BoundField[] fields = schemas[version].fields();
+        return fields.length > 0 && fields[0].def.name.equals(FIELD) && fields[0].def.type == Type.INT32;
+    }
+
+    /**
+     * Sets the leading throttle time of response {@code frame}, one that {@link #leadsBody}, body at
+     * {@code bodyIndex}, to {@code millis} if that is longer than the broker's own, in the frame's
+     * bytes. A body too short to hold it raises a {@link io.sluice.relay.MalformedFrameException}
+     * ({@code bad_response_body}).
+     *
+     * @return the throttle time the frame says now
+     */
+    public static int raiseLeading(FrameView frame, int bodyIndex, int millis, WireCursor cursor) {
+        cursor.reset(frame, bodyIndex, "bad_response_body");
+        int broker = cursor.int32();
+        if (millis > broker) {
+            frame.buffer().setInt(bodyIndex, millis);
             return millis;
         }
         return broker;

@@ -14,6 +14,7 @@ import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.GateVerdict;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
+import io.sluice.kafka.gates.RequestRateGate;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.scopes.KafkaNames;
 import io.sluice.kafka.scopes.KafkaScopes;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.List;
 
@@ -52,7 +54,10 @@ import java.util.List;
  * forwarded as the very bytes that came. Requests that start new producers or consumers
  * (InitProducerId, FindCoordinator, JoinGroup) pass admission control too, and are refused with
  * Sluice's retriable answer ({@link NewWorkRefusal}); JoinGroup and OffsetCommit go through their
- * group's gate ({@link io.sluice.kafka.gates.GroupGate}), which may hold or refuse them. The first request to forward opens the upstream connection
+ * group's gate ({@link io.sluice.kafka.gates.GroupGate}), which may hold or refuse them. Every
+ * request but ApiVersions, SASL, Produce, Fetch and ShareFetch is charged to its rate of requests
+ * ({@link RequestRateGate}); over it, its response carries a throttle time and the connection
+ * waits it out. The first request to forward opens the upstream connection
  * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
  * handshake too.
  *
@@ -93,6 +98,11 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     private final SslPrincipalMapping principalMapping;
     /** Whether the client's certificate, if it presented one, has been read: at its first request. */
     private boolean certificateRead;
+    /**
+     * The throttle time of the request in hand, over its rate of requests ({@link
+     * io.sluice.kafka.gates.RequestRateGate}): its response, when forwarded, carries it. 0 for none.
+     */
+    private int throttleMillis;
     /** Its frames are kept small: before its first request, and from a SaslHandshake until the first request past SASL. */
     private boolean smallFrames = true;
     /** Whether it has been charged to its client id's rate of new connections: at its first request. */
@@ -114,7 +124,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 services,
                 settings.topicIdLookup(),
                 settings.maxTopicsPerConnection(),
-                String.valueOf(relay.clientAddress()));
+                String.valueOf(relay.clientAddress()),
+                relay.clientAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null);
         this.authentication = new SaslAuthentication(this::authenticated);
     }
 
@@ -229,6 +240,16 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             return;
         }
         short apiKey = header.apiKey();
+        throttleMillis = RequestRateGate.counts(apiKey) ? gates.requests().request(frame, header) : 0;
+        try {
+            dispatch(frame, apiKey);
+        } finally {
+            throttleMillis = 0;
+        }
+    }
+
+    /** Sends the request in hand to its gate, or on to the broker. */
+    private void dispatch(FrameView frame, short apiKey) {
         if (apiKey == PRODUCE) {
             act(gates.produce().request(frame, header), frame, header);
         } else if (apiKey == FETCH) {
@@ -350,6 +371,10 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     }
 
     private void awaitResponse(RequestHeader header, Exchange exchange) {
+        if (throttleMillis > 0) {
+            exchange = gates.requests().throttledResponse(exchange, throttleMillis);
+            throttleMillis = 0;
+        }
         responses.forwarded(header, exchange);
         pauseIfTooManyInFlight();
     }

@@ -84,6 +84,18 @@ record GateContext(
     }
 
     /**
+     * The connection's client as a throttle of its requests that name no topic names it: its client
+     * id and principal, then {@code more} identity fields (a group's id).
+     */
+    ThrottleSubject client(ClientIdentity.Value... more) {
+        ClientIdentity.Value[] values = new ClientIdentity.Value[2 + more.length];
+        values[0] = KafkaScopes.CLIENT_ID.of(identity.clientId());
+        values[1] = KafkaScopes.PRINCIPAL_FIELD.of(identity.principal());
+        System.arraycopy(more, 0, values, 2, more.length);
+        return new ThrottleSubject(PROTOCOL, clientAddress, null, ClientIdentity.of(values));
+    }
+
+    /**
      * A request arrived, whose header {@code header} just read from {@code frame}: notes its client
      * id, lets the topics forget what nobody used for long, and returns the time.
      */

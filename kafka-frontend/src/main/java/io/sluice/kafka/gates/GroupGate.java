@@ -12,10 +12,7 @@ import io.sluice.quota.Dimension;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.quota.QuotaPath;
 import io.sluice.relay.FrameView;
-import io.sluice.relay.WakeUp;
-import io.sluice.status.ClientIdentity;
-import io.sluice.status.Throttle;
-import io.sluice.status.ThrottleSubject;
+import io.sluice.relay.RequestThrottle;
 
 import java.util.concurrent.TimeUnit;
 
@@ -39,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * Either way the connection's client is throttled for the group (no topic, the group among its
  * identity fields; scope {@code group}, reason {@code group_joins} or {@code group_commits}) in
  * {@code /api/v1/throttled} and the throttle metrics until the wait is over. At most one request is held, a {@link HeldRequest} with its own
- * pause and timer. Confined to the connection's event loop.
+ * pause and timer; the throttle, a {@link RequestThrottle}. Confined to the connection's event loop.
  */
 public final class GroupGate {
 
@@ -51,21 +48,23 @@ public final class GroupGate {
 
     private final GateContext context;
     private final HeldRequest held;
-    private final WakeUp throttleTimer;
+    private final RequestThrottle throttle;
     private final GateVerdict verdict = new GateVerdict();
     private final QuotaDecision decision = new QuotaDecision();
     /** The limits {@link #scopes} were read from. */
     private LimitsDocument scopesOf;
 
     private GroupScopes scopes;
-    private Throttle throttle;
-    private String throttledGroup;
-    private long throttleEndsAtNanos;
 
     GroupGate(GateContext context) {
         this.context = context;
         this.held = new HeldRequest(context, RequestPauses.GROUP_HELD, this::heldDue);
-        this.throttleTimer = context.holds().timers().timer(GateContext.MAX_TIMER_NANOS, this::throttleDue);
+        this.throttle = new RequestThrottle(
+                context.services().throttles(),
+                context.holds().timers(),
+                context.clock(),
+                GateContext.MAX_TIMER_NANOS,
+                held::isHeld);
     }
 
     /**
@@ -105,8 +104,7 @@ public final class GroupGate {
     /** The connection closes: the held request is dropped, the throttle ends, timers stop. */
     void close() {
         held.drop();
-        throttleTimer.cancel();
-        endThrottle();
+        throttle.end();
     }
 
     /** The scope {@code group} falls under in the limits in force, or {@code null}. */
@@ -126,11 +124,9 @@ public final class GroupGate {
         }
         long now = context.clock().nanoTime();
         context.services().throttles().delayed(KafkaScopes.GROUP.label(), now - held.heldAtNanos());
-        if (throttle != null) {
-            throttle.holding(0, 0);
-        }
+        throttle.holding(0, 0);
         held.forward(null);
-        throttleDue();
+        throttle.endIfOver();
     }
 
     /**
@@ -138,51 +134,7 @@ public final class GroupGate {
      * taking {@code action}, until {@code untilNanos} at least.
      */
     private void throttled(String group, OnExceed action, long now, long untilNanos) {
-        if (throttle == null || !throttle.action().equals(action.jsonName()) || !group.equals(throttledGroup)) {
-            endThrottle();
-            throttle = context.services()
-                    .throttles()
-                    .begin(
-                            new ThrottleSubject(
-                                    KafkaScopes.PROTOCOL,
-                                    context.clientAddress(),
-                                    null,
-                                    ClientIdentity.of(
-                                            KafkaScopes.CLIENT_ID.of(
-                                                    context.identity().clientId()),
-                                            KafkaScopes.PRINCIPAL_FIELD.of(
-                                                    context.identity().principal()),
-                                            KafkaScopes.GROUP_ID.of(group))),
-                            decision.scope().kind().label(),
-                            decision.reason(),
-                            action.jsonName());
-            throttledGroup = group;
-            throttleEndsAtNanos = untilNanos;
-        } else if (untilNanos - throttleEndsAtNanos > 0) {
-            throttleEndsAtNanos = untilNanos;
-        }
-        throttleTimer.cancel();
-        throttleTimer.schedule(throttleEndsAtNanos - now);
-    }
-
-    /** Timer task of the throttle: over once its time is and nothing is held. */
-    private void throttleDue() {
-        if (throttle == null) {
-            return;
-        }
-        long left = throttleEndsAtNanos - context.clock().nanoTime();
-        if (left > 0 || held.isHeld()) {
-            throttleTimer.schedule(Math.max(left, WakeUp.MIN_WAIT_NANOS));
-            return;
-        }
-        endThrottle();
-    }
-
-    private void endThrottle() {
-        if (throttle != null) {
-            context.services().throttles().end(throttle);
-            throttle = null;
-            throttledGroup = null;
-        }
+        throttle.throttled(
+                context.client(KafkaScopes.GROUP_ID.of(group)), decision, action.jsonName(), now, untilNanos);
     }
 }

@@ -9,9 +9,11 @@ import io.sluice.relay.Outbound;
 import io.sluice.relay.ProxyServices;
 import io.sluice.relay.WakeUps;
 
+import java.net.InetAddress;
+
 /**
  * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate}, the
- * {@link ShareFetchGate} and the {@link GroupGate},
+ * {@link ShareFetchGate}, the {@link GroupGate} and the {@link RequestRateGate},
  * sharing the connection's topics, client id, reasons to pause its requests, budget and one timer
  * ({@link io.sluice.relay.WakeUps}). Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
@@ -26,6 +28,7 @@ public final class KafkaGates {
     private final FetchGate fetch;
     private final ShareFetchGate shareFetch;
     private final GroupGate groups;
+    private final RequestRateGate requests;
 
     /**
      * @param out           the connection, which carries out the gates' verdicts
@@ -34,6 +37,7 @@ public final class KafkaGates {
      *                      topics by id
      * @param maxTopics     topics the connection tracks at most
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
+     * @param address       the client's address, for {@code ips} limits; {@code null} when it has none
      */
     public KafkaGates(
             KafkaOutbound out,
@@ -41,7 +45,8 @@ public final class KafkaGates {
             ProxyServices services,
             TopicIdLookup topicIds,
             int maxTopics,
-            String clientAddress) {
+            String clientAddress,
+            InetAddress address) {
         NanoClock clock = services.quotas().clock();
         this.timers = new WakeUps(loop, clock);
         this.pauses = new RequestPauses(out, clock, timers, GateContext.MAX_TIMER_NANOS);
@@ -56,6 +61,7 @@ public final class KafkaGates {
         this.fetch = new FetchGate(context);
         this.shareFetch = new ShareFetchGate(context);
         this.groups = new GroupGate(context);
+        this.requests = new RequestRateGate(context, address);
     }
 
     public ProduceGate produce() {
@@ -74,6 +80,10 @@ public final class KafkaGates {
         return groups;
     }
 
+    public RequestRateGate requests() {
+        return requests;
+    }
+
     /**
      * The broker accepted the connection's authentication as {@code principal}: what it produces
      * and fetches is charged to that principal from its next request on.
@@ -88,6 +98,7 @@ public final class KafkaGates {
         fetch.close();
         shareFetch.close();
         groups.close();
+        requests.close();
         pauses.close();
         timers.close();
     }

@@ -75,7 +75,7 @@ public final class KafkaScopes {
                     KafkaNames::clientId,
                     "billing-service")
             .withDefault()
-            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS)
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS)
             .rank(30)
             .description(
                     "everything one Kafka client id produces or fetches, together; \"*\" each client id without an entry")
@@ -98,7 +98,7 @@ public final class KafkaScopes {
                     IdentityName.rule("a Kafka principal"),
                     "User:alice")
             .withDefault()
-            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS)
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS)
             .rank(40)
             .description(
                     "everything one Kafka principal produces or fetches, together; \"*\" each principal without an entry")

@@ -14,6 +14,7 @@ import io.sluice.kafka.testing.BrokerResponses;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.kafka.testing.RecordFrames;
 import io.sluice.kafka.testing.RecordFrames.Part;
+import io.sluice.limits.EventRate;
 import io.sluice.limits.Limit;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
@@ -23,6 +24,7 @@ import io.sluice.relay.connection.HandshakeDeadline;
 import io.sluice.relay.connection.RefusingSocketChannel;
 import io.sluice.relay.tls.ReloadingSslContext;
 import io.sluice.relay.tls.UpstreamTlsFiles;
+import io.sluice.status.ThrottledClient;
 import io.sluice.testing.EmbeddedSocketChannel;
 import io.sluice.testing.LeakCheck;
 import org.apache.kafka.common.errors.RetriableException;
@@ -49,6 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -500,7 +503,8 @@ class KafkaConnectionTest {
      * sends one for slow and fast: returns that request as the broker got it (slow cut off).
      */
     private ProduceRequestData slowCutFromTheSecondRequest(short version) {
-        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, OnExceed.REJECT));
+        harness.limit(
+                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
         harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
         harness.brokerSends(KafkaFrames.response(
@@ -557,7 +561,8 @@ class KafkaConnectionTest {
 
     @Test
     void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilTheBucketRecovered() {
-        harness.limit(SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, OnExceed.NOTIFY));
+        harness.limit(
+                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.NOTIFY));
         harness.clientSends(
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5)));
@@ -581,6 +586,46 @@ class KafkaConnectionTest {
         assertEquals(0, harness.brokerReceived().length, "nor once the time told is over, until the bucket recovered");
         harness.advance(Duration.ofMillis(300));
         assertTrue(harness.brokerReceived().length > 0, "the request taken once the bucket recovered");
+    }
+
+    @Test
+    void requestsOverTheClientIdsRateGoOnWithAThrottleTimeAndTheNextWaitsItOut() {
+        harness.limit(
+                new ScopeRef(KafkaScopes.CLIENT, "*"),
+                new Limit(null, null, null, new EventRate(2.0, 1.0), null, null, OnExceed.REJECT));
+        ByteBuf[] storm = {metadataRequest(1), metadataRequest(2), metadataRequest(3)};
+        byte[] expected = bytes(storm);
+        harness.clientSends(storm);
+        assertArrayEquals(
+                expected,
+                harness.brokerReceived(),
+                "the request over the rate goes to the broker too, charged: the answer is the broker's");
+        for (int correlationId = 1; correlationId <= 3; correlationId++) {
+            harness.brokerSends(
+                    KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, correlationId));
+        }
+        ByteBuf answers = wrap(harness.clientReceived());
+        List<Integer> throttleTimes = new ArrayList<>();
+        for (int correlationId = 1; correlationId <= 3; correlationId++) {
+            throttleTimes.add(((MetadataResponse) KafkaFrames.asClientReads(
+                            nextFrame(answers), ApiKeys.METADATA, METADATA_VERSION, correlationId))
+                    .throttleTimeMs());
+        }
+        assertEquals(List.of(0, 0), throttleTimes.subList(0, 2));
+        assertTrue(
+                throttleTimes.get(2) >= 500 && throttleTimes.get(2) <= 501,
+                "half a second until the bucket admits one more: " + throttleTimes);
+        ThrottledClient throttled = harness.services.throttles().throttled().get(0);
+        assertEquals("client", throttled.scope());
+        assertEquals("work_requests", throttled.reason());
+        assertEquals("notify", throttled.action(), "KIP-219's way whatever onExceed says");
+        assertEquals("client", throttled.identity().get("clientId"));
+
+        harness.clientSends(metadataRequest(4));
+        assertEquals(0, harness.brokerReceived().length, "the next request waits the throttle time out");
+        harness.advance(Duration.ofMillis(600));
+        assertTrue(harness.brokerReceived().length > 0);
+        assertTrue(harness.services.throttles().throttled().isEmpty());
     }
 
     private static Part part(String topic, int records) {

@@ -70,6 +70,7 @@ class GateFuzzTest {
                             null,
                             null,
                             null,
+                            null,
                             ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
@@ -121,6 +122,7 @@ class GateFuzzTest {
                     new Limit(
                             null,
                             new RateLimit(3.0, 200.0, null, null),
+                            null,
                             null,
                             null,
                             null,

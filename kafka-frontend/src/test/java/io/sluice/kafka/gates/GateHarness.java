@@ -80,15 +80,15 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
                 },
                 lookupRunner);
         gates = new KafkaGates(
-                this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS);
+                this, loop, services, lookup, KafkaSettings.DEFAULT_MAX_TOPICS_PER_CONNECTION, CLIENT_ADDRESS, null);
     }
 
     /** A limit of {@code perSecond} records in one direction (produce when {@code produce}), with {@code onExceed}. */
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null, null);
         return produce
-                ? new Limit(rate, null, null, null, null, onExceed)
-                : new Limit(null, rate, null, null, null, onExceed);
+                ? new Limit(rate, null, null, null, null, null, onExceed)
+                : new Limit(null, rate, null, null, null, null, onExceed);
     }
 
     /**

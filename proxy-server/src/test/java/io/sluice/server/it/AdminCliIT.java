@@ -257,6 +257,33 @@ class AdminCliIT {
     }
 
     @Test
+    void aRoleTakesARateOfRequestsAndAGroupDoesNot() throws Exception {
+        ok("limits", "set", "role", "*", "--requests-per-second", "100", "--on-exceed", "reject");
+        try {
+            JsonNode limit = JSON.readTree(ok("limits", "get", "role", "*").out());
+            assertEquals(100.0, limit.path("requests").path("perSecond").asDouble());
+            assertEquals("reject", limit.path("onExceed").asText());
+            ok("limits", "set", "role", "*", "--requests-burst", "2");
+            assertEquals(
+                    2.0,
+                    JSON.readTree(ok("limits", "get", "role", "*").out())
+                            .path("requests")
+                            .path("burstSeconds")
+                            .asDouble(),
+                    "the rate kept, the burst changed");
+            assertTrue(ok("limits", "list").out().contains("requests 100/s (burst 2 s)"));
+            Run burstAlone = cli("limits", "set", "ip", "10.9.0.0/16", "--requests-burst", "2");
+            assertEquals(AdminCli.USAGE, burstAlone.exit(), burstAlone.err());
+            assertTrue(burstAlone.err().contains("--requests-burst needs a rate"), burstAlone.err());
+            Run group = cli("limits", "set", "kafka-group", "orders-*", "--requests-per-second", "5");
+            assertEquals(AdminCli.REFUSED, group.exit(), group.err());
+            assertTrue(group.err().contains("requests: kafka.groups limits do not take it"), group.err());
+        } finally {
+            ok("limits", "delete", "role", "*");
+        }
+    }
+
+    @Test
     void aConsumerGroupGlobTakesRatesOfJoinsAndCommitsAndOnlyThose() throws Exception {
         ok("limits", "set", "kafka-group", "orders-*", "--joins-per-minute", "10", "--commits-per-minute", "600");
         try {

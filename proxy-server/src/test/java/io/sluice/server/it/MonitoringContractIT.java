@@ -194,7 +194,7 @@ class MonitoringContractIT {
                 .limits()
                 .update(d -> d.withLimit(
                         new ScopeRef(ScopeKind.IPS, address),
-                        new Limit(null, null, new EventRate(1.0, 1.0), null, null, null)));
+                        new Limit(null, null, new EventRate(1.0, 1.0), null, null, null, null)));
         List<Socket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {

@@ -117,7 +117,7 @@ class PulsarRoleIT {
                 .limits()
                 .update(d -> d.withLimit(
                         new ScopeRef(PulsarScopes.ROLE, "looping"),
-                        new Limit(null, null, new EventRate(10.0, 1.0), null, null, null)));
+                        new Limit(null, null, new EventRate(10.0, 1.0), null, null, null, null)));
         long refusedBefore = refused();
         InetSocketAddress port = new InetSocketAddress("127.0.0.1", sluice.server.proxyPort());
         CompletableFuture<ConnectStorm.Result> beside = CompletableFuture.supplyAsync(() -> {

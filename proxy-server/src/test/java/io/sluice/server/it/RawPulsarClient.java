@@ -68,13 +68,33 @@ final class RawPulsarClient implements AutoCloseable {
 
     /** A CONNECT frame as a protocol-21 client with token authentication sends it. */
     static byte[] connectFrame(String token) {
+        return authenticatedConnectFrame("token", token);
+    }
+
+    /**
+     * Sends a CONNECT with basic authentication as {@code user} (which Sluice takes for the role once
+     * the broker accepts it; a broker without authentication accepts any) and returns the answer.
+     */
+    BaseCommand connectAs(String user) throws IOException {
+        write(authenticatedConnectFrame("basic", user + ":password"));
+        return readCommand();
+    }
+
+    private static byte[] authenticatedConnectFrame(String method, String data) {
         return command(BaseCommand.newBuilder()
                 .setType(BaseCommand.Type.CONNECT)
                 .setConnect(CommandConnect.newBuilder()
                         .setClientVersion("raw-it")
                         .setProtocolVersion(21)
-                        .setAuthMethodName("token")
-                        .setAuthData(ByteString.copyFromUtf8(token))));
+                        .setAuthMethodName(method)
+                        .setAuthData(ByteString.copyFromUtf8(data))));
+    }
+
+    /** A LOOKUP frame for {@code topic} with request id {@code requestId}. */
+    static byte[] lookupFrame(String topic, long requestId) {
+        return command(BaseCommand.newBuilder()
+                .setType(BaseCommand.Type.LOOKUP)
+                .setLookupTopic(CommandLookupTopic.newBuilder().setTopic(topic).setRequestId(requestId)));
     }
 
     /** Looks {@code topic} up, as a real client does before its PRODUCER: the broker then owns the topic's bundle. */

@@ -6,7 +6,9 @@ import io.netty.buffer.ByteBufAllocator;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandError;
 import io.sluice.pulsar.codec.proto.CommandFlow;
+import io.sluice.pulsar.codec.proto.CommandGetSchemaResponse;
 import io.sluice.pulsar.codec.proto.CommandLookupTopicResponse;
+import io.sluice.pulsar.codec.proto.CommandPartitionedTopicMetadataResponse;
 import io.sluice.pulsar.codec.proto.CommandSendError;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
@@ -83,6 +85,34 @@ public final class FrameWriter {
                                 .setResponse(CommandLookupTopicResponse.LookupType.Failed)
                                 .setError(error)
                                 .setMessage(message))
+                        .build());
+    }
+
+    /** A failed PartitionedTopicMetadataResponse answering the request {@code requestId}. */
+    public static ByteBuf partitionedMetadataFailed(
+            ByteBufAllocator alloc, long requestId, ServerError error, String message) {
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.PARTITIONED_METADATA_RESPONSE)
+                        .setPartitionMetadataResponse(CommandPartitionedTopicMetadataResponse.newBuilder()
+                                .setRequestId(requestId)
+                                .setResponse(CommandPartitionedTopicMetadataResponse.LookupType.Failed)
+                                .setError(error)
+                                .setMessage(message))
+                        .build());
+    }
+
+    /** A GetSchemaResponse with an error, answering the request {@code requestId}. */
+    public static ByteBuf schemaFailed(ByteBufAllocator alloc, long requestId, ServerError error, String message) {
+        return encode(
+                alloc,
+                BaseCommand.newBuilder()
+                        .setType(BaseCommand.Type.GET_SCHEMA_RESPONSE)
+                        .setGetSchemaResponse(CommandGetSchemaResponse.newBuilder()
+                                .setRequestId(requestId)
+                                .setErrorCode(error)
+                                .setErrorMessage(message))
                         .build());
     }
 

@@ -14,6 +14,7 @@ import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.DispatchGate;
 import io.sluice.pulsar.gates.PublishGate;
+import io.sluice.pulsar.gates.RequestGate;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
@@ -38,6 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.security.auth.x500.X500Principal;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 
 /**
@@ -91,6 +93,7 @@ final class PulsarConnection implements ConnectionProtocol {
 
     private final PublishGate publish;
     private final DispatchGate dispatch;
+    private final RequestGate requests;
     /** Each direction's frame in hand, its command read once for the connection and the gates. */
     private final FrameCommand clientCommand = new FrameCommand();
 
@@ -118,6 +121,14 @@ final class PulsarConnection implements ConnectionProtocol {
                 settings.throttleReceiptWindow(),
                 ConnectionBudget.Pause.of(relay::pauseClient, relay::resumeClient, ReadGate.CONNECTION_LIMIT));
         this.dispatch = new DispatchGate(relay, timers, relay.clock(), services, clientAddress);
+        this.requests = new RequestGate(
+                relay,
+                timers,
+                relay.clock(),
+                services,
+                clientAddress,
+                relay.clientAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null,
+                this::heldRequestDue);
     }
 
     @Override
@@ -145,6 +156,30 @@ final class PulsarConnection implements ConnectionProtocol {
                 return;
             }
             case CONNECT -> throw new MalformedFrameException("repeated_connect", "second CONNECT on one connection");
+            default -> {}
+        }
+        if (RequestGate.counts(type) && !requests.admit(frame, type)) {
+            return;
+        }
+        forward(frame, type);
+    }
+
+    /**
+     * A request the request gate held is due ({@link RequestGate}): it goes on as one admitted at
+     * once would. Takes ownership of {@code frame}.
+     */
+    private void heldRequestDue(ByteBuf frame) {
+        try {
+            FrameView view = FrameView.of(frame);
+            forward(view, FrameReader.type(view));
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Admission control and the gates' tracking for {@code frame}, of BaseCommand type {@code type}; then on to the broker. */
+    private void forward(FrameView frame, int type) {
+        switch (type) {
             case LOOKUP -> {
                 if (!admitLookup(frame)) {
                     return;
@@ -418,6 +453,7 @@ final class PulsarConnection implements ConnectionProtocol {
             claimedRole = null;
             publish.authenticated(role);
             dispatch.authenticated(role);
+            requests.authenticated(role);
             if (!IdentityConnectionRate.admit(
                     services.quotas(),
                     services.stats(),
@@ -434,13 +470,14 @@ final class PulsarConnection implements ConnectionProtocol {
 
     @Override
     public boolean isIdle() {
-        return publish.isIdle();
+        return publish.isIdle() && requests.isIdle();
     }
 
     @Override
     public void closed() {
         publish.close();
         dispatch.close();
+        requests.close();
         timers.close();
     }
 }

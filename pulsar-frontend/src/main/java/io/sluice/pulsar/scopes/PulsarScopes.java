@@ -47,6 +47,7 @@ public final class PulsarScopes {
                                             "The local topic name, percent-encoded; a partition is name-partition-N")),
                     TopicName::parse,
                     "persistent://public/default/orders")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(10)
             .description("one topic (the key domain://tenant/namespace/topic in the document)")
             .build();
@@ -59,6 +60,7 @@ public final class PulsarScopes {
                     NameTemplate.of("{tenant}/{namespace}", TENANT_PART, NAMESPACE_PART),
                     NamespaceName::parse,
                     "public/default")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(20)
             .description("one namespace (all its topics together)")
             .build();
@@ -68,6 +70,7 @@ public final class PulsarScopes {
             .field("tenants")
             .cliName("tenant")
             .named(NameTemplate.of("{tenant}", TENANT_PART), TenantName::parse, "public")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(30)
             .description("one tenant (all its topics together)")
             .build();
@@ -88,7 +91,7 @@ public final class PulsarScopes {
                     IdentityName.rule("a Pulsar role"),
                     "alice")
             .withDefault()
-            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS)
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS)
             .rank(40)
             .description("everything one Pulsar role publishes or receives, together; \"*\" each role without an entry")
             .build();
@@ -133,6 +136,29 @@ public final class PulsarScopes {
             scopes.addAll(topicScopes(name));
             scopes.add(new ScopeRef(NAMESPACE, name.namespaceName()));
             scopes.add(new ScopeRef(TENANT, name.tenant()));
+        }
+        if (role != null) {
+            scopes.add(new ScopeRef(ROLE, role));
+        }
+        List<ScopeRef> chain = List.copyOf(scopes);
+        return limits -> chain;
+    }
+
+    /**
+     * The chain of a request about namespace {@code namespace} as a whole (a Pulsar client's list
+     * of its topics): the namespace and its tenant, then {@code role}'s. A name that is not a valid
+     * {@code tenant/namespace} has neither.
+     *
+     * @param role the role the broker accepted for the connection; {@code null} for none
+     */
+    public static ScopeChain namespace(String namespace, String role) {
+        List<ScopeRef> scopes = new ArrayList<>(3);
+        try {
+            NamespaceName name = NamespaceName.parse(namespace);
+            scopes.add(new ScopeRef(NAMESPACE, name.toString()));
+            scopes.add(new ScopeRef(TENANT, name.tenant()));
+        } catch (InvalidSettingsException notANamespace) {
+            // No namespace or tenant scope: the broker refuses the name anyway.
         }
         if (role != null) {
             scopes.add(new ScopeRef(ROLE, role));

@@ -73,7 +73,7 @@ class DispatchGateTest {
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
         harness.limit(
                 new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null));
+                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -96,7 +96,7 @@ class DispatchGateTest {
     void rejectAndNotifyWithholdPermitsAsDelayDoesAndAreRecordedAsTheDelayTheyAre(OnExceed action) {
         harness.limit(
                 new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, action));
+                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, action));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -113,7 +113,7 @@ class DispatchGateTest {
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
         harness.limit(
                 new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(10.0, null, null, null), null, null, null, null));
+                new Limit(null, new RateLimit(10.0, null, null, null), null, null, null, null, null));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();
@@ -127,7 +127,7 @@ class DispatchGateTest {
     void permitsGrantedBeforeTheBrokerAnswersWaitAndAreThenMetered() {
         harness.limit(
                 new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null));
+                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, null));
         gate.consumerRequested(1, CONSUMER, TOPIC);
         GateHarness.lend(flow(1000), gate::flow);
         assertEquals(List.of(), grantedPermits(), "nothing reaches the broker before the consumer exists");

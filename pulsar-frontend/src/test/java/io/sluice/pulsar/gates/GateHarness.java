@@ -8,6 +8,7 @@ import io.sluice.relay.FrameView;
 import io.sluice.relay.WakeUps;
 import io.sluice.testing.GateWorld;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,18 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     DispatchGate dispatchGate() {
         return new DispatchGate(this, timers, services.quotas().clock(), services, "10.0.0.1:5000");
+    }
+
+    /** A request gate of a client at 127.0.0.1 whose held requests, once due, go to {@code passOn}. */
+    RequestGate requestGate(Consumer<ByteBuf> passOn) {
+        return new RequestGate(
+                this,
+                timers,
+                services.quotas().clock(),
+                services,
+                "127.0.0.1:5000",
+                InetAddress.getLoopbackAddress(),
+                passOn);
     }
 
     /** The client-bound frames so far, parsed, and released. */

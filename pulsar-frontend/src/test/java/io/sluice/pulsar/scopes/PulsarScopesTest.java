@@ -90,6 +90,21 @@ class PulsarScopesTest {
     }
 
     @Test
+    void aNamespacesTopicListFallsUnderTheNamespaceItsTenantAndTheRole() {
+        assertEquals(
+                List.of(
+                        ref(PulsarScopes.NAMESPACE, "t/n"),
+                        ref(PulsarScopes.TENANT, "t"),
+                        ref(PulsarScopes.ROLE, "alice")),
+                PulsarScopes.namespace("t/n", "alice").scopes(LimitsDocument.empty()));
+        assertEquals(
+                List.of(ref(PulsarScopes.ROLE, "alice")),
+                PulsarScopes.namespace("not a namespace", "alice").scopes(LimitsDocument.empty()),
+                "a name the broker refuses has neither");
+        assertEquals(List.of(), PulsarScopes.namespace("t/n/x/y", null).scopes(LimitsDocument.empty()));
+    }
+
+    @Test
     void theChainIsInTheKindsRankOrder() {
         List<ScopeRef> chain =
                 PulsarScopes.topic("persistent://t/n/x-partition-2").scopes(LimitsDocument.empty());
@@ -183,7 +198,8 @@ class PulsarScopesTest {
                 assertThrows(
                                 InvalidSettingsException.class,
                                 () -> doc.withLimit(
-                                        ref(PulsarScopes.TOPIC, "bad"), new Limit(null, null, null, null, null, null)))
+                                        ref(PulsarScopes.TOPIC, "bad"),
+                                        new Limit(null, null, null, null, null, null, null)))
                         .getMessage());
     }
 }

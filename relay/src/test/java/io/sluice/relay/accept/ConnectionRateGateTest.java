@@ -47,7 +47,7 @@ class ConnectionRateGateTest {
     private void limitEachAddress(double perSecond, double burstSeconds) {
         world.limit(
                 new ScopeRef(ScopeKind.IPS, ScopeKind.DEFAULT_NAME),
-                new Limit(null, null, new EventRate(perSecond, burstSeconds), null, null, null));
+                new Limit(null, null, new EventRate(perSecond, burstSeconds), null, null, null, null));
     }
 
     private Accepted connect(String address) throws Exception {
@@ -134,7 +134,7 @@ class ConnectionRateGateTest {
         limitEachAddress(1, 1);
         world.limit(
                 new ScopeRef(ScopeKind.IPS, "192.0.2.0/24"),
-                new Limit(null, null, new EventRate(2.0, 1.0), null, null, null));
+                new Limit(null, null, new EventRate(2.0, 1.0), null, null, null, null));
         assertTrue(connect("10.0.0.1").opened);
         assertFalse(connect("10.0.0.1").opened);
         assertTrue(connect("10.0.0.2").opened, "an address of its own");

@@ -4,6 +4,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -50,6 +52,7 @@ final class RawKafkaClient implements AutoCloseable {
     private final OutputStream out;
     private final DataInputStream in;
     private static final String CLIENT_ID = "raw-it";
+    private static final short METADATA_VERSION = 12;
 
     private int correlationId;
     /** After a SaslHandshake v0, SASL tokens go raw (size and token), not in SaslAuthenticate requests. */
@@ -287,6 +290,35 @@ final class RawKafkaClient implements AutoCloseable {
                 .partitionResponses()
                 .get(0)
                 .errorCode();
+    }
+
+    /** A Metadata v12 request for no topic (the brokers only) under {@code clientId}; returns the broker's answer. */
+    MetadataResponseData metadata(String clientId) throws IOException {
+        return exchange(
+                clientId,
+                ApiKeys.METADATA,
+                METADATA_VERSION,
+                new MetadataRequestData().setTopics(List.of()),
+                new MetadataResponseData());
+    }
+
+    /** Writes {@code count} such Metadata requests under {@code clientId} at once, without reading an answer. */
+    void pipelineMetadata(String clientId, int count) throws IOException {
+        for (int i = 0; i < count; i++) {
+            write(clientId, ApiKeys.METADATA, METADATA_VERSION, new MetadataRequestData().setTopics(List.of()));
+        }
+        out.flush();
+    }
+
+    /** Reads the next answer, to a Metadata request {@link #pipelineMetadata} wrote. */
+    MetadataResponseData readMetadata() throws IOException {
+        byte[] bytes = new byte[in.readInt()];
+        in.readFully(bytes);
+        ByteBufferAccessor reader = new ByteBufferAccessor(ByteBuffer.wrap(bytes));
+        new ResponseHeaderData(reader, ApiKeys.METADATA.responseHeaderVersion(METADATA_VERSION));
+        MetadataResponseData response = new MetadataResponseData();
+        response.read(reader, METADATA_VERSION);
+        return response;
     }
 
     /** Writes {@code request} as {@code api} v{@code version} and reads its response into {@code response}. */

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run from the repository root with {@code bench/run.sh kafka}; sizes are the system properties
  * of {@link BenchSettings}, plus {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run)
- * and {@code -Dbench.kroxylicious=false} (leave Kroxylicious out).
+ * and {@code -Dbench.kroxylicious=false} (leave Kroxylicious out). {@code -Dbench.sluiceB=jar} runs a
+ * second Sluice jar beside the first as contender "Sluice B" (an A/B of two builds in one run).
  */
 public final class KafkaSideBySide {
 
@@ -71,12 +72,23 @@ public final class KafkaSideBySide {
         try (KafkaCluster cluster = BenchBrokers.kafka(BROKERS).start();
                 KafkaSluiceContender sluice = KafkaSluiceContender.start(
                         settings.sluiceJar(), cluster.bootstrapServers(), BROKERS, proxyJvm, workDir);
+                KafkaSluiceContender sluiceB = settings.sluiceJarB() == null
+                        ? null
+                        : KafkaSluiceContender.start(
+                                settings.sluiceJarB(),
+                                cluster.bootstrapServers(),
+                                BROKERS,
+                                SideBySide.concat(proxyJvm, settings.sluiceBJvmOptions()),
+                                Files.createDirectories(workDir.resolve("sluice-b")));
                 KroxyliciousProcess kroxy = kroxylicious
                         ? KroxyliciousProcess.start(cluster.bootstrapServers(), cluster.nodeIds(), proxyJvm, workDir)
                         : null) {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(Contender.direct(cluster.bootstrapServers()));
             contenders.add(sluice.contender());
+            if (sluiceB != null) {
+                contenders.add(sluiceB.contender().renamed("Sluice B"));
+            }
             if (kroxy != null) {
                 contenders.add(kroxy.contender());
             }

@@ -157,7 +157,7 @@ public final class SideBySide {
         return report;
     }
 
-    private static List<String> concat(List<String> first, List<String> second) {
+    static List<String> concat(List<String> first, List<String> second) {
         List<String> all = new ArrayList<>(first);
         all.addAll(second);
         return all;

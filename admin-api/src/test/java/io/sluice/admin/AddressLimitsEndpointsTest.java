@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AddressLimitsEndpointsTest {
 
     private static final String LIMIT = "{\"connections\": {\"perSecond\": 10}}";
-    private static final Limit EXPECTED = new Limit(null, null, new EventRate(10.0, 1.0), null, null, null, null);
+    private static final Limit EXPECTED = Limit.connections(new EventRate(10.0, 1.0));
 
     @TempDir
     Path dir;
@@ -83,7 +83,7 @@ class AddressLimitsEndpointsTest {
     @Test
     void aRateOfRequestsIsTakenByAddressesIdentitiesAndPulsarsTopicsOnly() {
         String requests = "{\"requests\": {\"perSecond\": 100, \"burstSeconds\": 2}}";
-        Limit expected = new Limit(null, null, null, new EventRate(100.0, 2.0), null, null, null);
+        Limit expected = Limit.requests(new EventRate(100.0, 2.0));
         for (String path : new String[] {
             "/api/v1/limits/ips/%2A",
             "/api/v1/limits/roles/alice",

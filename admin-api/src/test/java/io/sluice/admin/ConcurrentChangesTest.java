@@ -59,8 +59,7 @@ class ConcurrentChangesTest {
             LimitsDocument inFile = LimitsJson.parseDocument(admin.fileBytes(), AdminFixture.SCOPES);
             assertEquals(CHANGES, inFile.limitsOf(PulsarScopes.TOPIC).size());
             for (int i = 0; i < CHANGES; i++) {
-                Limit expected =
-                        new Limit(new RateLimit(i + 1.0, null, null, null), null, null, null, null, null, null);
+                Limit expected = Limit.publish(new RateLimit(i + 1.0, null, null, null));
                 assertEquals(
                         expected,
                         inFile.limitsOf(PulsarScopes.TOPIC).get("persistent://public/default/t" + i),

@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GroupLimitsEndpointsTest {
 
     private static final String LIMIT = "{\"joinsPerMinute\": 10, \"commitsPerMinute\": 600, \"onExceed\": \"reject\"}";
-    private static final Limit EXPECTED = new Limit(null, null, null, null, 10.0, 600.0, OnExceed.REJECT);
+    private static final Limit EXPECTED =
+            Limit.joinsPerMinute(10.0).withCommitsPerMinute(600.0).withOnExceed(OnExceed.REJECT);
 
     @TempDir
     Path dir;

@@ -36,14 +36,9 @@ class KafkaLimitsEndpointsTest {
 
     private static final String LIMIT = """
             {"publish": {"messagesPerSecond": 100}, "dispatch": {"bytesPerSecond": 1048576}, "onExceed": "reject"}""";
-    private static final Limit EXPECTED = new Limit(
-            new RateLimit(100.0, null, null, null),
-            new RateLimit(null, 1048576.0, null, null),
-            null,
-            null,
-            null,
-            null,
-            OnExceed.REJECT);
+    private static final Limit EXPECTED = Limit.publish(new RateLimit(100.0, null, null, null))
+            .withDispatch(new RateLimit(null, 1048576.0, null, null))
+            .withOnExceed(OnExceed.REJECT);
 
     @TempDir
     Path dir;

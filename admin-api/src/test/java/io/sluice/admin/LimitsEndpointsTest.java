@@ -34,7 +34,7 @@ class LimitsEndpointsTest {
     private static final String LIMIT = """
             {"publish": {"messagesPerSecond": 1000, "bytesPerSecond": 1048576}, "onExceed": "reject"}""";
     private static final Limit EXPECTED =
-            new Limit(new RateLimit(1000.0, 1048576.0, null, null), null, null, null, null, null, OnExceed.REJECT);
+            Limit.publish(new RateLimit(1000.0, 1048576.0, null, null)).withOnExceed(OnExceed.REJECT);
 
     @TempDir
     Path dir;

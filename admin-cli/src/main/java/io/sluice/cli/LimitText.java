@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * One limit in words for a table: {@code publish 500 msg/s, 10 MiB/s; dispatch 1k msg/s (burst 2 s)},
  * {@code publish 1M msg/s (adaptive: target 20 ms, floor 5%)}, {@code connections 10/s},
- * {@code requests 100/s},
+ * {@code requests 100/s}, {@code mutations 5 partitions/s},
  * {@code joins 10/min; commits 600/min}.
  */
 final class LimitText {
@@ -24,16 +24,17 @@ final class LimitText {
         List<String> parts = new ArrayList<>();
         rates("publish", limit.get("publish"), parts);
         rates("dispatch", limit.get("dispatch"), parts);
-        perSecond("connections", limit.get("connections"), parts);
-        perSecond("requests", limit.get("requests"), parts);
+        perSecond("connections", "perSecond", "/s", limit.get("connections"), parts);
+        perSecond("requests", "perSecond", "/s", limit.get("requests"), parts);
+        perSecond("mutations", "partitionsPerSecond", " partitions/s", limit.get("mutations"), parts);
         perMinute("joins", limit.get("joinsPerMinute"), parts);
         perMinute("commits", limit.get("commitsPerMinute"), parts);
         return parts.isEmpty() ? Json.compact(limit) : String.join("; ", parts);
     }
 
-    private static void perSecond(String what, JsonNode events, List<String> parts) {
-        if (events != null && events.hasNonNull("perSecond")) {
-            String text = what + " " + Quantity.count(events.get("perSecond").asDouble()) + "/s";
+    private static void perSecond(String what, String rateField, String unit, JsonNode events, List<String> parts) {
+        if (events != null && events.hasNonNull(rateField)) {
+            String text = what + " " + Quantity.count(events.get(rateField).asDouble()) + unit;
             JsonNode burst = events.get("burstSeconds");
             parts.add(burst != null && burst.asDouble() != 1.0 ? text + " (burst " + Json.plain(burst) + " s)" : text);
         }

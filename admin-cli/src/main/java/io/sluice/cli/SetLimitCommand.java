@@ -28,6 +28,7 @@ import java.util.concurrent.Callable;
             "     sluice limits set tenant bulk --publish-rate 1M --adaptive-target 20ms --adaptive-floor 5%",
             "     sluice limits set ip 10.1.0.0/16 --connections-per-second 10",
             "     sluice limits set role '*' --requests-per-second 100 --on-exceed reject",
+            "     sluice limits set kafka-principal User:alice --mutations-per-second 5",
             "     sluice limits set kafka-group 'orders-*' --joins-per-minute 10 --commits-per-minute 600",
             "     sluice limits set connection --max-held-bytes 128MiB"
         })
@@ -94,6 +95,20 @@ final class SetLimitCommand implements Callable<Integer> {
             paramLabel = "SECONDS",
             description = "Request bucket size, in seconds of rate.")
     String requestsBurst;
+
+    @Option(
+            names = "--mutations-per-second",
+            paramLabel = "N",
+            description = "kafka-principal, kafka-client: partitions created or deleted per second (CreateTopics,"
+                    + " CreatePartitions, DeleteTopics, as Kafka's controller mutation quota counts them); a topic"
+                    + " over it is refused with THROTTLING_QUOTA_EXCEEDED.")
+    String mutationsPerSecond;
+
+    @Option(
+            names = "--mutations-burst",
+            paramLabel = "SECONDS",
+            description = "kafka-principal, kafka-client: mutation bucket size, in seconds of rate.")
+    String mutationsBurst;
 
     @Option(
             names = "--joins-per-minute",
@@ -183,6 +198,8 @@ final class SetLimitCommand implements Callable<Integer> {
                 || connectionsBurst != null
                 || requestsPerSecond != null
                 || requestsBurst != null
+                || mutationsPerSecond != null
+                || mutationsBurst != null
                 || joinsPerMinute != null
                 || commitsPerMinute != null
                 || onExceed != null
@@ -198,7 +215,7 @@ final class SetLimitCommand implements Callable<Integer> {
         if (!rates && !connection && !(replace && kind.isConnection())) {
             throw CliFailure.usage(
                     "nothing to set: give --publish-rate, --publish-bytes, --dispatch-rate, --dispatch-bytes,"
-                            + " --connections-per-second, --requests-per-second, --joins-per-minute, --commits-per-minute, a burst, --on-exceed"
+                            + " --connections-per-second, --requests-per-second, --mutations-per-second, --joins-per-minute, --commits-per-minute, a burst, --on-exceed"
                             + " or --adaptive-target"
                             + (kind.isConnection()
                                     ? "; for connection --max-pending-sends, --max-held-bytes"
@@ -210,14 +227,15 @@ final class SetLimitCommand implements Callable<Integer> {
     private void applyRates(ObjectNode limit, LimitScope kind) {
         direction(limit, "publish", "--publish", publishRate, publishBytes, publishBurst);
         direction(limit, "dispatch", "--dispatch", dispatchRate, dispatchBytes, dispatchBurst);
-        events(limit, "connections", "--connections", connectionsPerSecond, connectionsBurst);
-        events(limit, "requests", "--requests", requestsPerSecond, requestsBurst);
+        events(limit, "connections", "perSecond", "--connections", connectionsPerSecond, connectionsBurst);
+        events(limit, "requests", "perSecond", "--requests", requestsPerSecond, requestsBurst);
+        events(limit, "mutations", "partitionsPerSecond", "--mutations", mutationsPerSecond, mutationsBurst);
         setRate(limit, "joinsPerMinute", "--joins-per-minute", joinsPerMinute);
         setRate(limit, "commitsPerMinute", "--commits-per-minute", commitsPerMinute);
         if (burst != null) {
             double seconds = number("--burst", burst);
             boolean any = false;
-            for (String direction : new String[] {"publish", "dispatch", "connections", "requests"}) {
+            for (String direction : new String[] {"publish", "dispatch", "connections", "requests", "mutations"}) {
                 if (limit.get(direction) instanceof ObjectNode rates) {
                     rates.put("burstSeconds", seconds);
                     any = true;
@@ -242,6 +260,7 @@ final class SetLimitCommand implements Callable<Integer> {
                 && !limit.has("dispatch")
                 && !limit.has("connections")
                 && !limit.has("requests")
+                && !limit.has("mutations")
                 && !limit.has("joinsPerMinute")
                 && !limit.has("commitsPerMinute")) {
             throw CliFailure.usage("the limit would have no rate left; to remove it use 'sluice limits delete "
@@ -250,16 +269,18 @@ final class SetLimitCommand implements Callable<Integer> {
     }
 
     /**
-     * A rate of events, {@code part} ({@code connections}, {@code requests}), from
-     * {@code <option>-per-second} and {@code <option>-burst}; no rate left removes the part.
+     * A rate of events, {@code part} ({@code connections}, {@code requests}, {@code mutations}) whose
+     * rate is its field {@code rateField}, from {@code <option>-per-second} and
+     * {@code <option>-burst}; no rate left removes the part.
      */
-    private void events(ObjectNode limit, String part, String option, String perSecond, String burstSeconds) {
+    private void events(
+            ObjectNode limit, String part, String rateField, String option, String perSecond, String burstSeconds) {
         ObjectNode rate = limit.get(part) instanceof ObjectNode existing ? existing : Json.MAPPER.createObjectNode();
-        setRate(rate, "perSecond", option + "-per-second", perSecond);
+        setRate(rate, rateField, option + "-per-second", perSecond);
         if (burstSeconds != null) {
             rate.put("burstSeconds", number(option + "-burst", burstSeconds));
         }
-        if (rate.hasNonNull("perSecond")) {
+        if (rate.hasNonNull(rateField)) {
             limit.set(part, rate);
         } else if (burstSeconds != null) {
             throw CliFailure.usage(option + "-burst needs a rate; give " + option + "-per-second too");

@@ -110,11 +110,7 @@ class ServerScopesTest {
         assertThrows(CliFailure.class, () -> scope.path("news"));
         assertTrue(scopes.names().endsWith("kafka-group, line-channel"), scopes.names());
         byte[] document = LimitsJson.write(
-                LimitsDocument.empty()
-                        .withLimit(
-                                new ScopeRef(channel, "news/sports"),
-                                new Limit(null, null, null, null, null, null, null)),
-                server);
+                LimitsDocument.empty().withLimit(new ScopeRef(channel, "news/sports"), Limit.NONE), server);
         List<DocumentScopes.Entry> entries = DocumentScopes.list(scopes, readTree(document));
         assertTrue(
                 entries.stream().anyMatch(entry -> entry.label().equals("line-channel news/sports")),

@@ -90,10 +90,10 @@ public class ClusterDecisionBenchmark {
                     LimitsDocument.empty()
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                                    new Limit(fast, null, null, null, null, null, OnExceed.DELAY))
+                                    Limit.publish(fast).withOnExceed(OnExceed.DELAY))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
-                                    new Limit(fast, null, null, null, null, null, OnExceed.REJECT)),
+                                    Limit.publish(fast).withOnExceed(OnExceed.REJECT)),
                     NanoClock.SYSTEM);
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));
             if (clusterSync.equals("on")) {

@@ -56,14 +56,13 @@ public class QuotaDecisionBenchmark {
                     LimitsDocument.empty()
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                                    new Limit(fast, null, null, null, null, null, OnExceed.DELAY))
+                                    Limit.publish(fast).withOnExceed(OnExceed.DELAY))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.NAMESPACE, "public/default"),
-                                    new Limit(fast, null, null, null, null, null, OnExceed.REJECT))
+                                    Limit.publish(fast).withOnExceed(OnExceed.REJECT))
                             .withLimit(
                                     new ScopeRef(PulsarScopes.TOPIC, SHARED_TOPIC),
-                                    new Limit(
-                                            new RateLimit(1e12, null, 60.0, null), null, null, null, null, null, null)),
+                                    Limit.publish(new RateLimit(1e12, null, 60.0, null))),
                     NanoClock.SYSTEM);
             unlimited = engine.publishPath(PulsarScopes.topic("persistent://other/ns/unlimited"));
             topicAndNamespace = engine.publishPath(PulsarScopes.topic(TOPIC));

@@ -3,7 +3,8 @@ package io.sluice.limits;
 /**
  * A part of a {@link Limit}, as a scope kind declares which parts it takes
  * ({@link ScopeKind#accepts()}): a topic's limit has rates of messages, a client address's rates
- * of new connections and of requests, a consumer group's rates of joins and offset commits.
+ * of new connections and of requests, a consumer group's rates of joins and offset commits, a
+ * Kafka identity's rate of topic mutations.
  */
 public enum LimitPart {
     /** Messages from producers ({@link Limit#publish()}). */
@@ -17,7 +18,9 @@ public enum LimitPart {
     /** A consumer group's JoinGroup requests ({@link Limit#joinsPerMinute()}). */
     JOINS("joinsPerMinute"),
     /** A consumer group's OffsetCommit requests ({@link Limit#commitsPerMinute()}). */
-    COMMITS("commitsPerMinute");
+    COMMITS("commitsPerMinute"),
+    /** Kafka's topic mutations, in partitions ({@link Limit#mutations()}). */
+    MUTATIONS("mutations");
 
     private final String field;
 
@@ -39,6 +42,7 @@ public enum LimitPart {
             case REQUESTS -> limit.requests() != null;
             case JOINS -> limit.joinsPerMinute() != null;
             case COMMITS -> limit.commitsPerMinute() != null;
+            case MUTATIONS -> limit.mutations() != null;
         };
     }
 }

@@ -10,7 +10,9 @@ public enum Dimension {
     /** A consumer group's JoinGroup requests, limited per minute. */
     JOINS("joins/min", 60),
     /** A consumer group's OffsetCommit requests, limited per minute. */
-    COMMITS("commits/min", 60);
+    COMMITS("commits/min", 60),
+    /** Partitions created or deleted by Kafka's topic mutations. */
+    MUTATIONS("partitions/s", 1);
 
     private final String rateUnit;
     private final int secondsPerUnit;

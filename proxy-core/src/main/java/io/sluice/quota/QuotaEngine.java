@@ -6,6 +6,7 @@ import io.sluice.limits.Direction;
 import io.sluice.limits.EventRate;
 import io.sluice.limits.Limit;
 import io.sluice.limits.LimitsDocument;
+import io.sluice.limits.MutationRate;
 import io.sluice.limits.OnExceed;
 import io.sluice.limits.RateLimit;
 import io.sluice.limits.ScopeChain;
@@ -169,6 +170,22 @@ public final class QuotaEngine {
     }
 
     /**
+     * The buckets a Kafka topic mutation (a topic created or deleted, partitions added) must fit,
+     * charged in partitions. {@code scopes} are the identities the request falls under (its client
+     * id, its connection's principal); each whose limit has a rate of mutations has a bucket, in
+     * rank order. The proxy's limit takes none. Empty, so admitting at once, when none has.
+     */
+    public QuotaPath mutationPath(List<ScopeRef> scopes) {
+        Snapshot current = snapshot.get();
+        LimitsDocument limits = current.limits();
+        List<Rate> rates = new ArrayList<>(scopes.size());
+        for (ScopeRef scope : inRankOrder(scopes)) {
+            addScope(rates, Direction.TOPIC, scope, limits.limitInForce(scope));
+        }
+        return path(current, rates);
+    }
+
+    /**
      * Where a new bucket takes its share of its limit from until someone sets it: 1 (the whole
      * limit) unless a cluster sync says how many Sluices share the limits.
      */
@@ -250,6 +267,17 @@ public final class QuotaEngine {
             if (limit != null) {
                 addPerMinute(rates, scope, Dimension.JOINS, limit.joinsPerMinute(), limit.onExceed());
                 addPerMinute(rates, scope, Dimension.COMMITS, limit.commitsPerMinute(), limit.onExceed());
+            }
+            return;
+        }
+        if (direction == Direction.TOPIC) {
+            MutationRate mutations = limit == null ? null : limit.mutations();
+            if (mutations != null && mutations.partitionsPerSecond() != null) {
+                rates.add(new Rate(
+                        new BucketKey(direction, scope, Dimension.MUTATIONS),
+                        mutations.partitionsPerSecond(),
+                        mutations.burstSeconds(),
+                        limit.onExceed()));
             }
             return;
         }

@@ -98,6 +98,29 @@ public final class QuotaPath {
         return true;
     }
 
+    /**
+     * Admits a charge of {@code units}, whatever its size, while no scope on the path is in debt
+     * (each balance above zero), and then charges every scope in full, which may leave them in debt:
+     * Kafka's strict rule for topic mutations (KIP-599), which never splits a topic. If a scope is
+     * in debt, charges none, marks that scope's bucket as having refused and fills {@code out}, its
+     * wait being the time until no scope is in debt.
+     *
+     * @param out filled only when the charge is refused
+     * @return whether the charge was admitted
+     */
+    public boolean tryAcquireWhole(long nowNanos, int units, QuotaDecision out) {
+        TokenBucket[] path = buckets;
+        for (int i = 0; i < path.length; i++) {
+            if (!path[i].admits(nowNanos)) {
+                path[i].refused();
+                out.refuse(waitNanos(nowNanos), keys[i], limitRates[i], actions[i], path[i].isAdapted());
+                return false;
+            }
+        }
+        charge(nowNanos, units, 0);
+        return true;
+    }
+
     /** Charges every scope whatever the balance, for traffic that is already through (such as dispatched bytes). */
     public void charge(long nowNanos, int messages, long bytes) {
         for (int i = 0; i < buckets.length; i++) {

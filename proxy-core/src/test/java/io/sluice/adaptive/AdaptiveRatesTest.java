@@ -60,14 +60,7 @@ class AdaptiveRatesTest {
         return LimitsDocument.empty()
                 .withLimit(
                         TENANT,
-                        new Limit(
-                                new RateLimit(ceiling, null, 0.1, new AdaptiveLimit(TARGET_MILLIS, 0.05)),
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null));
+                        Limit.publish(new RateLimit(ceiling, null, 0.1, new AdaptiveLimit(TARGET_MILLIS, 0.05))));
     }
 
     @Test
@@ -165,10 +158,7 @@ class AdaptiveRatesTest {
         assertEquals("adaptive", decision.reason());
         assertTrue(decision.rejectMessage().contains("adaptive rate"), decision.rejectMessage());
 
-        engine.update(LimitsDocument.empty()
-                .withLimit(
-                        TENANT,
-                        new Limit(new RateLimit(CEILING, null, 0.1, null), null, null, null, null, null, null)));
+        engine.update(LimitsDocument.empty().withLimit(TENANT, Limit.publish(new RateLimit(CEILING, null, 0.1, null))));
         rates.tick();
         assertTrue(rates.status().isEmpty());
         now.addAndGet(SECOND);

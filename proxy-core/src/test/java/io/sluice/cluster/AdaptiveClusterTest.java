@@ -89,16 +89,7 @@ class AdaptiveClusterTest {
 
     private static LimitsDocument adaptiveTenant() {
         return LimitsDocument.empty()
-                .withLimit(
-                        TENANT,
-                        new Limit(
-                                new RateLimit(CEILING, null, 0.1, new AdaptiveLimit(10.0, 0.05)),
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null));
+                .withLimit(TENANT, Limit.publish(new RateLimit(CEILING, null, 0.1, new AdaptiveLimit(10.0, 0.05))));
     }
 
     @Test

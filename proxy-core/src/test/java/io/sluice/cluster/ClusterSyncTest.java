@@ -45,14 +45,7 @@ class ClusterSyncTest {
         return LimitsDocument.empty()
                 .withLimit(
                         new ScopeRef(TestScopes.NAMESPACE, "public/default"),
-                        new Limit(
-                                new RateLimit(messagesPerSecond, null, null, null),
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null));
+                        Limit.publish(new RateLimit(messagesPerSecond, null, null, null)));
     }
 
     /** One Sluice: its engine, its sync (ticking at its own phase of the interval) and its producer's offered rate. */

@@ -39,7 +39,7 @@ class ConnectionRateClusterTest {
         LimitsDocument limits = LimitsDocument.empty()
                 .withLimit(
                         new ScopeRef(ScopeKind.IPS, ScopeKind.DEFAULT_NAME),
-                        new Limit(null, null, new EventRate(10.0, 1.0), null, null, null, null));
+                        Limit.connections(new EventRate(10.0, 1.0)));
         List<QuotaEngine> engines = new ArrayList<>();
         List<ClusterSync> syncs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

@@ -59,9 +59,7 @@ class AddressScopesTest {
         assertEquals("ips[\"10.1.9.9/16\"]", twice.path());
         assertEquals(
                 "10.1.0.0/16",
-                doc.withLimit(
-                                new ScopeRef(ScopeKind.IPS, "10.1.7.7/16"),
-                                new Limit(null, null, null, null, null, null, null))
+                doc.withLimit(new ScopeRef(ScopeKind.IPS, "10.1.7.7/16"), Limit.NONE)
                         .limitsOf(ScopeKind.IPS)
                         .firstKey());
     }

@@ -102,8 +102,7 @@ class LimitsJsonTest {
         assertEquals(LimitsDocument.empty(), doc);
         Limit limit = LimitsJson.parseLimit(bytes("""
                 {"publish": {"messagesPerSecond": null, "bytesPerSecond": null, "burstSeconds": null}, "dispatch": null, "onExceed": null}"""));
-        assertEquals(
-                new Limit(new RateLimit(null, null, 1.0, null), null, null, null, null, null, OnExceed.DELAY), limit);
+        assertEquals(Limit.publish(new RateLimit(null, null, 1.0, null)).withOnExceed(OnExceed.DELAY), limit);
         assertEquals(ConnectionLimits.DEFAULT, LimitsJson.parseConnection(bytes("{\"maxPendingSends\": null}")));
     }
 
@@ -124,11 +123,8 @@ class LimitsJsonTest {
     void writesPrettySortedJsonWithoutUnlimitedFields() {
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(
-                        new ScopeRef(TestScopes.TOPIC, "t/n/b"),
-                        new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, null))
-                .withLimit(
-                        new ScopeRef(TestScopes.TOPIC, "t/n/a"),
-                        new Limit(null, null, null, null, null, null, OnExceed.REJECT));
+                        new ScopeRef(TestScopes.TOPIC, "t/n/b"), Limit.publish(new RateLimit(10.0, null, null, null)))
+                .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/a"), Limit.NONE.withOnExceed(OnExceed.REJECT));
         String json = new String(write(doc), StandardCharsets.UTF_8);
         assertEquals("""
                 {
@@ -176,7 +172,7 @@ class LimitsJsonTest {
 
     @Test
     void withersChangeACopy() {
-        Limit limit = new Limit(new RateLimit(1.0, null, null, null), null, null, null, null, null, null);
+        Limit limit = Limit.publish(new RateLimit(1.0, null, null, null));
         LimitsDocument doc = LimitsDocument.empty()
                 .withLimit(new ScopeRef(TestScopes.TOPIC, "t/n/x"), limit)
                 .withLimit(new ScopeRef(TestScopes.NAMESPACE, "t/n"), limit)
@@ -406,8 +402,7 @@ class LimitsJsonTest {
                 List.of(TestScopes.TOPIC, TestScopes.NAMESPACE, TestScopes.TENANT),
                 TestScopes::topicScopes,
                 List.of()));
-        LimitsDocument doc = LimitsDocument.empty()
-                .withLimit(new ScopeRef(TestScopes.CLIENT, "c"), new Limit(null, null, null, null, null, null, null));
+        LimitsDocument doc = LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.CLIENT, "c"), Limit.NONE);
         assertThrows(IllegalArgumentException.class, () -> LimitsJson.write(doc, withoutClients));
         assertFalse(new String(LimitsJson.write(LimitsDocument.empty(), withoutClients), StandardCharsets.UTF_8)
                 .contains("\"test\""));

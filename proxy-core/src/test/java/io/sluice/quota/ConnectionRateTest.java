@@ -22,7 +22,7 @@ class ConnectionRateTest {
     private final QuotaDecision decision = new QuotaDecision();
 
     private static Limit connections(double perSecond, double burstSeconds) {
-        return new Limit(null, null, new EventRate(perSecond, burstSeconds), null, null, null, null);
+        return Limit.connections(new EventRate(perSecond, burstSeconds));
     }
 
     private int admitted(QuotaPath path) {
@@ -50,10 +50,7 @@ class ConnectionRateTest {
     @Test
     void aScopeWithoutAConnectionRateAdmitsAtOnceAndTheProxysLimitIsNotCharged() {
         QuotaEngine engine = new QuotaEngine(
-                LimitsDocument.empty()
-                        .withLimit(
-                                ScopeRef.PROXY,
-                                new Limit(new RateLimit(1.0, null, null, null), null, null, null, null, null, null)),
+                LimitsDocument.empty().withLimit(ScopeRef.PROXY, Limit.publish(new RateLimit(1.0, null, null, null))),
                 clock);
         assertTrue(engine.connectionPath(new ScopeRef(ScopeKind.IPS, "10.0.0.1/32"))
                 .isUnlimited());

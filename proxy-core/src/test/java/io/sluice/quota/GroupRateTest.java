@@ -38,7 +38,9 @@ class GroupRateTest {
     private final QuotaDecision decision = new QuotaDecision();
 
     private static Limit groups(Double joinsPerMinute, Double commitsPerMinute, OnExceed onExceed) {
-        return new Limit(null, null, null, null, joinsPerMinute, commitsPerMinute, onExceed);
+        return Limit.joinsPerMinute(joinsPerMinute)
+                .withCommitsPerMinute(commitsPerMinute)
+                .withOnExceed(onExceed);
     }
 
     private int admitted(QuotaPath path) {

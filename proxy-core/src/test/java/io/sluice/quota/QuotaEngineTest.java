@@ -35,8 +35,8 @@ class QuotaEngineTest {
     private final QuotaDecision decision = new QuotaDecision();
 
     private static Limit publish(Double messagesPerSecond, Double bytesPerSecond, OnExceed onExceed) {
-        return new Limit(
-                new RateLimit(messagesPerSecond, bytesPerSecond, null, null), null, null, null, null, null, onExceed);
+        return Limit.publish(new RateLimit(messagesPerSecond, bytesPerSecond, null, null))
+                .withOnExceed(onExceed);
     }
 
     /** Sends single messages of {@code bytes} until refused; returns how many got through. */
@@ -238,7 +238,7 @@ class QuotaEngineTest {
 
     @Test
     void dispatchUsesDispatchLimitsAndChargeTakesWhatWentThrough() {
-        Limit limit = new Limit(null, new RateLimit(null, 1000.0, null, null), null, null, null, null, null);
+        Limit limit = Limit.dispatch(new RateLimit(null, 1000.0, null, null));
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty().withLimit(new ScopeRef(TestScopes.NAMESPACE, "public/default"), limit), clock);
         QuotaPath path = engine.dispatchPath(TestScopes.topic(ORDERS));

@@ -26,7 +26,7 @@ class RequestRateTest {
     private final QuotaDecision decision = new QuotaDecision();
 
     private static Limit requests(double perSecond, double burstSeconds, OnExceed onExceed) {
-        return new Limit(null, null, null, new EventRate(perSecond, burstSeconds), null, null, onExceed);
+        return Limit.requests(new EventRate(perSecond, burstSeconds)).withOnExceed(onExceed);
     }
 
     private int admitted(QuotaEngine engine, List<ScopeRef> scopes) {
@@ -75,12 +75,9 @@ class RequestRateTest {
     void aScopeWithoutARateOfRequestsAdmitsAtOnceAndRatesOfMessagesAreNotCharged() {
         QuotaEngine engine = new QuotaEngine(
                 LimitsDocument.empty()
+                        .withLimit(ScopeRef.PROXY, Limit.publish(new RateLimit(1.0, null, null, null)))
                         .withLimit(
-                                ScopeRef.PROXY,
-                                new Limit(new RateLimit(1.0, null, null, null), null, null, null, null, null, null))
-                        .withLimit(
-                                new ScopeRef(ScopeKind.IPS, "10.0.0.1/32"),
-                                new Limit(null, null, new EventRate(1.0, 1.0), null, null, null, null)),
+                                new ScopeRef(ScopeKind.IPS, "10.0.0.1/32"), Limit.connections(new EventRate(1.0, 1.0))),
                 clock);
         assertTrue(engine.requestPath(List.of(new ScopeRef(ScopeKind.IPS, "10.0.0.1/32")))
                 .isUnlimited());

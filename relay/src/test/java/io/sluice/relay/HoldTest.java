@@ -128,7 +128,7 @@ class HoldTest {
     private void oneEvery10Ms() {
         world.limit(
                 ScopeRef.PROXY,
-                new Limit(new RateLimit(100.0, null, 0.01, null), null, null, null, null, null, OnExceed.DELAY));
+                Limit.publish(new RateLimit(100.0, null, 0.01, null)).withOnExceed(OnExceed.DELAY));
     }
 
     @Test

@@ -18,8 +18,7 @@ class TopicLabelsTest {
 
     private static final ScopeCatalogue SCOPES = ScopeCatalogue.of(PulsarScopes.DECLARED, KafkaScopes.DECLARED);
     private static final String NS = "persistent://t/n/";
-    private static final Limit LIMIT =
-            new Limit(new RateLimit(1.0, null, null, null), null, null, null, null, null, null);
+    private static final Limit LIMIT = Limit.publish(new RateLimit(1.0, null, null, null));
 
     @Test
     void limitedTopicsAndTheirPartitionsAlwaysKeepTheirName() {

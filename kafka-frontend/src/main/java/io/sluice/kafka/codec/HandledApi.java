@@ -37,8 +37,15 @@ public enum HandledApi {
     SHARE_FETCH(ApiKeys.SHARE_FETCH, 1, 2),
     /** Responses carry node endpoints. */
     SHARE_ACKNOWLEDGE(ApiKeys.SHARE_ACKNOWLEDGE, 1, 2),
-    /** Responses map the new topics' ids to their names from v7. */
+    /**
+     * Responses map the new topics' ids to their names from v7; read for the partitions it creates,
+     * which a rate of topic mutations may refuse from v6 (KIP-599).
+     */
     CREATE_TOPICS(ApiKeys.CREATE_TOPICS, 2, 7),
+    /** Read for the partitions it adds, which a rate of topic mutations may refuse from v3. */
+    CREATE_PARTITIONS(ApiKeys.CREATE_PARTITIONS, 0, 3),
+    /** Read for the topics it deletes, which a rate of topic mutations may refuse from v5. */
+    DELETE_TOPICS(ApiKeys.DELETE_TOPICS, 1, 6),
     /** Responses map topic ids to names. */
     DESCRIBE_TOPIC_PARTITIONS(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0);
 

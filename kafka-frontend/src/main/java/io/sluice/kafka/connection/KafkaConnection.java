@@ -14,6 +14,7 @@ import io.sluice.kafka.gates.Exchange;
 import io.sluice.kafka.gates.GateVerdict;
 import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
+import io.sluice.kafka.gates.MutationGate;
 import io.sluice.kafka.gates.RequestRateGate;
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.scopes.KafkaNames;
@@ -57,7 +58,8 @@ import java.util.List;
  * group's gate ({@link io.sluice.kafka.gates.GroupGate}), which may hold or refuse them. Every
  * request but ApiVersions, SASL, Produce, Fetch and ShareFetch is charged to its rate of requests
  * ({@link RequestRateGate}); over it, its response carries a throttle time and the connection
- * waits it out. The first request to forward opens the upstream connection
+ * waits it out. CreateTopics, CreatePartitions and DeleteTopics go through the rate of topic
+ * mutations ({@link MutationGate}), which may refuse some or all of their topics. The first request to forward opens the upstream connection
  * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
  * handshake too.
  *
@@ -266,6 +268,8 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
             newWork(frame);
         } else if (GroupRequests.isGroupRequest(apiKey)) {
             act(gates.groups().request(frame, header), frame, header);
+        } else if (MutationGate.handles(apiKey)) {
+            act(gates.mutations().request(frame, header), frame, header);
         } else {
             forward(frame, header, null);
         }

@@ -5,6 +5,7 @@ import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.routing.TopicIdLookup;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.Direction;
+import io.sluice.limits.ScopeRef;
 import io.sluice.quota.NanoClock;
 import io.sluice.quota.QuotaDecision;
 import io.sluice.relay.ConnectionHolds;
@@ -15,6 +16,8 @@ import io.sluice.relay.TopicQuota;
 import io.sluice.status.ClientIdentity;
 import io.sluice.status.ThrottleSubject;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -93,6 +96,19 @@ record GateContext(
         values[1] = KafkaScopes.PRINCIPAL_FIELD.of(identity.principal());
         System.arraycopy(more, 0, values, 2, more.length);
         return new ThrottleSubject(PROTOCOL, clientAddress, null, ClientIdentity.of(values));
+    }
+
+    /**
+     * The scopes of the connection's identities, as far as they are known: its client id's (when its
+     * requests name one) and its principal's, with room for {@code more}.
+     */
+    List<ScopeRef> identityScopes(int more) {
+        List<ScopeRef> scopes = new ArrayList<>(2 + more);
+        if (identity.clientId() != null && !identity.clientId().isEmpty()) {
+            scopes.add(new ScopeRef(KafkaScopes.CLIENT, identity.clientId()));
+        }
+        scopes.add(new ScopeRef(KafkaScopes.PRINCIPAL, identity.principal()));
+        return scopes;
     }
 
     /**

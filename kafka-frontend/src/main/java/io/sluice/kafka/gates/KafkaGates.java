@@ -13,7 +13,7 @@ import java.net.InetAddress;
 
 /**
  * The quota gates of one Kafka connection: the {@link ProduceGate}, the {@link FetchGate}, the
- * {@link ShareFetchGate}, the {@link GroupGate} and the {@link RequestRateGate},
+ * {@link ShareFetchGate}, the {@link GroupGate}, the {@link RequestRateGate} and the {@link MutationGate},
  * sharing the connection's topics, client id, reasons to pause its requests, budget and one timer
  * ({@link io.sluice.relay.WakeUps}). Every method of
  * each runs on the connection's event loop; a gate sees only {@link Outbound} and
@@ -29,6 +29,7 @@ public final class KafkaGates {
     private final ShareFetchGate shareFetch;
     private final GroupGate groups;
     private final RequestRateGate requests;
+    private final MutationGate mutations;
 
     /**
      * @param out           the connection, which carries out the gates' verdicts
@@ -62,6 +63,7 @@ public final class KafkaGates {
         this.shareFetch = new ShareFetchGate(context);
         this.groups = new GroupGate(context);
         this.requests = new RequestRateGate(context, address);
+        this.mutations = new MutationGate(context);
     }
 
     public ProduceGate produce() {
@@ -84,6 +86,10 @@ public final class KafkaGates {
         return requests;
     }
 
+    public MutationGate mutations() {
+        return mutations;
+    }
+
     /**
      * The broker accepted the connection's authentication as {@code principal}: what it produces
      * and fetches is charged to that principal from its next request on.
@@ -99,6 +105,7 @@ public final class KafkaGates {
         shareFetch.close();
         groups.close();
         requests.close();
+        mutations.close();
         pauses.close();
         timers.close();
     }

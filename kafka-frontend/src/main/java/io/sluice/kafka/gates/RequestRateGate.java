@@ -4,7 +4,6 @@ import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.ResponseFrame;
 import io.sluice.kafka.codec.ThrottleTimeField;
 import io.sluice.kafka.codec.WireCursor;
-import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.limits.AddressScopes;
 import io.sluice.limits.LimitPart;
 import io.sluice.limits.LimitsDocument;
@@ -17,7 +16,6 @@ import io.sluice.relay.Throttling;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 import java.net.InetAddress;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -134,12 +132,7 @@ public final class RequestRateGate {
 
     /** The client id's, the principal's and the client address's scopes, as far as they are known. */
     private List<ScopeRef> scopes() {
-        ConnectionIdentity identity = context.identity();
-        List<ScopeRef> scopes = new ArrayList<>(3);
-        if (identity.clientId() != null && !identity.clientId().isEmpty()) {
-            scopes.add(new ScopeRef(KafkaScopes.CLIENT, identity.clientId()));
-        }
-        scopes.add(new ScopeRef(KafkaScopes.PRINCIPAL, identity.principal()));
+        List<ScopeRef> scopes = context.identityScopes(1);
         ScopeRef addressScope = address == null ? null : addressScopes.scopeOf(address);
         if (addressScope != null) {
             scopes.add(addressScope);

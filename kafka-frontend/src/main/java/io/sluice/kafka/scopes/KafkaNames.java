@@ -41,10 +41,12 @@ public final class KafkaNames {
 
     /** @throws InvalidSettingsException if {@code name} is not a valid Kafka topic name */
     public static String topic(String name) {
-        return checked(
-                ofTopicCharacters(name) && !name.equals(".") && !name.equals(".."),
-                "a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or ..",
-                name);
+        return checked(isTopic(name), "a Kafka topic name of 1 to 249 characters [a-zA-Z0-9._-], not . or ..", name);
+    }
+
+    /** Whether {@code name} is a name Kafka takes for a topic: 1 to 249 characters [a-zA-Z0-9._-], not . or ... */
+    public static boolean isTopic(String name) {
+        return ofTopicCharacters(name) && !name.equals(".") && !name.equals("..");
     }
 
     /** @throws InvalidSettingsException if {@code prefix} is not a non-empty run of topic-name characters */

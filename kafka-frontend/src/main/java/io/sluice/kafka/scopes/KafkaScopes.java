@@ -75,7 +75,12 @@ public final class KafkaScopes {
                     KafkaNames::clientId,
                     "billing-service")
             .withDefault()
-            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS)
+            .accepts(
+                    LimitPart.PUBLISH,
+                    LimitPart.DISPATCH,
+                    LimitPart.CONNECTIONS,
+                    LimitPart.REQUESTS,
+                    LimitPart.MUTATIONS)
             .rank(30)
             .description(
                     "everything one Kafka client id produces or fetches, together; \"*\" each client id without an entry")
@@ -98,7 +103,12 @@ public final class KafkaScopes {
                     IdentityName.rule("a Kafka principal"),
                     "User:alice")
             .withDefault()
-            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS)
+            .accepts(
+                    LimitPart.PUBLISH,
+                    LimitPart.DISPATCH,
+                    LimitPart.CONNECTIONS,
+                    LimitPart.REQUESTS,
+                    LimitPart.MUTATIONS)
             .rank(40)
             .description(
                     "everything one Kafka principal produces or fetches, together; \"*\" each principal without an entry")

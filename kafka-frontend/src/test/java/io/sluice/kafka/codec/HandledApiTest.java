@@ -38,7 +38,7 @@ class HandledApiTest {
                 "{PRODUCE=3-13, FETCH=4-18, METADATA=0-13, FIND_COORDINATOR=0-6, INIT_PRODUCER_ID=0-5, JOIN_GROUP=0-9, OFFSET_COMMIT=2-10, "
                         + "DESCRIBE_CLUSTER=0-2, "
                         + "API_VERSIONS=0-4, SASL_HANDSHAKE=0-1, SHARE_FETCH=1-2, SHARE_ACKNOWLEDGE=1-2, "
-                        + "CREATE_TOPICS=2-7, DESCRIBE_TOPIC_PARTITIONS=0-0}",
+                        + "CREATE_TOPICS=2-7, CREATE_PARTITIONS=0-3, DELETE_TOPICS=1-6, DESCRIBE_TOPIC_PARTITIONS=0-0}",
                 ranges.toString());
     }
 

@@ -503,8 +503,7 @@ class KafkaConnectionTest {
      * sends one for slow and fast: returns that request as the broker got it (slow cut off).
      */
     private ProduceRequestData slowCutFromTheSecondRequest(short version) {
-        harness.limit(
-                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+        harness.limit(SLOW, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         harness.clientSends(RecordFrames.produceRequest(version, (short) -1, 1, "client", part("slow", 50)));
         ByteBuf first = wrap(harness.brokerReceived());
         harness.brokerSends(KafkaFrames.response(
@@ -561,8 +560,7 @@ class KafkaConnectionTest {
 
     @Test
     void notifyRaisesTheThrottleTimeAndTakesNoRequestUntilTheBucketRecovered() {
-        harness.limit(
-                SLOW, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.NOTIFY));
+        harness.limit(SLOW, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.NOTIFY));
         harness.clientSends(
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 1, "client", part("slow", 50)),
                 RecordFrames.produceRequest(PRODUCE_VERSION, (short) -1, 2, "client", part("slow", 5)));
@@ -592,7 +590,7 @@ class KafkaConnectionTest {
     void requestsOverTheClientIdsRateGoOnWithAThrottleTimeAndTheNextWaitsItOut() {
         harness.limit(
                 new ScopeRef(KafkaScopes.CLIENT, "*"),
-                new Limit(null, null, null, new EventRate(2.0, 1.0), null, null, OnExceed.REJECT));
+                Limit.requests(new EventRate(2.0, 1.0)).withOnExceed(OnExceed.REJECT));
         ByteBuf[] storm = {metadataRequest(1), metadataRequest(2), metadataRequest(3)};
         byte[] expected = bytes(storm);
         harness.clientSends(storm);

@@ -52,7 +52,7 @@ class SaslAuthenticationTest {
     @Test
     void aPlainPrincipalTheBrokerAcceptedIsCharged() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
         assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "alice's 10 records/s are spent by the first");
     }
@@ -60,7 +60,7 @@ class SaslAuthenticationTest {
     @Test
     void aScramPrincipalCountsOnlyOnceTheServerFinalMessageCame() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         handshake("SCRAM-SHA-512");
         exchange(2, "n,,n=alice,r=client-nonce", Errors.NONE, "r=client-nonceserver,s=c2FsdA==,i=4096");
         assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "the server-first message proves nothing yet");
@@ -71,7 +71,7 @@ class SaslAuthenticationTest {
     @Test
     void aRefusedAuthenticationChargesNobody() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         authenticate("PLAIN", "\0alice\0wrong", Errors.SASL_AUTHENTICATION_FAILED, new byte[0]);
         assertEquals(Errors.NONE, secondProduceOutcome(), "not alice's records");
     }
@@ -80,14 +80,14 @@ class SaslAuthenticationTest {
     void aConnectionThatHasNotAuthenticatedIsAnonymous() {
         harness.limit(
                 new ScopeRef(KafkaScopes.PRINCIPAL, KafkaScopes.ANONYMOUS),
-                new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         assertEquals(Errors.POLICY_VIOLATION, secondProduceOutcome(), "User:ANONYMOUS before any authentication");
     }
 
     @Test
     void anOauthBearerTokenRefusedByAChallengeLeavesNoClaimForTheNextToken() {
         Limit tenPerSecond =
-                new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT);
+                Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:victim"), tenPerSecond);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:mallory"), tenPerSecond);
         handshake("OAUTHBEARER");
@@ -101,7 +101,7 @@ class SaslAuthenticationTest {
     @Test
     void aReauthenticationMovesTheConnectionToItsNewPrincipal() {
         Limit tenPerSecond =
-                new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT);
+                Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT);
         harness.limit(new ScopeRef(KafkaScopes.PRINCIPAL, "User:bob"), tenPerSecond);
         authenticate("PLAIN", "\0alice\0alice-secret", Errors.NONE, new byte[0]);
         assertEquals(Errors.NONE, secondProduceOutcome(10, 11), "alice has no limit");
@@ -114,7 +114,7 @@ class SaslAuthenticationTest {
     @Test
     void aPlainPrincipalOfSaslHandshakeV0RawTokensIsChargedOnceTheBrokerAnswered() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         handshake("PLAIN", (short) 0);
         byte[] token = raw("\0alice\0alice-secret");
         harness.clientSends(token);
@@ -128,7 +128,7 @@ class SaslAuthenticationTest {
     @Test
     void aScramExchangeOfRawTokensCountsOnlyOnceTheServerFinalMessageCame() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         handshake("SCRAM-SHA-256", (short) 0);
         harness.clientSends(raw("n,,n=alice,r=client-nonce"));
         harness.brokerReceived();
@@ -145,7 +145,7 @@ class SaslAuthenticationTest {
     @Test
     void aRefusedV0HandshakeLeavesTheConnectionOnKafkaRequests() {
         harness.limit(
-                ALICE, new Limit(new RateLimit(10.0, null, null, null), null, null, null, null, null, OnExceed.REJECT));
+                ALICE, Limit.publish(new RateLimit(10.0, null, null, null)).withOnExceed(OnExceed.REJECT));
         harness.clientSends(
                 KafkaFrames.request(new SaslHandshakeRequestData().setMechanism("PLAIN"), (short) 0, 1, "client"));
         harness.brokerReceived();

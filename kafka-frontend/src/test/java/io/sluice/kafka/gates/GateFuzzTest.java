@@ -64,14 +64,8 @@ class GateFuzzTest {
             KafkaGates gates = harness.gates;
             harness.limit(
                     ScopeRef.PROXY,
-                    new Limit(
-                            new RateLimit(1.0, 1.0, null, null),
-                            null,
-                            null,
-                            null,
-                            null,
-                            null,
-                            ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+                    Limit.publish(new RateLimit(1.0, 1.0, null, null))
+                            .withOnExceed(ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             ByteBuf frame = harness.alloc().heapBuffer(input.length - 1).writeBytes(input, 1, input.length - 1);
             ProduceRequestData kafka = produceAsKafkaReads(frame);
             if (kafka != null) {
@@ -119,14 +113,8 @@ class GateFuzzTest {
             KafkaGates gates = harness.gates;
             harness.limit(
                     ScopeRef.PROXY,
-                    new Limit(
-                            null,
-                            new RateLimit(3.0, 200.0, null, null),
-                            null,
-                            null,
-                            null,
-                            null,
-                            ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
+                    Limit.dispatch(new RateLimit(3.0, 200.0, null, null))
+                            .withOnExceed(ACTIONS[(input[0] & 0xff) % ACTIONS.length]));
             harness.request(
                     KafkaFrames.request(new FetchRequestData().setMaxWaitMs(500).setReplicaId(-1), version, 1, "fuzz"));
             Forwarded forwarded = harness.takeForwarded();

@@ -87,8 +87,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
     static Limit records(boolean produce, double perSecond, OnExceed onExceed) {
         RateLimit rate = new RateLimit(perSecond, null, null, null);
         return produce
-                ? new Limit(rate, null, null, null, null, null, onExceed)
-                : new Limit(null, rate, null, null, null, null, onExceed);
+                ? Limit.publish(rate).withOnExceed(onExceed)
+                : Limit.dispatch(rate).withOnExceed(onExceed);
     }
 
     /**
@@ -103,6 +103,8 @@ final class GateHarness extends GateWorld implements KafkaOutbound, AutoCloseabl
                 act(gates.produce().request(lent, header), lent, header);
             } else if (GroupRequests.isGroupRequest(header.apiKey())) {
                 act(gates.groups().request(lent, header), lent, header);
+            } else if (MutationGate.handles(header.apiKey())) {
+                act(gates.mutations().request(lent, header), lent, header);
             } else if (header.apiKey() == ApiKeys.SHARE_FETCH.id) {
                 act(gates.shareFetch().request(lent, header), lent, header);
             } else {

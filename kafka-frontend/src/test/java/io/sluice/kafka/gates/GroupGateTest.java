@@ -52,7 +52,9 @@ class GroupGateTest {
     private void limit(String name, Double joinsPerMinute, Double commitsPerMinute, OnExceed onExceed) {
         harness.limit(
                 new ScopeRef(KafkaScopes.GROUP, name),
-                new Limit(null, null, null, null, joinsPerMinute, commitsPerMinute, onExceed));
+                Limit.joinsPerMinute(joinsPerMinute)
+                        .withCommitsPerMinute(commitsPerMinute)
+                        .withOnExceed(onExceed));
     }
 
     private void join(String group) {

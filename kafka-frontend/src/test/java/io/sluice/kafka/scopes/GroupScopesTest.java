@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GroupScopesTest {
 
-    private static final Limit JOINS = new Limit(null, null, null, null, 10.0, null, null);
+    private static final Limit JOINS = Limit.joinsPerMinute(10.0);
 
     private static GroupScopes scopes(String... names) {
         LimitsDocument limits = LimitsDocument.empty();

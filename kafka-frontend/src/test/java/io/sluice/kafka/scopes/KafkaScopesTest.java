@@ -29,8 +29,8 @@ class KafkaScopesTest {
 
     private static final ScopeCatalogue CATALOGUE = ScopeCatalogue.of(KafkaScopes.DECLARED);
     private static final Limit LIMIT =
-            new Limit(new RateLimit(100.0, null, null, null), null, null, null, null, null, OnExceed.REJECT);
-    private static final Limit ANY = new Limit(null, null, null, null, null, null, null);
+            Limit.publish(new RateLimit(100.0, null, null, null)).withOnExceed(OnExceed.REJECT);
+    private static final Limit ANY = Limit.NONE;
     private static final String ANONYMOUS = KafkaScopes.ANONYMOUS;
 
     private static LimitsDocument parse(String json) {
@@ -166,13 +166,9 @@ class KafkaScopesTest {
         LimitsDocument limits = LimitsDocument.empty()
                 .withLimit(
                         ref(KafkaScopes.PREFIX, "team-a."),
-                        new Limit(new RateLimit(50.0, null, null, null), null, null, null, null, null, OnExceed.REJECT))
-                .withLimit(
-                        ref(KafkaScopes.CLIENT, "billing"),
-                        new Limit(new RateLimit(80.0, null, null, null), null, null, null, null, null, null))
-                .withLimit(
-                        ScopeRef.PROXY,
-                        new Limit(new RateLimit(100.0, null, null, null), null, null, null, null, null, null));
+                        Limit.publish(new RateLimit(50.0, null, null, null)).withOnExceed(OnExceed.REJECT))
+                .withLimit(ref(KafkaScopes.CLIENT, "billing"), Limit.publish(new RateLimit(80.0, null, null, null)))
+                .withLimit(ScopeRef.PROXY, Limit.publish(new RateLimit(100.0, null, null, null)));
         long[] now = {1_000_000_000L};
         QuotaEngine engine = new QuotaEngine(limits, () -> now[0]);
         QuotaDecision decision = new QuotaDecision();
@@ -280,7 +276,7 @@ class KafkaScopesTest {
     }
 
     private static Limit messages(double perSecond, OnExceed onExceed) {
-        return new Limit(new RateLimit(perSecond, null, null, null), null, null, null, null, null, onExceed);
+        return Limit.publish(new RateLimit(perSecond, null, null, null)).withOnExceed(onExceed);
     }
 
     private static int drain(QuotaPath path, long nowNanos, int most, QuotaDecision decision) {

@@ -284,6 +284,35 @@ class AdminCliIT {
     }
 
     @Test
+    void aKafkaPrincipalTakesARateOfTopicMutationsAndATopicDoesNot() throws Exception {
+        ok("limits", "set", "kafka-principal", "User:deployer", "--mutations-per-second", "5");
+        try {
+            JsonNode limit = JSON.readTree(
+                    ok("limits", "get", "kafka-principal", "User:deployer").out());
+            assertEquals(
+                    5.0, limit.path("mutations").path("partitionsPerSecond").asDouble());
+            ok("limits", "set", "kafka-principal", "User:deployer", "--mutations-burst", "2");
+            assertEquals(
+                    2.0,
+                    JSON.readTree(ok("limits", "get", "kafka-principal", "User:deployer")
+                                    .out())
+                            .path("mutations")
+                            .path("burstSeconds")
+                            .asDouble(),
+                    "the rate kept, the burst changed");
+            assertTrue(ok("limits", "list").out().contains("mutations 5 partitions/s (burst 2 s)"));
+            Run topic = cli("limits", "set", "kafka-topic", "orders", "--mutations-per-second", "5");
+            assertEquals(AdminCli.REFUSED, topic.exit(), topic.err());
+            assertTrue(
+                    topic.err().contains("mutations: kafka.topics limits do not take it")
+                            && topic.err().contains("kafka.principals"),
+                    topic.err());
+        } finally {
+            ok("limits", "delete", "kafka-principal", "User:deployer");
+        }
+    }
+
+    @Test
     void aConsumerGroupGlobTakesRatesOfJoinsAndCommitsAndOnlyThose() throws Exception {
         ok("limits", "set", "kafka-group", "orders-*", "--joins-per-minute", "10", "--commits-per-minute", "600");
         try {

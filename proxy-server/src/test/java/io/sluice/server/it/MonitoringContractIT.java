@@ -192,9 +192,8 @@ class MonitoringContractIT {
         String address = "127.0.0.9";
         sluice.server
                 .limits()
-                .update(d -> d.withLimit(
-                        new ScopeRef(ScopeKind.IPS, address),
-                        new Limit(null, null, new EventRate(1.0, 1.0), null, null, null, null)));
+                .update(d ->
+                        d.withLimit(new ScopeRef(ScopeKind.IPS, address), Limit.connections(new EventRate(1.0, 1.0))));
         List<Socket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {

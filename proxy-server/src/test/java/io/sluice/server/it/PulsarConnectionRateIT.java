@@ -53,8 +53,7 @@ class PulsarConnectionRateIT {
 
     private static void limitEachAddress(double perSecond) throws IOException {
         sluice.limits()
-                .update(limits -> limits.withLimit(
-                        EACH_ADDRESS, new Limit(null, null, new EventRate(perSecond, 1.0), null, null, null, null)));
+                .update(limits -> limits.withLimit(EACH_ADDRESS, Limit.connections(new EventRate(perSecond, 1.0))));
     }
 
     private static long refused() {

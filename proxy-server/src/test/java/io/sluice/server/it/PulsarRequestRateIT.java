@@ -67,8 +67,7 @@ class PulsarRequestRateIT {
     private static void limitEachRole(double perSecond) throws IOException {
         sluice.limits()
                 .update(limits -> limits.withLimit(
-                        EACH_ROLE,
-                        new Limit(null, null, null, new EventRate(perSecond, 1.0), null, null, OnExceed.REJECT)));
+                        EACH_ROLE, Limit.requests(new EventRate(perSecond, 1.0)).withOnExceed(OnExceed.REJECT)));
     }
 
     @Test

@@ -116,8 +116,7 @@ class PulsarRoleIT {
         sluice.server
                 .limits()
                 .update(d -> d.withLimit(
-                        new ScopeRef(PulsarScopes.ROLE, "looping"),
-                        new Limit(null, null, new EventRate(10.0, 1.0), null, null, null, null)));
+                        new ScopeRef(PulsarScopes.ROLE, "looping"), Limit.connections(new EventRate(10.0, 1.0))));
         long refusedBefore = refused();
         InetSocketAddress port = new InetSocketAddress("127.0.0.1", sluice.server.proxyPort());
         CompletableFuture<ConnectStorm.Result> beside = CompletableFuture.supplyAsync(() -> {

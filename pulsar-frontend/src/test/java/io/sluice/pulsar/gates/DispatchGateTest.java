@@ -71,9 +71,7 @@ class DispatchGateTest {
 
     @Test
     void permitsArePassedOnInStepsNoFasterThanTheRate() {
-        harness.limit(
-                new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), Limit.dispatch(new RateLimit(100.0, null, null, null)));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -96,7 +94,7 @@ class DispatchGateTest {
     void rejectAndNotifyWithholdPermitsAsDelayDoesAndAreRecordedAsTheDelayTheyAre(OnExceed action) {
         harness.limit(
                 new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, action));
+                Limit.dispatch(new RateLimit(100.0, null, null, null)).withOnExceed(action));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
@@ -111,9 +109,7 @@ class DispatchGateTest {
 
     @Test
     void aClosedConsumerIsOwedNothingAndItsTimerStops() {
-        harness.limit(
-                new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(10.0, null, null, null), null, null, null, null, null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), Limit.dispatch(new RateLimit(10.0, null, null, null)));
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();
@@ -125,9 +121,7 @@ class DispatchGateTest {
 
     @Test
     void permitsGrantedBeforeTheBrokerAnswersWaitAndAreThenMetered() {
-        harness.limit(
-                new ScopeRef(PulsarScopes.TOPIC, TOPIC),
-                new Limit(null, new RateLimit(100.0, null, null, null), null, null, null, null, null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), Limit.dispatch(new RateLimit(100.0, null, null, null)));
         gate.consumerRequested(1, CONSUMER, TOPIC);
         GateHarness.lend(flow(1000), gate::flow);
         assertEquals(List.of(), grantedPermits(), "nothing reaches the broker before the consumer exists");

@@ -59,7 +59,7 @@ class PublishGateTest {
     }
 
     private static Limit publish(double messagesPerSecond, OnExceed onExceed) {
-        return new Limit(new RateLimit(messagesPerSecond, null, null, null), null, null, null, null, null, onExceed);
+        return Limit.publish(new RateLimit(messagesPerSecond, null, null, null)).withOnExceed(onExceed);
     }
 
     private void producer() {
@@ -243,7 +243,7 @@ class PublishGateTest {
         // 10,000 msg/s with a 10 ms burst: a send falls due every 0.1 ms.
         harness.limit(
                 TOPIC_SCOPE,
-                new Limit(new RateLimit(10_000.0, null, 0.01, null), null, null, null, null, null, OnExceed.DELAY));
+                Limit.publish(new RateLimit(10_000.0, null, 0.01, null)).withOnExceed(OnExceed.DELAY));
         producer();
         send(400, 10);
         int burst = harness.takeForwardedSequenceIds().size();

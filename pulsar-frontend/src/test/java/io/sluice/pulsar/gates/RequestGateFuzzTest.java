@@ -51,10 +51,10 @@ class RequestGateFuzzTest {
             List<ByteBuf> passedOn = new ArrayList<>();
             harness.limit(
                     new ScopeRef(PulsarScopes.ROLE, ScopeKind.DEFAULT_NAME),
-                    new Limit(null, null, null, new EventRate(2.0, 1.0), null, null, OnExceed.DELAY));
+                    Limit.requests(new EventRate(2.0, 1.0)).withOnExceed(OnExceed.DELAY));
             harness.limit(
                     new ScopeRef(ScopeKind.IPS, ScopeKind.DEFAULT_NAME),
-                    new Limit(null, null, null, new EventRate(3.0, 1.0), null, null, OnExceed.REJECT));
+                    Limit.requests(new EventRate(3.0, 1.0)).withOnExceed(OnExceed.REJECT));
             RequestGate gate = harness.requestGate(passedOn::add);
             gate.authenticated("fuzz");
             ByteBuf frame = Unpooled.buffer(8 + command.length)

@@ -53,7 +53,7 @@ class RequestGateTest {
     }
 
     private static Limit requests(double perSecond, double burstSeconds, OnExceed onExceed) {
-        return new Limit(null, null, null, new EventRate(perSecond, burstSeconds), null, null, onExceed);
+        return Limit.requests(new EventRate(perSecond, burstSeconds)).withOnExceed(onExceed);
     }
 
     private static ByteBuf frame(BaseCommand.Builder command) {
@@ -89,7 +89,7 @@ class RequestGateTest {
 
     @Test
     void withoutARateOfRequestsEveryRequestGoesOnUnread() {
-        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), new Limit(null, null, null, null, null, null, null));
+        harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), Limit.NONE);
         for (int i = 0; i < 1_000; i++) {
             assertTrue(admit(lookup(i, TOPIC)));
         }

@@ -197,9 +197,7 @@ class PulsarScopesTest {
                         + " or non-persistent://tenant/namespace/topic, got \"bad\"",
                 assertThrows(
                                 InvalidSettingsException.class,
-                                () -> doc.withLimit(
-                                        ref(PulsarScopes.TOPIC, "bad"),
-                                        new Limit(null, null, null, null, null, null, null)))
+                                () -> doc.withLimit(ref(PulsarScopes.TOPIC, "bad"), Limit.NONE))
                         .getMessage());
     }
 }

@@ -47,7 +47,7 @@ class ConnectionRateGateTest {
     private void limitEachAddress(double perSecond, double burstSeconds) {
         world.limit(
                 new ScopeRef(ScopeKind.IPS, ScopeKind.DEFAULT_NAME),
-                new Limit(null, null, new EventRate(perSecond, burstSeconds), null, null, null, null));
+                Limit.connections(new EventRate(perSecond, burstSeconds)));
     }
 
     private Accepted connect(String address) throws Exception {
@@ -132,9 +132,7 @@ class ConnectionRateGateTest {
     @Test
     void anotherAddressIsNotSlowedAndABlockIsLimitedTogether() throws Exception {
         limitEachAddress(1, 1);
-        world.limit(
-                new ScopeRef(ScopeKind.IPS, "192.0.2.0/24"),
-                new Limit(null, null, new EventRate(2.0, 1.0), null, null, null, null));
+        world.limit(new ScopeRef(ScopeKind.IPS, "192.0.2.0/24"), Limit.connections(new EventRate(2.0, 1.0)));
         assertTrue(connect("10.0.0.1").opened);
         assertFalse(connect("10.0.0.1").opened);
         assertTrue(connect("10.0.0.2").opened, "an address of its own");

@@ -48,9 +48,7 @@ class IdentityConnectionRateTest {
 
     @Test
     void anIdentityGetsItsBurstThenItsRateEachItsOwnAndTheRefusedAreCounted() {
-        world.limit(
-                new ScopeRef(USER, ScopeKind.DEFAULT_NAME),
-                new Limit(null, null, new EventRate(2.0, 1.0), null, null, null, null));
+        world.limit(new ScopeRef(USER, ScopeKind.DEFAULT_NAME), Limit.connections(new EventRate(2.0, 1.0)));
         assertTrue(admit("alice"));
         assertTrue(admit("alice"));
         assertFalse(admit("alice"), "the burst of 2 spent: closed at once, no accept to delay");
@@ -64,7 +62,7 @@ class IdentityConnectionRateTest {
 
     @Test
     void anIdentityWithoutARateOfConnectionsIsNeverRefused() {
-        world.limit(new ScopeRef(USER, "alice"), new Limit(null, null, null, null, null, null, null));
+        world.limit(new ScopeRef(USER, "alice"), Limit.NONE);
         for (int i = 0; i < 100; i++) {
             assertTrue(admit("alice"));
         }

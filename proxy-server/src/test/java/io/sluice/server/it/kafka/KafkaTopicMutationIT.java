@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * under {@code mutations} 5 partitions a second with a burst of 1 s (docs/KAFKA.md, "Topic
  * mutations"):
  * <ul>
- *   <li>500 CreateTopics of one partition sent over 10 s, retries on quota violations off: the
+ *   <li>500 CreateTopics of one partition sent over 10 s by ten AdminClients of one client id (one
+ *       alone would be slowed by the throttle times it waits out), retries on quota violations off: the
  *       client gets THROTTLING_QUOTA_EXCEEDED past the rate, and the cluster (asked directly, over
  *       its internal listener) has no more topics than the rate and burst allow, exactly those the
  *       client was told were created; another client id beside it creates its topics unslowed;</li>
@@ -39,6 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KafkaTopicMutationIT {
 
     private static final double RATE = 5;
+    /** The storm's admin clients, one client id: each connection waits out its own throttle times. */
+    private static final int ADMINS = 10;
+
     private static final String LIMIT = "{\"mutations\": {\"partitionsPerSecond\": " + RATE + ", \"burstSeconds\": 1}}";
 
     private static BrokersOnlySluiceReaches brokers;
@@ -109,7 +113,11 @@ class KafkaTopicMutationIT {
         List<KafkaFuture<Void>> sent = new ArrayList<>();
         long start;
         long end;
-        try (Admin admin = clients.admin(AdminClientConfig.CLIENT_ID_CONFIG, storm)) {
+        List<Admin> fleet = new ArrayList<>();
+        try {
+            for (int i = 0; i < ADMINS; i++) {
+                fleet.add(clients.admin(AdminClientConfig.CLIENT_ID_CONFIG, storm));
+            }
             CreateTopicsOptions noRetries = new CreateTopicsOptions().retryOnQuotaViolation(false);
             start = System.nanoTime();
             for (int i = 0; i < 500; i++) {
@@ -118,7 +126,8 @@ class KafkaTopicMutationIT {
                 if (due > now) {
                     TimeUnit.NANOSECONDS.sleep(due - now);
                 }
-                sent.add(admin.createTopics(List.of(new NewTopic(storm + "-" + i, 1, (short) 1)), noRetries)
+                sent.add(fleet.get(i % ADMINS)
+                        .createTopics(List.of(new NewTopic(storm + "-" + i, 1, (short) 1)), noRetries)
                         .all());
             }
             int refused = 0;
@@ -154,6 +163,8 @@ class KafkaTopicMutationIT {
             assertTrue(calmSlowest < 2_000, "the client id beside it is not slowed: " + calmSlowest + " ms");
             deleteAt(atCluster);
             deleteAt(atCluster(calm + "-"));
+        } finally {
+            fleet.forEach(Admin::close);
         }
         double events = 0;
         for (String line : sluice.metrics().split("\n")) {

@@ -11,6 +11,7 @@ import io.sluice.quota.QuotaDecision;
 import io.sluice.relay.ConnectionHolds;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.ProxyServices;
+import io.sluice.relay.RequestThrottle;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.status.ClientIdentity;
@@ -19,6 +20,7 @@ import io.sluice.status.ThrottleSubject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the produce and fetch gates of one connection share: the one way out, which carries out
@@ -96,6 +98,14 @@ record GateContext(
         values[1] = KafkaScopes.PRINCIPAL_FIELD.of(identity.principal());
         System.arraycopy(more, 0, values, 2, more.length);
         return new ThrottleSubject(PROTOCOL, clientAddress, null, ClientIdentity.of(values));
+    }
+
+    /**
+     * A throttle of the connection's requests that name no topic, on the connection's one timer;
+     * {@code holding} says whether its gate still holds a request of the client.
+     */
+    RequestThrottle requestThrottle(BooleanSupplier holding) {
+        return new RequestThrottle(services.throttles(), holds.timers(), clock, MAX_TIMER_NANOS, holding);
     }
 
     /**

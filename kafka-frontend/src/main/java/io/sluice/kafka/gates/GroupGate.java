@@ -59,12 +59,7 @@ public final class GroupGate {
     GroupGate(GateContext context) {
         this.context = context;
         this.held = new HeldRequest(context, RequestPauses.GROUP_HELD, this::heldDue);
-        this.throttle = new RequestThrottle(
-                context.services().throttles(),
-                context.holds().timers(),
-                context.clock(),
-                GateContext.MAX_TIMER_NANOS,
-                held::isHeld);
+        this.throttle = context.requestThrottle(held::isHeld);
     }
 
     /**

@@ -52,12 +52,7 @@ public final class MutationGate {
 
     MutationGate(GateContext context) {
         this.context = context;
-        this.throttle = new RequestThrottle(
-                context.services().throttles(),
-                context.holds().timers(),
-                context.clock(),
-                GateContext.MAX_TIMER_NANOS,
-                () -> false);
+        this.throttle = context.requestThrottle(() -> false);
     }
 
     /** Whether requests to API {@code apiKey} pass here. */

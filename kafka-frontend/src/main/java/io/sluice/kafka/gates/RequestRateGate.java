@@ -51,12 +51,7 @@ public final class RequestRateGate {
     RequestRateGate(GateContext context, InetAddress address) {
         this.context = context;
         this.address = address;
-        this.throttle = new RequestThrottle(
-                context.services().throttles(),
-                context.holds().timers(),
-                context.clock(),
-                GateContext.MAX_TIMER_NANOS,
-                () -> false);
+        this.throttle = context.requestThrottle(() -> false);
     }
 
     /** Whether requests to API {@code apiKey} are counted here. */

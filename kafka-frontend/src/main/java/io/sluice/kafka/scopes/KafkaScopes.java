@@ -62,6 +62,11 @@ public final class KafkaScopes {
             .description("every Kafka topic whose name starts with a prefix, together")
             .build();
 
+    /** What a Kafka identity's limit takes besides {@code publish}: the same for client ids and principals. */
+    private static final LimitPart[] IDENTITY_PARTS = {
+        LimitPart.DISPATCH, LimitPart.CONNECTIONS, LimitPart.REQUESTS, LimitPart.MUTATIONS
+    };
+
     /** Everything one client id produces or fetches. */
     public static final ScopeKind CLIENT = ScopeKind.builder(PROTOCOL, "client")
             .field("kafka", "clients")
@@ -75,12 +80,7 @@ public final class KafkaScopes {
                     KafkaNames::clientId,
                     "billing-service")
             .withDefault()
-            .accepts(
-                    LimitPart.PUBLISH,
-                    LimitPart.DISPATCH,
-                    LimitPart.CONNECTIONS,
-                    LimitPart.REQUESTS,
-                    LimitPart.MUTATIONS)
+            .accepts(LimitPart.PUBLISH, IDENTITY_PARTS)
             .rank(30)
             .description(
                     "everything one Kafka client id produces or fetches, together; \"*\" each client id without an entry")
@@ -103,12 +103,7 @@ public final class KafkaScopes {
                     IdentityName.rule("a Kafka principal"),
                     "User:alice")
             .withDefault()
-            .accepts(
-                    LimitPart.PUBLISH,
-                    LimitPart.DISPATCH,
-                    LimitPart.CONNECTIONS,
-                    LimitPart.REQUESTS,
-                    LimitPart.MUTATIONS)
+            .accepts(LimitPart.PUBLISH, IDENTITY_PARTS)
             .rank(40)
             .description(
                     "everything one Kafka principal produces or fetches, together; \"*\" each principal without an entry")

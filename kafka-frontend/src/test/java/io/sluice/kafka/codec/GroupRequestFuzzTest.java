@@ -3,7 +3,6 @@ package io.sluice.kafka.codec;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -13,8 +12,6 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -44,7 +41,10 @@ class GroupRequestFuzzTest {
         }
         HandledApi api = APIS[(input[0] & 0xff) % APIS.length];
         short version = (short) (api.minVersion() + (input[1] & 0xff) % (api.maxVersion() - api.minVersion() + 1));
-        ByteBuf frame = frame(api.key(), version, Arrays.copyOfRange(input, 2, input.length));
+        ByteBuf frame = FuzzFrames.request(
+                api == HandledApi.JOIN_GROUP ? new JoinGroupRequestData() : new OffsetCommitRequestData(),
+                version,
+                Arrays.copyOfRange(input, 2, input.length));
         ByteBuf refusal = null;
         try {
             FrameView view = KafkaFrames.view(frame);
@@ -87,7 +87,7 @@ class GroupRequestFuzzTest {
                     .add(new JoinGroupRequestData.JoinGroupRequestProtocol()
                             .setName("range")
                             .setMetadata(new byte[] {0, 3, 0, 0}));
-            seeds.add(seed(0, v, join));
+            seeds.add(FuzzFrames.seed(0, HandledApi.JOIN_GROUP.minVersion(), v, join));
         }
         for (short v = HandledApi.OFFSET_COMMIT.minVersion(); v <= HandledApi.OFFSET_COMMIT.maxVersion(); v++) {
             OffsetCommitRequestData commit =
@@ -101,7 +101,7 @@ class GroupRequestFuzzTest {
                             .setPartitionIndex(3)
                             .setCommittedOffset(42));
             commit.topics().add(topic);
-            seeds.add(seed(1, v, commit));
+            seeds.add(FuzzFrames.seed(1, HandledApi.OFFSET_COMMIT.minVersion(), v, commit));
         }
         ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
         for (int i = 0; i < GENERATED_INPUTS; i++) {
@@ -111,41 +111,6 @@ class GroupRequestFuzzTest {
             } catch (RuntimeException | AssertionError e) {
                 throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
             }
-        }
-    }
-
-    /** A request frame of {@code key} and {@code version} with a header as a client writes it and {@code body}. */
-    private static ByteBuf frame(ApiKeys key, short version, byte[] body) {
-        ByteBuf empty = KafkaFrames.request(
-                key == ApiKeys.JOIN_GROUP ? new JoinGroupRequestData() : new OffsetCommitRequestData(),
-                version,
-                7,
-                "fuzz");
-        try {
-            int bodyIndex = new RequestHeader().read(KafkaFrames.view(empty)).bodyIndex();
-            int headerSize = bodyIndex - empty.readerIndex() - 4;
-            ByteBuf frame = Unpooled.buffer(4 + headerSize + body.length);
-            frame.writeInt(headerSize + body.length);
-            frame.writeBytes(empty, empty.readerIndex() + 4, headerSize);
-            frame.writeBytes(body);
-            return frame;
-        } finally {
-            empty.release();
-        }
-    }
-
-    private static byte[] seed(int api, short version, ApiMessage message) {
-        HandledApi handled = APIS[api];
-        ByteBuf frame = KafkaFrames.request(message, version, 7, "fuzz");
-        try {
-            int bodyIndex = new RequestHeader().read(KafkaFrames.view(frame)).bodyIndex();
-            byte[] seed = new byte[2 + frame.writerIndex() - bodyIndex];
-            seed[0] = (byte) api;
-            seed[1] = (byte) (version - handled.minVersion());
-            frame.getBytes(bodyIndex, seed, 2, seed.length - 2);
-            return seed;
-        } finally {
-            frame.release();
         }
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.kafka.codec;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -51,7 +50,12 @@ class MutationRequestFuzzTest {
         }
         HandledApi api = APIS[(input[0] & 0xff) % APIS.length];
         short version = (short) (api.minVersion() + (input[1] & 0xff) % (api.maxVersion() - api.minVersion() + 1));
-        ByteBuf frame = frame(api.key(), version, Arrays.copyOfRange(input, 2, input.length));
+        ApiMessage empty = api == HandledApi.CREATE_TOPICS
+                ? new CreateTopicsRequestData()
+                : api == HandledApi.CREATE_PARTITIONS
+                        ? new CreatePartitionsRequestData()
+                        : new DeleteTopicsRequestData();
+        ByteBuf frame = FuzzFrames.request(empty, version, Arrays.copyOfRange(input, 2, input.length));
         ByteBuf cut = null;
         ByteBuf answer = null;
         try {
@@ -149,7 +153,7 @@ class MutationRequestFuzzTest {
                             .setPartitionIndex(0)
                             .setBrokerIds(List.of(1)));
             create.topics().add(assigned);
-            seeds.add(seed(0, v, create));
+            seeds.add(FuzzFrames.seed(0, HandledApi.CREATE_TOPICS.minVersion(), v, create));
         }
         for (short v = HandledApi.CREATE_PARTITIONS.minVersion(); v <= HandledApi.CREATE_PARTITIONS.maxVersion(); v++) {
             CreatePartitionsRequestData add = new CreatePartitionsRequestData().setTimeoutMs(30_000);
@@ -163,7 +167,7 @@ class MutationRequestFuzzTest {
                             .setCount(2)
                             .setAssignments(List.of(new CreatePartitionsRequestData.CreatePartitionsAssignment()
                                     .setBrokerIds(List.of(1, 2)))));
-            seeds.add(seed(1, v, add));
+            seeds.add(FuzzFrames.seed(1, HandledApi.CREATE_PARTITIONS.minVersion(), v, add));
         }
         for (short v = HandledApi.DELETE_TOPICS.minVersion(); v <= HandledApi.DELETE_TOPICS.maxVersion(); v++) {
             DeleteTopicsRequestData delete = new DeleteTopicsRequestData().setTimeoutMs(30_000);
@@ -175,7 +179,7 @@ class MutationRequestFuzzTest {
             } else {
                 delete.setTopicNames(List.of("orders", "billing"));
             }
-            seeds.add(seed(2, v, delete));
+            seeds.add(FuzzFrames.seed(2, HandledApi.DELETE_TOPICS.minVersion(), v, delete));
         }
         ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
         for (int i = 0; i < GENERATED_INPUTS; i++) {
@@ -185,41 +189,6 @@ class MutationRequestFuzzTest {
             } catch (RuntimeException | AssertionError e) {
                 throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
             }
-        }
-    }
-
-    /** A request frame of {@code key} and {@code version} with a header as a client writes it and {@code body}. */
-    private static ByteBuf frame(ApiKeys key, short version, byte[] body) {
-        ApiMessage empty = key == ApiKeys.CREATE_TOPICS
-                ? new CreateTopicsRequestData()
-                : key == ApiKeys.CREATE_PARTITIONS ? new CreatePartitionsRequestData() : new DeleteTopicsRequestData();
-        ByteBuf emptyFrame = KafkaFrames.request(empty, version, 7, "fuzz");
-        try {
-            int bodyIndex =
-                    new RequestHeader().read(KafkaFrames.view(emptyFrame)).bodyIndex();
-            int headerSize = bodyIndex - emptyFrame.readerIndex() - 4;
-            ByteBuf frame = Unpooled.buffer(4 + headerSize + body.length);
-            frame.writeInt(headerSize + body.length);
-            frame.writeBytes(emptyFrame, emptyFrame.readerIndex() + 4, headerSize);
-            frame.writeBytes(body);
-            return frame;
-        } finally {
-            emptyFrame.release();
-        }
-    }
-
-    private static byte[] seed(int api, short version, ApiMessage message) {
-        HandledApi handled = APIS[api];
-        ByteBuf frame = KafkaFrames.request(message, version, 7, "fuzz");
-        try {
-            int bodyIndex = new RequestHeader().read(KafkaFrames.view(frame)).bodyIndex();
-            byte[] seed = new byte[2 + frame.writerIndex() - bodyIndex];
-            seed[0] = (byte) api;
-            seed[1] = (byte) (version - handled.minVersion());
-            frame.getBytes(bodyIndex, seed, 2, seed.length - 2);
-            return seed;
-        } finally {
-            frame.release();
         }
     }
 }

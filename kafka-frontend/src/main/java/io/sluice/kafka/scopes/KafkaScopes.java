@@ -42,6 +42,7 @@ public final class KafkaScopes {
                                     .matching(TOPIC_NAME_PATTERN)),
                     KafkaNames::topic,
                     "orders")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(10)
             .description("one Kafka topic (all its partitions together)")
             .build();
@@ -58,6 +59,7 @@ public final class KafkaScopes {
                                     .matching(TOPIC_NAME_PATTERN)),
                     KafkaNames::prefix,
                     "orders.")
+            .accepts(LimitPart.PUBLISH, LimitPart.DISPATCH, LimitPart.REQUESTS)
             .rank(20)
             .description("every Kafka topic whose name starts with a prefix, together")
             .build();

@@ -626,6 +626,36 @@ class KafkaConnectionTest {
         assertTrue(harness.services.throttles().throttled().isEmpty());
     }
 
+    @Test
+    void aRequestIsChargedOnceToEachLimitedPrefixOfTheTopicsItNames() {
+        harness.limit(new ScopeRef(KafkaScopes.PREFIX, "hot."), Limit.requests(new EventRate(2.0, 1.0)));
+        harness.clientSends(
+                metadataRequest(1, "hot.orders", "hot.orders", "hot.payments"),
+                metadataRequest(2, "cool.orders"),
+                metadataRequest(3, "hot.orders"),
+                metadataRequest(4, "hot.orders"));
+        assertEquals(4, frames(harness.brokerReceived()));
+        for (int correlationId = 1; correlationId <= 4; correlationId++) {
+            harness.brokerSends(
+                    KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, correlationId));
+        }
+        ByteBuf answers = wrap(harness.clientReceived());
+        List<Integer> throttleTimes = new ArrayList<>();
+        for (int correlationId = 1; correlationId <= 4; correlationId++) {
+            throttleTimes.add(((MetadataResponse) KafkaFrames.asClientReads(
+                            nextFrame(answers), ApiKeys.METADATA, METADATA_VERSION, correlationId))
+                    .throttleTimeMs());
+        }
+        assertEquals(
+                List.of(0, 0, 0),
+                throttleTimes.subList(0, 3),
+                "three topics under the prefix in one request cost it one; a topic under none costs it nothing");
+        assertTrue(throttleTimes.get(3) >= 500, "the third about the prefix is over its 2 a second: " + throttleTimes);
+        ThrottledClient throttled = harness.services.throttles().throttled().get(0);
+        assertEquals("prefix", throttled.scope());
+        assertEquals("work_requests", throttled.reason());
+    }
+
     private static Part part(String topic, int records) {
         return new Part(topic, null, 0, RecordFrames.batch(records, 10));
     }
@@ -639,9 +669,14 @@ class KafkaConnectionTest {
         return frames.readSlice(4 + frames.getInt(frames.readerIndex()));
     }
 
-    private static ByteBuf metadataRequest(int correlationId) {
+    /** A Metadata request under client id {@code client} about {@code topics} (none: the brokers only). */
+    private static ByteBuf metadataRequest(int correlationId, String... topics) {
+        List<MetadataRequestData.MetadataRequestTopic> named = new ArrayList<>();
+        for (String topic : topics) {
+            named.add(new MetadataRequestData.MetadataRequestTopic().setName(topic));
+        }
         return KafkaFrames.request(
-                new MetadataRequestData().setTopics(List.of()), METADATA_VERSION, correlationId, "client");
+                new MetadataRequestData().setTopics(named), METADATA_VERSION, correlationId, "client");
     }
 
     private static ByteBuf produceRequest(int correlationId, short acks) {

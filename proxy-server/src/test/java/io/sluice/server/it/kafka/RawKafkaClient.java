@@ -35,6 +35,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -294,20 +295,32 @@ final class RawKafkaClient implements AutoCloseable {
 
     /** A Metadata v12 request for no topic (the brokers only) under {@code clientId}; returns the broker's answer. */
     MetadataResponseData metadata(String clientId) throws IOException {
-        return exchange(
-                clientId,
-                ApiKeys.METADATA,
-                METADATA_VERSION,
-                new MetadataRequestData().setTopics(List.of()),
-                new MetadataResponseData());
+        return metadata(clientId, List.of());
     }
 
-    /** Writes {@code count} such Metadata requests under {@code clientId} at once, without reading an answer. */
-    void pipelineMetadata(String clientId, int count) throws IOException {
+    /**
+     * A Metadata v12 request for {@code topics} (none: the brokers only; none created if missing)
+     * under {@code clientId}; returns the broker's answer.
+     */
+    MetadataResponseData metadata(String clientId, List<String> topics) throws IOException {
+        return exchange(
+                clientId, ApiKeys.METADATA, METADATA_VERSION, metadataRequest(topics), new MetadataResponseData());
+    }
+
+    /** Writes {@code count} such Metadata requests for {@code topics} under {@code clientId} at once, without reading an answer. */
+    void pipelineMetadata(String clientId, int count, List<String> topics) throws IOException {
         for (int i = 0; i < count; i++) {
-            write(clientId, ApiKeys.METADATA, METADATA_VERSION, new MetadataRequestData().setTopics(List.of()));
+            write(clientId, ApiKeys.METADATA, METADATA_VERSION, metadataRequest(topics));
         }
         out.flush();
+    }
+
+    private static MetadataRequestData metadataRequest(List<String> topics) {
+        List<MetadataRequestData.MetadataRequestTopic> named = new ArrayList<>();
+        for (String topic : topics) {
+            named.add(new MetadataRequestData.MetadataRequestTopic().setName(topic));
+        }
+        return new MetadataRequestData().setTopics(named).setAllowAutoTopicCreation(false);
     }
 
     /** Reads the next answer, to a Metadata request {@link #pipelineMetadata} wrote. */

@@ -183,10 +183,18 @@ final class SluiceForKafka implements AutoCloseable {
 
     /** Removes the client address limit of {@code block}, if it has one. */
     void unlimitAddresses(String block) {
+        deleteLimitAt("/api/v1/limits/ips/" + URLEncoder.encode(block, StandardCharsets.UTF_8));
+    }
+
+    /** Removes the Kafka limit of {@code kind} ({@code topics}, {@code clients}, ...) on {@code name}, if it has one. */
+    void deleteLimit(String kind, String name) {
+        deleteLimitAt("/api/v1/limits/kafka/" + kind + "/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+    }
+
+    private void deleteLimitAt(String path) {
         try {
             HttpResponse<String> response = http().send(
-                            HttpRequest.newBuilder(URI.create(adminUrl() + "/api/v1/limits/ips/"
-                                            + URLEncoder.encode(block, StandardCharsets.UTF_8)))
+                            HttpRequest.newBuilder(URI.create(adminUrl() + path))
                                     .DELETE()
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());

@@ -19,8 +19,8 @@ import io.sluice.relay.Throttling;
  * partitions, to the connection's client id and principal, whatever the limit's {@code onExceed}.
  * <ul>
  *   <li>Versions that know THROTTLING_QUOTA_EXCEEDED (CreateTopics v6, CreatePartitions v3,
- *       DeleteTopics v5 on): Kafka's strict rule. A topic is admitted while no bucket is in debt,
- *       and charged whole even if that puts one in debt; a topic over it is refused with
+ *       DeleteTopics v5 on): Kafka's strict rule. A topic is admitted while every bucket has
+ *       something left, and charged whole even if that puts one in debt; a topic over it is refused with
  *       THROTTLING_QUOTA_EXCEEDED and Sluice's message. A request whose topics are all admitted goes
  *       on as it came; one with some refused goes on cut to the admitted, Sluice's answers for the
  *       others merged into the broker's response ({@link MutationExchange}); one with all refused is

@@ -116,7 +116,6 @@ final class PulsarConnection implements ConnectionProtocol {
         this.timers = new WakeUps(relay.eventLoop(), services.quotas().clock());
         this.publish = new PublishGate(
                 relay,
-                relay.eventLoop(),
                 relay.clock(),
                 timers,
                 services,

@@ -1,7 +1,6 @@
 package io.sluice.pulsar.gates;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
 import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
@@ -88,16 +87,14 @@ public final class PublishGate implements ThrottleNotices.Outcome, ResourceLifec
 
     /**
      * @param out           where frames go
-     * @param loop          the connection's event loop, for the notices' receipt windows
      * @param clock         the connection's clock, on the engine's time scale
-     * @param timers        the connection's one timer, which its producers' holds share
+     * @param timers        the connection's one timer, which its producers' holds and the notices' receipt windows share
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
      */
     public PublishGate(
             Outbound out,
-            EventExecutor loop,
             NanoClock clock,
             WakeUps timers,
             ProxyServices services,
@@ -111,7 +108,7 @@ public final class PublishGate implements ThrottleNotices.Outcome, ResourceLifec
                 new ResourceLifecycle<>(services, clientAddress, Direction.PUBLISH, PulsarScopes.PRODUCER_ID, this);
         this.producers = lifecycle.registry();
         this.receiptWindowNanos = receiptWindow.toNanos();
-        this.notices = new ThrottleNotices(out, loop, receiptWindowNanos, this);
+        this.notices = new ThrottleNotices(out, timers, clock, receiptWindowNanos, this);
         this.budget = new ConnectionBudget(() -> services.quotas().limits().connection(), new ConnectionBudget.Pause() {
             @Override
             public void pause(ConnectionBudget.Breach breach) {

@@ -12,21 +12,21 @@ import io.netty.buffer.ByteBufAllocator;
  */
 public final class FetchResponseTrim {
 
-    /** In {@code keptLengths}: leave the partition's records as they are. */
-    public static final int UNCHANGED = -1;
-
     private FetchResponseTrim() {}
 
     /**
-     * A new response where partition {@code p} of {@code parts} (read from the response just read)
-     * keeps the first {@code keptLengths[p]} bytes of its records, or all of them for
-     * {@link #UNCHANGED}. The caller owns the new frame; the original stays its owner's, and the new
-     * one holds references to its bytes.
+     * A new response where each partition of {@code parts} (read from the response just read) keeps
+     * of its records what {@code kept} says. The caller owns the new frame; the original stays its
+     * owner's, and the new one holds references to its bytes.
      */
-    public static ByteBuf trim(ByteBufAllocator alloc, PartitionRecords parts, int[] keptLengths) {
+    public static ByteBuf trim(ByteBufAllocator alloc, PartitionRecords parts, RecordsKept kept) {
+        if (kept.partitions() != parts.partitionCount()) {
+            throw new IllegalArgumentException(
+                    "kept " + kept.partitions() + " partitions of a response of " + parts.partitionCount());
+        }
         int trimmed = 0;
         for (int p = 0; p < parts.partitionCount(); p++) {
-            if (isTrimmed(parts, keptLengths[p], p)) {
+            if (isTrimmed(parts, kept, p)) {
                 trimmed++;
             }
         }
@@ -34,13 +34,13 @@ public final class FetchResponseTrim {
         try {
             int from = parts.frameIndex() + 4;
             for (int p = 0; p < parts.partitionCount(); p++) {
-                if (!isTrimmed(parts, keptLengths[p], p)) {
+                if (!isTrimmed(parts, kept, p)) {
                     continue;
                 }
                 int start = parts.recordsStart(p);
                 splice.copy(from, parts.recordsLengthIndex(p))
-                        .length(keptLengths[p], parts.compactRecords())
-                        .copy(start, start + keptLengths[p]);
+                        .length(kept.length(p), parts.compactRecords())
+                        .copy(start, start + kept.length(p));
                 from = start + parts.recordsLength(p);
             }
             splice.copy(from, parts.frameEnd());
@@ -51,8 +51,12 @@ public final class FetchResponseTrim {
         }
     }
 
-    private static boolean isTrimmed(PartitionRecords parts, int kept, int p) {
-        if (kept == UNCHANGED || kept == parts.recordsLength(p)) {
+    private static boolean isTrimmed(PartitionRecords parts, RecordsKept keptOf, int p) {
+        if (!keptOf.isCut(p)) {
+            return false;
+        }
+        int kept = keptOf.length(p);
+        if (kept == parts.recordsLength(p)) {
             return false;
         }
         if (kept < 0 || kept > parts.recordsLength(p)) {

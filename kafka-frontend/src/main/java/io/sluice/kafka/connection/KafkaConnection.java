@@ -16,7 +16,6 @@ import io.sluice.kafka.gates.KafkaGates;
 import io.sluice.kafka.gates.KafkaOutbound;
 import io.sluice.kafka.gates.MutationGate;
 import io.sluice.kafka.gates.RequestRateGate;
-import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.scopes.KafkaNames;
 import io.sluice.kafka.scopes.KafkaScopes;
 import io.sluice.kafka.scopes.SslPrincipalMapping;
@@ -28,15 +27,12 @@ import io.sluice.relay.ReadGate;
 import io.sluice.relay.accept.IdentityConnectionRate;
 import io.sluice.relay.connection.ConnectionProtocol;
 import io.sluice.relay.connection.ProxiedConnection;
-import io.sluice.relay.connection.UpstreamFailure;
-import io.sluice.relay.tls.TlsHandshakeWatch;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
-import java.util.List;
 
 /**
  * What is Kafka's in one proxied connection; the relay's {@link ProxiedConnection} runs the rest
@@ -59,9 +55,10 @@ import java.util.List;
  * request but ApiVersions, SASL, Produce, Fetch and ShareFetch is charged to its rate of requests
  * ({@link RequestRateGate}); over it, its response carries a throttle time and the connection
  * waits it out. CreateTopics, CreatePartitions and DeleteTopics go through the rate of topic
- * mutations ({@link MutationGate}), which may refuse some or all of their topics. The first request to forward opens the upstream connection
- * to the port's route ({@link UpstreamRoute}), its addresses tried in turn, past a failed TLS
- * handshake too.
+ * mutations ({@link MutationGate}), which may refuse some or all of their topics. The connection
+ * declares at its construction that the first request forwarded opens the upstream connection, to
+ * the port's route ({@link UpstreamRoute}): the relay tries its addresses in turn, past a failed TLS
+ * handshake too ({@link ProxiedConnection#connectAtFirstFrame}).
  *
  * <p>Answers go back in request order, as Kafka clients need ({@link ResponseOrder}): a request
  * Sluice answers itself takes its place in that order, and the broker's response to a gated request
@@ -91,7 +88,6 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
 
     private final ProxiedConnection relay;
     private final ProxyServices services;
-    private final UpstreamRoute route;
     private final ResponseOrder responses;
     private final KafkaGates gates;
     private final SaslAuthentication authentication;
@@ -115,7 +111,6 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
     KafkaConnection(ProxiedConnection relay, KafkaSettings settings, ProxyServices services, UpstreamRoute route) {
         this.relay = relay;
         this.services = services;
-        this.route = route;
         this.maxRequestSize = settings.maxRequestSize();
         this.principalMapping = settings.principalMapping();
         this.responses =
@@ -129,6 +124,7 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
                 String.valueOf(relay.clientAddress()),
                 relay.clientAddress() instanceof InetSocketAddress inet ? inet.getAddress() : null);
         this.authentication = new SaslAuthentication(this::authenticated);
+        relay.connectAtFirstFrame(route);
     }
 
     /**
@@ -387,54 +383,6 @@ final class KafkaConnection implements ConnectionProtocol, KafkaOutbound {
         if (responses.size() >= PAUSE_IN_FLIGHT) {
             relay.pauseClient(ReadGate.CONNECTION_LIMIT);
         }
-    }
-
-    /** The first request to forward: opens the upstream connection to the route's first address. */
-    @Override
-    public void upstreamNeeded() {
-        List<BrokerEndpoint> endpoints = route.endpoints();
-        if (endpoints.isEmpty()) {
-            services.stats().upstreamConnectFailed();
-            log.warn("Closing Kafka connection from {}: no address known for {} yet", relay.clientAddress(), route);
-            relay.close();
-            return;
-        }
-        connect(endpoints, 0);
-    }
-
-    private void connect(List<BrokerEndpoint> endpoints, int attempt) {
-        BrokerEndpoint target = endpoints.get(attempt);
-        relay.connect(target.host(), target.port(), failure -> unreachable(endpoints, attempt, failure));
-    }
-
-    /**
-     * The attempt to reach {@code endpoints[attempt]} failed: the next address, or close when none is
-     * left. A failed TLS handshake (a certificate this server's listener refuses, or one Sluice does
-     * not trust) is logged as a warning, since trying the next server may hide a misconfiguration.
-     */
-    private void unreachable(List<BrokerEndpoint> endpoints, int attempt, UpstreamFailure failure) {
-        boolean next = attempt + 1 < endpoints.size();
-        if (failure.inTlsHandshake()) {
-            log.warn(
-                    "TLS handshake with {} failed for Kafka connection from {}{}: {}",
-                    endpoints.get(attempt),
-                    relay.clientAddress(),
-                    next ? ", trying the next server" : "",
-                    TlsHandshakeWatch.reason(failure.cause()));
-        } else if (next) {
-            log.debug(
-                    "Upstream {} unreachable for {}, trying the next: {}",
-                    endpoints.get(attempt),
-                    relay.clientAddress(),
-                    failure.reason());
-        }
-        if (next) {
-            connect(endpoints, attempt + 1);
-            return;
-        }
-        log.warn(
-                "Closing Kafka connection from {}: {} unreachable: {}", relay.clientAddress(), route, failure.reason());
-        relay.close();
     }
 
     /**

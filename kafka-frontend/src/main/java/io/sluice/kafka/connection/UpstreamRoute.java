@@ -2,7 +2,9 @@ package io.sluice.kafka.connection;
 
 import io.sluice.kafka.routing.BrokerEndpoint;
 import io.sluice.kafka.routing.UpstreamNodes;
+import io.sluice.relay.connection.UpstreamTargets;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,9 +13,9 @@ import java.util.function.Supplier;
 /**
  * Where the connections accepted on one of Sluice's Kafka ports go: the bootstrap port to any of
  * the bootstrap servers, a node's port to that node. Asked once per connection, when its first
- * request is forwarded; thread-safe.
+ * request is forwarded (the relay tries the addresses in turn); thread-safe.
  */
-public final class UpstreamRoute {
+public final class UpstreamRoute implements UpstreamTargets {
 
     private final String description;
     private final Supplier<List<BrokerEndpoint>> endpoints;
@@ -54,6 +56,16 @@ public final class UpstreamRoute {
     /** The addresses to try, in order; empty when none is known. */
     List<BrokerEndpoint> endpoints() {
         return endpoints.get();
+    }
+
+    @Override
+    public List<InetSocketAddress> addresses() {
+        List<BrokerEndpoint> inTurn = endpoints();
+        List<InetSocketAddress> addresses = new ArrayList<>(inTurn.size());
+        for (BrokerEndpoint endpoint : inTurn) {
+            addresses.add(InetSocketAddress.createUnresolved(endpoint.host(), endpoint.port()));
+        }
+        return addresses;
     }
 
     @Override

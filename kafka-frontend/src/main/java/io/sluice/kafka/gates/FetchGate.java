@@ -6,6 +6,7 @@ import io.sluice.kafka.codec.FetchResponseTrim;
 import io.sluice.kafka.codec.HandledApi;
 import io.sluice.kafka.codec.PartitionRecords;
 import io.sluice.kafka.codec.RecordBatches;
+import io.sluice.kafka.codec.RecordsKept;
 import io.sluice.kafka.codec.RequestHeader;
 import io.sluice.kafka.codec.ResponseFrame;
 import io.sluice.kafka.codec.ThrottleTimeField;
@@ -62,12 +63,11 @@ public final class FetchGate {
     private final HeldRequest held;
     private final GateVerdict verdict = new GateVerdict();
     private final FetchRelease release = new FetchRelease();
-    /** Per partition of the response being charged: the bytes of records it keeps, or {@link FetchResponseTrim#UNCHANGED}. */
-    private int[] kept = new int[8];
+    /** Per partition of the response being charged: how much of its records it keeps. */
+    private final RecordsKept kept = new RecordsKept();
     /** What charging the current response came to. */
-    private boolean trimmed;
-
     private boolean forwardedAny;
+
     private long quietNanos;
     private long notifyNanos;
     /** Until when the next Fetch request waits, after a response whose records were all cut. */
@@ -128,12 +128,9 @@ public final class FetchGate {
     private void completed(GateExchange exchange, ResponseFrame response) {
         short version = response.apiVersion();
         parts.readFetchResponse(response.frame(), response.bodyIndex(), version, cursor);
-        if (kept.length < parts.partitionCount()) {
-            kept = new int[Math.max(parts.partitionCount(), kept.length * 2)];
-        }
         long now = context.clock().nanoTime();
         chargeAll(version, now);
-        if (trimmed) {
+        if (kept.anyCut()) {
             response.replace(FetchResponseTrim.trim(context.out().alloc(), parts, kept));
         }
         if (notifyNanos > 0) {
@@ -143,14 +140,14 @@ public final class FetchGate {
         }
         if (forwardedAny) {
             quietUntilNanos = now;
-        } else if (trimmed) {
+        } else if (kept.anyCut()) {
             quietUntilNanos = now + quietNanos;
         }
     }
 
-    /** Charges and counts each partition's batches of the response read into {@link #parts}; fills {@link #kept}. */
+    /** Charges and counts each partition's batches of the response read into {@link #parts}; says in {@link #kept} what each keeps. */
     private void chargeAll(short version, long now) {
-        trimmed = false;
+        kept.reset(parts.partitionCount());
         forwardedAny = false;
         quietNanos = Long.MAX_VALUE;
         notifyNanos = 0;
@@ -160,7 +157,6 @@ public final class FetchGate {
             TopicTable.Lookup found = context.topics().find(parts, t, now);
             GatedTopic topic = found instanceof TopicTable.Entry entry ? gated(entry) : null;
             for (int p = parts.firstPartition(t); p < parts.endPartition(t); p++) {
-                kept[p] = FetchResponseTrim.UNCHANGED;
                 if (parts.recordsLength(p) <= 0) {
                     continue;
                 }
@@ -182,8 +178,7 @@ public final class FetchGate {
      * {@code miss} says which.
      */
     private void cutUntracked(int t, int p, TopicTable.Lookup miss) {
-        kept[p] = 0;
-        trimmed = true;
+        kept.cut(p, 0);
         quietNanos = Math.min(quietNanos, UNKNOWN_ID_WAIT_NANOS);
         if (miss != TopicTable.Miss.UNKNOWN_ID) {
             return;
@@ -228,7 +223,7 @@ public final class FetchGate {
         if (records > 0) {
             forwardedAny = true;
             topic.quota.meter().dispatched((int) Math.min(Integer.MAX_VALUE, records), index - start);
-            if (kept[p] == FetchResponseTrim.UNCHANGED && !notifying) {
+            if (!kept.isCut(p) && !notifying) {
                 topic.throttle.endIfOver(now, false);
             }
         }
@@ -236,8 +231,7 @@ public final class FetchGate {
 
     /** Cuts partition {@code p}'s records to their first {@code length} bytes: the batches the buckets admitted. */
     private void trim(GatedTopic topic, int p, int length, long now) {
-        kept[p] = length;
-        trimmed = true;
+        kept.cut(p, length);
         topic.throttle.begin(decision, Throttling.HOLD.action(), topic.quota.meter(), now + decision.waitNanos());
         topic.hold.lookAgainIn(decision.waitNanos());
         if (decision.waitNanos() < quietNanos) {

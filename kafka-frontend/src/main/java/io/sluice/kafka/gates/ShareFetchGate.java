@@ -15,7 +15,6 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ShareFetchResponseData;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -51,14 +50,8 @@ public final class ShareFetchGate {
     private final HeldRequest held;
     private final GateVerdict verdict = new GateVerdict();
     private final List<Uuid> unknownIds = new ArrayList<>();
-    /** The share session's topic ids, msb and lsb in turn. */
-    private long[] session = new long[16];
-
-    private int sessionTopics;
-    private int heldMaxBytes;
-    private int heldMaxRecords;
-    private int heldMaxBytesOffset;
-    private int heldMaxRecordsOffset;
+    private final ShareSessionTopics session = new ShareSessionTopics();
+    private final ShareFetchMaxima maxima = new ShareFetchMaxima();
     /** What the buckets of the session's topics have left: set by {@link #allowance}. */
     private long allowedRecords;
 
@@ -78,15 +71,12 @@ public final class ShareFetchGate {
     public GateVerdict request(FrameView frame, RequestHeader header) {
         long now = context.arrived(frame, header);
         reader.read(frame, header, cursor);
+        maxima.readFrom(reader);
         follow(now);
         if (allowance(now) || reader.maxWaitMillis() <= 0) {
-            lower(frame, reader.maxBytes(), reader.maxRecords(), reader.maxBytesOffset(), reader.maxRecordsOffset());
+            maxima.lower(frame, allowedRecords, allowedBytes);
             return verdict.forward(null, exchanges.take(null, 0));
         }
-        heldMaxBytes = reader.maxBytes();
-        heldMaxRecords = reader.maxRecords();
-        heldMaxBytesOffset = reader.maxBytesOffset();
-        heldMaxRecordsOffset = reader.maxRecordsOffset();
         held.hold(frame, now, now + reader.maxWaitMillis() * NANOS_PER_MILLI, waitNanos(now));
         return verdict.hold();
     }
@@ -100,51 +90,25 @@ public final class ShareFetchGate {
     /** Keeps the share session's topics as the request just read changes them. */
     private void follow(long now) {
         if (reader.sessionEpoch() == ShareFetchRequestReader.NEW_SESSION) {
-            sessionTopics = 0;
+            session.open();
         }
         for (int t = 0; t < reader.forgottenCount(); t++) {
-            forget(reader.forgottenIdMsb(t), reader.forgottenIdLsb(t));
+            session.forget(reader.forgottenIdMsb(t), reader.forgottenIdLsb(t));
         }
         unknownIds.clear();
         for (int t = 0; t < reader.topicCount(); t++) {
-            long msb = reader.topicIdMsb(t);
-            long lsb = reader.topicIdLsb(t);
-            if (!inSession(msb, lsb) && sessionTopics < context.topics().maxTopics()) {
-                if (sessionTopics * 2 == session.length) {
-                    session = Arrays.copyOf(session, session.length * 2);
-                }
-                session[2 * sessionTopics] = msb;
-                session[2 * sessionTopics + 1] = lsb;
-                sessionTopics++;
-            }
+            session.add(
+                    reader.topicIdMsb(t), reader.topicIdLsb(t), context.topics().maxTopics());
         }
-        for (int t = 0; t < sessionTopics; t++) {
-            if (context.topics().findById(session[2 * t], session[2 * t + 1], now) == TopicTable.Miss.UNKNOWN_ID) {
-                unknownIds.add(new Uuid(session[2 * t], session[2 * t + 1]));
+        for (int t = 0; t < session.count(); t++) {
+            long msb = session.idMsb(t);
+            long lsb = session.idLsb(t);
+            if (context.topics().findById(msb, lsb, now) == TopicTable.Miss.UNKNOWN_ID) {
+                unknownIds.add(new Uuid(msb, lsb));
             }
         }
         if (!unknownIds.isEmpty()) {
             context.topicIdLookup().lookUp(List.copyOf(unknownIds), context.loop(), this::releaseHeldIfDue);
-        }
-    }
-
-    private boolean inSession(long msb, long lsb) {
-        for (int t = 0; t < sessionTopics; t++) {
-            if (session[2 * t] == msb && session[2 * t + 1] == lsb) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void forget(long msb, long lsb) {
-        for (int t = 0; t < sessionTopics; t++) {
-            if (session[2 * t] == msb && session[2 * t + 1] == lsb) {
-                sessionTopics--;
-                session[2 * t] = session[2 * sessionTopics];
-                session[2 * t + 1] = session[2 * sessionTopics + 1];
-                return;
-            }
         }
     }
 
@@ -158,8 +122,8 @@ public final class ShareFetchGate {
         allowedBytes = Long.MAX_VALUE;
         tightest = null;
         boolean unknown = false;
-        for (int t = 0; t < sessionTopics; t++) {
-            TopicTable.Lookup found = context.topics().findById(session[2 * t], session[2 * t + 1], now);
+        for (int t = 0; t < session.count(); t++) {
+            TopicTable.Lookup found = context.topics().findById(session.idMsb(t), session.idLsb(t), now);
             if (!(found instanceof TopicTable.Entry entry)) {
                 unknown |= found == TopicTable.Miss.UNKNOWN_ID;
                 continue;
@@ -190,19 +154,6 @@ public final class ShareFetchGate {
                 : tightest.quota.path(now).waitNanos(now);
     }
 
-    /**
-     * Lowers the {@code max_bytes} and {@code max_records} of the request {@code frame}, in its bytes,
-     * to what {@link #allowance} found, never below one.
-     */
-    private void lower(FrameView frame, int maxBytes, int maxRecords, int maxBytesOffset, int maxRecordsOffset) {
-        if (allowedRecords < maxRecords) {
-            ShareFetchRequestReader.setField(frame, maxRecordsOffset, (int) Math.max(1, allowedRecords));
-        }
-        if (allowedBytes < maxBytes) {
-            ShareFetchRequestReader.setField(frame, maxBytesOffset, (int) Math.max(1, allowedBytes));
-        }
-    }
-
     /** Timer task, and the end of a lookup: forwards the held request once the buckets allow, or its wait is over. */
     private void releaseHeldIfDue() {
         if (closed || !held.isHeld()) {
@@ -216,7 +167,7 @@ public final class ShareFetchGate {
         if (tightest != null) {
             context.services().throttles().delayed(tightest.throttle.scope(), now - held.heldAtNanos());
         }
-        lower(held.view(), heldMaxBytes, heldMaxRecords, heldMaxBytesOffset, heldMaxRecordsOffset);
+        maxima.lower(held.view(), allowedRecords, allowedBytes);
         held.forward(exchanges.take(null, 0));
     }
 

@@ -47,7 +47,10 @@ class FetchResponseTrimTest {
                 cursor);
         int firstBatch =
                 RecordBatches.batchSize(frame, parts.recordsStart(0), parts.recordsStart(0) + parts.recordsLength(0));
-        int[] kept = {firstBatch, 0, FetchResponseTrim.UNCHANGED};
+        RecordsKept kept = new RecordsKept();
+        kept.reset(3);
+        kept.cut(0, firstBatch);
+        kept.cut(1, 0);
         ByteBuf trimmed = FetchResponseTrim.trim(alloc, parts, kept);
         try {
             assertEquals(9, ResponseHeader.correlationId(KafkaFrames.view(trimmed)));

@@ -10,11 +10,14 @@ import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.PulsarFrameRule;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandConnect;
+import io.sluice.pulsar.codec.proto.CommandProducer;
+import io.sluice.pulsar.codec.proto.CommandSubscribe;
 import io.sluice.pulsar.codec.proto.CommandTopicMigrated.ResourceType;
 import io.sluice.pulsar.codec.proto.ServerError;
 import io.sluice.pulsar.gates.DispatchGate;
 import io.sluice.pulsar.gates.PublishGate;
 import io.sluice.pulsar.gates.RequestGate;
+import io.sluice.pulsar.gates.ResourceLifecycle;
 import io.sluice.pulsar.lookup.BrokerAllowList.BrokerAddress;
 import io.sluice.pulsar.lookup.LookupMode;
 import io.sluice.pulsar.lookup.LookupRewriter;
@@ -113,7 +116,6 @@ final class PulsarConnection implements ConnectionProtocol {
         this.timers = new WakeUps(relay.eventLoop(), services.quotas().clock());
         this.publish = new PublishGate(
                 relay,
-                relay.eventLoop(),
                 relay.clock(),
                 timers,
                 services,
@@ -235,35 +237,42 @@ final class PulsarConnection implements ConnectionProtocol {
         BaseCommand command = FrameReader.parse(frame);
         switch (command.getType()) {
             case PRODUCER -> {
-                long requestId = command.getProducer().getRequestId();
-                long producerId = command.getProducer().getProducerId();
-                String topic = resolved(requestId, command.getProducer().getTopic());
-                if (topic == null
-                        || refusedAsAmbiguous(requestId, "producer", producerId, publish.isProducerPending(producerId))
-                        || refusedAsTooMany(requestId, "producers", publish.hasMostProducers())
-                        || !admit(RequestType.NEW_PRODUCER, requestId)) {
-                    return false;
-                }
-                publish.producerRequested(requestId, producerId, topic);
+                CommandProducer producer = command.getProducer();
+                long id = producer.getProducerId();
+                return requested(producer.getRequestId(), id, producer.getTopic(), RequestType.NEW_PRODUCER);
             }
             case SUBSCRIBE -> {
-                long requestId = command.getSubscribe().getRequestId();
-                long consumerId = command.getSubscribe().getConsumerId();
-                String topic = resolved(requestId, command.getSubscribe().getTopic());
-                if (topic == null
-                        || refusedAsAmbiguous(requestId, "consumer", consumerId, dispatch.isConsumerPending(consumerId))
-                        || refusedAsTooMany(requestId, "consumers", dispatch.hasMostConsumers())
-                        || !admit(RequestType.NEW_CONSUMER, requestId)) {
-                    return false;
-                }
-                dispatch.consumerRequested(requestId, consumerId, topic);
+                CommandSubscribe subscribe = command.getSubscribe();
+                long id = subscribe.getConsumerId();
+                return requested(subscribe.getRequestId(), id, subscribe.getTopic(), RequestType.NEW_CONSUMER);
             }
             case CLOSE_PRODUCER ->
-                publish.producerClosed(command.getCloseProducer().getProducerId());
+                publish.producers().closed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER ->
-                dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+                dispatch.consumers().closed(command.getCloseConsumer().getConsumerId());
             default -> {}
         }
+        return true;
+    }
+
+    /**
+     * The client's request {@code requestId} to create producer or consumer {@code id} (as
+     * {@code type} says) on topic {@code named}: refused with Sluice's own ERROR for a topic name the
+     * broker would refuse, a request Sluice could not tell from another, past the most Sluice keeps
+     * for one connection, or by admission control; else told to its gate. Whether to forward it.
+     */
+    private boolean requested(long requestId, long id, String named, RequestType type) {
+        boolean producer = type == RequestType.NEW_PRODUCER;
+        ResourceLifecycle<?> resources = producer ? publish.producers() : dispatch.consumers();
+        String kind = producer ? "producer" : "consumer";
+        String topic = resolved(requestId, named);
+        if (topic == null
+                || refusedAsAmbiguous(requestId, kind, id, resources.isPending(id))
+                || refusedAsTooMany(requestId, kind + "s", resources.isFull())
+                || !admit(type, requestId)) {
+            return false;
+        }
+        resources.requested(requestId, id, topic);
         return true;
     }
 
@@ -308,7 +317,8 @@ final class PulsarConnection implements ConnectionProtocol {
      */
     private boolean refusedAsAmbiguous(long requestId, String kind, long id, boolean idPending) {
         String reason;
-        if (publish.isRequestPending(requestId) || dispatch.isRequestPending(requestId)) {
+        if (publish.producers().isRequestPending(requestId)
+                || dispatch.consumers().isRequestPending(requestId)) {
             reason = "request id " + requestId + " is already waiting for an answer";
         } else if (idPending) {
             reason = kind + " " + id + " is already being created";
@@ -415,21 +425,21 @@ final class PulsarConnection implements ConnectionProtocol {
     private void trackFromBroker(BaseCommand command) {
         switch (command.getType()) {
             case PRODUCER_SUCCESS ->
-                publish.producerCreated(command.getProducerSuccess().getRequestId());
-            case SUCCESS -> dispatch.consumerCreated(command.getSuccess().getRequestId());
+                publish.producers().succeeded(command.getProducerSuccess().getRequestId());
+            case SUCCESS -> dispatch.consumers().succeeded(command.getSuccess().getRequestId());
             case ERROR -> {
-                publish.requestFailed(command.getError().getRequestId());
-                dispatch.requestFailed(command.getError().getRequestId());
+                publish.producers().failed(command.getError().getRequestId());
+                dispatch.consumers().failed(command.getError().getRequestId());
             }
             case CLOSE_PRODUCER ->
-                publish.producerClosed(command.getCloseProducer().getProducerId());
+                publish.producers().closed(command.getCloseProducer().getProducerId());
             case CLOSE_CONSUMER ->
-                dispatch.consumerClosed(command.getCloseConsumer().getConsumerId());
+                dispatch.consumers().closed(command.getCloseConsumer().getConsumerId());
             case TOPIC_MIGRATED -> {
                 if (command.getTopicMigrated().getResourceType() == ResourceType.Producer) {
-                    publish.producerClosed(command.getTopicMigrated().getResourceId());
+                    publish.producers().closed(command.getTopicMigrated().getResourceId());
                 } else {
-                    dispatch.consumerClosed(command.getTopicMigrated().getResourceId());
+                    dispatch.consumers().closed(command.getTopicMigrated().getResourceId());
                 }
             }
             default -> {}
@@ -451,8 +461,8 @@ final class PulsarConnection implements ConnectionProtocol {
         if (claimedRole != null) {
             String role = claimedRole;
             claimedRole = null;
-            publish.authenticated(role);
-            dispatch.authenticated(role);
+            publish.producers().authenticated(role);
+            dispatch.consumers().authenticated(role);
             requests.authenticated(role);
             if (!IdentityConnectionRate.admit(
                     services.quotas(),

@@ -18,9 +18,7 @@ import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.relay.WakeUps;
-import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
-import io.sluice.status.ThrottleSubject;
 
 /**
  * Dispatch quotas for one connection, enforced by metering FLOW permits: the broker sends a
@@ -33,7 +31,7 @@ import io.sluice.status.ThrottleSubject;
  *
  * <p>Confined to the connection's event loop.
  */
-public final class DispatchGate {
+public final class DispatchGate implements ResourceLifecycle.Gate<ConsumerState> {
 
     private static final int MESSAGE = BaseCommand.Type.MESSAGE_VALUE;
 
@@ -47,15 +45,12 @@ public final class DispatchGate {
     private final WakeUps timers;
     private final NanoClock clock;
     private final ProxyServices services;
-    private final String clientAddress;
-    /** The role the broker accepted for the connection; {@code null} until then or without one. */
-    private String role;
-
-    private final ResourceRegistry<ConsumerState> consumers = new ResourceRegistry<>(this::newConsumer);
     /** Permits the client granted consumers that are not created yet, passed on (metered) once they are. */
     private final LongObjectMap<Long> earlyPermits = new LongObjectHashMap<>();
 
     private final QuotaDecision decision = new QuotaDecision();
+    private final ResourceLifecycle<ConsumerState> lifecycle;
+    private final ResourceRegistry<ConsumerState> consumers;
 
     /**
      * @param out           where frames go
@@ -64,45 +59,26 @@ public final class DispatchGate {
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      */
     public DispatchGate(Outbound out, WakeUps timers, NanoClock clock, ProxyServices services, String clientAddress) {
+        this.lifecycle =
+                new ResourceLifecycle<>(services, clientAddress, Direction.DISPATCH, PulsarScopes.CONSUMER_ID, this);
+        this.consumers = lifecycle.registry();
         this.out = out;
         this.timers = timers;
         this.clock = clock;
         this.services = services;
-        this.clientAddress = clientAddress;
     }
 
-    /** True when the connection has as many consumers, requested and active, as Sluice keeps for one. */
-    public boolean hasMostConsumers() {
-        return consumers.isFull();
-    }
-
-    /** True while a SUBSCRIBE with request id {@code requestId} has no answer from the broker. */
-    public boolean isRequestPending(long requestId) {
-        return consumers.isRequestPending(requestId);
-    }
-
-    /** True while consumer {@code consumerId} is being created: its SUBSCRIBE has no answer yet. */
-    public boolean isConsumerPending(long consumerId) {
-        return consumers.isPending(consumerId);
+    /** The connection's consumers: the connection reports each one's requests, answers and close here. */
+    public ResourceLifecycle<ConsumerState> consumers() {
+        return lifecycle;
     }
 
     /**
-     * The client's SUBSCRIBE for {@code consumerId} on {@code topic} with request {@code requestId} is
-     * forwarded; neither the request id nor the consumer id is pending.
+     * The broker's SUCCESS for a consumer: the permits its client granted before are passed on as the
+     * dispatch limits allow.
      */
-    public void consumerRequested(long requestId, long consumerId, String topic) {
-        consumers.requested(requestId, consumerId, topic);
-    }
-
-    /**
-     * The broker's SUCCESS for request {@code requestId}: the consumer is active from now on, and the
-     * permits its client granted before are passed on as the dispatch limits allow.
-     */
-    public void consumerCreated(long requestId) {
-        ConsumerState consumer = consumers.succeeded(requestId);
-        if (consumer == null) {
-            return;
-        }
+    @Override
+    public void created(ConsumerState consumer) {
         Long early = earlyPermits.remove(consumer.consumerId);
         if (early != null) {
             consumer.withheldPermits += early;
@@ -110,35 +86,16 @@ public final class DispatchGate {
         }
     }
 
-    /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
-    public void requestFailed(long requestId) {
-        long consumerId = consumers.failed(requestId);
-        if (consumerId != -1) {
-            earlyPermits.remove(consumerId);
-        }
-    }
-
-    /** Consumer {@code consumerId} is closed, by either side or by a migration. */
-    public void consumerClosed(long consumerId) {
+    /** Consumer {@code consumerId} was closed, or its SUBSCRIBE refused: the permits it was granted early are dropped. */
+    @Override
+    public void forgotten(long consumerId) {
         earlyPermits.remove(consumerId);
-        ConsumerState consumer = consumers.closed(consumerId);
-        if (consumer != null) {
-            consumerGone(consumer);
-        }
-    }
-
-    /**
-     * The broker accepted the connection as {@code role} (its CONNECTED): every consumer made from now
-     * on is charged to that role too.
-     */
-    public void authenticated(String role) {
-        this.role = role;
     }
 
     /** The connection closes: every consumer is gone. */
     public void close() {
         earlyPermits.clear();
-        consumers.clear().forEach(this::consumerGone);
+        lifecycle.closeAll();
     }
 
     /**
@@ -194,27 +151,15 @@ public final class DispatchGate {
     }
 
     /** A consumer closed: forget what it was owed; the client re-grants permits on a new subscription. */
-    private void consumerGone(ConsumerState consumer) {
+    @Override
+    public void gone(ConsumerState consumer) {
         consumer.timer.cancel();
         consumer.withheldPermits = 0;
         consumer.throttle.end();
     }
 
-    private ConsumerState newConsumer(long consumerId, String topic) {
-        TopicQuota quota = new TopicQuota(
-                services.quotas(),
-                services.topics(),
-                Direction.DISPATCH,
-                "pulsar",
-                topic,
-                PulsarScopes.topic(topic, role));
-        CurrentThrottle throttle = new CurrentThrottle(
-                services.throttles(),
-                new ThrottleSubject(
-                        PulsarScopes.PROTOCOL,
-                        clientAddress,
-                        topic,
-                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.CONSUMER_ID.of(consumerId))));
+    @Override
+    public ConsumerState active(long consumerId, TopicQuota quota, CurrentThrottle throttle) {
         return new ConsumerState(consumerId, quota, throttle, timers, PublishGate.MAX_TIMER_NANOS, this::release);
     }
 

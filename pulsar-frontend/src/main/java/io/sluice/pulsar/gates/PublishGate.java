@@ -1,7 +1,6 @@
 package io.sluice.pulsar.gates;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.EventExecutor;
 import io.sluice.limits.Direction;
 import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
@@ -23,9 +22,7 @@ import io.sluice.relay.ProxyServices;
 import io.sluice.relay.Throttling;
 import io.sluice.relay.TopicQuota;
 import io.sluice.relay.WakeUps;
-import io.sluice.status.ClientIdentity;
 import io.sluice.status.CurrentThrottle;
-import io.sluice.status.ThrottleSubject;
 import io.sluice.status.TopicMeter;
 
 import java.time.Duration;
@@ -62,7 +59,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Confined to the connection's event loop.
  */
-public final class PublishGate implements ThrottleNotices.Outcome {
+public final class PublishGate implements ThrottleNotices.Outcome, ResourceLifecycle.Gate<ProducerState> {
 
     /** Longest a held producer waits before its quota is looked at again (picks up limit changes). */
     static final long MAX_TIMER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -79,12 +76,9 @@ public final class PublishGate implements ThrottleNotices.Outcome {
     private final Outbound out;
     private final NanoClock clock;
     private final ProxyServices services;
-    private final String clientAddress;
-    /** The role the broker accepted for the connection; {@code null} until then or without one. */
-    private String role;
-
     private final long receiptWindowNanos;
-    private final ResourceRegistry<ProducerState> producers = new ResourceRegistry<>(this::newProducer);
+    private final ResourceLifecycle<ProducerState> lifecycle;
+    private final ResourceRegistry<ProducerState> producers;
     private final ThrottleNotices notices;
     private final ConnectionBudget budget;
     private final ConnectionHolds holds;
@@ -93,16 +87,14 @@ public final class PublishGate implements ThrottleNotices.Outcome {
 
     /**
      * @param out           where frames go
-     * @param loop          the connection's event loop, for the notices' receipt windows
      * @param clock         the connection's clock, on the engine's time scale
-     * @param timers        the connection's one timer, which its producers' holds share
+     * @param timers        the connection's one timer, which its producers' holds and the notices' receipt windows share
      * @param clientAddress the client's address, as {@code /api/v1/throttled} shows it
      * @param receiptWindow how long a client has to confirm a throttle notice
      * @param reads         pauses and resumes reading the client for the connection limits
      */
     public PublishGate(
             Outbound out,
-            EventExecutor loop,
             NanoClock clock,
             WakeUps timers,
             ProxyServices services,
@@ -112,9 +104,11 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         this.out = out;
         this.clock = clock;
         this.services = services;
-        this.clientAddress = clientAddress;
+        this.lifecycle =
+                new ResourceLifecycle<>(services, clientAddress, Direction.PUBLISH, PulsarScopes.PRODUCER_ID, this);
+        this.producers = lifecycle.registry();
         this.receiptWindowNanos = receiptWindow.toNanos();
-        this.notices = new ThrottleNotices(out, loop, receiptWindowNanos, this);
+        this.notices = new ThrottleNotices(out, timers, clock, receiptWindowNanos, this);
         this.budget = new ConnectionBudget(() -> services.quotas().limits().connection(), new ConnectionBudget.Pause() {
             @Override
             public void pause(ConnectionBudget.Breach breach) {
@@ -243,62 +237,19 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         return budget.pendingSends() == 0;
     }
 
-    /** True when the connection has as many producers, requested and active, as Sluice keeps for one. */
-    public boolean hasMostProducers() {
-        return producers.isFull();
-    }
-
-    /** True while a PRODUCER with request id {@code requestId} has no answer from the broker. */
-    public boolean isRequestPending(long requestId) {
-        return producers.isRequestPending(requestId);
-    }
-
-    /** True while producer {@code producerId} is being created: its PRODUCER has no answer yet. */
-    public boolean isProducerPending(long producerId) {
-        return producers.isPending(producerId);
-    }
-
-    /**
-     * The client's PRODUCER for {@code producerId} on {@code topic} with request {@code requestId} is
-     * forwarded; neither the request id nor the producer id is pending.
-     */
-    public void producerRequested(long requestId, long producerId, String topic) {
-        producers.requested(requestId, producerId, topic);
-    }
-
-    /** The broker's PRODUCER_SUCCESS for request {@code requestId}: the producer is active from now on. */
-    public void producerCreated(long requestId) {
-        producers.succeeded(requestId);
-    }
-
-    /** The broker's ERROR for request {@code requestId}; a request of another kind is ignored. */
-    public void requestFailed(long requestId) {
-        producers.failed(requestId);
-    }
-
-    /** Producer {@code producerId} is closed, by either side or by a migration. */
-    public void producerClosed(long producerId) {
-        ProducerState producer = producers.closed(producerId);
-        if (producer != null) {
-            producerGone(producer);
-        }
-    }
-
-    /**
-     * The broker accepted the connection as {@code role} (its CONNECTED): every producer made from now
-     * on is charged to that role too.
-     */
-    public void authenticated(String role) {
-        this.role = role;
+    /** The connection's producers: the connection reports each one's requests, answers and close here. */
+    public ResourceLifecycle<ProducerState> producers() {
+        return lifecycle;
     }
 
     /** The connection closes: every producer is gone, and what they hold is released. */
     public void close() {
-        producers.clear().forEach(this::producerGone);
+        lifecycle.closeAll();
     }
 
     /** A producer closed: drop what it holds; the client never got receipts for it. */
-    private void producerGone(ProducerState producer) {
+    @Override
+    public void gone(ProducerState producer) {
         int dropped = producer.hold.close();
         if (producer.notice.isAwaitingReceipt()) {
             notices.forget(producer.notice.requestId());
@@ -324,21 +275,8 @@ public final class PublishGate implements ThrottleNotices.Outcome {
         }
     }
 
-    private ProducerState newProducer(long producerId, String topic) {
-        TopicQuota quota = new TopicQuota(
-                services.quotas(),
-                services.topics(),
-                Direction.PUBLISH,
-                "pulsar",
-                topic,
-                PulsarScopes.topic(topic, role));
-        CurrentThrottle throttle = new CurrentThrottle(
-                services.throttles(),
-                new ThrottleSubject(
-                        PulsarScopes.PROTOCOL,
-                        clientAddress,
-                        topic,
-                        ClientIdentity.of(PulsarScopes.ROLE_FIELD.of(role), PulsarScopes.PRODUCER_ID.of(producerId))));
+    @Override
+    public ProducerState active(long producerId, TopicQuota quota, CurrentThrottle throttle) {
         return new ProducerState(
                 producerId, quota, throttle, holds, MIN_TIMER_NANOS, MAX_TIMER_NANOS, decision, Release::new);
     }

@@ -2,16 +2,17 @@ package io.sluice.pulsar.gates;
 
 import io.netty.util.collection.LongObjectHashMap;
 import io.netty.util.collection.LongObjectMap;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.pulsar.codec.FrameCommand;
 import io.sluice.pulsar.codec.FrameReader;
 import io.sluice.pulsar.codec.FrameWriter;
 import io.sluice.pulsar.codec.proto.BaseCommand;
 import io.sluice.pulsar.codec.proto.CommandThrottleProducer.ThrottlingReason;
+import io.sluice.quota.NanoClock;
 import io.sluice.relay.Outbound;
+import io.sluice.relay.WakeUp;
+import io.sluice.relay.WakeUps;
 
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayDeque;
 
 /**
  * The throttle notices of one connection, Sluice's protocol extension (docs/PROTOCOL-EXTENSION.md):
@@ -20,7 +21,10 @@ import java.util.concurrent.TimeUnit;
  * without the flag is never written one: a stock client drops its connection on an unknown command.
  *
  * <p>The {@link PublishGate} decides when to notify; this class tells it, through {@link Outcome},
- * whether the receipt came in time or not.
+ * whether the receipt came in time or not. Every notice waits the same receipt window, so the
+ * notices fall due in the order they were written: one timer of the connection's one timer
+ * ({@link WakeUps}) wakes at the oldest's deadline, gives up on every notice due by then that has
+ * no receipt, and waits for the next.
  *
  * <p>Confined to the connection's event loop.
  */
@@ -38,22 +42,36 @@ public final class ThrottleNotices {
         void noticeMissed(ProducerState producer, long requestId);
     }
 
-    /** A quota notice awaiting its receipt, and the timer that gives up on it. */
-    private record Awaited(ProducerState producer, ScheduledFuture<?> deadline) {}
+    /** A quota notice awaiting its receipt until {@code deadlineNanos}, on the connection's clock. */
+    private record Awaited(long requestId, ProducerState producer, long deadlineNanos) {}
 
     private final Outbound out;
-    private final EventExecutor loop;
+    private final NanoClock clock;
     private final long receiptWindowNanos;
     private final Outcome outcome;
+    /** The notices awaiting their receipts, by request id. */
     private final LongObjectMap<Awaited> awaited = new LongObjectHashMap<>();
+    /**
+     * The notices written, oldest (the first due) first, until their deadline or, once answered or
+     * forgotten, until no older one is left; an entry not in {@link #awaited} is no longer awaited.
+     */
+    private final ArrayDeque<Awaited> deadlines = new ArrayDeque<>();
+
+    private final WakeUp timer;
     private boolean clientSupportsNotices;
     private long nextRequestId;
 
-    ThrottleNotices(Outbound out, EventExecutor loop, long receiptWindowNanos, Outcome outcome) {
+    /**
+     * @param timers             the connection's one timer, on which the receipts' deadlines wait
+     * @param clock              the connection's clock, on the engine's time scale
+     * @param receiptWindowNanos how long a client has to confirm a quota notice
+     */
+    ThrottleNotices(Outbound out, WakeUps timers, NanoClock clock, long receiptWindowNanos, Outcome outcome) {
         this.out = out;
-        this.loop = loop;
+        this.clock = clock;
         this.receiptWindowNanos = receiptWindowNanos;
         this.outcome = outcome;
+        this.timer = timers.timer(receiptWindowNanos, this::expireDue);
     }
 
     /** Records what the client's CONNECT said about the extension. */
@@ -73,8 +91,11 @@ public final class ThrottleNotices {
      */
     long quotaExceeded(ProducerState producer, ThrottlingReason reason, long pauseMillis) {
         long requestId = write(producer, reason, pauseMillis);
-        ScheduledFuture<?> deadline = loop.schedule(() -> expired(requestId), receiptWindowNanos, TimeUnit.NANOSECONDS);
-        awaited.put(requestId, new Awaited(producer, deadline));
+        Awaited notice = new Awaited(requestId, producer, clock.nanoTime() + receiptWindowNanos);
+        awaited.put(requestId, notice);
+        deadlines.add(notice);
+        // A timer already waiting waits for an older notice, which is due first.
+        timer.schedule(receiptWindowNanos);
         return requestId;
     }
 
@@ -98,16 +119,23 @@ public final class ThrottleNotices {
         Awaited notice = awaited.remove(requestId);
         // Unknown ids are receipts of connection-limit notices, or of notices already given up on.
         if (notice != null) {
-            notice.deadline().cancel(false);
+            dropAnswered();
             outcome.noticeAnswered(notice.producer(), requestId);
         }
     }
 
     /** The producer is gone: its notice {@code requestId} no longer awaits a receipt. */
     void forget(long requestId) {
-        Awaited notice = awaited.remove(requestId);
-        if (notice != null) {
-            notice.deadline().cancel(false);
+        if (awaited.remove(requestId) != null) {
+            dropAnswered();
+        }
+    }
+
+    /** Drops the oldest deadlines of notices no longer awaited, so that what is kept is what may still fall due. */
+    private void dropAnswered() {
+        Awaited oldest;
+        while ((oldest = deadlines.peek()) != null && !awaited.containsKey(oldest.requestId())) {
+            deadlines.poll();
         }
     }
 
@@ -117,10 +145,20 @@ public final class ThrottleNotices {
         return requestId;
     }
 
-    private void expired(long requestId) {
-        Awaited notice = awaited.remove(requestId);
-        if (notice != null) {
-            outcome.noticeMissed(notice.producer(), requestId);
+    /** Timer task: every notice past its deadline without a receipt is missed; the timer then waits for the next. */
+    private void expireDue() {
+        long now = clock.nanoTime();
+        Awaited oldest;
+        while ((oldest = deadlines.peek()) != null && oldest.deadlineNanos() - now <= 0) {
+            deadlines.poll();
+            if (awaited.remove(oldest.requestId()) != null) {
+                outcome.noticeMissed(oldest.producer(), oldest.requestId());
+            }
+        }
+        dropAnswered();
+        Awaited next = deadlines.peek();
+        if (next != null) {
+            timer.schedule(next.deadlineNanos() - now);
         }
     }
 }

@@ -41,8 +41,8 @@ class DispatchGateTest {
     }
 
     private void consumer() {
-        gate.consumerRequested(1, CONSUMER, TOPIC);
-        gate.consumerCreated(1);
+        gate.consumers().requested(1, CONSUMER, TOPIC);
+        gate.consumers().succeeded(1);
     }
 
     private static ByteBuf flow(int permits) {
@@ -113,7 +113,7 @@ class DispatchGateTest {
         consumer();
         GateHarness.lend(flow(1000), gate::flow);
         grantedPermits();
-        gate.consumerClosed(CONSUMER);
+        gate.consumers().closed(CONSUMER);
         assertTrue(harness.throttled().isEmpty());
         harness.advance(2_000);
         assertEquals(List.of(), grantedPermits());
@@ -122,10 +122,10 @@ class DispatchGateTest {
     @Test
     void permitsGrantedBeforeTheBrokerAnswersWaitAndAreThenMetered() {
         harness.limit(new ScopeRef(PulsarScopes.TOPIC, TOPIC), Limit.dispatch(new RateLimit(100.0, null, null, null)));
-        gate.consumerRequested(1, CONSUMER, TOPIC);
+        gate.consumers().requested(1, CONSUMER, TOPIC);
         GateHarness.lend(flow(1000), gate::flow);
         assertEquals(List.of(), grantedPermits(), "nothing reaches the broker before the consumer exists");
-        gate.consumerCreated(1);
+        gate.consumers().succeeded(1);
         int atOnce = grantedPermits().stream().mapToInt(Integer::intValue).sum();
         assertTrue(atOnce >= 100 && atOnce <= 110, "the burst: " + atOnce);
     }
@@ -133,11 +133,11 @@ class DispatchGateTest {
     @Test
     void permitsForAConsumerSluiceDoesNotTrackAreDropped() {
         GateHarness.lend(flow(1000), gate::flow);
-        gate.consumerRequested(1, CONSUMER, TOPIC);
+        gate.consumers().requested(1, CONSUMER, TOPIC);
         GateHarness.lend(flow(1000), gate::flow);
-        gate.requestFailed(1);
-        gate.consumerRequested(2, CONSUMER, TOPIC);
-        gate.consumerCreated(2);
+        gate.consumers().failed(1);
+        gate.consumers().requested(2, CONSUMER, TOPIC);
+        gate.consumers().succeeded(2);
         assertEquals(List.of(), grantedPermits(), "neither the unknown consumer's nor the refused one's");
     }
 }

@@ -36,7 +36,7 @@ final class GateHarness extends GateWorld implements ConnectionBudget.Pause, Aut
 
     PublishGate publishGate() {
         return new PublishGate(
-                this, loop, services.quotas().clock(), timers, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
+                this, services.quotas().clock(), timers, services, "10.0.0.1:5000", RECEIPT_WINDOW, this);
     }
 
     DispatchGate dispatchGate() {

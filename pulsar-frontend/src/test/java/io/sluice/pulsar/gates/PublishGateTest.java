@@ -63,8 +63,8 @@ class PublishGateTest {
     }
 
     private void producer() {
-        gate.producerRequested(1, PRODUCER, TOPIC);
-        gate.producerCreated(1);
+        gate.producers().requested(1, PRODUCER, TOPIC);
+        gate.producers().succeeded(1);
     }
 
     private void send(int count, int payloadBytes) {
@@ -121,14 +121,14 @@ class PublishGateTest {
     @Test
     void aSendOfAProducerNotCreatedYetIsRefusedUntilTheBrokerAnswers() {
         harness.limit(TOPIC_SCOPE, publish(1, OnExceed.REJECT));
-        gate.producerRequested(1, PRODUCER, TOPIC);
-        assertTrue(gate.isProducerPending(PRODUCER));
-        assertTrue(gate.isRequestPending(1));
+        gate.producers().requested(1, PRODUCER, TOPIC);
+        assertTrue(gate.producers().isPending(PRODUCER));
+        assertTrue(gate.producers().isRequestPending(1));
         send(1, 10);
         assertEquals(List.of(), harness.takeForwardedSequenceIds(), "not forwarded unmetered");
         assertTrue(
                 harness.takeClientCommands().get(0).getSendError().getMessage().contains("not created yet"));
-        gate.producerCreated(1);
+        gate.producers().succeeded(1);
         send(1, 10);
         assertEquals(List.of(1L), harness.takeForwardedSequenceIds(), "metered once created");
     }
@@ -136,7 +136,7 @@ class PublishGateTest {
     @Test
     void aSendWrittenBeforeTheClientSawItsProducerClosedIsDroppedAsTheBrokerDropsIt() {
         producer();
-        gate.producerClosed(PRODUCER);
+        gate.producers().closed(PRODUCER);
         send(1, 10);
         assertEquals(List.of(), harness.takeForwardedSequenceIds());
         assertEquals(List.of(), harness.takeClientCommands(), "the broker answers such a send with nothing");
@@ -147,8 +147,8 @@ class PublishGateTest {
         harness.limit(TOPIC_SCOPE, publish(2, OnExceed.REJECT));
         producer();
         // The broker answers success and keeps producer 7 on TOPIC; so must Sluice.
-        gate.producerRequested(2, PRODUCER, "persistent://public/default/unlimited");
-        gate.producerCreated(2);
+        gate.producers().requested(2, PRODUCER, "persistent://public/default/unlimited");
+        gate.producers().succeeded(2);
         send(3, 10);
         assertEquals(range(0, 2), harness.takeForwardedSequenceIds(), "the third send is over TOPIC's limit");
         assertEquals("reject", onlyThrottle().action());
@@ -537,7 +537,7 @@ class PublishGateTest {
         send(3, 10);
         harness.takeForwardedSequenceIds();
         assertFalse(gate.isIdle());
-        gate.producerClosed(PRODUCER);
+        gate.producers().closed(PRODUCER);
         assertTrue(gate.isIdle(), "a draining connection can close at once");
         answer(0);
         assertTrue(gate.isIdle(), "a late receipt of a closed producer changes nothing");
@@ -550,8 +550,8 @@ class PublishGateTest {
         producer();
         send(3, 10);
         harness.takeForwardedSequenceIds();
-        gate.producerRequested(2, PRODUCER, TOPIC);
-        gate.producerCreated(2);
+        gate.producers().requested(2, PRODUCER, TOPIC);
+        gate.producers().succeeded(2);
         assertEquals(2, harness.activity.meter("pulsar", TOPIC).heldMessages(), "the broker kept the producer");
         assertEquals(1, harness.throttled().size());
     }

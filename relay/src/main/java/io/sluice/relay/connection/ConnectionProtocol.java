@@ -22,8 +22,10 @@ public interface ConnectionProtocol {
 
         /**
          * The protocol of {@code connection}, which it may use from its constructor on (an
-         * {@link io.sluice.relay.Outbound} for its gates, the event loop for their timers); a
-         * connection to refuse at once is closed from {@link #opened()}, not from here.
+         * {@link io.sluice.relay.Outbound} for its gates, the event loop for their timers); one that
+         * does not open the upstream itself declares here where its first frame opens it
+         * ({@link ProxiedConnection#connectAtFirstFrame}). A connection to refuse at once is closed
+         * from {@link #opened()}, not from here.
          */
         ConnectionProtocol open(ProxiedConnection connection);
     }
@@ -36,15 +38,6 @@ public interface ConnectionProtocol {
 
     /** A frame from the upstream. */
     void fromUpstream(FrameView frame);
-
-    /**
-     * A frame goes to the upstream before anything opened it: open it now
-     * ({@link ProxiedConnection#connect}), or close the connection; the frame then waits for the
-     * upstream, or is dropped. A front end that always opens the upstream itself before forwarding
-     * (Pulsar's CONNECT does) never sees this call; a frame sent with no upstream opened by it fails
-     * loudly.
-     */
-    default void upstreamNeeded() {}
 
     /**
      * Whether nothing of the client's awaits the upstream's answer or is held: a draining

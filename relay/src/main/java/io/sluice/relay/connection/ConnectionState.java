@@ -10,13 +10,21 @@ import io.netty.channel.Channel;
  * does not offer.
  *
  * <pre>
+ * Accepted --awaitingFirstFrame--&gt; AwaitingFirstFrame --firstFrame--&gt; Accepted
+ *
  * Accepted --connecting--&gt; Connecting --forwarding--&gt; Forwarding --draining--&gt; Draining
  *    ^                         |
  *    +--------failed-----------+          every state but Closed --close--&gt; Closed
  * </pre>
+ *
+ * A protocol opens the upstream itself from {@code Accepted} (Pulsar at the client's CONNECT), or
+ * declares at its construction that the first frame for the upstream opens it
+ * ({@code AwaitingFirstFrame}, Kafka's connections): that frame takes the connection back to
+ * {@code Accepted} and on at once to {@code Connecting}, to the first of the declared addresses.
  */
 public sealed interface ConnectionState
         permits ConnectionState.Accepted,
+                ConnectionState.AwaitingFirstFrame,
                 ConnectionState.Connecting,
                 ConnectionState.Connected,
                 ConnectionState.Closed {
@@ -33,6 +41,23 @@ public sealed interface ConnectionState
         /** Opening the upstream connection {@code attempt}. */
         Connecting connecting(Channel attempt) {
             return new Connecting(early, attempt);
+        }
+
+        /** The protocol declared that the first frame for the upstream opens it, at {@code targets}. */
+        AwaitingFirstFrame awaitingFirstFrame(UpstreamTargets targets) {
+            return new AwaitingFirstFrame(early, targets);
+        }
+    }
+
+    /**
+     * The client is connected and the upstream opens when the first frame goes to it, at the
+     * addresses of {@code targets} in turn; no attempt is running yet, and {@code early} is empty.
+     */
+    record AwaitingFirstFrame(EarlyFrames early, UpstreamTargets targets) implements ConnectionState {
+
+        /** The first frame for the upstream: its connection is to be opened now. */
+        Accepted firstFrame() {
+            return new Accepted(early);
         }
     }
 

@@ -15,18 +15,22 @@ import io.sluice.relay.ProxyStats;
 import io.sluice.relay.ReadGate;
 import io.sluice.relay.RepeatedWarning;
 import io.sluice.relay.connection.ConnectionState.Accepted;
+import io.sluice.relay.connection.ConnectionState.AwaitingFirstFrame;
 import io.sluice.relay.connection.ConnectionState.Closed;
 import io.sluice.relay.connection.ConnectionState.Connected;
 import io.sluice.relay.connection.ConnectionState.Connecting;
 import io.sluice.relay.connection.ConnectionState.Draining;
 import io.sluice.relay.connection.ConnectionState.Forwarding;
+import io.sluice.relay.tls.TlsHandshakeWatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -49,18 +53,13 @@ import java.util.function.Consumer;
  * // The port's ChannelInitializer: pipeline.assemble(ch);
  *
  * final class KafkaConnection implements ConnectionProtocol {
+ *     KafkaConnection(ProxiedConnection relay, UpstreamRoute route) {
+ *         relay.connectAtFirstFrame(route);  // the first request opens the upstream, addresses in turn
+ *     }                                      // (Pulsar instead: relay.connect(host, port, onFailure) at CONNECT)
  *     public void opened() { if (!admitted) relay.close(); }           // refuse at accept
  *     public void fromClient(FrameView request) {
  *         if (inFlight.size() >= PAUSE) relay.pauseClient(ReadGate.CONNECTION_LIMIT);
- *         relay.toUpstream(request);    // the first one opens the upstream: upstreamNeeded()
- *     }
- *     public void upstreamNeeded() { connect(route.endpoints(), 0); }
- *     void connect(List<BrokerEndpoint> endpoints, int next) {
- *         BrokerEndpoint target = endpoints.get(next);
- *         relay.connect(target.host(), target.port(), failure -> {
- *             if (next + 1 < endpoints.size()) connect(endpoints, next + 1);
- *             else relay.close();                                       // Pulsar: refuse with an ERROR
- *         });
+ *         relay.toUpstream(request);    // batched, flushed at the end of the read
  *     }
  *     public void fromUpstream(FrameView response) {
  *         relay.handshakeCompleted();   // the first answer ends the handshake deadline
@@ -174,6 +173,21 @@ public final class ProxiedConnection implements Outbound {
     }
 
     /**
+     * Declares, from the protocol's constructor, that the upstream is opened when the first frame
+     * goes to it, at the addresses of {@code targets} tried in turn (a failed TLS handshake too),
+     * and the connection closed when none is known or none is left; nothing is asked of the
+     * protocol meanwhile. A protocol that opens it itself calls {@link #connect} instead.
+     *
+     * @throws IllegalStateException when an upstream is up or being opened, or declared already, or the connection closed
+     */
+    public void connectAtFirstFrame(UpstreamTargets targets) {
+        if (!(state instanceof Accepted accepted)) {
+            throw illegal("declare its upstream");
+        }
+        state = accepted.awaitingFirstFrame(targets);
+    }
+
+    /**
      * Opens the upstream connection to {@code host:port}; the client is not read meanwhile. Frames
      * sent upstream wait until it is up and then go first, in order. When the attempt fails,
      * {@code onFailure} decides: refuse the client (and close), or {@link #connect} to the next
@@ -256,18 +270,15 @@ public final class ProxiedConnection implements Outbound {
                         "early_frames",
                         "client sent more than " + EarlyFrames.MAX + " frames before its upstream connection was up"));
             }
+        } else if (now instanceof AwaitingFirstFrame awaiting) {
+            if (openAtFirstFrame(awaiting)) {
+                toUpstream(frame);
+            } else {
+                frame.release();
+            }
         } else if (now instanceof Accepted) {
-            try {
-                protocol.upstreamNeeded();
-            } catch (RuntimeException e) {
-                frame.release();
-                throw e;
-            }
-            if (state instanceof Accepted) {
-                frame.release();
-                throw illegal("send a frame upstream without opening the upstream");
-            }
-            toUpstream(frame);
+            frame.release();
+            throw illegal("send a frame upstream without opening the upstream");
         } else {
             frame.release();
         }
@@ -283,6 +294,64 @@ public final class ProxiedConnection implements Outbound {
         } else if (!(now instanceof Closed)) {
             toUpstream(frame.retainedSlice());
         }
+    }
+
+    /**
+     * The first frame goes to an upstream the protocol declared: opens it to the first of its
+     * addresses. False, and the connection closed, when none is known.
+     */
+    private boolean openAtFirstFrame(AwaitingFirstFrame awaiting) {
+        List<InetSocketAddress> addresses = awaiting.targets().addresses();
+        state = awaiting.firstFrame();
+        if (addresses.isEmpty()) {
+            stats.upstreamConnectFailed();
+            log.warn(
+                    "Closing {} from {}: no address known for {} yet",
+                    spec.connections(),
+                    clientAddress,
+                    awaiting.targets());
+            close();
+            return false;
+        }
+        connectInTurn(awaiting.targets(), addresses, 0);
+        return true;
+    }
+
+    /** Opens the upstream to {@code addresses[attempt]}; when that fails, to the next, and closes when none is left. */
+    private void connectInTurn(UpstreamTargets targets, List<InetSocketAddress> addresses, int attempt) {
+        InetSocketAddress target = addresses.get(attempt);
+        connect(target.getHostString(), target.getPort(), failure -> {
+            boolean next = attempt + 1 < addresses.size();
+            if (failure.inTlsHandshake()) {
+                // Trying the next address may hide a misconfiguration: a certificate one side refuses.
+                log.warn(
+                        "TLS handshake with {}:{} failed for {} from {}{}: {}",
+                        failure.host(),
+                        failure.port(),
+                        spec.connections(),
+                        clientAddress,
+                        next ? ", trying the next address" : "",
+                        TlsHandshakeWatch.reason(failure.cause()));
+            } else if (next) {
+                log.debug(
+                        "Upstream {}:{} unreachable for {}, trying the next: {}",
+                        failure.host(),
+                        failure.port(),
+                        clientAddress,
+                        failure.reason());
+            }
+            if (next) {
+                connectInTurn(targets, addresses, attempt + 1);
+                return;
+            }
+            log.warn(
+                    "Closing {} from {}: {} unreachable: {}",
+                    spec.connections(),
+                    clientAddress,
+                    targets,
+                    failure.reason());
+            close();
+        });
     }
 
     /** Queues {@code frame} for the client; takes ownership. */
@@ -486,6 +555,8 @@ public final class ProxiedConnection implements Outbound {
     private static void release(ConnectionState was) {
         if (was instanceof Accepted accepted) {
             accepted.early().releaseAll();
+        } else if (was instanceof AwaitingFirstFrame awaiting) {
+            awaiting.early().releaseAll();
         } else if (was instanceof Connecting connecting) {
             connecting.early().releaseAll();
             connecting.attempt().close();

@@ -13,6 +13,7 @@ import io.sluice.relay.ReadGate;
 import io.sluice.relay.connection.ConnectionSpec.Framing;
 import io.sluice.relay.connection.ConnectionSpec.Handshake;
 import io.sluice.relay.connection.ConnectionState.Accepted;
+import io.sluice.relay.connection.ConnectionState.AwaitingFirstFrame;
 import io.sluice.relay.connection.ConnectionState.Closed;
 import io.sluice.relay.connection.ConnectionState.Connecting;
 import io.sluice.relay.connection.ConnectionState.Draining;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One connection on the relay's skeleton, in memory, with a toy protocol of int32-sized frames
- * that opens its upstream at the first frame (trying its addresses in turn), forwards every frame
+ * whose upstream opens at the first frame (declared to the relay, which tries its addresses in
+ * turn, or opened by the toy itself, which then decides what a failure means), forwards every frame
  * and counts what awaits an answer: each state's legal transitions, the illegal ones failing
  * loudly, the connect failure paths, back-pressure, the handshake deadline, drain and close.
  */
@@ -64,6 +67,8 @@ class ProxiedConnectionTest {
     private EmbeddedSocketChannel client;
     private Toy toy;
     private boolean refuseOnOpen;
+    /** Whether the toy opens its upstream itself, as Pulsar does, rather than declaring it to the relay. */
+    private boolean connectsItself;
 
     @AfterEach
     void nothingLeft() {
@@ -82,7 +87,7 @@ class ProxiedConnectionTest {
     @Test
     void aFrameForTheUpstreamOpensItAndWaitsThereUntilItIsUp() {
         accept(ReadGate.CONNECTING);
-        assertInstanceOf(Accepted.class, toy.relay.state());
+        assertInstanceOf(AwaitingFirstFrame.class, toy.relay.state());
 
         client.writeInbound(frame("first"));
 
@@ -124,7 +129,53 @@ class ProxiedConnectionTest {
     }
 
     @Test
+    void aDeclaredUpstreamsAddressesAreTriedInTurnWithoutAskingTheProtocol() {
+        accept(ReadGate.CONNECTING, RefusingSocketChannel.REFUSED_PORT, UPSTREAM_PORT);
+
+        client.writeInbound(frame("first"));
+        loop.runTasks();
+
+        assertInstanceOf(Forwarding.class, toy.relay.state());
+        assertEquals(1, stats.upstreamConnectFailures());
+        assertEquals(List.of(), toy.failures, "the relay went on to the next address itself");
+        List<EmbeddedSocketChannel> opened = EmbeddedSocketChannel.takeBootstrapped();
+        upstreams.addAll(opened);
+        assertEquals(2, opened.size());
+        assertFalse(opened.get(0).isOpen(), "the refused attempt is closed");
+        assertArrayEquals(frames("first"), received(opened.get(1)), "the early frame waited for the next attempt");
+        assertTrue(client.config().isAutoRead());
+    }
+
+    @Test
+    void aDeclaredUpstreamWithNoAddressLeftClosesTheConnection() {
+        accept(0, RefusingSocketChannel.REFUSED_PORT);
+
+        client.writeInbound(frame("first"));
+        loop.runTasks();
+
+        assertFalse(client.isOpen());
+        assertInstanceOf(Closed.class, toy.relay.state());
+        assertEquals(1, stats.upstreamConnectFailures());
+        assertTrue(toy.closed);
+    }
+
+    @Test
+    void aDeclaredUpstreamWithNoAddressKnownClosesTheConnectionAtItsFirstFrame() {
+        accept(0);
+        toy.ports.clear();
+
+        client.writeInbound(frame("first"));
+
+        assertFalse(client.isOpen());
+        assertInstanceOf(Closed.class, toy.relay.state());
+        assertEquals(1, stats.upstreamConnectFailures());
+        assertEquals(List.of(), EmbeddedSocketChannel.takeBootstrapped(), "nothing dialled");
+        assertEquals(List.of("first"), toy.fromClient);
+    }
+
+    @Test
     void aRefusedAttemptGoesBackToAcceptedAndTheFrontEndTriesTheNextAddress() {
+        connectsItself = true;
         accept(ReadGate.CONNECTING, RefusingSocketChannel.REFUSED_PORT, UPSTREAM_PORT);
 
         client.writeInbound(frame("first"));
@@ -148,6 +199,7 @@ class ProxiedConnectionTest {
 
     @Test
     void aFrontEndThatRefusesAfterAFailedAttemptAnswersTheClientAndCloses() {
+        connectsItself = true;
         accept(0, RefusingSocketChannel.REFUSED_PORT);
         toy.refuseWith = "cannot reach the upstream";
 
@@ -162,6 +214,7 @@ class ProxiedConnectionTest {
 
     @Test
     void aFailedAttemptTheFrontEndDoesNothingAboutClosesTheConnection() {
+        connectsItself = true;
         accept(0, RefusingSocketChannel.REFUSED_PORT);
 
         client.writeInbound(frame("first"));
@@ -175,6 +228,7 @@ class ProxiedConnectionTest {
     void aFailedTlsHandshakeWithTheUpstreamIsReportedAsSuch() {
         ReloadingSslContext tls = ReloadingSslContext.load(
                 "the test upstream", new UpstreamTlsFiles(null), SslProvider.JDK, stats::tlsReloadFailed);
+        connectsItself = true;
         accept(spec(0, new UpstreamDialer(RefusingSocketChannel.class, 1_000, WriteBufferWaterMark.DEFAULT, tls)));
         client.writeInbound(frame("first"));
         loop.runTasks();
@@ -208,8 +262,10 @@ class ProxiedConnectionTest {
     }
 
     @Test
-    void openingAnotherUpstreamIsIllegalWhileOneIsOpenedOrUpOrAfterTheClose() {
+    void openingAnotherUpstreamIsIllegalWhileOneIsDeclaredOrOpenedOrUpOrAfterTheClose() {
         accept(0);
+        assertThrows(IllegalStateException.class, () -> toy.relay.connect("127.0.0.1", UPSTREAM_PORT, f -> {}));
+        assertThrows(IllegalStateException.class, () -> toy.relay.connectAtFirstFrame(List::of));
         client.writeInbound(frame("first"));
         assertThrows(IllegalStateException.class, () -> toy.relay.connect("127.0.0.1", UPSTREAM_PORT, f -> {}));
 
@@ -224,8 +280,9 @@ class ProxiedConnectionTest {
 
     @Test
     void aFrameForAnUpstreamTheFrontEndDoesNotOpenFailsLoudlyAndIsReleased() {
+        connectsItself = true;
         accept(0);
-        toy.opensUpstream = false;
+        assertInstanceOf(Accepted.class, toy.relay.state());
         ByteBuf frame = frame("nowhere");
 
         assertThrows(IllegalStateException.class, () -> toy.relay.toUpstream(frame));
@@ -463,7 +520,8 @@ class ProxiedConnectionTest {
         for (int port : ports.length == 0 ? new int[] {UPSTREAM_PORT} : ports) {
             addresses.add(port);
         }
-        new ClientPipeline(spec, relay -> toy = new Toy(relay, addresses, refuseOnOpen)).assemble(client);
+        new ClientPipeline(spec, relay -> toy = new Toy(relay, addresses, refuseOnOpen, connectsItself))
+                .assemble(client);
         loop.register(client);
         loop.runTasks();
     }
@@ -543,18 +601,19 @@ class ProxiedConnectionTest {
     }
 
     /**
-     * The toy protocol: opens its upstream at the first frame, trying its addresses in turn (or
-     * refusing the client when told), forwards every frame each way, and is idle when every frame
-     * it forwarded has had an answer.
+     * The toy protocol: its upstream opens at the first frame, declared to the relay at its
+     * construction or, when it {@code connectsItself}, opened by the toy, which tries its addresses
+     * in turn (or refuses the client when told); forwards every frame each way, and is idle when
+     * every frame it forwarded has had an answer.
      */
     private static final class Toy implements ConnectionProtocol {
 
         final ProxiedConnection relay;
         final List<Integer> ports;
         final boolean refuseOnOpen;
+        final boolean connectsItself;
         final List<String> fromClient = new ArrayList<>();
         final List<UpstreamFailure> failures = new ArrayList<>();
-        boolean opensUpstream = true;
         String refuseWith;
         String closeOn;
         String pauseOn;
@@ -563,10 +622,16 @@ class ProxiedConnectionTest {
         boolean closed;
         int closedCalls;
 
-        Toy(ProxiedConnection relay, List<Integer> ports, boolean refuseOnOpen) {
+        Toy(ProxiedConnection relay, List<Integer> ports, boolean refuseOnOpen, boolean connectsItself) {
             this.relay = relay;
             this.ports = ports;
             this.refuseOnOpen = refuseOnOpen;
+            this.connectsItself = connectsItself;
+            if (!connectsItself) {
+                relay.connectAtFirstFrame(() -> ports.stream()
+                        .map(port -> InetSocketAddress.createUnresolved("127.0.0.1", port))
+                        .toList());
+            }
         }
 
         @Override
@@ -585,16 +650,12 @@ class ProxiedConnectionTest {
                 return;
             }
             unanswered++;
+            if (connectsItself && relay.state() instanceof Accepted) {
+                connect(0);
+            }
             relay.toUpstream(frame);
             if (body.equals(pauseOn)) {
                 relay.pauseClient(pauseReason);
-            }
-        }
-
-        @Override
-        public void upstreamNeeded() {
-            if (opensUpstream) {
-                connect(0);
             }
         }
 

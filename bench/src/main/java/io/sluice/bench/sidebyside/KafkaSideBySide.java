@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * and PNG charts to {@code bench.output} (default {@code docs/bench}).
  *
  * <p>Run from the repository root with {@code bench/run.sh kafka}; sizes are the system properties
- * of {@link BenchSettings}, plus {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run)
+ * of {@link BenchSettings} ({@code -Dbench.workloads} picks workloads by name), plus
+ * {@code -Dbench.perfRecords} (records per kafka-producer-perf-test run; 0 leaves those runs out)
  * and {@code -Dbench.kroxylicious=false} (leave Kroxylicious out). {@code -Dbench.sluiceB=jar} runs a
  * second Sluice jar beside the first as contender "Sluice B" (an A/B of two builds in one run).
  */
@@ -92,12 +93,18 @@ public final class KafkaSideBySide {
             if (kroxy != null) {
                 contenders.add(kroxy.contender());
             }
-            List<KafkaWorkload> workloads = List.of(
-                    KafkaWorkload.BATCHED_100B, KafkaWorkload.SYNC_1KIB, KafkaWorkload.SYNC_1KIB.withConsumer());
+            List<KafkaWorkload> workloads = Workload.selected(
+                    List.of(
+                            KafkaWorkload.BATCHED_100B,
+                            KafkaWorkload.SYNC_1KIB,
+                            KafkaWorkload.SYNC_1KIB.withConsumer()),
+                    KafkaWorkload::name);
             createTopics(cluster.bootstrapServers(), workloads);
             KafkaOverheadScenario.run(contenders, workloads, settings, gate, workDir, report);
-            KafkaOverheadScenario.producerPerformance(
-                    contenders, toolsDir, perfRecords, settings, gate, workDir, report);
+            if (perfRecords > 0) {
+                KafkaOverheadScenario.producerPerformance(
+                        contenders, toolsDir, perfRecords, settings, gate, workDir, report);
+            }
             report.text("Load average at the end: " + LoadAverage.now());
         } finally {
             report.write(settings.outputDir(), "kafka-results");

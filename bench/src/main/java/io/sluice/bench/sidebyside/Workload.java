@@ -2,6 +2,7 @@ package io.sluice.bench.sidebyside;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What a run's producers send: message size, client-side batching, how many sends each producer
@@ -36,6 +37,14 @@ record Workload(int payloadBytes, boolean batching, int inFlight, int producers,
      * throughput workloads of {@code passthrough} and {@code producers}. All of them when it is not set.
      */
     static List<Workload> selected(List<Workload> all) {
+        return selected(all, Workload::name);
+    }
+
+    /**
+     * The workloads of {@code all} whose {@code name} contains one of the parts of
+     * {@code -Dbench.workloads} (separated by {@code |}, {@code _} for a space); all without it.
+     */
+    static <W> List<W> selected(List<W> all, Function<W, String> name) {
         String wanted = System.getProperty("bench.workloads", "");
         if (wanted.isBlank()) {
             return all;
@@ -45,7 +54,7 @@ record Workload(int payloadBytes, boolean batching, int inFlight, int producers,
                 .filter(part -> !part.isBlank())
                 .toList();
         return all.stream()
-                .filter(workload -> parts.stream().anyMatch(workload.name()::contains))
+                .filter(workload -> parts.stream().anyMatch(name.apply(workload)::contains))
                 .toList();
     }
 

@@ -34,7 +34,6 @@ import io.sluice.relay.RepeatedWarning;
 import io.sluice.relay.WakeUps;
 import io.sluice.relay.accept.IdentityConnectionRate;
 import io.sluice.relay.connection.ConnectionProtocol;
-import io.sluice.relay.connection.ConnectionState;
 import io.sluice.relay.connection.ProxiedConnection;
 import io.sluice.relay.connection.UpstreamFailure;
 import io.sluice.settings.InvalidSettingsException;
@@ -103,6 +102,8 @@ final class PulsarConnection implements ConnectionProtocol {
     private final FrameCommand upstreamCommand = new FrameCommand();
     private final boolean rewriteLookups;
     private final boolean upstreamTls;
+    /** Whether the client's first command, which must be its CONNECT, is still to come. */
+    private boolean awaitingConnect = true;
     /** The role the client's CONNECT claims, until the broker's CONNECTED makes it the connection's. */
     private String claimedRole;
 
@@ -136,10 +137,11 @@ final class PulsarConnection implements ConnectionProtocol {
     @Override
     public void fromClient(FrameView frame) {
         int type = FrameReader.read(frame, clientCommand).type();
-        if (relay.state() instanceof ConnectionState.Accepted) {
+        if (awaitingConnect) {
             if (type != CONNECT) {
                 throw new MalformedFrameException("no_connect", "first command was type " + type + ", not CONNECT");
             }
+            awaitingConnect = false;
             connect(frame);
             return;
         }

@@ -1,8 +1,10 @@
 package io.sluice.testing;
 
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * Seeded mutations of seed inputs, for the bounded fuzz runs inside {@code mvn verify}: Jazzer
@@ -25,6 +27,21 @@ public final class ByteMutator {
         }
         this.random = new Random(seed);
         this.seeds = seeds;
+    }
+
+    /**
+     * Runs {@code inputs} new inputs ({@link #next}) through {@code target}; an input it fails on
+     * fails the run, named in hex so that it can be replayed.
+     */
+    public void feed(int inputs, Consumer<byte[]> target) {
+        for (int i = 0; i < inputs; i++) {
+            byte[] input = next();
+            try {
+                target.accept(input);
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
+            }
+        }
     }
 
     /** A new input: a seed with one to four mutations. */

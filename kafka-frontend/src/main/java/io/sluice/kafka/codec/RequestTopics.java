@@ -46,7 +46,8 @@ public final class RequestTopics {
 
     private static final String UNREADABLE = "bad_topic_request";
     private static final byte TOPIC_RESOURCE = ConfigResource.Type.TOPIC.id();
-    private static final Set<ApiKeys> NAMING = EnumSet.of(
+    /** The APIs whose requests name topics. */
+    static final Set<ApiKeys> NAMING = EnumSet.of(
             ApiKeys.METADATA,
             ApiKeys.LIST_OFFSETS,
             ApiKeys.OFFSET_COMMIT,

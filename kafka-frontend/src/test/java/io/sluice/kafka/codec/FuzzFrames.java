@@ -34,6 +34,11 @@ final class FuzzFrames {
         }
     }
 
+    /** The version from {@code min} to {@code max} that the fuzz input's byte {@code pick} picks. */
+    static short version(short min, short max, byte pick) {
+        return (short) (min + (pick & 0xff) % (max - min + 1));
+    }
+
     /**
      * A seed: {@code api} (the fuzz test's index of it), {@code version} less the API's
      * {@code minVersion}, then the body of {@code message} written as {@code version}.

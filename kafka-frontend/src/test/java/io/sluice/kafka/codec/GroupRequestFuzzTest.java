@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +39,7 @@ class GroupRequestFuzzTest {
             return;
         }
         HandledApi api = APIS[(input[0] & 0xff) % APIS.length];
-        short version = (short) (api.minVersion() + (input[1] & 0xff) % (api.maxVersion() - api.minVersion() + 1));
+        short version = FuzzFrames.version(api.minVersion(), api.maxVersion(), input[1]);
         ByteBuf frame = FuzzFrames.request(
                 api == HandledApi.JOIN_GROUP ? new JoinGroupRequestData() : new OffsetCommitRequestData(),
                 version,
@@ -103,14 +102,6 @@ class GroupRequestFuzzTest {
             commit.topics().add(topic);
             seeds.add(FuzzFrames.seed(1, HandledApi.OFFSET_COMMIT.minVersion(), v, commit));
         }
-        ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
-        for (int i = 0; i < GENERATED_INPUTS; i++) {
-            byte[] input = mutator.next();
-            try {
-                bodies(input);
-            } catch (RuntimeException | AssertionError e) {
-                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
-            }
-        }
+        new ByteMutator(20_261_205L, seeds).feed(GENERATED_INPUTS, input -> bodies(input));
     }
 }

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,7 +48,7 @@ class MutationRequestFuzzTest {
             return;
         }
         HandledApi api = APIS[(input[0] & 0xff) % APIS.length];
-        short version = (short) (api.minVersion() + (input[1] & 0xff) % (api.maxVersion() - api.minVersion() + 1));
+        short version = FuzzFrames.version(api.minVersion(), api.maxVersion(), input[1]);
         ApiMessage empty = api == HandledApi.CREATE_TOPICS
                 ? new CreateTopicsRequestData()
                 : api == HandledApi.CREATE_PARTITIONS
@@ -181,14 +180,6 @@ class MutationRequestFuzzTest {
             }
             seeds.add(FuzzFrames.seed(2, HandledApi.DELETE_TOPICS.minVersion(), v, delete));
         }
-        ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
-        for (int i = 0; i < GENERATED_INPUTS; i++) {
-            byte[] input = mutator.next();
-            try {
-                bodies(input);
-            } catch (RuntimeException | AssertionError e) {
-                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
-            }
-        }
+        new ByteMutator(20_261_205L, seeds).feed(GENERATED_INPUTS, input -> bodies(input));
     }
 }

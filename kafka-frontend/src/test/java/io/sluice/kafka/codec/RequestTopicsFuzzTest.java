@@ -2,7 +2,6 @@ package io.sluice.kafka.codec;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.sluice.kafka.testing.KafkaFrames;
 import io.sluice.relay.FrameView;
 import io.sluice.relay.MalformedFrameException;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -35,9 +33,9 @@ class RequestTopicsFuzzTest {
             return;
         }
         ApiKeys api = TopicNamingRequests.APIS.get((input[0] & 0xff) % TopicNamingRequests.APIS.size());
-        int versions = api.latestVersion(true) - api.oldestVersion() + 1;
-        short version = (short) (api.oldestVersion() + (input[1] & 0xff) % versions);
-        ByteBuf frame = frame(api, version, Arrays.copyOfRange(input, 2, input.length));
+        short version = FuzzFrames.version(api.oldestVersion(), api.latestVersion(true), input[1]);
+        ByteBuf frame = FuzzFrames.request(
+                ApiMessageType.fromApiKey(api.id).newRequest(), version, Arrays.copyOfRange(input, 2, input.length));
         try {
             FrameView view = KafkaFrames.view(frame);
             RequestHeader header = new RequestHeader().read(view);
@@ -56,44 +54,12 @@ class RequestTopicsFuzzTest {
         List<byte[]> seeds = new ArrayList<>();
         for (int i = 0; i < TopicNamingRequests.APIS.size(); i++) {
             ApiKeys api = TopicNamingRequests.APIS.get(i);
-            ByteBuf frame = KafkaFrames.request(
-                    TopicNamingRequests.naming(api, "orders"), TopicNamingRequests.version(api), 7, "fuzz");
-            try {
-                int bodyIndex =
-                        new RequestHeader().read(KafkaFrames.view(frame)).bodyIndex();
-                byte[] seed = new byte[2 + frame.writerIndex() - bodyIndex];
-                seed[0] = (byte) i;
-                seed[1] = (byte) (TopicNamingRequests.version(api) - api.oldestVersion());
-                frame.getBytes(bodyIndex, seed, 2, seed.length - 2);
-                seeds.add(seed);
-            } finally {
-                frame.release();
-            }
+            seeds.add(FuzzFrames.seed(
+                    i,
+                    api.oldestVersion(),
+                    TopicNamingRequests.version(api),
+                    TopicNamingRequests.naming(api, "orders")));
         }
-        ByteMutator mutator = new ByteMutator(20_261_205L, seeds);
-        for (int i = 0; i < GENERATED_INPUTS; i++) {
-            byte[] input = mutator.next();
-            try {
-                bodies(input);
-            } catch (RuntimeException | AssertionError e) {
-                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
-            }
-        }
-    }
-
-    /** A request frame of {@code api} and {@code version} with a header as a client writes it and {@code body}. */
-    private static ByteBuf frame(ApiKeys api, short version, byte[] body) {
-        ByteBuf empty = KafkaFrames.request(ApiMessageType.fromApiKey(api.id).newRequest(), version, 7, "fuzz");
-        try {
-            int bodyIndex = new RequestHeader().read(KafkaFrames.view(empty)).bodyIndex();
-            int headerSize = bodyIndex - empty.readerIndex() - 4;
-            ByteBuf frame = Unpooled.buffer(4 + headerSize + body.length);
-            frame.writeInt(headerSize + body.length);
-            frame.writeBytes(empty, empty.readerIndex() + 4, headerSize);
-            frame.writeBytes(body);
-            return frame;
-        } finally {
-            empty.release();
-        }
+        new ByteMutator(20_261_205L, seeds).feed(GENERATED_INPUTS, input -> bodies(input));
     }
 }

@@ -598,17 +598,7 @@ class KafkaConnectionTest {
                 expected,
                 harness.brokerReceived(),
                 "the request over the rate goes to the broker too, charged: the answer is the broker's");
-        for (int correlationId = 1; correlationId <= 3; correlationId++) {
-            harness.brokerSends(
-                    KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, correlationId));
-        }
-        ByteBuf answers = wrap(harness.clientReceived());
-        List<Integer> throttleTimes = new ArrayList<>();
-        for (int correlationId = 1; correlationId <= 3; correlationId++) {
-            throttleTimes.add(((MetadataResponse) KafkaFrames.asClientReads(
-                            nextFrame(answers), ApiKeys.METADATA, METADATA_VERSION, correlationId))
-                    .throttleTimeMs());
-        }
+        List<Integer> throttleTimes = metadataAnswersThrottleTimes(3);
         assertEquals(List.of(0, 0), throttleTimes.subList(0, 2));
         assertTrue(
                 throttleTimes.get(2) >= 500 && throttleTimes.get(2) <= 501,
@@ -635,17 +625,7 @@ class KafkaConnectionTest {
                 metadataRequest(3, "hot.orders"),
                 metadataRequest(4, "hot.orders"));
         assertEquals(4, frames(harness.brokerReceived()));
-        for (int correlationId = 1; correlationId <= 4; correlationId++) {
-            harness.brokerSends(
-                    KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, correlationId));
-        }
-        ByteBuf answers = wrap(harness.clientReceived());
-        List<Integer> throttleTimes = new ArrayList<>();
-        for (int correlationId = 1; correlationId <= 4; correlationId++) {
-            throttleTimes.add(((MetadataResponse) KafkaFrames.asClientReads(
-                            nextFrame(answers), ApiKeys.METADATA, METADATA_VERSION, correlationId))
-                    .throttleTimeMs());
-        }
+        List<Integer> throttleTimes = metadataAnswersThrottleTimes(4);
         assertEquals(
                 List.of(0, 0, 0),
                 throttleTimes.subList(0, 3),
@@ -654,6 +634,25 @@ class KafkaConnectionTest {
         ThrottledClient throttled = harness.services.throttles().throttled().get(0);
         assertEquals("prefix", throttled.scope());
         assertEquals("work_requests", throttled.reason());
+    }
+
+    /**
+     * The broker answers Metadata requests 1 to {@code count}; the throttle time of each answer as
+     * the client reads it, in order.
+     */
+    private List<Integer> metadataAnswersThrottleTimes(int count) {
+        for (int correlationId = 1; correlationId <= count; correlationId++) {
+            harness.brokerSends(
+                    KafkaFrames.response(BrokerResponses.metadata(METADATA_VERSION), METADATA_VERSION, correlationId));
+        }
+        ByteBuf answers = wrap(harness.clientReceived());
+        List<Integer> throttleTimes = new ArrayList<>();
+        for (int correlationId = 1; correlationId <= count; correlationId++) {
+            throttleTimes.add(((MetadataResponse) KafkaFrames.asClientReads(
+                            nextFrame(answers), ApiKeys.METADATA, METADATA_VERSION, correlationId))
+                    .throttleTimeMs());
+        }
+        return throttleTimes;
     }
 
     private static Part part(String topic, int records) {

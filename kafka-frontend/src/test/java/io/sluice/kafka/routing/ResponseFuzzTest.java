@@ -20,7 +20,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -87,15 +86,7 @@ class ResponseFuzzTest {
     void generatedInputs() {
         List<byte[]> corpus = new ArrayList<>(FuzzCorpus.of(ResponseFuzzTest.class, "brokerResponse"));
         corpus.addAll(seeds());
-        ByteMutator mutator = new ByteMutator(5_150L, corpus);
-        for (int i = 0; i < GENERATED_INPUTS; i++) {
-            byte[] input = mutator.next();
-            try {
-                brokerResponse(input);
-            } catch (RuntimeException | AssertionError e) {
-                throw new AssertionError("input " + HexFormat.of().formatHex(input), e);
-            }
-        }
+        new ByteMutator(5_150L, corpus).feed(GENERATED_INPUTS, input -> brokerResponse(input));
     }
 
     @Test

@@ -28,9 +28,10 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The guard that no change adds cost to the hot path silently: the JMH benchmarks of a Pulsar SEND
- * and a Kafka ProduceRequest within quota, with limits on every scope and an authenticated identity
- * as in production ({@link ProxyPathBenchmark}, {@link ProducePathBenchmark}), run briefly and
+ * The guard that no change adds cost to the hot path silently: the JMH benchmarks of a Pulsar SEND,
+ * a Kafka ProduceRequest and a Kafka Fetch within quota, with limits on every scope and an
+ * authenticated identity as in production ({@link ProxyPathBenchmark}, {@link ProducePathBenchmark},
+ * {@link FetchPathBenchmark}), run briefly and
  * compared with the baseline committed in {@code src/test/resources/hot-path-baseline.json}.
  *
  * <p>Allocation per operation does not depend on the machine's load, so it is held close: at most
@@ -104,6 +105,7 @@ class HotPathGuardTest {
         Options options = new OptionsBuilder()
                 .include(ProxyPathBenchmark.class.getName() + ".sendsAndReceipts$")
                 .include(ProducePathBenchmark.class.getName() + ".produceAndResponse$")
+                .include(FetchPathBenchmark.class.getName() + ".fetchAndResponse$")
                 .param("limit", "production")
                 .forks(1)
                 // Netty's cheap direct memory, as sluice.jar has it; no leak detector (the jar's

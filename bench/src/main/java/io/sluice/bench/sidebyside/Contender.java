@@ -1,5 +1,7 @@
 package io.sluice.bench.sidebyside;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,5 +39,22 @@ record Contender(String name, String serviceUrl, long proxyPid, Map<String, Stri
     /** The same contender, reached with {@code settings} added to a Kafka client's configuration. */
     Contender withClientSettings(Map<String, String> settings) {
         return new Contender(name, serviceUrl, proxyPid, settings);
+    }
+
+    /**
+     * The order in which {@code contenders} run in round {@code round} (from 0): the direct one, if
+     * any, first, then the proxies rotated by one a round, so that no proxy always runs right after
+     * the direct run or right after another proxy (an A/B of two jars alternates A,B and B,A).
+     */
+    static List<Contender> inOrderOfRound(List<Contender> contenders, int round) {
+        List<Contender> order = new ArrayList<>(contenders.size());
+        List<Contender> proxies = new ArrayList<>(contenders.size());
+        for (Contender contender : contenders) {
+            (contender.hasProxy() ? proxies : order).add(contender);
+        }
+        for (int i = 0; i < proxies.size(); i++) {
+            order.add(proxies.get((i + round) % proxies.size()));
+        }
+        return order;
     }
 }

@@ -49,7 +49,7 @@ final class KafkaOverheadScenario {
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             Map<String, double[][]> lastCdf = new LinkedHashMap<>();
             for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : contenders) {
+                for (Contender contender : Contender.inOrderOfRound(contenders, round)) {
                     String topic = "bench-" + PassthroughScenario.slug(workload.name());
                     KafkaPublishRun.run(contender, topic, workload, settings.warmupSeconds());
                     double loadBefore = gate.beforeRun(workload.name() + " through " + contender.name());
@@ -161,7 +161,7 @@ final class KafkaOverheadScenario {
             Map<Contender, List<PerfRun>> runs = new LinkedHashMap<>();
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : contenders) {
+                for (Contender contender : Contender.inOrderOfRound(contenders, round)) {
                     double loadBefore = gate.beforeRun(
                             "kafka-producer-perf-test, linger " + linger + " ms, through " + contender.name());
                     ProcessCost before = contender.hasProxy() ? ProcessCost.of(contender.proxyPid()) : null;

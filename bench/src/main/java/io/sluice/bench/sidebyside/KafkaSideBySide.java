@@ -96,6 +96,7 @@ public final class KafkaSideBySide {
             List<KafkaWorkload> workloads = Workload.selected(
                     List.of(
                             KafkaWorkload.BATCHED_100B,
+                            KafkaWorkload.BATCHED_100B.withConsumer(),
                             KafkaWorkload.SYNC_1KIB,
                             KafkaWorkload.SYNC_1KIB.withConsumer()),
                     KafkaWorkload::name);

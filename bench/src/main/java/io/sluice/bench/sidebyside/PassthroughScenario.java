@@ -54,7 +54,7 @@ final class PassthroughScenario {
             Map<String, double[][]> lastEndToEndCdf = new LinkedHashMap<>();
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : contenders) {
+                for (Contender contender : Contender.inOrderOfRound(contenders, round)) {
                     String topic =
                             "persistent://public/default/pass-" + slug(workload.name()) + "-" + slug(contender.name());
                     PublishRun.run(contender.serviceUrl(), topic, workload, settings.warmupSeconds());

@@ -52,7 +52,7 @@ final class PulsarPerfScenario {
             Map<Contender, List<Figures>> runs = new LinkedHashMap<>();
             contenders.forEach(c -> runs.put(c, new ArrayList<>()));
             for (int round = 0; round < settings.rounds(); round++) {
-                for (Contender contender : contenders) {
+                for (Contender contender : Contender.inOrderOfRound(contenders, round)) {
                     String topic = "persistent://public/default/perf-" + PassthroughScenario.slug(workload.name()) + "-"
                             + PassthroughScenario.slug(contender.name());
                     // pulsar-perf warms up inside its own run: the gate waits before all of it.

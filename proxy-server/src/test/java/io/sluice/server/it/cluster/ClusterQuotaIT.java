@@ -146,8 +146,11 @@ class ClusterQuotaIT {
         System.out.printf(
                 Locale.ROOT, "[cluster] PUT in force on all three %d ms after its answer%n", inForceOnAll / 1_000_000);
         assertTrue(inForceOnAll <= 2 * INTERVAL_MILLIS * 1_000_000, "in force on all three within 2 intervals");
-        double enforced = aggregateOver(2);
-        report("the 2 s after the PUT", enforced);
+        // Each Sluice's new bucket starts full (a second of its even split) and takes its fair share at
+        // its next sync: measured from one interval on, once those bursts are spent.
+        Thread.sleep(INTERVAL_MILLIS);
+        double enforced = aggregateOver(3);
+        report("3 s from one interval after the PUT was in force on all three", enforced);
         assertTrue(enforced <= LIMIT * 1.10, "enforced by all three: " + enforced);
 
         // 80/10/10: within 5 % over 10 s once converged.
